@@ -1,0 +1,283 @@
+//! What each subcommand does, from parsed arguments to printed results. Results
+//! go to stdout; diagnostics go to stderr.
+
+use std::fs;
+use std::io::{self, BufWriter, Read, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+
+use crate::cli::{Cli, Command, CountArgs, DecodeArgs, ExportArgs};
+use crate::count::{self, Limits, Stop};
+use crate::dimacs::{self, SolverAnswer};
+use crate::encode::{self, Encoded};
+use crate::model::check;
+use crate::parse::{self, ParseError, Pos};
+use crate::report;
+
+/// How a successful run ended; each maps to an exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Done; exit 0.
+    Done,
+    /// The count is a lower bound (`--max` or `--timeout`); exit 3.
+    LowerBound,
+    /// The model given to `decode` is not a solution; exit 1.
+    NotASolution,
+}
+
+impl Status {
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Status::Done => 0,
+            Status::NotASolution => 1,
+            Status::LowerBound => 3,
+        }
+    }
+}
+
+/// An input that cannot be used: unreadable or malformed. Exit status 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct BadInput(String);
+
+impl From<ParseError> for BadInput {
+    fn from(err: ParseError) -> BadInput {
+        BadInput(err.to_string())
+    }
+}
+
+/// Runs one subcommand.
+pub fn run(cli: &Cli) -> Result<Status> {
+    match &cli.command {
+        Command::Count(args) => run_count(args),
+        Command::Export(args) => run_export(args),
+        Command::Decode(args) => run_decode(args),
+    }
+}
+
+/// Reads a file, or stdin for `-` or no path, as UTF-8; returns its display name.
+fn read_text(path: Option<&Path>) -> Result<(String, String), BadInput> {
+    let (name, bytes) = match path {
+        None => read_stdin()?,
+        Some(p) if p.as_os_str() == "-" => read_stdin()?,
+        Some(p) => {
+            let name = p.display().to_string();
+            let bytes = fs::read(p).map_err(|e| BadInput(format!("cannot read {name}: {e}")))?;
+            (name, bytes)
+        }
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok((name, text)),
+        Err(err) => {
+            let valid = &err.as_bytes()[..err.utf8_error().valid_up_to()];
+            let valid = std::str::from_utf8(valid).unwrap_or_default();
+            let line = valid.matches('\n').count() + 1;
+            let col = valid.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            let byte = err.as_bytes()[valid.len()];
+            Err(Pos { line, col }
+                .error(
+                    &name,
+                    format!("expected UTF-8 text, found byte 0x{byte:02x}"),
+                )
+                .into())
+        }
+    }
+}
+
+fn read_stdin() -> Result<(String, Vec<u8>), BadInput> {
+    let mut bytes = Vec::new();
+    io::stdin()
+        .read_to_end(&mut bytes)
+        .map_err(|e| BadInput(format!("cannot read stdin: {e}")))?;
+    Ok(("<stdin>".to_owned(), bytes))
+}
+
+fn read_puzzle(
+    path: Option<&Path>,
+    format: Option<parse::Format>,
+) -> Result<(String, crate::model::Puzzle), BadInput> {
+    let (name, text) = read_text(path)?;
+    let puzzle = parse::parse(&text, &name, format)?;
+    Ok((name, puzzle))
+}
+
+fn run_count(args: &CountArgs) -> Result<Status> {
+    let (_, puzzle) = read_puzzle(args.input.file.as_deref(), args.input.format)?;
+    let timeout = args.timeout.map(seconds).transpose()?;
+    let start = Instant::now();
+    let encoded = encode::encode(&puzzle, &args.encoding.encoding());
+    let encode_time = start.elapsed();
+
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut write_error = None;
+    let limits = Limits {
+        max: args.max,
+        timeout,
+    };
+    let count = count::count_models(&puzzle, &encoded, args.engine, limits, |index, grid| {
+        if !args.print {
+            return ControlFlow::Continue(());
+        }
+        match out.write_all(report::solution_facts(index, grid).as_bytes()) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(err) => {
+                write_error = Some(err);
+                ControlFlow::Break(())
+            }
+        }
+    })?;
+    if let Some(err) = write_error {
+        return Err(err).context("cannot write to stdout");
+    }
+    writeln!(out, "{}", report::solutions_fact(count.models))?;
+    out.flush()?;
+
+    if args.stats {
+        eprintln!("{}", report::encoding_stats(&encoded));
+        eprintln!("sat calls: {}", count.sat_calls);
+        eprintln!(
+            "time: encode {}, count {}",
+            report::millis(encode_time),
+            report::millis(count.elapsed)
+        );
+    }
+    match count.stop {
+        Stop::Complete => Ok(Status::Done),
+        Stop::MaxReached => {
+            eprintln!(
+                "satsudoku: stopped at --max {}: more solutions exist, the count is a lower bound",
+                count.models
+            );
+            Ok(Status::LowerBound)
+        }
+        Stop::Timeout => {
+            eprintln!(
+                "satsudoku: stopped by --timeout after {}: the count is a lower bound",
+                report::millis(count.elapsed)
+            );
+            Ok(Status::LowerBound)
+        }
+        Stop::Caller => unreachable!("the callback breaks only with a write error, returned above"),
+    }
+}
+
+fn seconds(secs: f64) -> Result<Duration, BadInput> {
+    Duration::try_from_secs_f64(secs)
+        .map_err(|_| BadInput(format!("--timeout: expected seconds >= 0, found {secs}")))
+}
+
+/// Comment lines that say where an exported CNF comes from and how to read it.
+fn export_comments(source: &str, encoded: &Encoded) -> Vec<String> {
+    let n = encoded.vars.side();
+    let kinds = encoded
+        .clause_counts
+        .iter()
+        .filter(|&(_, c)| c > 0)
+        .map(|(k, c)| format!("{} {c}", k.name()));
+    vec![
+        format!("satsudoku {} export", env!("CARGO_PKG_VERSION")),
+        format!("source: {source}"),
+        format!("encoding: {}", encoded.encoding),
+        format!(
+            "variables: x(r,c,d) = {}*(r-1) + {n}*(c-1) + d for r, c, d in 1..{n} are primary (1..{}); {} auxiliary follow",
+            n * n,
+            encoded.vars.primary_count(),
+            encoded.aux_count()
+        ),
+        format!("clauses: {}", itertools::join(kinds, ", ")),
+    ]
+}
+
+fn run_export(args: &ExportArgs) -> Result<Status> {
+    let (name, puzzle) = read_puzzle(args.input.file.as_deref(), args.input.format)?;
+    let encoded = encode::encode(&puzzle, &args.encoding.encoding());
+    let projection: Vec<_> = (0..encoded.vars.primary_count())
+        .map(varisat::Var::from_index)
+        .collect();
+    let comments = export_comments(&name, &encoded);
+    let write = |out: &mut dyn Write| {
+        let mut out = BufWriter::new(out);
+        dimacs::write_dimacs(
+            &mut out,
+            &encoded.formula,
+            &projection,
+            args.dialect,
+            &comments,
+        )
+    };
+    match &args.output {
+        None => write(&mut io::stdout().lock()).context("cannot write to stdout")?,
+        Some(path) => write_atomically(path, write)?,
+    }
+    Ok(Status::Done)
+}
+
+/// Writes through a temporary file beside `path`, then renames it over `path`,
+/// so an error never leaves a truncated file.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<()> {
+    let file_name = path
+        .file_name()
+        .with_context(|| format!("{} is not a file name", path.display()))?;
+    let mut temp_name = std::ffi::OsString::from(".");
+    temp_name.push(file_name);
+    temp_name.push(format!(".{}.tmp", std::process::id()));
+    let temp: PathBuf = path.with_file_name(temp_name);
+    let result = (|| -> io::Result<()> {
+        let mut file = fs::File::create(&temp)?;
+        write(&mut file)?;
+        file.sync_all()?;
+        fs::rename(&temp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result.with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn run_decode(args: &DecodeArgs) -> Result<Status> {
+    let (_, puzzle) = read_puzzle(Some(&args.puzzle), args.format)?;
+    let (model_name, model_text) = read_text(Some(&args.model))?;
+    let values = match dimacs::parse_model(&model_text, &model_name).map_err(BadInput::from)? {
+        SolverAnswer::Sat(values) => values,
+        SolverAnswer::Unsat => {
+            eprintln!(
+                "satsudoku: {model_name}: the solver reports UNSAT: the puzzle has no solution"
+            );
+            return Ok(Status::NotASolution);
+        }
+        SolverAnswer::Unknown => {
+            eprintln!("satsudoku: {model_name}: the solver gave no answer (UNKNOWN)");
+            return Ok(Status::NotASolution);
+        }
+    };
+    let vars = encode::VarMap::new(puzzle.side());
+    let grid = match vars.decode(|v| values.get(v.index()).copied().flatten()) {
+        Ok(grid) => grid,
+        Err(err) => {
+            eprintln!("satsudoku: {model_name}: not a grid: {err}");
+            return Ok(Status::NotASolution);
+        }
+    };
+    let mut out = io::stdout().lock();
+    write!(out, "{grid}")?;
+    out.flush()?;
+    let violations = check::violations(&puzzle, &grid);
+    if violations.is_empty() {
+        eprintln!("satsudoku: the model solves the puzzle");
+        return Ok(Status::Done);
+    }
+    for v in &violations {
+        eprintln!("satsudoku: violation: {v}");
+    }
+    eprintln!(
+        "satsudoku: the model does NOT solve the puzzle ({} violations)",
+        violations.len()
+    );
+    Ok(Status::NotASolution)
+}

@@ -1,0 +1,67 @@
+//! The incremental SAT loop the user drew: solve, read the model, add a clause
+//! that blocks it (over the primary variables only), repeat until UNSAT.
+
+use varisat::{ExtendFormula, Solver};
+
+use super::{CountError, ModelSource};
+use crate::encode::Encoded;
+use crate::model::Grid;
+
+/// Models of an encoded puzzle, one SAT call each.
+pub struct Blocking<'a> {
+    solver: Solver<'a>,
+    encoded: &'a Encoded,
+    done: bool,
+    sat_calls: u64,
+}
+
+impl<'a> Blocking<'a> {
+    pub fn new(encoded: &'a Encoded) -> Blocking<'a> {
+        let mut solver = Solver::new();
+        solver.add_formula(&encoded.formula);
+        Blocking {
+            solver,
+            encoded,
+            done: false,
+            sat_calls: 0,
+        }
+    }
+
+    fn step(&mut self) -> Result<Option<Grid>, CountError> {
+        self.sat_calls += 1;
+        if !self
+            .solver
+            .solve()
+            .map_err(|e| CountError::Solver(e.to_string()))?
+        {
+            return Ok(None);
+        }
+        let model = self
+            .solver
+            .model()
+            .ok_or_else(|| CountError::Solver("no model after SAT".into()))?;
+        let grid = self.encoded.vars.decode_model(&model)?;
+        self.solver
+            .add_clause(&self.encoded.vars.blocking_clause(&grid));
+        Ok(Some(grid))
+    }
+}
+
+impl Iterator for Blocking<'_> {
+    type Item = Result<Grid, CountError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let step = self.step();
+        self.done = !matches!(step, Ok(Some(_)));
+        step.transpose()
+    }
+}
+
+impl ModelSource for Blocking<'_> {
+    fn sat_calls(&self) -> u64 {
+        self.sat_calls
+    }
+}

@@ -1,0 +1,124 @@
+//! Counting engines behind one interface. An engine is an iterator of models
+//! (as grids); [`count_models`] drives it, checks every grid against the
+//! puzzle with the independent checker, and applies the limits.
+
+pub mod blocking;
+
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use crate::encode::Encoded;
+use crate::model::{check, Grid, Puzzle};
+
+/// The engines the CLI offers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum EngineKind {
+    /// varisat with one blocking clause per model, until UNSAT.
+    #[default]
+    Blocking,
+}
+
+/// What can go wrong while counting.
+#[derive(Debug, thiserror::Error)]
+pub enum CountError {
+    #[error("SAT solver failed: {0}")]
+    Solver(String),
+    #[error("the solver returned a model that is not a grid: {0}")]
+    Decode(#[from] crate::encode::DecodeError),
+    #[error("the solver returned a grid that breaks the puzzle ({0}); this is a bug in satsudoku")]
+    NotASolution(String),
+}
+
+/// One engine run: an iterator of models in any order, each exactly once.
+pub trait ModelSource: Iterator<Item = Result<Grid, CountError>> {
+    /// SAT solver calls so far (0 for engines that do not call one).
+    fn sat_calls(&self) -> u64;
+}
+
+pub type Models<'a> = Box<dyn ModelSource + 'a>;
+
+/// Starts `engine` on an encoded puzzle.
+pub fn models<'a>(engine: EngineKind, encoded: &'a Encoded) -> Models<'a> {
+    match engine {
+        EngineKind::Blocking => Box::new(blocking::Blocking::new(encoded)),
+    }
+}
+
+/// When to stop before the count is complete.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Stop once this many models are found.
+    pub max: Option<u128>,
+    /// Stop after this long (checked between models).
+    pub timeout: Option<Duration>,
+}
+
+/// Why a count ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Every model was found: the count is exact.
+    Complete,
+    /// `--max` models were found and more exist: the count is a lower bound.
+    MaxReached,
+    /// The time limit passed: the count is a lower bound.
+    Timeout,
+    /// The caller's callback asked to stop.
+    Caller,
+}
+
+/// The result of a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// Models found; exact when `stop` is [`Stop::Complete`].
+    pub models: u128,
+    pub stop: Stop,
+    pub sat_calls: u64,
+    pub elapsed: Duration,
+}
+
+impl Count {
+    pub fn is_exact(&self) -> bool {
+        self.stop == Stop::Complete
+    }
+}
+
+/// Counts the solutions of `puzzle` with `engine`, calling `on_solution` for
+/// each, and checks every solution against the puzzle (never trusting the solver).
+pub fn count_models(
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    engine: EngineKind,
+    limits: Limits,
+    mut on_solution: impl FnMut(u128, &Grid) -> ControlFlow<()>,
+) -> Result<Count, CountError> {
+    let start = Instant::now();
+    let mut models = models(engine, encoded);
+    let mut found: u128 = 0;
+    let finish = |models: Models, found, stop| {
+        Ok(Count {
+            models: found,
+            stop,
+            sat_calls: models.sat_calls(),
+            elapsed: start.elapsed(),
+        })
+    };
+    loop {
+        if limits.timeout.is_some_and(|t| start.elapsed() >= t) {
+            return finish(models, found, Stop::Timeout);
+        }
+        let Some(grid) = models.next() else {
+            return finish(models, found, Stop::Complete);
+        };
+        let grid = grid?;
+        if let Some(first) = check::violations(puzzle, &grid).first() {
+            return Err(CountError::NotASolution(first.to_string()));
+        }
+        if limits.max.is_some_and(|max| found >= max) {
+            return finish(models, found, Stop::MaxReached);
+        }
+        found += 1;
+        if on_solution(found, &grid).is_break() {
+            return finish(models, found, Stop::Caller);
+        }
+    }
+}

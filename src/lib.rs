@@ -1,0 +1,13 @@
+//! `satsudoku` counts the solutions of Sudoku-family puzzles exactly with a SAT
+//! solver. Data flows one way:
+//! text ([`parse`]) -> [`model::Puzzle`] -> CNF ([`encode`]) -> models ([`count`])
+//! -> report; [`dimacs`] writes the CNF for other counters and reads models back.
+
+pub mod app;
+pub mod cli;
+pub mod count;
+pub mod dimacs;
+pub mod encode;
+pub mod model;
+pub mod parse;
+pub mod report;

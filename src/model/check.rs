@@ -1,0 +1,181 @@
+//! The independent checker: does a grid solve a puzzle? It reads only the
+//! [`Puzzle`] and the [`Grid`], never the CNF, so it can judge what a solver says.
+
+use std::fmt;
+
+use super::{Cell, Digit, Grid, Predicate, Puzzle};
+
+/// One way a grid fails a puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Violation {
+    WrongSize {
+        expected: usize,
+        found: usize,
+    },
+    DigitOutside {
+        cell: Cell,
+        digit: Digit,
+    },
+    GivenChanged {
+        cell: Cell,
+        given: Digit,
+        found: Digit,
+    },
+    Repeated {
+        group: usize,
+        digit: Digit,
+        first: Cell,
+        second: Cell,
+    },
+    Relation {
+        a: Cell,
+        b: Cell,
+        predicate: Predicate,
+        da: Digit,
+        db: Digit,
+    },
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Violation::WrongSize { expected, found } => {
+                write!(f, "grid side is {found}, the puzzle's is {expected}")
+            }
+            Violation::DigitOutside { cell, digit } => {
+                write!(f, "{cell} holds {digit}, not a digit of the puzzle")
+            }
+            Violation::GivenChanged { cell, given, found } => {
+                write!(f, "{cell} holds {found} but the given is {given}")
+            }
+            Violation::Repeated {
+                group,
+                digit,
+                first,
+                second,
+            } => {
+                write!(
+                    f,
+                    "digit {digit} appears at {first} and {second}, both in group {}",
+                    group + 1
+                )
+            }
+            Violation::Relation {
+                a,
+                b,
+                predicate,
+                da,
+                db,
+            } => {
+                write!(f, "{a}={da} and {b}={db} break the relation {predicate}")
+            }
+        }
+    }
+}
+
+/// Every violation of `puzzle` by `grid`; empty when the grid is a solution.
+pub fn violations(puzzle: &Puzzle, grid: &Grid) -> Vec<Violation> {
+    let side = puzzle.side();
+    if grid.side() != side {
+        return vec![Violation::WrongSize {
+            expected: side,
+            found: grid.side(),
+        }];
+    }
+    let mut found = Vec::new();
+    for cell in puzzle.cells() {
+        let digit = grid.get(cell);
+        if digit == 0 || usize::from(digit) > side {
+            found.push(Violation::DigitOutside { cell, digit });
+        } else if let Some(given) = puzzle.given(cell) {
+            if given != digit {
+                found.push(Violation::GivenChanged {
+                    cell,
+                    given,
+                    found: digit,
+                });
+            }
+        }
+    }
+    if !found.is_empty() {
+        return found;
+    }
+    for (index, group) in puzzle.groups().iter().enumerate() {
+        let mut seen: Vec<Option<Cell>> = vec![None; side + 1];
+        for &cell in &group.cells {
+            let digit = grid.get(cell);
+            match seen[usize::from(digit)] {
+                Some(first) => found.push(Violation::Repeated {
+                    group: index,
+                    digit,
+                    first,
+                    second: cell,
+                }),
+                None => seen[usize::from(digit)] = Some(cell),
+            }
+        }
+    }
+    for relation in puzzle.relations() {
+        let (da, db) = (grid.get(relation.a), grid.get(relation.b));
+        if !relation.predicate.allows(da, db) {
+            found.push(Violation::Relation {
+                a: relation.a,
+                b: relation.b,
+                predicate: relation.predicate,
+                da,
+                db,
+            });
+        }
+    }
+    found
+}
+
+/// Whether `grid` solves `puzzle`.
+pub fn is_solution(puzzle: &Puzzle, grid: &Grid) -> bool {
+    violations(puzzle, grid).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn latin4() -> Grid {
+        Grid::new(4, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap()
+    }
+
+    #[test]
+    fn accepts_a_valid_4x4_grid() {
+        let puzzle = Puzzle::sudoku(2, 2).unwrap();
+        assert_eq!(violations(&puzzle, &latin4()), vec![]);
+    }
+
+    #[test]
+    fn reports_repeat_in_box() {
+        let puzzle = Puzzle::sudoku(2, 2).unwrap();
+        // Rows and columns are latin, but the top-left box holds 1,2,2,1.
+        let grid = Grid::new(4, vec![1, 2, 3, 4, 2, 1, 4, 3, 3, 4, 1, 2, 4, 3, 2, 1]).unwrap();
+        let found = violations(&puzzle, &grid);
+        assert!(
+            found
+                .iter()
+                .any(|v| matches!(v, Violation::Repeated { .. })),
+            "{found:?}"
+        );
+    }
+
+    #[test]
+    fn reports_relation_and_given() {
+        let mut puzzle = Puzzle::sudoku(2, 2).unwrap();
+        puzzle.set_given(Cell::new(0, 0), 2).unwrap();
+        let sum_eq_5 = Predicate::Sum {
+            cmp: std::cmp::Ordering::Equal,
+            target: 5,
+        };
+        puzzle
+            .add_relation(Cell::new(0, 0), Cell::new(0, 1), sum_eq_5)
+            .unwrap();
+        let found = violations(&puzzle, &latin4());
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].to_string(), "r1c1 holds 1 but the given is 2");
+    }
+}

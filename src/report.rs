@@ -1,0 +1,51 @@
+//! What the tool prints: the `solutions(S).` fact, solution facts, statistics.
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use crate::encode::Encoded;
+use crate::model::Grid;
+
+/// The contest's output fact.
+pub fn solutions_fact(count: u128) -> String {
+    format!("solutions({count}).")
+}
+
+/// A solution as LP facts, one `solution(K,Row,[Digits]).` per grid row,
+/// preceded by a `%` comment line.
+pub fn solution_facts(index: u128, grid: &Grid) -> String {
+    let mut out = format!("% solution {index}\n");
+    for (r, row) in grid.rows().enumerate() {
+        let _ = writeln!(
+            out,
+            "solution({index},{},[{}]).",
+            r + 1,
+            itertools::join(row, ",")
+        );
+    }
+    out
+}
+
+/// Milliseconds with three decimals.
+pub fn millis(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1e3)
+}
+
+/// The size of an encoding, for `--stats`.
+pub fn encoding_stats(encoded: &Encoded) -> String {
+    let kinds = encoded
+        .clause_counts
+        .iter()
+        .filter(|&(_, n)| n > 0)
+        .map(|(k, n)| format!("{} {n}", k.name()));
+    format!(
+        "encoding: {}\nvariables: {} ({} primary, {} auxiliary)\nclauses: {} ({})\nliterals: {}",
+        encoded.encoding,
+        encoded.formula.var_count(),
+        encoded.vars.primary_count(),
+        encoded.aux_count(),
+        encoded.formula.len(),
+        itertools::join(kinds, ", "),
+        encoded.literal_count(),
+    )
+}
