@@ -1,0 +1,311 @@
+//! Test helpers written apart from the library: a seeded RNG, a random-grid
+//! generator, the contest layout, and a plain backtracking counter that is the
+//! oracle for every count. Nothing here calls the encoder or an engine.
+#![allow(dead_code)]
+
+/// xorshift64*: small, seeded, good enough to pick test instances.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// A sum relation between two cells (0-based row, col): `a + b` cmp `target`,
+/// with cmp -1, 0, 1 for <, =, >.
+#[derive(Clone, Copy, Debug)]
+pub struct SumRel {
+    pub a: (usize, usize),
+    pub b: (usize, usize),
+    pub cmp: i8,
+    pub target: u32,
+}
+
+impl SumRel {
+    pub fn holds(&self, x: u32, y: u32) -> bool {
+        let s = x + y;
+        match self.cmp {
+            -1 => s < self.target,
+            0 => s == self.target,
+            _ => s > self.target,
+        }
+    }
+}
+
+/// What the oracle counts: a Sudoku with boxes `bh x bw`, optional diagonals,
+/// givens (0 = empty) and sum relations.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    pub bh: usize,
+    pub bw: usize,
+    pub diagonals: bool,
+    pub givens: Vec<u32>,
+    pub relations: Vec<SumRel>,
+}
+
+impl Spec {
+    pub fn empty(bh: usize, bw: usize) -> Spec {
+        let n = bh * bw;
+        Spec {
+            bh,
+            bw,
+            diagonals: false,
+            givens: vec![0; n * n],
+            relations: vec![],
+        }
+    }
+}
+
+/// Counts solutions by plain backtracking, always filling the empty cell with
+/// the fewest candidates (digit sets as bitmasks); a relation is checked once
+/// both its cells are filled. Stops at `cap` (returns `cap`).
+pub fn oracle_count(spec: &Spec, cap: u64) -> u64 {
+    let n = spec.bh * spec.bw;
+    let mut links: Vec<Vec<(usize, SumRel, bool)>> = vec![Vec::new(); n * n];
+    for rel in &spec.relations {
+        let ia = rel.a.0 * n + rel.a.1;
+        let ib = rel.b.0 * n + rel.b.1;
+        links[ia].push((ib, *rel, true));
+        links[ib].push((ia, *rel, false));
+    }
+    let mut state = Oracle {
+        spec,
+        n,
+        links,
+        grid: vec![0; n * n],
+        // used[0..n] rows, [n..2n] columns, [2n..3n] boxes, [3n], [3n+1] diagonals.
+        used: vec![0; 3 * n + 2],
+        found: 0,
+        cap,
+    };
+    state.search();
+    state.found
+}
+
+struct Oracle<'a> {
+    spec: &'a Spec,
+    n: usize,
+    links: Vec<Vec<(usize, SumRel, bool)>>,
+    grid: Vec<u32>,
+    used: Vec<u64>,
+    found: u64,
+    cap: u64,
+}
+
+impl Oracle<'_> {
+    /// Indices into `used` of the groups that contain cell `i`.
+    fn groups(&self, i: usize) -> Vec<usize> {
+        let (n, r, c) = (self.n, i / self.n, i % self.n);
+        let b = r / self.spec.bh * self.spec.bh + c / self.spec.bw;
+        let mut g = vec![r, n + c, 2 * n + b];
+        if self.spec.diagonals && r == c {
+            g.push(3 * n);
+        }
+        if self.spec.diagonals && r + c == n - 1 {
+            g.push(3 * n + 1);
+        }
+        g
+    }
+
+    fn candidates(&self, i: usize) -> u64 {
+        let mut mask = ((1u64 << self.n) - 1) << 1;
+        for g in self.groups(i) {
+            mask &= !self.used[g];
+        }
+        let given = self.spec.givens[i];
+        if given != 0 {
+            mask &= 1 << given;
+        }
+        for d in 1..=self.n as u32 {
+            if mask & (1 << d) == 0 {
+                continue;
+            }
+            let ok = self.links[i].iter().all(|&(j, rel, cell_is_a)| {
+                let other = self.grid[j];
+                other == 0
+                    || if cell_is_a {
+                        rel.holds(d, other)
+                    } else {
+                        rel.holds(other, d)
+                    }
+            });
+            if !ok {
+                mask &= !(1 << d);
+            }
+        }
+        mask
+    }
+
+    fn search(&mut self) {
+        if self.found >= self.cap {
+            return;
+        }
+        let mut best: Option<(usize, u64)> = None;
+        for i in (0..self.n * self.n).filter(|&i| self.grid[i] == 0) {
+            let mask = self.candidates(i);
+            if best.map_or(true, |(_, b)| mask.count_ones() < b.count_ones()) {
+                best = Some((i, mask));
+                if mask == 0 {
+                    return;
+                }
+            }
+        }
+        let Some((i, mask)) = best else {
+            self.found += 1;
+            return;
+        };
+        let groups = self.groups(i);
+        for d in 1..=self.n as u32 {
+            if mask & (1 << d) == 0 {
+                continue;
+            }
+            self.grid[i] = d;
+            groups.iter().for_each(|&g| self.used[g] |= 1 << d);
+            self.search();
+            groups.iter().for_each(|&g| self.used[g] &= !(1 << d));
+            self.grid[i] = 0;
+        }
+    }
+}
+
+/// A uniformly shuffled valid 9x9 grid (box 3x3), by randomised backtracking.
+pub fn random_grid(rng: &mut Rng) -> Vec<u32> {
+    fn fill(i: usize, grid: &mut [u32], rng: &mut Rng) -> bool {
+        if i == 81 {
+            return true;
+        }
+        let (r, c) = (i / 9, i % 9);
+        let mut digits: Vec<u32> = (1..=9).collect();
+        rng.shuffle(&mut digits);
+        for d in digits {
+            let used = (0..9).any(|k| grid[r * 9 + k] == d || grid[k * 9 + c] == d)
+                || (0..9).any(|k| grid[(r / 3 * 3 + k / 3) * 9 + c / 3 * 3 + k % 3] == d);
+            if !used {
+                grid[i] = d;
+                if fill(i + 1, grid, rng) {
+                    return true;
+                }
+                grid[i] = 0;
+            }
+        }
+        false
+    }
+    let mut grid = vec![0; 81];
+    assert!(fill(0, &mut grid, rng));
+    grid
+}
+
+/// The contest's 15 symbol lines as cell pairs, written from the problem
+/// statement: row lines 1,3,5,6,8,10,11,13,15 relate columns (1,2),(2,3),
+/// (4,5),(5,6),(7,8),(8,9) of rows 1..9; vertical lines 2,4,7,9,12,14 relate
+/// rows (1,2),(2,3),(4,5),(5,6),(7,8),(8,9), one symbol per column.
+pub fn contest_pairs() -> Vec<Vec<((usize, usize), (usize, usize))>> {
+    let adjacent = [(0, 1), (1, 2), (3, 4), (4, 5), (6, 7), (7, 8)];
+    let mut grid_row = 0;
+    let mut vertical = 0;
+    let mut lines = Vec::new();
+    for line in 1..=15 {
+        if [2, 4, 7, 9, 12, 14].contains(&line) {
+            let (top, bottom) = adjacent[vertical];
+            lines.push((0..9).map(|c| ((top, c), (bottom, c))).collect());
+            vertical += 1;
+        } else {
+            lines.push(
+                adjacent
+                    .iter()
+                    .map(|&(a, b)| ((grid_row, a), (grid_row, b)))
+                    .collect(),
+            );
+            grid_row += 1;
+        }
+    }
+    lines
+}
+
+/// Symbols (-1, 0, 1) that `grid` satisfies, line by line.
+pub fn symbols_of(grid: &[u32]) -> Vec<Vec<i8>> {
+    contest_pairs()
+        .iter()
+        .map(|line| {
+            line.iter()
+                .map(|&((r1, c1), (r2, c2))| {
+                    match (grid[r1 * 9 + c1] + grid[r2 * 9 + c2]).cmp(&10) {
+                        std::cmp::Ordering::Less => -1,
+                        std::cmp::Ordering::Equal => 0,
+                        std::cmp::Ordering::Greater => 1,
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Random symbols: a contest instance that most likely has no solution.
+pub fn random_symbols(rng: &mut Rng) -> Vec<Vec<i8>> {
+    contest_pairs()
+        .iter()
+        .map(|line| line.iter().map(|_| rng.below(3) as i8 - 1).collect())
+        .collect()
+}
+
+/// The oracle's view of a contest instance.
+pub fn contest_spec(symbols: &[Vec<i8>]) -> Spec {
+    let mut spec = Spec::empty(3, 3);
+    for (line, pairs) in symbols.iter().zip(contest_pairs()) {
+        for (&cmp, (a, b)) in line.iter().zip(pairs) {
+            spec.relations.push(SumRel {
+                a,
+                b,
+                cmp,
+                target: 10,
+            });
+        }
+    }
+    spec
+}
+
+/// The instance as LP facts.
+pub fn to_lp(symbols: &[Vec<i8>]) -> String {
+    symbols
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let pred = if s.len() == 9 { "vertical" } else { "row" };
+            format!("{pred}({},{}).\n", i + 1, itertools::join(s, ","))
+        })
+        .collect()
+}
+
+/// The instance in the Kattis form.
+pub fn to_kattis(symbols: &[Vec<i8>]) -> String {
+    symbols
+        .iter()
+        .map(|s| {
+            s.iter()
+                .map(|&v| ['<', '=', '>'][(v + 1) as usize])
+                .collect::<String>()
+                + "\n"
+        })
+        .collect()
+}
+
+/// Symbols of the contest example, as printed in the problem statement.
+pub const CONTEST_EXAMPLE: &str = include_str!("../../cnf-samples/contest.lp");

@@ -1,0 +1,187 @@
+//! Counts through the library API agree with the backtracking oracle of
+//! `tests/common` and with numbers from the literature.
+
+mod common;
+
+use std::ops::ControlFlow;
+
+use common::*;
+use satsudoku::count::{count_models, EngineKind, Limits};
+use satsudoku::encode::{encode, Encoding};
+use satsudoku::model::{Cell, Predicate, Puzzle};
+use satsudoku::parse::{parse, Format};
+
+fn count(puzzle: &Puzzle) -> u128 {
+    let encoded = encode(puzzle, &Encoding::default());
+    let result = count_models(
+        puzzle,
+        &encoded,
+        EngineKind::Blocking,
+        Limits::default(),
+        |_, _| ControlFlow::Continue(()),
+    );
+    let result = result.expect("count succeeds");
+    assert!(result.is_exact());
+    result.models
+}
+
+fn puzzle_of(spec: &Spec) -> Puzzle {
+    let mut puzzle = Puzzle::sudoku(spec.bh, spec.bw).unwrap();
+    if spec.diagonals {
+        puzzle = puzzle.with_diagonals();
+    }
+    let n = spec.bh * spec.bw;
+    for (i, &g) in spec.givens.iter().enumerate() {
+        if g != 0 {
+            puzzle.set_given(Cell::new(i / n, i % n), g as u8).unwrap();
+        }
+    }
+    puzzle
+}
+
+#[test]
+fn empty_4x4_has_288_grids() {
+    // 288: seed 002 ("Combinatorial explorations in Su-Doku") and the oracle.
+    let spec = Spec::empty(2, 2);
+    assert_eq!(oracle_count(&spec, u64::MAX), 288);
+    assert_eq!(count(&puzzle_of(&spec)), 288);
+}
+
+#[test]
+fn diagonal_4x4_has_48_grids() {
+    // 48: seed 002, 4x4 grids whose two main diagonals are all-different.
+    let spec = Spec {
+        diagonals: true,
+        ..Spec::empty(2, 2)
+    };
+    assert_eq!(oracle_count(&spec, u64::MAX), 48);
+    assert_eq!(count(&puzzle_of(&spec)), 48);
+}
+
+#[test]
+fn nine_by_nine_with_givens_matches_the_oracle() {
+    let mut rng = Rng::new(2024);
+    let mut checked = 0;
+    for round in 0..8 {
+        let grid = random_grid(&mut rng);
+        let mut cells: Vec<usize> = (0..81).collect();
+        rng.shuffle(&mut cells);
+        let mut spec = Spec::empty(3, 3);
+        // Keep 28 + 2*round givens: counts from thousands down to one.
+        for &i in &cells[..28 + 2 * round] {
+            spec.givens[i] = grid[i];
+        }
+        let expected = oracle_count(&spec, 20_000);
+        if expected >= 20_000 {
+            continue;
+        }
+        assert_eq!(
+            count(&puzzle_of(&spec)),
+            u128::from(expected),
+            "round {round}"
+        );
+        checked += 1;
+    }
+    assert!(
+        checked >= 5,
+        "too few instances were small enough: {checked}"
+    );
+}
+
+#[test]
+fn contest_example_has_one_solution() {
+    let puzzle = parse(CONTEST_EXAMPLE, "contest.lp", None).unwrap();
+    assert_eq!(count(&puzzle), 1);
+    // The oracle reads the symbols from the same facts with its own layout.
+    let symbols: Vec<Vec<i8>> = CONTEST_EXAMPLE
+        .lines()
+        .filter(|l| l.starts_with("row") || l.starts_with("vertical"))
+        .map(|l| {
+            let inner = &l[l.find('(').unwrap() + 1..l.find(')').unwrap()];
+            inner
+                .split(',')
+                .skip(1)
+                .map(|v| v.parse().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(oracle_count(&contest_spec(&symbols), u64::MAX), 1);
+}
+
+/// 30 contest instances derived from random grids (a few solutions each) and
+/// 20 random symbol patterns (mostly none), in both input formats.
+#[test]
+fn contest_instances_match_the_oracle() {
+    let mut rng = Rng::new(7);
+    let mut counts = Vec::new();
+    for i in 0..50 {
+        let symbols = if i < 30 {
+            symbols_of(&random_grid(&mut rng))
+        } else {
+            random_symbols(&mut rng)
+        };
+        let expected = oracle_count(&contest_spec(&symbols), u64::MAX);
+        let lp = parse(&to_lp(&symbols), "gen.lp", Some(Format::Lp)).unwrap();
+        let kattis = parse(&to_kattis(&symbols), "gen.txt", None).unwrap();
+        assert_eq!(lp, kattis, "instance {i}: formats disagree");
+        assert_eq!(
+            count(&lp),
+            u128::from(expected),
+            "instance {i}:\n{}",
+            to_lp(&symbols)
+        );
+        counts.push(expected);
+    }
+    assert!(counts[..30].iter().all(|&c| c >= 1));
+    assert!(
+        counts[30..].iter().filter(|&&c| c == 0).count() >= 15,
+        "{counts:?}"
+    );
+}
+
+/// 30 instances built from random grids: a few of the grid's contest sum
+/// relations and 24 to 26 of its digits as givens, so counts run from tens to
+/// thousands (a full contest symbol set from a grid leaves only a few).
+#[test]
+fn partial_relation_instances_match_the_oracle() {
+    let mut rng = Rng::new(11);
+    let mut counts = Vec::new();
+    for i in 0..30 {
+        let grid = random_grid(&mut rng);
+        let mut spec = contest_spec(&symbols_of(&grid));
+        rng.shuffle(&mut spec.relations);
+        spec.relations.truncate(5 + rng.below(4));
+        let mut cells: Vec<usize> = (0..81).collect();
+        rng.shuffle(&mut cells);
+        for &c in &cells[..24 + rng.below(3)] {
+            spec.givens[c] = grid[c];
+        }
+        let expected = oracle_count(&spec, 20_000);
+        if expected >= 20_000 {
+            continue;
+        }
+        let mut puzzle = puzzle_of(&spec);
+        for rel in &spec.relations {
+            let cmp = rel.cmp.cmp(&0);
+            let predicate = Predicate::Sum {
+                cmp,
+                target: rel.target,
+            };
+            puzzle
+                .add_relation(
+                    Cell::new(rel.a.0, rel.a.1),
+                    Cell::new(rel.b.0, rel.b.1),
+                    predicate,
+                )
+                .unwrap();
+        }
+        assert_eq!(count(&puzzle), u128::from(expected), "instance {i}");
+        counts.push(expected);
+    }
+    assert!(counts.len() >= 20, "{counts:?}");
+    assert!(counts.iter().any(|&c| c < 50), "{counts:?}");
+    assert!(
+        counts.iter().filter(|&&c| c >= 1000).count() >= 3,
+        "{counts:?}"
+    );
+}
