@@ -5,7 +5,7 @@ use std::fs;
 use std::io::{self, BufWriter, Read, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 
@@ -106,7 +106,6 @@ fn read_puzzle(
 
 fn run_count(args: &CountArgs) -> Result<Status> {
     let (_, puzzle) = read_puzzle(args.input.file.as_deref(), args.input.format)?;
-    let timeout = args.timeout.map(seconds).transpose()?;
     let start = Instant::now();
     let encoded = encode::encode(&puzzle, &args.encoding.encoding());
     let encode_time = start.elapsed();
@@ -115,7 +114,7 @@ fn run_count(args: &CountArgs) -> Result<Status> {
     let mut write_error = None;
     let limits = Limits {
         max: args.max,
-        timeout,
+        timeout: args.timeout,
     };
     let count = count::count_models(&puzzle, &encoded, args.engine, limits, |index, grid| {
         if !args.print {
@@ -160,13 +159,9 @@ fn run_count(args: &CountArgs) -> Result<Status> {
             );
             Ok(Status::LowerBound)
         }
-        Stop::Caller => unreachable!("the callback breaks only with a write error, returned above"),
+        // The callback stops the count only on a write error, returned above.
+        Stop::Caller => Err(anyhow::anyhow!("counting stopped before the end")),
     }
-}
-
-fn seconds(secs: f64) -> Result<Duration, BadInput> {
-    Duration::try_from_secs_f64(secs)
-        .map_err(|_| BadInput(format!("--timeout: expected seconds >= 0, found {secs}")))
 }
 
 /// Comment lines that say where an exported CNF comes from and how to read it.

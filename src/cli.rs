@@ -1,6 +1,7 @@
 //! The command line, as clap derive types; the doc comments are the help text.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
@@ -69,8 +70,8 @@ pub struct CountArgs {
     #[arg(long, value_name = "N")]
     pub max: Option<u128>,
     /// Stop after SECS seconds (checked between solutions); the count is then a lower bound (exit 3).
-    #[arg(long, value_name = "SECS")]
-    pub timeout: Option<f64>,
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
     /// Print every solution as `solution(K,Row,[...]).` facts before the count.
     #[arg(long)]
     pub print: bool,
@@ -102,6 +103,14 @@ pub struct DecodeArgs {
     /// Input format of the puzzle; detected when not given.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+}
+
+/// Seconds as a non-negative decimal number.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let secs: f64 = text
+        .parse()
+        .map_err(|_| format!("expected seconds, found {text:?}"))?;
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("expected seconds >= 0, found {text:?}"))
 }
 
 #[cfg(test)]

@@ -63,14 +63,13 @@ impl fmt::Display for Pos {
     }
 }
 
-/// Guesses the format: text made only of `<`, `=`, `>` and white space is
-/// Kattis; anything else is read as LP facts (whose errors then explain).
+/// Guesses the format from the first character that is not white space: `<`,
+/// `=` or `>` starts a Kattis file; anything else is read as LP facts (whose
+/// errors then explain what was expected).
 pub fn detect(text: &str) -> Format {
-    let mut symbols = text.chars().filter(|c| !c.is_whitespace()).peekable();
-    if symbols.peek().is_some() && symbols.all(|c| matches!(c, '<' | '=' | '>')) {
-        Format::Kattis
-    } else {
-        Format::Lp
+    match text.chars().find(|c| !c.is_whitespace()) {
+        Some('<' | '=' | '>') => Format::Kattis,
+        _ => Format::Lp,
     }
 }
 
@@ -103,6 +102,70 @@ mod tests {
         assert_eq!(detect("<<=\n>>\n"), Format::Kattis);
         assert_eq!(detect("row(1,0,0,0,0,0,0)."), Format::Lp);
         assert_eq!(detect(""), Format::Lp);
-        assert_eq!(detect("<< x"), Format::Lp);
+        assert_eq!(detect("  <<x"), Format::Kattis);
+        assert_eq!(detect("% <<<"), Format::Lp);
+    }
+}
+
+/// The parsers never panic, whatever the bytes, and every error points at a
+/// line and column inside the text (or just past its end).
+#[cfg(test)]
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    const LP: &str = include_str!("../../cnf-samples/contest.lp");
+    const KATTIS: &str = include_str!("../../cnf-samples/kattis-sample.txt");
+
+    fn check(text: &str) {
+        for format in [None, Some(Format::Lp), Some(Format::Kattis)] {
+            if let Err(err) = parse(text, "fuzz", format) {
+                let lines: Vec<&str> = text.split('\n').collect();
+                assert!(
+                    err.line >= 1 && err.line <= lines.len().max(1),
+                    "{err} in {text:?}"
+                );
+                let width = lines.get(err.line - 1).map_or(0, |l| l.chars().count());
+                assert!(err.col >= 1 && err.col <= width + 1, "{err} in {text:?}");
+            }
+        }
+    }
+
+    /// `text` with `edits` applied: (position, kind, byte) deletes, inserts or replaces.
+    fn mutate(text: &str, edits: &[(usize, u8, u8)]) -> String {
+        let mut bytes = text.as_bytes().to_vec();
+        let alphabet = b"row(vertical),.-0123456789 \n\r%/*<=>x\xff";
+        for &(at, kind, pick) in edits {
+            let at = at % (bytes.len() + 1);
+            let byte = alphabet[usize::from(pick) % alphabet.len()];
+            match kind % 3 {
+                0 if at < bytes.len() => {
+                    bytes.remove(at);
+                }
+                1 => bytes.insert(at, byte),
+                _ if at < bytes.len() => bytes[at] = byte,
+                _ => {}
+            }
+        }
+        String::from_utf8_lossy(&bytes).into_owned()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+            check(&String::from_utf8_lossy(&bytes));
+        }
+
+        #[test]
+        fn mutated_lp(edits in proptest::collection::vec((any::<usize>(), any::<u8>(), any::<u8>()), 1..6)) {
+            check(&mutate(LP, &edits));
+        }
+
+        #[test]
+        fn mutated_kattis(edits in proptest::collection::vec((any::<usize>(), any::<u8>(), any::<u8>()), 1..6)) {
+            check(&mutate(KATTIS, &edits));
+        }
     }
 }

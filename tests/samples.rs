@@ -1,0 +1,63 @@
+//! Every instance in `cnf-samples/COUNTS.tsv` has its recorded count confirmed
+//! by the oracle (reading the symbols with its own code) and by `satsudoku count`.
+
+mod common;
+
+use assert_cmd::Command;
+use common::{contest_spec, oracle_count};
+
+/// The symbols of a contest file in either format, read without the library.
+fn symbols(text: &str) -> Vec<Vec<i8>> {
+    let facts: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("row") || l.starts_with("vertical"))
+        .collect();
+    if facts.is_empty() {
+        return text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                l.trim()
+                    .chars()
+                    .map(|c| "<=>".find(c).unwrap() as i8 - 1)
+                    .collect()
+            })
+            .collect();
+    }
+    let mut lines: Vec<(usize, Vec<i8>)> = facts
+        .iter()
+        .map(|l| {
+            let inner = &l[l.find('(').unwrap() + 1..l.find(')').unwrap()];
+            let mut values = inner.split(',').map(|v| v.trim().parse::<i64>().unwrap());
+            let line = values.next().unwrap() as usize;
+            (line, values.map(|v| v as i8).collect())
+        })
+        .collect();
+    lines.sort();
+    lines.into_iter().map(|(_, s)| s).collect()
+}
+
+#[test]
+fn recorded_counts_match_the_oracle_and_the_tool() {
+    let index = std::fs::read_to_string("cnf-samples/COUNTS.tsv").unwrap();
+    let mut seen = 0;
+    for line in index
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let mut fields = line.split('\t');
+        let (file, count) = (fields.next().unwrap(), fields.next().unwrap());
+        let path = format!("cnf-samples/{file}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let oracle = oracle_count(&contest_spec(&symbols(&text)), u64::MAX);
+        assert_eq!(oracle.to_string(), count, "oracle on {file}");
+        Command::cargo_bin("satsudoku")
+            .unwrap()
+            .args(["count", &path])
+            .assert()
+            .success()
+            .stdout(format!("solutions({count}).\n"));
+        seen += 1;
+    }
+    assert!(seen >= 5);
+}
