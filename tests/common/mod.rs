@@ -213,11 +213,14 @@ pub fn random_grid(rng: &mut Rng) -> Vec<u32> {
     grid
 }
 
+/// Two cells, as (row, column) indices.
+pub type Pair = ((usize, usize), (usize, usize));
+
 /// The contest's 15 symbol lines as cell pairs, written from the problem
 /// statement: row lines 1,3,5,6,8,10,11,13,15 relate columns (1,2),(2,3),
 /// (4,5),(5,6),(7,8),(8,9) of rows 1..9; vertical lines 2,4,7,9,12,14 relate
 /// rows (1,2),(2,3),(4,5),(5,6),(7,8),(8,9), one symbol per column.
-pub fn contest_pairs() -> Vec<Vec<((usize, usize), (usize, usize))>> {
+pub fn contest_pairs() -> Vec<Vec<Pair>> {
     let adjacent = [(0, 1), (1, 2), (3, 4), (4, 5), (6, 7), (7, 8)];
     let mut grid_row = 0;
     let mut vertical = 0;
