@@ -77,28 +77,18 @@ fn read_text(path: Option<&Path>) -> Result<(String, String), BadInput> {
             let line = valid.matches('\n').count() + 1;
             let col = valid.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
             let byte = err.as_bytes()[valid.len()];
-            Err(Pos { line, col }
-                .error(
-                    &name,
-                    format!("expected UTF-8 text, found byte 0x{byte:02x}"),
-                )
-                .into())
+            Err(Pos { line, col }.error(&name, format!("expected UTF-8 text, found byte 0x{byte:02x}")).into())
         }
     }
 }
 
 fn read_stdin() -> Result<(String, Vec<u8>), BadInput> {
     let mut bytes = Vec::new();
-    io::stdin()
-        .read_to_end(&mut bytes)
-        .map_err(|e| BadInput(format!("cannot read stdin: {e}")))?;
+    io::stdin().read_to_end(&mut bytes).map_err(|e| BadInput(format!("cannot read stdin: {e}")))?;
     Ok(("<stdin>".to_owned(), bytes))
 }
 
-fn read_puzzle(
-    path: Option<&Path>,
-    format: Option<parse::Format>,
-) -> Result<(String, crate::model::Puzzle), BadInput> {
+fn read_puzzle(path: Option<&Path>, format: Option<parse::Format>) -> Result<(String, crate::model::Puzzle), BadInput> {
     let (name, text) = read_text(path)?;
     let puzzle = parse::parse(&text, &name, format)?;
     Ok((name, puzzle))
@@ -112,10 +102,7 @@ fn run_count(args: &CountArgs) -> Result<Status> {
 
     let mut out = BufWriter::new(io::stdout().lock());
     let mut write_error = None;
-    let limits = Limits {
-        max: args.max,
-        timeout: args.timeout,
-    };
+    let limits = Limits { max: args.max, timeout: args.timeout };
     let count = count::count_models(&puzzle, &encoded, args.engine, limits, |index, grid| {
         if !args.print {
             return ControlFlow::Continue(());
@@ -137,19 +124,12 @@ fn run_count(args: &CountArgs) -> Result<Status> {
     if args.stats {
         eprintln!("{}", report::encoding_stats(&encoded));
         eprintln!("sat calls: {}", count.sat_calls);
-        eprintln!(
-            "time: encode {}, count {}",
-            report::millis(encode_time),
-            report::millis(count.elapsed)
-        );
+        eprintln!("time: encode {}, count {}", report::millis(encode_time), report::millis(count.elapsed));
     }
     match count.stop {
         Stop::Complete => Ok(Status::Done),
         Stop::MaxReached => {
-            eprintln!(
-                "satsudoku: stopped at --max {}: more solutions exist, the count is a lower bound",
-                count.models
-            );
+            eprintln!("satsudoku: stopped at --max {}: more solutions exist, the count is a lower bound", count.models);
             Ok(Status::LowerBound)
         }
         Stop::Timeout => {
@@ -167,11 +147,7 @@ fn run_count(args: &CountArgs) -> Result<Status> {
 /// Comment lines that say where an exported CNF comes from and how to read it.
 fn export_comments(source: &str, encoded: &Encoded) -> Vec<String> {
     let n = encoded.vars.side();
-    let kinds = encoded
-        .clause_counts
-        .iter()
-        .filter(|&(_, c)| c > 0)
-        .map(|(k, c)| format!("{} {c}", k.name()));
+    let kinds = encoded.clause_counts.iter().filter(|&(_, c)| c > 0).map(|(k, c)| format!("{} {c}", k.name()));
     vec![
         format!("satsudoku {} export", env!("CARGO_PKG_VERSION")),
         format!("source: {source}"),
@@ -189,19 +165,11 @@ fn export_comments(source: &str, encoded: &Encoded) -> Vec<String> {
 fn run_export(args: &ExportArgs) -> Result<Status> {
     let (name, puzzle) = read_puzzle(args.input.file.as_deref(), args.input.format)?;
     let encoded = encode::encode(&puzzle, &args.encoding.encoding());
-    let projection: Vec<_> = (0..encoded.vars.primary_count())
-        .map(varisat::Var::from_index)
-        .collect();
+    let projection: Vec<_> = (0..encoded.vars.primary_count()).map(varisat::Var::from_index).collect();
     let comments = export_comments(&name, &encoded);
     let write = |out: &mut dyn Write| {
         let mut out = BufWriter::new(out);
-        dimacs::write_dimacs(
-            &mut out,
-            &encoded.formula,
-            &projection,
-            args.dialect,
-            &comments,
-        )
+        dimacs::write_dimacs(&mut out, &encoded.formula, &projection, args.dialect, &comments)
     };
     match &args.output {
         None => write(&mut io::stdout().lock()).context("cannot write to stdout")?,
@@ -212,13 +180,8 @@ fn run_export(args: &ExportArgs) -> Result<Status> {
 
 /// Writes through a temporary file beside `path`, then renames it over `path`,
 /// so an error never leaves a truncated file.
-fn write_atomically(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<()> {
-    let file_name = path
-        .file_name()
-        .with_context(|| format!("{} is not a file name", path.display()))?;
+fn write_atomically(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<()> {
+    let file_name = path.file_name().with_context(|| format!("{} is not a file name", path.display()))?;
     let mut temp_name = std::ffi::OsString::from(".");
     temp_name.push(file_name);
     temp_name.push(format!(".{}.tmp", std::process::id()));
@@ -241,9 +204,7 @@ fn run_decode(args: &DecodeArgs) -> Result<Status> {
     let values = match dimacs::parse_model(&model_text, &model_name).map_err(BadInput::from)? {
         SolverAnswer::Sat(values) => values,
         SolverAnswer::Unsat => {
-            eprintln!(
-                "satsudoku: {model_name}: the solver reports UNSAT: the puzzle has no solution"
-            );
+            eprintln!("satsudoku: {model_name}: the solver reports UNSAT: the puzzle has no solution");
             return Ok(Status::NotASolution);
         }
         SolverAnswer::Unknown => {
@@ -270,9 +231,6 @@ fn run_decode(args: &DecodeArgs) -> Result<Status> {
     for v in &violations {
         eprintln!("satsudoku: violation: {v}");
     }
-    eprintln!(
-        "satsudoku: the model does NOT solve the puzzle ({} violations)",
-        violations.len()
-    );
+    eprintln!("satsudoku: the model does NOT solve the puzzle ({} violations)", violations.len());
     Ok(Status::NotASolution)
 }

@@ -50,10 +50,7 @@ pub struct EncodingArgs {
 
 impl EncodingArgs {
     pub fn encoding(&self) -> Encoding {
-        Encoding {
-            clause_set: self.clause_set,
-            amo: self.amo,
-        }
+        Encoding { clause_set: self.clause_set, amo: self.amo }
     }
 }
 
@@ -107,9 +104,7 @@ pub struct DecodeArgs {
 
 /// Seconds as a non-negative decimal number.
 fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let secs: f64 = text
-        .parse()
-        .map_err(|_| format!("expected seconds, found {text:?}"))?;
+    let secs: f64 = text.parse().map_err(|_| format!("expected seconds, found {text:?}"))?;
     Duration::try_from_secs_f64(secs).map_err(|_| format!("expected seconds >= 0, found {text:?}"))
 }
 

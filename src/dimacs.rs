@@ -25,11 +25,7 @@ const IND_PER_LINE: usize = 20;
 /// A comment line that can never be read as `c p ...`, `c t ...` or `c ind ...`.
 fn comment(text: &str) -> String {
     let flat = text.replace(['\n', '\r'], " ");
-    let reserved = ["p ", "t ", "ind ", "p\t", "t\t"]
-        .iter()
-        .any(|p| flat.starts_with(p))
-        || flat == "p"
-        || flat == "t";
+    let reserved = ["p ", "t ", "ind ", "p\t", "t\t"].iter().any(|p| flat.starts_with(p)) || flat == "p" || flat == "t";
     if reserved {
         format!("c - {flat}")
     } else {
@@ -96,12 +92,7 @@ impl Dimacs {
 }
 
 /// Integers of a line from `start` (a 0-based char column), with their positions.
-fn numbers(
-    line: &str,
-    number: usize,
-    start: usize,
-    name: &str,
-) -> Result<Vec<(isize, Pos)>, ParseError> {
+fn numbers(line: &str, number: usize, start: usize, name: &str) -> Result<Vec<(isize, Pos)>, ParseError> {
     let mut found = Vec::new();
     let mut col = start;
     let chars: Vec<char> = line.chars().collect();
@@ -115,17 +106,12 @@ fn numbers(
             col += 1;
         }
         let word: String = chars[begin..col].iter().collect();
-        let pos = Pos {
-            line: number,
-            col: begin + 1,
-        };
+        let pos = Pos { line: number, col: begin + 1 };
         let value = word
             .parse::<isize>()
             .ok()
             .filter(|v| v.unsigned_abs() <= Var::max_count())
-            .ok_or_else(|| {
-                pos.error(name, format!("expected a literal, found {}", quote(&word)))
-            })?;
+            .ok_or_else(|| pos.error(name, format!("expected a literal, found {}", quote(&word))))?;
         found.push((value, pos));
     }
     Ok(found)
@@ -140,15 +126,10 @@ pub fn parse_dimacs(text: &str, name: &str) -> Result<Dimacs, ParseError> {
     let mut last = Pos { line: 1, col: 1 };
     for (i, line) in text.lines().enumerate() {
         let number = i + 1;
-        last = Pos {
-            line: number,
-            col: line.chars().count() + 1,
-        };
+        last = Pos { line: number, col: line.chars().count() + 1 };
         let trimmed = line.trim_start();
         let indent = line.chars().count() - trimmed.chars().count();
-        let declared = ["c p show ", "c ind "]
-            .iter()
-            .find(|p| trimmed.starts_with(*p));
+        let declared = ["c p show ", "c ind "].iter().find(|p| trimmed.starts_with(*p));
         if let Some(prefix) = declared {
             let mut values = numbers(line, number, indent + prefix.len(), name)?;
             match values.pop() {
@@ -158,9 +139,7 @@ pub fn parse_dimacs(text: &str, name: &str) -> Result<Dimacs, ParseError> {
             let vars = projection.get_or_insert_with(Vec::new);
             for (v, pos) in values {
                 if v <= 0 {
-                    return Err(
-                        pos.error(name, format!("expected a positive variable, found \"{v}\""))
-                    );
+                    return Err(pos.error(name, format!("expected a positive variable, found \"{v}\"")));
                 }
                 vars.push(Var::from_dimacs(v));
             }
@@ -169,10 +148,7 @@ pub fn parse_dimacs(text: &str, name: &str) -> Result<Dimacs, ParseError> {
         if trimmed.is_empty() || trimmed.starts_with('c') || trimmed.starts_with('%') {
             continue;
         }
-        let pos = Pos {
-            line: number,
-            col: indent + 1,
-        };
+        let pos = Pos { line: number, col: indent + 1 };
         if trimmed.starts_with('p') {
             let words: Vec<&str> = trimmed.split_whitespace().collect();
             let parsed = match words[..] {
@@ -183,34 +159,24 @@ pub fn parse_dimacs(text: &str, name: &str) -> Result<Dimacs, ParseError> {
                 return Err(pos.error(name, "a second \"p cnf\" header"));
             }
             let Some((vars, count)) = parsed else {
-                return Err(pos.error(
-                    name,
-                    format!("expected \"p cnf VARS CLAUSES\", found {}", quote(trimmed)),
-                ));
+                return Err(pos.error(name, format!("expected \"p cnf VARS CLAUSES\", found {}", quote(trimmed))));
             };
             if vars > Var::max_count() {
-                return Err(pos.error(
-                    name,
-                    format!("{vars} variables is more than varisat supports"),
-                ));
+                return Err(pos.error(name, format!("{vars} variables is more than varisat supports")));
             }
             header = Some((vars, count));
             continue;
         }
         let Some((var_count, _)) = header else {
-            return Err(pos.error(
-                name,
-                "expected the \"p cnf VARS CLAUSES\" header before clauses",
-            ));
+            return Err(pos.error(name, "expected the \"p cnf VARS CLAUSES\" header before clauses"));
         };
         for (value, pos) in numbers(line, number, indent, name)? {
             if value == 0 {
                 clauses.push(std::mem::take(&mut clause));
             } else if value.unsigned_abs() > var_count {
-                return Err(pos.error(
-                    name,
-                    format!("literal {value} is beyond the {var_count} variables of the header"),
-                ));
+                return Err(
+                    pos.error(name, format!("literal {value} is beyond the {var_count} variables of the header"))
+                );
             } else {
                 clause.push(Lit::from_dimacs(value));
             }
@@ -220,34 +186,18 @@ pub fn parse_dimacs(text: &str, name: &str) -> Result<Dimacs, ParseError> {
         return Err(last.error(name, "expected a \"p cnf VARS CLAUSES\" header, found none"));
     };
     if !clause.is_empty() {
-        return Err(last.error(
-            name,
-            "expected '0' to end the last clause, found end of input",
-        ));
+        return Err(last.error(name, "expected '0' to end the last clause, found end of input"));
     }
     if clauses.len() != clause_count {
-        let message = format!(
-            "the header declares {clause_count} clauses, found {}",
-            clauses.len()
-        );
+        let message = format!("the header declares {clause_count} clauses, found {}", clauses.len());
         return Err(last.error(name, message));
     }
     if let Some(vars) = &projection {
         if let Some(v) = vars.iter().find(|v| v.index() >= var_count) {
-            return Err(last.error(
-                name,
-                format!(
-                    "projection names variable {}, beyond the header",
-                    v.to_dimacs()
-                ),
-            ));
+            return Err(last.error(name, format!("projection names variable {}, beyond the header", v.to_dimacs())));
         }
     }
-    Ok(Dimacs {
-        var_count,
-        clauses,
-        projection,
-    })
+    Ok(Dimacs { var_count, clauses, projection })
 }
 
 /// What a SAT solver said about a formula.
@@ -269,10 +219,7 @@ pub fn parse_model(text: &str, name: &str) -> Result<SolverAnswer, ParseError> {
     let mut last = Pos { line: 1, col: 1 };
     for (i, line) in text.lines().enumerate() {
         let number = i + 1;
-        last = Pos {
-            line: number,
-            col: line.chars().count() + 1,
-        };
+        last = Pos { line: number, col: line.chars().count() + 1 };
         let trimmed = line.trim_start();
         let indent = line.chars().count() - trimmed.chars().count();
         let word = trimmed.split_whitespace().next().unwrap_or("");
@@ -301,10 +248,7 @@ pub fn parse_model(text: &str, name: &str) -> Result<SolverAnswer, ParseError> {
                 continue;
             }
             if ended {
-                return Err(pos.error(
-                    name,
-                    format!("expected end of model after '0', found \"{value}\""),
-                ));
+                return Err(pos.error(name, format!("expected end of model after '0', found \"{value}\"")));
             }
             let index = value.unsigned_abs() - 1;
             if values.len() <= index {
@@ -321,7 +265,8 @@ pub fn parse_model(text: &str, name: &str) -> Result<SolverAnswer, ParseError> {
         return Ok(SolverAnswer::Unsat);
     }
     if values.is_empty() {
-        return Err(last.error(name, "expected a model (\"SAT\" and literals, or \"s SATISFIABLE\" and \"v\" lines), found none"));
+        return Err(last
+            .error(name, "expected a model (\"SAT\" and literals, or \"s SATISFIABLE\" and \"v\" lines), found none"));
     }
     Ok(SolverAnswer::Sat(values))
 }
@@ -341,12 +286,7 @@ mod tests {
         f
     }
 
-    fn written(
-        f: &CnfFormula,
-        projection: &[Var],
-        dialect: Dialect,
-        comments: &[String],
-    ) -> String {
+    fn written(f: &CnfFormula, projection: &[Var], dialect: Dialect, comments: &[String]) -> String {
         let mut out = Vec::new();
         write_dimacs(&mut out, f, projection, dialect, comments).unwrap();
         String::from_utf8(out).unwrap()
@@ -356,16 +296,8 @@ mod tests {
     fn writes_the_header_and_projection_per_dialect() {
         let f = formula(&[vec![1, -2], vec![3]], 3);
         let show = [Var::from_dimacs(1), Var::from_dimacs(2)];
-        let mcc = written(
-            &f,
-            &show,
-            Dialect::Mcc,
-            &["p cnf trap".into(), "t mc trap".into()],
-        );
-        assert_eq!(
-            mcc,
-            "c t pmc\nc - p cnf trap\nc - t mc trap\np cnf 3 2\nc p show 1 2 0\n1 -2 0\n3 0\n"
-        );
+        let mcc = written(&f, &show, Dialect::Mcc, &["p cnf trap".into(), "t mc trap".into()]);
+        assert_eq!(mcc, "c t pmc\nc - p cnf trap\nc - t mc trap\np cnf 3 2\nc p show 1 2 0\n1 -2 0\n3 0\n");
         let ind = written(&f, &show, Dialect::Ind, &[]);
         assert_eq!(ind, "p cnf 3 2\nc ind 1 2 0\n1 -2 0\n3 0\n");
         assert!(!written(&f, &show, Dialect::Plain, &[]).contains("c "));
@@ -375,45 +307,21 @@ mod tests {
     fn reads_models_of_both_solver_styles() {
         let minisat = parse_model("SAT\n1 -2 3 0\n", "m").unwrap();
         let competition = parse_model("c hi\ns SATISFIABLE\nv 1 -2\nv 3 0\n", "m").unwrap();
-        assert_eq!(
-            minisat,
-            SolverAnswer::Sat(vec![Some(true), Some(false), Some(true)])
-        );
+        assert_eq!(minisat, SolverAnswer::Sat(vec![Some(true), Some(false), Some(true)]));
         assert_eq!(minisat, competition);
         assert_eq!(parse_model("UNSAT\n", "m").unwrap(), SolverAnswer::Unsat);
-        assert_eq!(
-            parse_model("s UNSATISFIABLE\n", "m").unwrap(),
-            SolverAnswer::Unsat
-        );
-        assert_eq!(
-            parse_model("SAT\n1 x 0", "m").unwrap_err().to_string(),
-            "m:2:3: expected a literal, found \"x\""
-        );
-        assert_eq!(
-            parse_model("SAT\n1 -1 0", "m").unwrap_err().to_string(),
-            "m:2:3: variable 1 is given both values"
-        );
+        assert_eq!(parse_model("s UNSATISFIABLE\n", "m").unwrap(), SolverAnswer::Unsat);
+        assert_eq!(parse_model("SAT\n1 x 0", "m").unwrap_err().to_string(), "m:2:3: expected a literal, found \"x\"");
+        assert_eq!(parse_model("SAT\n1 -1 0", "m").unwrap_err().to_string(), "m:2:3: variable 1 is given both values");
     }
 
     #[test]
     fn rejects_malformed_cnf_with_a_location() {
         let err = |t: &str| parse_dimacs(t, "f.cnf").unwrap_err().to_string();
-        assert_eq!(
-            err("p cnf 2 1\n1 3 0\n"),
-            "f.cnf:2:3: literal 3 is beyond the 2 variables of the header"
-        );
-        assert_eq!(
-            err("p cn 2 1\n"),
-            "f.cnf:1:1: expected \"p cnf VARS CLAUSES\", found \"p cn 2 1\""
-        );
-        assert_eq!(
-            err("p cnf 2 2\n1 0\n"),
-            "f.cnf:2:4: the header declares 2 clauses, found 1"
-        );
-        assert_eq!(
-            err("1 0\n"),
-            "f.cnf:1:1: expected the \"p cnf VARS CLAUSES\" header before clauses"
-        );
+        assert_eq!(err("p cnf 2 1\n1 3 0\n"), "f.cnf:2:3: literal 3 is beyond the 2 variables of the header");
+        assert_eq!(err("p cn 2 1\n"), "f.cnf:1:1: expected \"p cnf VARS CLAUSES\", found \"p cn 2 1\"");
+        assert_eq!(err("p cnf 2 2\n1 0\n"), "f.cnf:2:4: the header declares 2 clauses, found 1");
+        assert_eq!(err("1 0\n"), "f.cnf:1:1: expected the \"p cnf VARS CLAUSES\" header before clauses");
     }
 
     proptest! {

@@ -16,12 +16,7 @@ pub fn solutions_fact(count: u128) -> String {
 pub fn solution_facts(index: u128, grid: &Grid) -> String {
     let mut out = format!("% solution {index}\n");
     for (r, row) in grid.rows().enumerate() {
-        let _ = writeln!(
-            out,
-            "solution({index},{},[{}]).",
-            r + 1,
-            itertools::join(row, ",")
-        );
+        let _ = writeln!(out, "solution({index},{},[{}]).", r + 1, itertools::join(row, ","));
     }
     out
 }
@@ -33,11 +28,7 @@ pub fn millis(d: Duration) -> String {
 
 /// The size of an encoding, for `--stats`.
 pub fn encoding_stats(encoded: &Encoded) -> String {
-    let kinds = encoded
-        .clause_counts
-        .iter()
-        .filter(|&(_, n)| n > 0)
-        .map(|(k, n)| format!("{} {n}", k.name()));
+    let kinds = encoded.clause_counts.iter().filter(|&(_, n)| n > 0).map(|(k, n)| format!("{} {n}", k.name()));
     format!(
         "encoding: {}\nvariables: {} ({} primary, {} auxiliary)\nclauses: {} ({})\nliterals: {}",
         encoded.encoding,

@@ -15,29 +15,14 @@ const CONTEST: &str = "cnf-samples/contest.lp";
 
 #[test]
 fn count_prints_exactly_the_fact_on_stdout() {
-    satsudoku()
-        .args(["count", CONTEST])
-        .assert()
-        .success()
-        .stdout("solutions(1).\n")
-        .stderr("");
+    satsudoku().args(["count", CONTEST]).assert().success().stdout("solutions(1).\n").stderr("");
 }
 
 #[test]
 fn count_reads_stdin_with_dash_and_without_a_file() {
     let text = std::fs::read_to_string(CONTEST).unwrap();
-    satsudoku()
-        .args(["count", "-"])
-        .write_stdin(text.clone())
-        .assert()
-        .success()
-        .stdout("solutions(1).\n");
-    satsudoku()
-        .arg("count")
-        .write_stdin(text)
-        .assert()
-        .success()
-        .stdout("solutions(1).\n");
+    satsudoku().args(["count", "-"]).write_stdin(text.clone()).assert().success().stdout("solutions(1).\n");
+    satsudoku().arg("count").write_stdin(text).assert().success().stdout("solutions(1).\n");
 }
 
 #[test]
@@ -73,11 +58,7 @@ fn stats_go_to_stderr_only() {
         .assert()
         .success()
         .stdout("solutions(1).\n")
-        .stderr(
-            contains("variables: 729")
-                .and(contains("sat calls: 2"))
-                .and(contains("relation 5481")),
-        );
+        .stderr(contains("variables: 729").and(contains("sat calls: 2")).and(contains("relation 5481")));
 }
 
 #[test]
@@ -89,11 +70,7 @@ fn max_gives_a_lower_bound_with_status_3_only_when_more_exist() {
         .code(3)
         .stdout("solutions(5).\n")
         .stderr(contains("lower bound"));
-    satsudoku()
-        .args(["count", "--max", "1", CONTEST])
-        .assert()
-        .success()
-        .stdout("solutions(1).\n");
+    satsudoku().args(["count", "--max", "1", CONTEST]).assert().success().stdout("solutions(1).\n");
 }
 
 #[test]
@@ -104,51 +81,26 @@ fn timeout_gives_a_lower_bound_with_status_3() {
         .code(3)
         .stdout("solutions(0).\n")
         .stderr(contains("lower bound"));
-    satsudoku()
-        .args(["count", "--timeout=-1", CONTEST])
-        .assert()
-        .code(2)
-        .stderr(contains("--timeout"));
+    satsudoku().args(["count", "--timeout=-1", CONTEST]).assert().code(2).stderr(contains("--timeout"));
 }
 
 #[test]
 fn printed_solutions_are_distinct_and_match_the_count() {
-    let out = satsudoku()
-        .args(["count", "--print", "cnf-samples/many.lp"])
-        .assert()
-        .success();
+    let out = satsudoku().args(["count", "--print", "cnf-samples/many.lp"]).assert().success();
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    let rows: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.starts_with("solution("))
-        .collect();
-    let count: usize = stdout
-        .lines()
-        .last()
-        .unwrap()
-        .trim_start_matches("solutions(")
-        .trim_end_matches(").")
-        .parse()
-        .unwrap();
+    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("solution(")).collect();
+    let count: usize =
+        stdout.lines().last().unwrap().trim_start_matches("solutions(").trim_end_matches(").").parse().unwrap();
     assert_eq!(rows.len(), 9 * count);
-    let grids: std::collections::HashSet<String> = rows
-        .chunks(9)
-        .map(|g| g.iter().map(|r| &r[r.find('[').unwrap()..]).collect())
-        .collect();
+    let grids: std::collections::HashSet<String> =
+        rows.chunks(9).map(|g| g.iter().map(|r| &r[r.find('[').unwrap()..]).collect()).collect();
     assert_eq!(grids.len(), count);
 }
 
 #[test]
 fn usage_errors_exit_2() {
-    satsudoku()
-        .args(["count", "--engine", "nope", CONTEST])
-        .assert()
-        .code(2);
-    satsudoku()
-        .args(["count", "tests/data/no-such-file.lp"])
-        .assert()
-        .code(2)
-        .stderr(contains("cannot read"));
+    satsudoku().args(["count", "--engine", "nope", CONTEST]).assert().code(2);
+    satsudoku().args(["count", "tests/data/no-such-file.lp"]).assert().code(2).stderr(contains("cannot read"));
 }
 
 /// Each malformed input names file:line:col and what was expected, exits 2,
@@ -165,74 +117,42 @@ fn rejects(file: &str, location: &str, message: &str) {
 
 #[test]
 fn rejects_unknown_predicate() {
-    rejects(
-        "unknown-predicate.lp",
-        "6:1",
-        "unknown predicate \"rows\": expected \"row\" or \"vertical\"",
-    );
+    rejects("unknown-predicate.lp", "6:1", "unknown predicate \"rows\": expected \"row\" or \"vertical\"");
 }
 
 #[test]
 fn rejects_wrong_arity() {
-    rejects(
-        "wrong-arity.lp",
-        "8:1",
-        "row takes 7 arguments (the line number and 6 symbols), found 6",
-    );
+    rejects("wrong-arity.lp", "8:1", "row takes 7 arguments (the line number and 6 symbols), found 6");
 }
 
 #[test]
 fn rejects_value_out_of_range() {
-    rejects(
-        "value-out-of-range.lp",
-        "10:16",
-        "expected -1, 0 or 1, found \"2\"",
-    );
+    rejects("value-out-of-range.lp", "10:16", "expected -1, 0 or 1, found \"2\"");
 }
 
 #[test]
 fn rejects_line_number_invalid_for_predicate() {
-    rejects(
-        "invalid-line.lp",
-        "5:5",
-        "expected a row line number (1, 3, 5, 6, 8, 10, 11, 13, 15), found \"4\"",
-    );
+    rejects("invalid-line.lp", "5:5", "expected a row line number (1, 3, 5, 6, 8, 10, 11, 13, 15), found \"4\"");
 }
 
 #[test]
 fn rejects_duplicate_line() {
-    rejects(
-        "duplicate-line.lp",
-        "16:1",
-        "row line 3 is given twice (first at 3:1)",
-    );
+    rejects("duplicate-line.lp", "16:1", "row line 3 is given twice (first at 3:1)");
 }
 
 #[test]
 fn rejects_missing_lines_listing_all() {
-    rejects(
-        "missing-lines.lp",
-        "14:1",
-        "missing lines: row 5, vertical 9",
-    );
+    rejects("missing-lines.lp", "14:1", "missing lines: row 5, vertical 9");
 }
 
 #[test]
 fn rejects_missing_final_period() {
-    rejects(
-        "missing-period.lp",
-        "12:1",
-        "expected '.' at the end of the fact, found \"vertical\"",
-    );
+    rejects("missing-period.lp", "12:1", "expected '.' at the end of the fact, found \"vertical\"");
 }
 
 #[test]
 fn rejects_token_that_is_not_an_integer() {
-    rejects(
-        "not-an-integer.lp",
-        "12:16",
-        "expected an integer, found \"one\"",
-    );
+    rejects("not-an-integer.lp", "12:16", "expected an integer, found \"one\"");
 }
 
 #[test]
@@ -247,47 +167,27 @@ fn rejects_unterminated_comment() {
 
 #[test]
 fn rejects_invalid_utf8() {
-    rejects(
-        "invalid-utf8.lp",
-        "1:7",
-        "expected UTF-8 text, found byte 0xff",
-    );
+    rejects("invalid-utf8.lp", "1:7", "expected UTF-8 text, found byte 0xff");
 }
 
 #[test]
 fn rejects_kattis_bad_symbol() {
-    rejects(
-        "kattis-bad-symbol.txt",
-        "3:5",
-        "expected '<', '=' or '>', found \"x\"",
-    );
+    rejects("kattis-bad-symbol.txt", "3:5", "expected '<', '=' or '>', found \"x\"");
 }
 
 #[test]
 fn rejects_kattis_short_line() {
-    rejects(
-        "kattis-short-line.txt",
-        "2:9",
-        "expected 9 symbols on line 2, found 8",
-    );
+    rejects("kattis-short-line.txt", "2:9", "expected 9 symbols on line 2, found 8");
 }
 
 #[test]
 fn rejects_kattis_missing_line() {
-    rejects(
-        "kattis-missing-line.txt",
-        "15:1",
-        "expected 15 lines of symbols, found 14",
-    );
+    rejects("kattis-missing-line.txt", "15:1", "expected 15 lines of symbols, found 14");
 }
 
 #[test]
 fn accepts_crlf_without_final_newline() {
-    satsudoku()
-        .args(["count", "tests/data/crlf-no-final-newline.lp"])
-        .assert()
-        .success()
-        .stdout("solutions(1).\n");
+    satsudoku().args(["count", "tests/data/crlf-no-final-newline.lp"]).assert().success().stdout("solutions(1).\n");
 }
 
 #[test]

@@ -14,12 +14,7 @@ fn satsudoku() -> Command {
 }
 
 fn export(file: &str, extra: &[&str]) -> String {
-    let out = satsudoku()
-        .arg("export")
-        .arg(file)
-        .args(extra)
-        .assert()
-        .success();
+    let out = satsudoku().arg("export").arg(file).args(extra).assert().success();
     String::from_utf8(out.get_output().stdout.clone()).unwrap()
 }
 
@@ -27,10 +22,7 @@ fn export(file: &str, extra: &[&str]) -> String {
 /// solver loop (not the library's engine).
 fn projected_count(text: &str) -> u64 {
     let dimacs = parse_dimacs(text, "export").unwrap();
-    let show = dimacs
-        .projection
-        .clone()
-        .unwrap_or_else(|| (0..dimacs.var_count).map(Var::from_index).collect());
+    let show = dimacs.projection.clone().unwrap_or_else(|| (0..dimacs.var_count).map(Var::from_index).collect());
     let mut solver = Solver::new();
     solver.add_formula(&dimacs.to_formula());
     let mut count = 0;
@@ -50,28 +42,14 @@ fn export_header_and_projection_are_exact() {
     assert_eq!(lines[0], "c t pmc");
     assert!(lines.contains(&"p cnf 729 17469"));
     let show: Vec<String> = (1..=729).map(|v| v.to_string()).collect();
-    assert_eq!(
-        lines.iter().filter(|l| l.starts_with("c p show")).count(),
-        1
-    );
+    assert_eq!(lines.iter().filter(|l| l.starts_with("c p show")).count(), 1);
     assert!(lines.contains(&format!("c p show {} 0", show.join(" ")).as_str()));
-    assert!(
-        !text.contains("c ind"),
-        "ganak rejects c ind next to c p show"
-    );
-    let free = lines
-        .iter()
-        .filter(|l| l.starts_with("c ") && !l.starts_with("c p show") && **l != "c t pmc");
+    assert!(!text.contains("c ind"), "ganak rejects c ind next to c p show");
+    let free = lines.iter().filter(|l| l.starts_with("c ") && !l.starts_with("c p show") && **l != "c t pmc");
     for line in free {
-        assert!(
-            !line.starts_with("c p ") && !line.starts_with("c t "),
-            "{line}"
-        );
+        assert!(!line.starts_with("c p ") && !line.starts_with("c t "), "{line}");
     }
-    let clause_lines = lines
-        .iter()
-        .filter(|l| !l.starts_with('c') && !l.starts_with('p'))
-        .count();
+    let clause_lines = lines.iter().filter(|l| !l.starts_with('c') && !l.starts_with('p')).count();
     assert_eq!(clause_lines, 17469);
 }
 
@@ -79,10 +57,7 @@ fn export_header_and_projection_are_exact() {
 fn dialects_declare_the_projection_their_way() {
     let ind = export("cnf-samples/contest.lp", &["--dialect", "ind"]);
     assert!(!ind.contains("c p show") && !ind.contains("c t "));
-    assert_eq!(
-        parse_dimacs(&ind, "ind").unwrap().projection.unwrap().len(),
-        729
-    );
+    assert_eq!(parse_dimacs(&ind, "ind").unwrap().projection.unwrap().len(), 729);
     let plain = export("cnf-samples/contest.lp", &["--dialect", "plain"]);
     assert!(!plain.contains("c ind") && !plain.contains("c p show"));
     assert_eq!(parse_dimacs(&plain, "plain").unwrap().projection, None);
@@ -92,11 +67,7 @@ fn dialects_declare_the_projection_their_way() {
 fn exported_cnf_counts_like_the_puzzle() {
     // many.lp: the count recorded in cnf-samples/COUNTS.tsv, checked against
     // the oracle in tests/samples.rs.
-    for (file, expected) in [
-        ("cnf-samples/contest.lp", 1),
-        ("cnf-samples/zero.lp", 0),
-        ("cnf-samples/some.lp", 12),
-    ] {
+    for (file, expected) in [("cnf-samples/contest.lp", 1), ("cnf-samples/zero.lp", 0), ("cnf-samples/some.lp", 12)] {
         assert_eq!(projected_count(&export(file, &[])), expected, "{file}");
     }
 }
@@ -106,19 +77,10 @@ fn output_file_is_written_and_replaced_whole() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("contest.cnf");
     std::fs::write(&out, "old content").unwrap();
-    satsudoku()
-        .args(["export", "cnf-samples/contest.lp", "-o"])
-        .arg(&out)
-        .assert()
-        .success()
-        .stdout("");
+    satsudoku().args(["export", "cnf-samples/contest.lp", "-o"]).arg(&out).assert().success().stdout("");
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.starts_with("c t pmc\n") && text.ends_with(" 0\n"));
-    assert_eq!(
-        std::fs::read_dir(dir.path()).unwrap().count(),
-        1,
-        "no temporary file is left"
-    );
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file is left");
 }
 
 #[test]
@@ -132,11 +94,7 @@ fn failed_export_leaves_nothing_behind() {
         .code(1)
         .stderr(contains("cannot write"));
     assert!(!missing.exists());
-    satsudoku()
-        .args(["export", "tests/data/empty.lp", "-o"])
-        .arg(dir.path().join("y.cnf"))
-        .assert()
-        .code(2);
+    satsudoku().args(["export", "tests/data/empty.lp", "-o"]).arg(dir.path().join("y.cnf")).assert().code(2);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
 
@@ -160,11 +118,7 @@ fn model_literals(grid: &[[u32; 9]; 9]) -> Vec<i64> {
         for c in 1..=9 {
             for d in 1..=9 {
                 let v = 81 * (r - 1) + 9 * (c - 1) + d;
-                lits.push(if grid[r as usize - 1][c as usize - 1] == d as u32 {
-                    v
-                } else {
-                    -v
-                });
+                lits.push(if grid[r as usize - 1][c as usize - 1] == d as u32 { v } else { -v });
             }
         }
     }
@@ -172,31 +126,21 @@ fn model_literals(grid: &[[u32; 9]; 9]) -> Vec<i64> {
 }
 
 fn grid_text(grid: &[[u32; 9]; 9]) -> String {
-    grid.iter()
-        .map(|row| itertools::join(row, " ") + "\n")
-        .collect()
+    grid.iter().map(|row| itertools::join(row, " ") + "\n").collect()
 }
 
 fn decode(model: &str) -> assert_cmd::assert::Assert {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("model.txt");
     std::fs::write(&path, model).unwrap();
-    satsudoku()
-        .args(["decode", "cnf-samples/contest.lp"])
-        .arg(&path)
-        .assert()
+    satsudoku().args(["decode", "cnf-samples/contest.lp"]).arg(&path).assert()
 }
 
 #[test]
 fn decode_reads_minisat_and_competition_models() {
     let lits = itertools::join(model_literals(&SOLUTION), " ");
-    decode(&format!("SAT\n{lits} 0\n"))
-        .success()
-        .stdout(grid_text(&SOLUTION))
-        .stderr(contains("solves the puzzle"));
-    decode(&format!("c by hand\ns SATISFIABLE\nv {lits}\nv 0\n"))
-        .success()
-        .stdout(grid_text(&SOLUTION));
+    decode(&format!("SAT\n{lits} 0\n")).success().stdout(grid_text(&SOLUTION)).stderr(contains("solves the puzzle"));
+    decode(&format!("c by hand\ns SATISFIABLE\nv {lits}\nv 0\n")).success().stdout(grid_text(&SOLUTION));
 }
 
 #[test]
@@ -213,10 +157,6 @@ fn decode_flags_a_model_that_breaks_the_puzzle() {
 #[test]
 fn decode_explains_models_that_are_not_grids() {
     decode("UNSAT\n").code(1).stderr(contains("UNSAT"));
-    decode("SAT\n1 2 0\n")
-        .code(1)
-        .stderr(contains("not a grid"));
-    decode("SAT\n1 x 0\n")
-        .code(2)
-        .stderr(contains("model.txt:2:3: expected a literal"));
+    decode("SAT\n1 2 0\n").code(1).stderr(contains("not a grid"));
+    decode("SAT\n1 x 0\n").code(2).stderr(contains("model.txt:2:3: expected a literal"));
 }

@@ -9,29 +9,17 @@ use std::process::Command as Process;
 use assert_cmd::Command;
 
 fn available(program: &str, args: &[&str]) -> bool {
-    let found = Process::new(program)
-        .args(args)
-        .output()
-        .is_ok_and(|o| o.status.success());
+    let found = Process::new(program).args(args).output().is_ok_and(|o| o.status.success());
     if !found {
         let message = format!("{program} is not installed (scripts/install-peers.sh installs it)");
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must run the external cross-check: {message}"
-        );
+        assert!(std::env::var_os("CI").is_none(), "CI must run the external cross-check: {message}");
         eprintln!("SKIPPED external cross-check: {message}");
     }
     found
 }
 
 fn export(input: &str, out: &Path, extra: &[&str]) {
-    Command::cargo_bin("satsudoku")
-        .unwrap()
-        .args(["export", input, "-o"])
-        .arg(out)
-        .args(extra)
-        .assert()
-        .success();
+    Command::cargo_bin("satsudoku").unwrap().args(["export", input, "-o"]).arg(out).args(extra).assert().success();
 }
 
 /// `cnf-samples/COUNTS.tsv`: file, count (checked against the oracle in tests/samples.rs).
@@ -42,10 +30,7 @@ fn recorded_counts() -> Vec<(String, u128)> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let mut f = l.split('\t');
-            (
-                f.next().unwrap().to_owned(),
-                f.next().unwrap().parse().unwrap(),
-            )
+            (f.next().unwrap().to_owned(), f.next().unwrap().parse().unwrap())
         })
         .collect()
 }
@@ -53,14 +38,8 @@ fn recorded_counts() -> Vec<(String, u128)> {
 /// The count the script prints last (ganak itself may print `c o ...` lines first).
 fn ganak_count(stdout: &[u8]) -> u128 {
     let text = String::from_utf8_lossy(stdout);
-    let last = text
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("");
-    last.trim()
-        .parse()
-        .unwrap_or_else(|_| panic!("no count in ganak's output: {text:?}"))
+    let last = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
+    last.trim().parse().unwrap_or_else(|_| panic!("no count in ganak's output: {text:?}"))
 }
 
 #[test]
@@ -72,26 +51,10 @@ fn ganak_counts_every_sample_like_satsudoku() {
     for (file, expected) in recorded_counts() {
         for dialect in ["mcc", "ind", "plain"] {
             let cnf = dir.path().join(format!("{file}.{dialect}.cnf"));
-            export(
-                &format!("cnf-samples/{file}"),
-                &cnf,
-                &["--dialect", dialect],
-            );
-            let out = Process::new("python3")
-                .arg("scripts/ganak_count.py")
-                .arg(&cnf)
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            assert_eq!(
-                ganak_count(&out.stdout),
-                expected,
-                "ganak on {file} ({dialect})"
-            );
+            export(&format!("cnf-samples/{file}"), &cnf, &["--dialect", dialect]);
+            let out = Process::new("python3").arg("scripts/ganak_count.py").arg(&cnf).output().unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert_eq!(ganak_count(&out.stdout), expected, "ganak on {file} ({dialect})");
         }
     }
 }
@@ -106,10 +69,7 @@ fn ganak_counts_the_committed_cnf_files() {
         if !Path::new(&cnf).exists() {
             continue;
         }
-        let out = Process::new("python3")
-            .args(["scripts/ganak_count.py", &cnf])
-            .output()
-            .unwrap();
+        let out = Process::new("python3").args(["scripts/ganak_count.py", &cnf]).output().unwrap();
         assert_eq!(ganak_count(&out.stdout), expected, "ganak on {cnf}");
     }
 }
@@ -124,12 +84,7 @@ fn minisat_model_decodes_to_the_known_solution() {
     let model = dir.path().join("contest.model");
     export("cnf-samples/contest.lp", &cnf, &["--dialect", "plain"]);
     // minisat exits 10 for SAT, 20 for UNSAT.
-    let status = Process::new("minisat")
-        .arg("-verb=0")
-        .arg(&cnf)
-        .arg(&model)
-        .status()
-        .unwrap();
+    let status = Process::new("minisat").arg("-verb=0").arg(&cnf).arg(&model).status().unwrap();
     assert_eq!(status.code(), Some(10));
     Command::cargo_bin("satsudoku")
         .unwrap()
@@ -148,10 +103,32 @@ fn minisat_finds_no_model_of_the_zero_sample() {
     let dir = tempfile::tempdir().unwrap();
     let cnf = dir.path().join("zero.cnf");
     export("cnf-samples/zero.lp", &cnf, &["--dialect", "plain"]);
-    let status = Process::new("minisat")
-        .arg("-verb=0")
-        .arg(&cnf)
-        .status()
-        .unwrap();
+    let status = Process::new("minisat").arg("-verb=0").arg(&cnf).status().unwrap();
     assert_eq!(status.code(), Some(20));
+}
+
+/// With auxiliary variables in the CNF, the declared projection keeps ganak's
+/// count equal to the puzzle's, in both projection dialects.
+#[test]
+fn ganak_projected_count_ignores_auxiliary_variables() {
+    if !available("python3", &["-c", "import pyganak"]) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [("contest.lp", 1, &["sequential", "commander", "bitwise"][..]), ("many.lp", 117, &["bitwise"][..])];
+    for (file, expected, amos) in cases {
+        for &amo in amos {
+            for dialect in ["mcc", "ind"] {
+                let cnf = dir.path().join(format!("{file}.{amo}.{dialect}.cnf"));
+                export(&format!("cnf-samples/{file}"), &cnf, &["--amo", amo, "--dialect", dialect]);
+                let text = std::fs::read_to_string(&cnf).unwrap();
+                let header = text.lines().find(|l| l.starts_with("p cnf")).unwrap();
+                let vars: usize = header.split_whitespace().nth(2).unwrap().parse().unwrap();
+                assert!(vars > 729, "{amo} adds auxiliary variables");
+                let out = Process::new("python3").arg("scripts/ganak_count.py").arg(&cnf).output().unwrap();
+                assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+                assert_eq!(ganak_count(&out.stdout), expected, "ganak on {file} with {amo} ({dialect})");
+            }
+        }
+    }
 }

@@ -7,19 +7,19 @@ use std::ops::ControlFlow;
 
 use common::*;
 use satsudoku::count::{count_models, EngineKind, Limits};
-use satsudoku::encode::{encode, Encoding};
+use satsudoku::encode::amo::AmoEncoding;
+use satsudoku::encode::{encode, ClauseSet, Encoding};
 use satsudoku::model::{Cell, Predicate, Puzzle};
 use satsudoku::parse::{parse, Format};
 
 fn count(puzzle: &Puzzle) -> u128 {
-    let encoded = encode(puzzle, &Encoding::default());
-    let result = count_models(
-        puzzle,
-        &encoded,
-        EngineKind::Blocking,
-        Limits::default(),
-        |_, _| ControlFlow::Continue(()),
-    );
+    count_with(puzzle, &Encoding::default())
+}
+
+fn count_with(puzzle: &Puzzle, encoding: &Encoding) -> u128 {
+    let encoded = encode(puzzle, encoding);
+    let result =
+        count_models(puzzle, &encoded, EngineKind::Blocking, Limits::default(), |_, _| ControlFlow::Continue(()));
     let result = result.expect("count succeeds");
     assert!(result.is_exact());
     result.models
@@ -50,10 +50,7 @@ fn empty_4x4_has_288_grids() {
 #[test]
 fn diagonal_4x4_has_48_grids() {
     // 48: seed 002, 4x4 grids whose two main diagonals are all-different.
-    let spec = Spec {
-        diagonals: true,
-        ..Spec::empty(2, 2)
-    };
+    let spec = Spec { diagonals: true, ..Spec::empty(2, 2) };
     assert_eq!(oracle_count(&spec, u64::MAX), 48);
     assert_eq!(count(&puzzle_of(&spec)), 48);
 }
@@ -75,17 +72,10 @@ fn nine_by_nine_with_givens_matches_the_oracle() {
         if expected >= 20_000 {
             continue;
         }
-        assert_eq!(
-            count(&puzzle_of(&spec)),
-            u128::from(expected),
-            "round {round}"
-        );
+        assert_eq!(count(&puzzle_of(&spec)), u128::from(expected), "round {round}");
         checked += 1;
     }
-    assert!(
-        checked >= 5,
-        "too few instances were small enough: {checked}"
-    );
+    assert!(checked >= 5, "too few instances were small enough: {checked}");
 }
 
 #[test]
@@ -98,11 +88,7 @@ fn contest_example_has_one_solution() {
         .filter(|l| l.starts_with("row") || l.starts_with("vertical"))
         .map(|l| {
             let inner = &l[l.find('(').unwrap() + 1..l.find(')').unwrap()];
-            inner
-                .split(',')
-                .skip(1)
-                .map(|v| v.parse().unwrap())
-                .collect()
+            inner.split(',').skip(1).map(|v| v.parse().unwrap()).collect()
         })
         .collect();
     assert_eq!(oracle_count(&contest_spec(&symbols), u64::MAX), 1);
@@ -115,28 +101,16 @@ fn contest_instances_match_the_oracle() {
     let mut rng = Rng::new(7);
     let mut counts = Vec::new();
     for i in 0..50 {
-        let symbols = if i < 30 {
-            symbols_of(&random_grid(&mut rng))
-        } else {
-            random_symbols(&mut rng)
-        };
+        let symbols = if i < 30 { symbols_of(&random_grid(&mut rng)) } else { random_symbols(&mut rng) };
         let expected = oracle_count(&contest_spec(&symbols), u64::MAX);
         let lp = parse(&to_lp(&symbols), "gen.lp", Some(Format::Lp)).unwrap();
         let kattis = parse(&to_kattis(&symbols), "gen.txt", None).unwrap();
         assert_eq!(lp, kattis, "instance {i}: formats disagree");
-        assert_eq!(
-            count(&lp),
-            u128::from(expected),
-            "instance {i}:\n{}",
-            to_lp(&symbols)
-        );
+        assert_eq!(count(&lp), u128::from(expected), "instance {i}:\n{}", to_lp(&symbols));
         counts.push(expected);
     }
     assert!(counts[..30].iter().all(|&c| c >= 1));
-    assert!(
-        counts[30..].iter().filter(|&&c| c == 0).count() >= 15,
-        "{counts:?}"
-    );
+    assert!(counts[30..].iter().filter(|&&c| c == 0).count() >= 15, "{counts:?}");
 }
 
 /// 30 instances built from random grids: a few of the grid's contest sum
@@ -163,25 +137,38 @@ fn partial_relation_instances_match_the_oracle() {
         let mut puzzle = puzzle_of(&spec);
         for rel in &spec.relations {
             let cmp = rel.cmp.cmp(&0);
-            let predicate = Predicate::Sum {
-                cmp,
-                target: rel.target,
-            };
-            puzzle
-                .add_relation(
-                    Cell::new(rel.a.0, rel.a.1),
-                    Cell::new(rel.b.0, rel.b.1),
-                    predicate,
-                )
-                .unwrap();
+            let predicate = Predicate::Sum { cmp, target: rel.target };
+            puzzle.add_relation(Cell::new(rel.a.0, rel.a.1), Cell::new(rel.b.0, rel.b.1), predicate).unwrap();
         }
         assert_eq!(count(&puzzle), u128::from(expected), "instance {i}");
         counts.push(expected);
     }
     assert!(counts.len() >= 20, "{counts:?}");
     assert!(counts.iter().any(|&c| c < 50), "{counts:?}");
-    assert!(
-        counts.iter().filter(|&&c| c >= 1000).count() >= 3,
-        "{counts:?}"
-    );
+    assert!(counts.iter().filter(|&&c| c >= 1000).count() >= 3, "{counts:?}");
+}
+
+/// Every clause set with every at-most-one encoding counts the same as the
+/// oracle: auxiliary variables never change a count.
+#[test]
+fn every_encoding_counts_like_the_oracle() {
+    let mut rng = Rng::new(3);
+    let mut cases: Vec<(String, Puzzle, u64)> = Vec::new();
+    for diagonals in [false, true] {
+        let spec = Spec { diagonals, ..Spec::empty(2, 2) };
+        cases.push((format!("4x4 diagonals={diagonals}"), puzzle_of(&spec), oracle_count(&spec, u64::MAX)));
+    }
+    for i in 0..4 {
+        let symbols = if i < 3 { symbols_of(&random_grid(&mut rng)) } else { random_symbols(&mut rng) };
+        let puzzle = parse(&to_lp(&symbols), "gen.lp", None).unwrap();
+        cases.push((format!("contest {i}"), puzzle, oracle_count(&contest_spec(&symbols), u64::MAX)));
+    }
+    for (name, puzzle, expected) in &cases {
+        for clause_set in [ClauseSet::Minimal, ClauseSet::Efficient, ClauseSet::Extended] {
+            for amo in AmoEncoding::ALL {
+                let encoding = Encoding { clause_set, amo };
+                assert_eq!(count_with(puzzle, &encoding), u128::from(*expected), "{name} with {encoding}");
+            }
+        }
+    }
 }

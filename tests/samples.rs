@@ -8,20 +8,12 @@ use common::{contest_spec, oracle_count};
 
 /// The symbols of a contest file in either format, read without the library.
 fn symbols(text: &str) -> Vec<Vec<i8>> {
-    let facts: Vec<&str> = text
-        .lines()
-        .filter(|l| l.starts_with("row") || l.starts_with("vertical"))
-        .collect();
+    let facts: Vec<&str> = text.lines().filter(|l| l.starts_with("row") || l.starts_with("vertical")).collect();
     if facts.is_empty() {
         return text
             .lines()
             .filter(|l| !l.trim().is_empty())
-            .map(|l| {
-                l.trim()
-                    .chars()
-                    .map(|c| "<=>".find(c).unwrap() as i8 - 1)
-                    .collect()
-            })
+            .map(|l| l.trim().chars().map(|c| "<=>".find(c).unwrap() as i8 - 1).collect())
             .collect();
     }
     let mut lines: Vec<(usize, Vec<i8>)> = facts
@@ -41,10 +33,7 @@ fn symbols(text: &str) -> Vec<Vec<i8>> {
 fn recorded_counts_match_the_oracle_and_the_tool() {
     let index = std::fs::read_to_string("cnf-samples/COUNTS.tsv").unwrap();
     let mut seen = 0;
-    for line in index
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
+    for line in index.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
         let mut fields = line.split('\t');
         let (file, count) = (fields.next().unwrap(), fields.next().unwrap());
         let path = format!("cnf-samples/{file}");

@@ -19,30 +19,17 @@ impl<'a> Blocking<'a> {
     pub fn new(encoded: &'a Encoded) -> Blocking<'a> {
         let mut solver = Solver::new();
         solver.add_formula(&encoded.formula);
-        Blocking {
-            solver,
-            encoded,
-            done: false,
-            sat_calls: 0,
-        }
+        Blocking { solver, encoded, done: false, sat_calls: 0 }
     }
 
     fn step(&mut self) -> Result<Option<Grid>, CountError> {
         self.sat_calls += 1;
-        if !self
-            .solver
-            .solve()
-            .map_err(|e| CountError::Solver(e.to_string()))?
-        {
+        if !self.solver.solve().map_err(|e| CountError::Solver(e.to_string()))? {
             return Ok(None);
         }
-        let model = self
-            .solver
-            .model()
-            .ok_or_else(|| CountError::Solver("no model after SAT".into()))?;
+        let model = self.solver.model().ok_or_else(|| CountError::Solver("no model after SAT".into()))?;
         let grid = self.encoded.vars.decode_model(&model)?;
-        self.solver
-            .add_clause(&self.encoded.vars.blocking_clause(&grid));
+        self.solver.add_clause(&self.encoded.vars.blocking_clause(&grid));
         Ok(Some(grid))
     }
 }

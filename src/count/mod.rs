@@ -95,12 +95,7 @@ pub fn count_models(
     let mut models = models(engine, encoded);
     let mut found: u128 = 0;
     let finish = |models: Models, found, stop| {
-        Ok(Count {
-            models: found,
-            stop,
-            sat_calls: models.sat_calls(),
-            elapsed: start.elapsed(),
-        })
+        Ok(Count { models: found, stop, sat_calls: models.sat_calls(), elapsed: start.elapsed() })
     };
     loop {
         if limits.timeout.is_some_and(|t| start.elapsed() >= t) {

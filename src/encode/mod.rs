@@ -56,21 +56,13 @@ pub struct Encoding {
 
 impl fmt::Display for Encoding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "direct/{}/{}/forbidden-pairs",
-            value_name(&self.clause_set),
-            value_name(&self.amo)
-        )
+        write!(f, "direct/{}/{}/forbidden-pairs", value_name(&self.clause_set), value_name(&self.amo))
     }
 }
 
 /// The name the CLI gives a value of an option.
 pub fn value_name<T: clap::ValueEnum>(value: &T) -> String {
-    value
-        .to_possible_value()
-        .map(|p| p.get_name().to_owned())
-        .unwrap_or_default()
+    value.to_possible_value().map(|p| p.get_name().to_owned()).unwrap_or_default()
 }
 
 /// What a clause was emitted for.
@@ -168,11 +160,7 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     let vars = VarMap::new(puzzle.side());
     let mut formula = CnfFormula::new();
     formula.set_var_count(vars.primary_count());
-    let mut out = Recorder {
-        formula,
-        counts: ClauseCounts::default(),
-        kind: ClauseKind::Given,
-    };
+    let mut out = Recorder { formula, counts: ClauseCounts::default(), kind: ClauseKind::Given };
     let amo = encoding.amo.encoder();
     let side = puzzle.side();
     let digits = || (1..=side).map(|d| d as Digit);
@@ -213,12 +201,7 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
             out.add_clause(&[vars.lit(cell, d)]);
         }
     }
-    Encoded {
-        formula: out.formula,
-        vars,
-        clause_counts: out.counts,
-        encoding: *encoding,
-    }
+    Encoded { formula: out.formula, vars, clause_counts: out.counts, encoding: *encoding }
 }
 
 #[cfg(test)]
@@ -236,13 +219,7 @@ mod tests {
     fn plain_9x9_sizes_match_lynce_ouaknine() {
         let puzzle = Puzzle::sudoku(3, 3).unwrap();
         let sizes = |clause_set| {
-            let e = encode(
-                &puzzle,
-                &Encoding {
-                    clause_set,
-                    ..Encoding::default()
-                },
-            );
+            let e = encode(&puzzle, &Encoding { clause_set, ..Encoding::default() });
             (e.formula.var_count(), e.formula.len())
         };
         assert_eq!(sizes(ClauseSet::Extended), (729, 11_988));
@@ -250,28 +227,50 @@ mod tests {
         assert_eq!(sizes(ClauseSet::Minimal), (729, 8_829));
     }
 
-    #[test]
-    fn extended_sizes_follow_the_formula() {
-        for (h, w) in [(2, 2), (2, 3), (3, 3), (4, 4)] {
-            let n = h * w;
-            let e = encode(&Puzzle::sudoku(h, w).unwrap(), &Encoding::default());
-            assert_eq!(e.formula.len(), extended_pairwise(n), "{h}x{w}");
-            assert_eq!(e.clause_counts.total(), e.formula.len());
-            assert_eq!(e.aux_count(), 0);
+    /// Sizes on an empty `n x n` Sudoku (3n groups of n cells), for an
+    /// at-most-one encoding that takes `(a, c)` auxiliary variables and clauses
+    /// on n literals: cell ALO n^2, cell AMO n^2 (a, c), group ALO 3n*n,
+    /// group AMO 3n*n (a, c). `minimal` has cell ALO and group AMO; `efficient`
+    /// adds cell AMO; `extended` adds group ALO.
+    fn documented_size(n: usize, clause_set: ClauseSet, amo: amo::AmoEncoding) -> (usize, usize) {
+        let (a, c) = amo.size(n);
+        let (cells, groups) = (n * n, 3 * n * n);
+        let (mut vars, mut clauses) = (n * n * n + groups * a, cells + groups * c);
+        if clause_set != ClauseSet::Minimal {
+            vars += cells * a;
+            clauses += cells * c;
         }
+        if clause_set == ClauseSet::Extended {
+            clauses += groups;
+        }
+        (vars, clauses)
+    }
+
+    #[test]
+    fn sizes_follow_the_formula_for_every_encoding_and_size() {
+        for (h, w) in [(2, 2), (2, 3), (3, 3), (4, 4), (5, 5)] {
+            let puzzle = Puzzle::sudoku(h, w).unwrap();
+            for clause_set in [ClauseSet::Minimal, ClauseSet::Efficient, ClauseSet::Extended] {
+                for amo in amo::AmoEncoding::ALL {
+                    let e = encode(&puzzle, &Encoding { clause_set, amo });
+                    let found = (e.formula.var_count(), e.formula.len());
+                    assert_eq!(found, documented_size(h * w, clause_set, amo), "{h}x{w} {clause_set:?} {amo:?}");
+                    assert_eq!(e.clause_counts.total(), e.formula.len());
+                }
+            }
+        }
+        // Pairwise figures, by the formula: 4x4, 16x16 and 25x25.
+        let pairwise = |n, set| documented_size(n, set, amo::AmoEncoding::Pairwise).1;
+        assert_eq!([4, 16, 25].map(|n| pairwise(n, ClauseSet::Extended)), [448, 123_904, 752_500]);
+        assert_eq!([4, 16, 25].map(|n| pairwise(n, ClauseSet::Minimal)), [304, 92_416, 563_125]);
     }
 
     #[test]
     fn relations_forbid_exactly_the_failing_pairs() {
         use crate::model::{Cell, Predicate};
         let mut puzzle = Puzzle::sudoku(3, 3).unwrap();
-        let less = Predicate::Sum {
-            cmp: std::cmp::Ordering::Less,
-            target: 10,
-        };
-        puzzle
-            .add_relation(Cell::new(0, 0), Cell::new(0, 1), less)
-            .unwrap();
+        let less = Predicate::Sum { cmp: std::cmp::Ordering::Less, target: 10 };
+        puzzle.add_relation(Cell::new(0, 0), Cell::new(0, 1), less).unwrap();
         let e = encode(&puzzle, &Encoding::default());
         // Pairs (i, j) in 1..=9 with i + j >= 10: 45 of the 81.
         assert_eq!(e.clause_counts.get(ClauseKind::Relation), 45);

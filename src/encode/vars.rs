@@ -29,11 +29,7 @@ impl fmt::Display for DecodeError {
             DecodeError::Unassigned(v) => write!(f, "the model gives no value to variable {v}"),
             DecodeError::NoDigit(cell) => write!(f, "the model puts no digit in {cell}"),
             DecodeError::SeveralDigits(cell, ds) => {
-                write!(
-                    f,
-                    "the model puts several digits in {cell}: {}",
-                    itertools::join(ds, ", ")
-                )
+                write!(f, "the model puts several digits in {cell}: {}", itertools::join(ds, ", "))
             }
         }
     }
@@ -106,22 +102,14 @@ impl VarMap {
 
     /// Reads a grid from a model given as literals (as varisat returns it).
     pub fn decode_model(&self, model: &[Lit]) -> Result<Grid, DecodeError> {
-        self.decode(|var| {
-            model
-                .get(var.index())
-                .filter(|l| l.var() == var)
-                .map(|l| l.is_positive())
-        })
+        self.decode(|var| model.get(var.index()).filter(|l| l.var() == var).map(|l| l.is_positive()))
     }
 
     /// The clause that excludes exactly this grid: with one digit per cell, the
     /// `n^2` true primary literals, negated, suffice.
     pub fn blocking_clause(&self, grid: &Grid) -> Vec<Lit> {
         let n = self.side;
-        (0..n)
-            .flat_map(|r| (0..n).map(move |c| Cell::new(r, c)))
-            .map(|cell| !self.lit(cell, grid.get(cell)))
-            .collect()
+        (0..n).flat_map(|r| (0..n).map(move |c| Cell::new(r, c))).map(|cell| !self.lit(cell, grid.get(cell))).collect()
     }
 }
 
@@ -134,10 +122,7 @@ mod tests {
         let map = VarMap::new(9);
         for (r, c, d) in itertools::iproduct!(1..=9usize, 1..=9usize, 1..=9u8) {
             let var = map.var(Cell::new(r - 1, c - 1), d);
-            assert_eq!(
-                var.to_dimacs() as usize,
-                81 * (r - 1) + 9 * (c - 1) + usize::from(d)
-            );
+            assert_eq!(var.to_dimacs() as usize, 81 * (r - 1) + 9 * (c - 1) + usize::from(d));
             assert_eq!(map.cell_digit(var), Some((Cell::new(r - 1, c - 1), d)));
         }
         assert_eq!(map.cell_digit(Var::from_index(729)), None);
@@ -149,13 +134,7 @@ mod tests {
         let none = map.decode(|_| Some(false));
         assert_eq!(none, Err(DecodeError::NoDigit(Cell::new(0, 0))));
         let all = map.decode(|_| Some(true));
-        assert_eq!(
-            all,
-            Err(DecodeError::SeveralDigits(
-                Cell::new(0, 0),
-                vec![1, 2, 3, 4]
-            ))
-        );
+        assert_eq!(all, Err(DecodeError::SeveralDigits(Cell::new(0, 0), vec![1, 2, 3, 4])));
         assert_eq!(map.decode(|_| None), Err(DecodeError::Unassigned(1)));
     }
 }

@@ -8,32 +8,11 @@ use super::{Cell, Digit, Grid, Predicate, Puzzle};
 /// One way a grid fails a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Violation {
-    WrongSize {
-        expected: usize,
-        found: usize,
-    },
-    DigitOutside {
-        cell: Cell,
-        digit: Digit,
-    },
-    GivenChanged {
-        cell: Cell,
-        given: Digit,
-        found: Digit,
-    },
-    Repeated {
-        group: usize,
-        digit: Digit,
-        first: Cell,
-        second: Cell,
-    },
-    Relation {
-        a: Cell,
-        b: Cell,
-        predicate: Predicate,
-        da: Digit,
-        db: Digit,
-    },
+    WrongSize { expected: usize, found: usize },
+    DigitOutside { cell: Cell, digit: Digit },
+    GivenChanged { cell: Cell, given: Digit, found: Digit },
+    Repeated { group: usize, digit: Digit, first: Cell, second: Cell },
+    Relation { a: Cell, b: Cell, predicate: Predicate, da: Digit, db: Digit },
 }
 
 impl fmt::Display for Violation {
@@ -48,25 +27,10 @@ impl fmt::Display for Violation {
             Violation::GivenChanged { cell, given, found } => {
                 write!(f, "{cell} holds {found} but the given is {given}")
             }
-            Violation::Repeated {
-                group,
-                digit,
-                first,
-                second,
-            } => {
-                write!(
-                    f,
-                    "digit {digit} appears at {first} and {second}, both in group {}",
-                    group + 1
-                )
+            Violation::Repeated { group, digit, first, second } => {
+                write!(f, "digit {digit} appears at {first} and {second}, both in group {}", group + 1)
             }
-            Violation::Relation {
-                a,
-                b,
-                predicate,
-                da,
-                db,
-            } => {
+            Violation::Relation { a, b, predicate, da, db } => {
                 write!(f, "{a}={da} and {b}={db} break the relation {predicate}")
             }
         }
@@ -77,10 +41,7 @@ impl fmt::Display for Violation {
 pub fn violations(puzzle: &Puzzle, grid: &Grid) -> Vec<Violation> {
     let side = puzzle.side();
     if grid.side() != side {
-        return vec![Violation::WrongSize {
-            expected: side,
-            found: grid.side(),
-        }];
+        return vec![Violation::WrongSize { expected: side, found: grid.side() }];
     }
     let mut found = Vec::new();
     for cell in puzzle.cells() {
@@ -89,11 +50,7 @@ pub fn violations(puzzle: &Puzzle, grid: &Grid) -> Vec<Violation> {
             found.push(Violation::DigitOutside { cell, digit });
         } else if let Some(given) = puzzle.given(cell) {
             if given != digit {
-                found.push(Violation::GivenChanged {
-                    cell,
-                    given,
-                    found: digit,
-                });
+                found.push(Violation::GivenChanged { cell, given, found: digit });
             }
         }
     }
@@ -105,12 +62,7 @@ pub fn violations(puzzle: &Puzzle, grid: &Grid) -> Vec<Violation> {
         for &cell in &group.cells {
             let digit = grid.get(cell);
             match seen[usize::from(digit)] {
-                Some(first) => found.push(Violation::Repeated {
-                    group: index,
-                    digit,
-                    first,
-                    second: cell,
-                }),
+                Some(first) => found.push(Violation::Repeated { group: index, digit, first, second: cell }),
                 None => seen[usize::from(digit)] = Some(cell),
             }
         }
@@ -118,13 +70,7 @@ pub fn violations(puzzle: &Puzzle, grid: &Grid) -> Vec<Violation> {
     for relation in puzzle.relations() {
         let (da, db) = (grid.get(relation.a), grid.get(relation.b));
         if !relation.predicate.allows(da, db) {
-            found.push(Violation::Relation {
-                a: relation.a,
-                b: relation.b,
-                predicate: relation.predicate,
-                da,
-                db,
-            });
+            found.push(Violation::Relation { a: relation.a, b: relation.b, predicate: relation.predicate, da, db });
         }
     }
     found
@@ -155,25 +101,15 @@ mod tests {
         // Rows and columns are latin, but the top-left box holds 1,2,2,1.
         let grid = Grid::new(4, vec![1, 2, 3, 4, 2, 1, 4, 3, 3, 4, 1, 2, 4, 3, 2, 1]).unwrap();
         let found = violations(&puzzle, &grid);
-        assert!(
-            found
-                .iter()
-                .any(|v| matches!(v, Violation::Repeated { .. })),
-            "{found:?}"
-        );
+        assert!(found.iter().any(|v| matches!(v, Violation::Repeated { .. })), "{found:?}");
     }
 
     #[test]
     fn reports_relation_and_given() {
         let mut puzzle = Puzzle::sudoku(2, 2).unwrap();
         puzzle.set_given(Cell::new(0, 0), 2).unwrap();
-        let sum_eq_5 = Predicate::Sum {
-            cmp: std::cmp::Ordering::Equal,
-            target: 5,
-        };
-        puzzle
-            .add_relation(Cell::new(0, 0), Cell::new(0, 1), sum_eq_5)
-            .unwrap();
+        let sum_eq_5 = Predicate::Sum { cmp: std::cmp::Ordering::Equal, target: 5 };
+        puzzle.add_relation(Cell::new(0, 0), Cell::new(0, 1), sum_eq_5).unwrap();
         let found = violations(&puzzle, &latin4());
         assert_eq!(found.len(), 1, "{found:?}");
         assert_eq!(found[0].to_string(), "r1c1 holds 1 but the given is 2");

@@ -93,18 +93,12 @@ pub struct Relation {
 /// What can be wrong when a puzzle is built through the library API.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModelError {
-    #[error(
-        "box of {0} x {1} cells: each side must be at least 1 and the grid side at most {MAX_SIDE}"
-    )]
+    #[error("box of {0} x {1} cells: each side must be at least 1 and the grid side at most {MAX_SIDE}")]
     BoxSize(usize, usize),
     #[error("cell {0} is outside the {1} x {1} grid")]
     CellOutside(Cell, usize),
     #[error("digit {digit} for cell {cell} is outside 1..={side}")]
-    DigitOutside {
-        cell: Cell,
-        digit: Digit,
-        side: usize,
-    },
+    DigitOutside { cell: Cell, digit: Digit, side: usize },
     #[error("a relation needs two different cells, found {0} twice")]
     RelationSameCell(Cell),
     #[error("group has {len} cells, more than the {side} digits available")]
@@ -134,38 +128,21 @@ impl Puzzle {
         }
         let mut groups = Vec::with_capacity(3 * side);
         for r in 0..side {
-            groups.push(Group {
-                kind: GroupKind::Row,
-                cells: (0..side).map(|c| Cell::new(r, c)).collect(),
-            });
+            groups.push(Group { kind: GroupKind::Row, cells: (0..side).map(|c| Cell::new(r, c)).collect() });
         }
         for c in 0..side {
-            groups.push(Group {
-                kind: GroupKind::Column,
-                cells: (0..side).map(|r| Cell::new(r, c)).collect(),
-            });
+            groups.push(Group { kind: GroupKind::Column, cells: (0..side).map(|r| Cell::new(r, c)).collect() });
         }
         // Boxes in reading order: `side / box_cols` box rows of `side / box_rows` boxes.
         for br in 0..box_cols {
             for bc in 0..box_rows {
                 let cells = (0..box_rows)
-                    .flat_map(|i| {
-                        (0..box_cols).map(move |j| Cell::new(br * box_rows + i, bc * box_cols + j))
-                    })
+                    .flat_map(|i| (0..box_cols).map(move |j| Cell::new(br * box_rows + i, bc * box_cols + j)))
                     .collect();
-                groups.push(Group {
-                    kind: GroupKind::Box,
-                    cells,
-                });
+                groups.push(Group { kind: GroupKind::Box, cells });
             }
         }
-        Ok(Puzzle {
-            box_rows,
-            box_cols,
-            givens: vec![None; side * side],
-            groups,
-            relations: Vec::new(),
-        })
+        Ok(Puzzle { box_rows, box_cols, givens: vec![None; side * side], groups, relations: Vec::new() })
     }
 
     /// Adds both main diagonals as all-different groups ("Sudoku X").
@@ -173,14 +150,8 @@ impl Puzzle {
         let side = self.side();
         let main = (0..side).map(|i| Cell::new(i, i)).collect();
         let anti = (0..side).map(|i| Cell::new(i, side - 1 - i)).collect();
-        self.groups.push(Group {
-            kind: GroupKind::Extra,
-            cells: main,
-        });
-        self.groups.push(Group {
-            kind: GroupKind::Extra,
-            cells: anti,
-        });
+        self.groups.push(Group { kind: GroupKind::Extra, cells: main });
+        self.groups.push(Group { kind: GroupKind::Extra, cells: anti });
         self
     }
 
@@ -189,10 +160,7 @@ impl Puzzle {
     pub fn add_group(&mut self, cells: Vec<Cell>) -> Result<(), ModelError> {
         let side = self.side();
         if cells.len() > side {
-            return Err(ModelError::GroupTooLarge {
-                len: cells.len(),
-                side,
-            });
+            return Err(ModelError::GroupTooLarge { len: cells.len(), side });
         }
         for (i, &cell) in cells.iter().enumerate() {
             self.check_cell(cell)?;
@@ -200,10 +168,7 @@ impl Puzzle {
                 return Err(ModelError::GroupRepeatsCell(cell));
             }
         }
-        self.groups.push(Group {
-            kind: GroupKind::Extra,
-            cells,
-        });
+        self.groups.push(Group { kind: GroupKind::Extra, cells });
         Ok(())
     }
 
@@ -219,12 +184,7 @@ impl Puzzle {
     }
 
     /// Relates the digits of two different cells.
-    pub fn add_relation(
-        &mut self,
-        a: Cell,
-        b: Cell,
-        predicate: Predicate,
-    ) -> Result<(), ModelError> {
+    pub fn add_relation(&mut self, a: Cell, b: Cell, predicate: Predicate) -> Result<(), ModelError> {
         self.check_cell(a)?;
         self.check_cell(b)?;
         if a == b {

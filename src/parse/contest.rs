@@ -77,14 +77,7 @@ pub fn build(lines: &[Vec<Ordering>; LINES]) -> Puzzle {
         for (index, &cmp) in symbols.iter().enumerate() {
             let (a, b) = cells_of(i + 1, index).expect("line lengths are checked by the parsers");
             puzzle
-                .add_relation(
-                    a,
-                    b,
-                    Predicate::Sum {
-                        cmp,
-                        target: TARGET,
-                    },
-                )
+                .add_relation(a, b, Predicate::Sum { cmp, target: TARGET })
                 .expect("contest cells are inside the grid and distinct");
         }
     }
@@ -97,14 +90,8 @@ mod tests {
 
     #[test]
     fn layout_matches_the_problem_statement() {
-        assert_eq!(
-            lines_of(LineKind::Row).collect::<Vec<_>>(),
-            [1, 3, 5, 6, 8, 10, 11, 13, 15]
-        );
-        assert_eq!(
-            lines_of(LineKind::Vertical).collect::<Vec<_>>(),
-            [2, 4, 7, 9, 12, 14]
-        );
+        assert_eq!(lines_of(LineKind::Row).collect::<Vec<_>>(), [1, 3, 5, 6, 8, 10, 11, 13, 15]);
+        assert_eq!(lines_of(LineKind::Vertical).collect::<Vec<_>>(), [2, 4, 7, 9, 12, 14]);
         assert_eq!(cells_of(1, 0), Some((Cell::new(0, 0), Cell::new(0, 1))));
         assert_eq!(cells_of(15, 5), Some((Cell::new(8, 7), Cell::new(8, 8))));
         assert_eq!(cells_of(9, 2), Some((Cell::new(4, 2), Cell::new(5, 2))));

@@ -43,11 +43,7 @@ struct Lexer<'a> {
 
 impl<'a> Lexer<'a> {
     fn new(text: &'a str, name: &'a str) -> Lexer<'a> {
-        Lexer {
-            chars: text.chars().peekable(),
-            pos: Pos { line: 1, col: 1 },
-            name,
-        }
+        Lexer { chars: text.chars().peekable(), pos: Pos { line: 1, col: 1 }, name }
     }
 
     fn bump(&mut self) -> Option<char> {
@@ -86,10 +82,9 @@ impl<'a> Lexer<'a> {
                     loop {
                         match self.bump() {
                             None => {
-                                return Err(start.error(
-                                    self.name,
-                                    "unterminated comment: expected \"*/\" before end of input",
-                                ))
+                                return Err(
+                                    start.error(self.name, "unterminated comment: expected \"*/\" before end of input")
+                                )
                             }
                             Some('/') if last == '*' => break,
                             Some(c) => last = c,
@@ -105,10 +100,7 @@ impl<'a> Lexer<'a> {
         self.skip_trivia()?;
         let pos = self.pos;
         let Some(&c) = self.chars.peek() else {
-            return Ok(Token {
-                kind: Kind::End,
-                pos,
-            });
+            return Ok(Token { kind: Kind::End, pos });
         };
         let kind = if c.is_ascii_alphabetic() || c == '_' {
             Kind::Ident(self.take_while(|c| c.is_ascii_alphanumeric() || c == '_'))
@@ -155,10 +147,7 @@ struct Parser<'a> {
 
 impl Parser<'_> {
     fn unexpected(&self, token: &Token, expected: &str) -> ParseError {
-        token.pos.error(
-            self.name,
-            format!("expected {expected}, found {}", token.describe()),
-        )
+        token.pos.error(self.name, format!("expected {expected}, found {}", token.describe()))
     }
 
     fn expect_punct(&mut self, punct: char, expected: &str) -> Result<Token, ParseError> {
@@ -197,20 +186,13 @@ impl Parser<'_> {
             }
         }
         self.expect_punct('.', "'.' at the end of the fact")?;
-        Ok(Some(Fact {
-            name,
-            name_pos: head.pos,
-            args,
-        }))
+        Ok(Some(Fact { name, name_pos: head.pos, args }))
     }
 }
 
 /// Parses contest facts into the contest [`Puzzle`].
 pub fn parse_lp(text: &str, source_name: &str) -> Result<Puzzle, ParseError> {
-    let mut parser = Parser {
-        lexer: Lexer::new(text, source_name),
-        name: source_name,
-    };
+    let mut parser = Parser { lexer: Lexer::new(text, source_name), name: source_name };
     let mut lines: [Option<(Pos, Vec<Ordering>)>; LINES] = Default::default();
     let mut facts = 0;
     while let Some(fact) = parser.fact()? {
@@ -219,10 +201,7 @@ pub fn parse_lp(text: &str, source_name: &str) -> Result<Puzzle, ParseError> {
             "row" => LineKind::Row,
             "vertical" => LineKind::Vertical,
             _ => {
-                let message = format!(
-                    "unknown predicate {}: expected \"row\" or \"vertical\"",
-                    quote(&fact.name)
-                );
+                let message = format!("unknown predicate {}: expected \"row\" or \"vertical\"", quote(&fact.name));
                 return Err(fact.name_pos.error(source_name, message));
             }
         };
@@ -238,17 +217,11 @@ pub fn parse_lp(text: &str, source_name: &str) -> Result<Puzzle, ParseError> {
         }
         let (line, line_token) = &fact.args[0];
         let expected_lines = itertools::join(contest::lines_of(kind), ", ");
-        let index = usize::try_from(*line)
-            .ok()
-            .filter(|&l| contest::line_kind(l) == Some(kind))
-            .ok_or_else(|| {
-                let message = format!(
-                    "expected a {} line number ({expected_lines}), found {}",
-                    fact.name,
-                    line_token.describe()
-                );
-                line_token.pos.error(source_name, message)
-            })?;
+        let index = usize::try_from(*line).ok().filter(|&l| contest::line_kind(l) == Some(kind)).ok_or_else(|| {
+            let message =
+                format!("expected a {} line number ({expected_lines}), found {}", fact.name, line_token.describe());
+            line_token.pos.error(source_name, message)
+        })?;
         let mut symbols = Vec::with_capacity(kind.symbols());
         for (value, token) in &fact.args[1..] {
             let cmp = match value {
@@ -264,20 +237,14 @@ pub fn parse_lp(text: &str, source_name: &str) -> Result<Puzzle, ParseError> {
         }
         let slot = &mut lines[index - 1];
         if let Some((first, _)) = slot {
-            let message = format!(
-                "{} line {index} is given twice (first at {first})",
-                fact.name
-            );
+            let message = format!("{} line {index} is given twice (first at {first})", fact.name);
             return Err(fact.name_pos.error(source_name, message));
         }
         *slot = Some((fact.name_pos, symbols));
     }
     let end = parser.lexer.pos;
     if facts == 0 {
-        return Err(end.error(
-            source_name,
-            "empty input: expected row/7 and vertical/10 facts",
-        ));
+        return Err(end.error(source_name, "empty input: expected row/7 and vertical/10 facts"));
     }
     let missing: Vec<String> = (1..=LINES)
         .filter(|&l| lines[l - 1].is_none())
@@ -287,10 +254,7 @@ pub fn parse_lp(text: &str, source_name: &str) -> Result<Puzzle, ParseError> {
         })
         .collect();
     if !missing.is_empty() {
-        let message = format!(
-            "missing lines: {} (expected all 15 lines)",
-            missing.join(", ")
-        );
+        let message = format!("missing lines: {} (expected all 15 lines)", missing.join(", "));
         return Err(end.error(source_name, message));
     }
     let symbols = lines.map(|slot| slot.map(|(_, s)| s).unwrap_or_default());
@@ -315,47 +279,21 @@ mod tests {
 
     #[test]
     fn accepts_comments_crlf_and_any_order() {
-        let mut facts: Vec<&str> = EXAMPLE
-            .lines()
-            .filter(|l| l.starts_with("row") || l.starts_with("vertical"))
-            .collect();
+        let mut facts: Vec<&str> =
+            EXAMPLE.lines().filter(|l| l.starts_with("row") || l.starts_with("vertical")).collect();
         facts.reverse();
-        let text = format!(
-            "% reversed\r\n/* block\r\n comment */{}",
-            facts.join("\r\n  ")
-        );
+        let text = format!("% reversed\r\n/* block\r\n comment */{}", facts.join("\r\n  "));
         let spaced = text.replace(",", " ,\n ");
-        assert_eq!(
-            parse_lp(&spaced, "t.lp").unwrap(),
-            parse_lp(EXAMPLE, "e.lp").unwrap()
-        );
+        assert_eq!(parse_lp(&spaced, "t.lp").unwrap(), parse_lp(EXAMPLE, "e.lp").unwrap());
     }
 
     #[test]
     fn locates_errors() {
-        assert_eq!(
-            error("row(1,0,0,0,0,0,2)."),
-            "t.lp:1:17: expected -1, 0 or 1, found \"2\""
-        );
-        assert_eq!(
-            error("\n  foo(1)."),
-            "t.lp:2:3: unknown predicate \"foo\": expected \"row\" or \"vertical\""
-        );
-        assert_eq!(
-            error("row(1,0,x"),
-            "t.lp:1:9: expected an integer, found \"x\""
-        );
-        assert_eq!(
-            error("row(1,0,0,0,0,0,0)"),
-            "t.lp:1:19: expected '.' at the end of the fact, found end of input"
-        );
-        assert_eq!(
-            error("/* open"),
-            "t.lp:1:1: unterminated comment: expected \"*/\" before end of input"
-        );
-        assert_eq!(
-            error("  % only a comment\n"),
-            "t.lp:2:1: empty input: expected row/7 and vertical/10 facts"
-        );
+        assert_eq!(error("row(1,0,0,0,0,0,2)."), "t.lp:1:17: expected -1, 0 or 1, found \"2\"");
+        assert_eq!(error("\n  foo(1)."), "t.lp:2:3: unknown predicate \"foo\": expected \"row\" or \"vertical\"");
+        assert_eq!(error("row(1,0,x"), "t.lp:1:9: expected an integer, found \"x\"");
+        assert_eq!(error("row(1,0,0,0,0,0,0)"), "t.lp:1:19: expected '.' at the end of the fact, found end of input");
+        assert_eq!(error("/* open"), "t.lp:1:1: unterminated comment: expected \"*/\" before end of input");
+        assert_eq!(error("  % only a comment\n"), "t.lp:2:1: empty input: expected row/7 and vertical/10 facts");
     }
 }

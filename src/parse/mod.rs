@@ -29,11 +29,7 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: {}",
-            self.source_name, self.line, self.col, self.message
-        )
+        write!(f, "{}:{}:{}: {}", self.source_name, self.line, self.col, self.message)
     }
 }
 
@@ -48,12 +44,7 @@ pub struct Pos {
 
 impl Pos {
     pub fn error(self, source_name: &str, message: impl Into<String>) -> ParseError {
-        ParseError {
-            source_name: source_name.to_owned(),
-            line: self.line,
-            col: self.col,
-            message: message.into(),
-        }
+        ParseError { source_name: source_name.to_owned(), line: self.line, col: self.col, message: message.into() }
     }
 }
 
@@ -85,11 +76,7 @@ pub fn parse(text: &str, source_name: &str, format: Option<Format>) -> Result<Pu
 /// Quotes what was found for an error message, shortened to a readable length.
 pub(crate) fn quote(found: &str) -> String {
     let short: String = found.chars().take(24).collect();
-    let ellipsis = if found.chars().count() > 24 {
-        "..."
-    } else {
-        ""
-    };
+    let ellipsis = if found.chars().count() > 24 { "..." } else { "" };
     format!("{:?}", short + ellipsis)
 }
 
@@ -121,10 +108,7 @@ mod fuzz {
         for format in [None, Some(Format::Lp), Some(Format::Kattis)] {
             if let Err(err) = parse(text, "fuzz", format) {
                 let lines: Vec<&str> = text.split('\n').collect();
-                assert!(
-                    err.line >= 1 && err.line <= lines.len().max(1),
-                    "{err} in {text:?}"
-                );
+                assert!(err.line >= 1 && err.line <= lines.len().max(1), "{err} in {text:?}");
                 let width = lines.get(err.line - 1).map_or(0, |l| l.chars().count());
                 assert!(err.col >= 1 && err.col <= width + 1, "{err} in {text:?}");
             }

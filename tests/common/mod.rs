@@ -64,13 +64,7 @@ pub struct Spec {
 impl Spec {
     pub fn empty(bh: usize, bw: usize) -> Spec {
         let n = bh * bw;
-        Spec {
-            bh,
-            bw,
-            diagonals: false,
-            givens: vec![0; n * n],
-            relations: vec![],
-        }
+        Spec { bh, bw, diagonals: false, givens: vec![0; n * n], relations: vec![] }
     }
 }
 
@@ -140,12 +134,7 @@ impl Oracle<'_> {
             }
             let ok = self.links[i].iter().all(|&(j, rel, cell_is_a)| {
                 let other = self.grid[j];
-                other == 0
-                    || if cell_is_a {
-                        rel.holds(d, other)
-                    } else {
-                        rel.holds(other, d)
-                    }
+                other == 0 || if cell_is_a { rel.holds(d, other) } else { rel.holds(other, d) }
             });
             if !ok {
                 mask &= !(1 << d);
@@ -231,12 +220,7 @@ pub fn contest_pairs() -> Vec<Vec<Pair>> {
             lines.push((0..9).map(|c| ((top, c), (bottom, c))).collect());
             vertical += 1;
         } else {
-            lines.push(
-                adjacent
-                    .iter()
-                    .map(|&(a, b)| ((grid_row, a), (grid_row, b)))
-                    .collect(),
-            );
+            lines.push(adjacent.iter().map(|&(a, b)| ((grid_row, a), (grid_row, b))).collect());
             grid_row += 1;
         }
     }
@@ -249,12 +233,10 @@ pub fn symbols_of(grid: &[u32]) -> Vec<Vec<i8>> {
         .iter()
         .map(|line| {
             line.iter()
-                .map(|&((r1, c1), (r2, c2))| {
-                    match (grid[r1 * 9 + c1] + grid[r2 * 9 + c2]).cmp(&10) {
-                        std::cmp::Ordering::Less => -1,
-                        std::cmp::Ordering::Equal => 0,
-                        std::cmp::Ordering::Greater => 1,
-                    }
+                .map(|&((r1, c1), (r2, c2))| match (grid[r1 * 9 + c1] + grid[r2 * 9 + c2]).cmp(&10) {
+                    std::cmp::Ordering::Less => -1,
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Greater => 1,
                 })
                 .collect()
         })
@@ -263,10 +245,7 @@ pub fn symbols_of(grid: &[u32]) -> Vec<Vec<i8>> {
 
 /// Random symbols: a contest instance that most likely has no solution.
 pub fn random_symbols(rng: &mut Rng) -> Vec<Vec<i8>> {
-    contest_pairs()
-        .iter()
-        .map(|line| line.iter().map(|_| rng.below(3) as i8 - 1).collect())
-        .collect()
+    contest_pairs().iter().map(|line| line.iter().map(|_| rng.below(3) as i8 - 1).collect()).collect()
 }
 
 /// The oracle's view of a contest instance.
@@ -274,12 +253,7 @@ pub fn contest_spec(symbols: &[Vec<i8>]) -> Spec {
     let mut spec = Spec::empty(3, 3);
     for (line, pairs) in symbols.iter().zip(contest_pairs()) {
         for (&cmp, (a, b)) in line.iter().zip(pairs) {
-            spec.relations.push(SumRel {
-                a,
-                b,
-                cmp,
-                target: 10,
-            });
+            spec.relations.push(SumRel { a, b, cmp, target: 10 });
         }
     }
     spec
@@ -299,15 +273,7 @@ pub fn to_lp(symbols: &[Vec<i8>]) -> String {
 
 /// The instance in the Kattis form.
 pub fn to_kattis(symbols: &[Vec<i8>]) -> String {
-    symbols
-        .iter()
-        .map(|s| {
-            s.iter()
-                .map(|&v| ['<', '=', '>'][(v + 1) as usize])
-                .collect::<String>()
-                + "\n"
-        })
-        .collect()
+    symbols.iter().map(|s| s.iter().map(|&v| ['<', '=', '>'][(v + 1) as usize]).collect::<String>() + "\n").collect()
 }
 
 /// Symbols of the contest example, as printed in the problem statement.

@@ -13,6 +13,12 @@ use crate::encode::ClauseSink;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Pairwise;
 
+impl Pairwise {
+    pub fn size(n: usize) -> (usize, usize) {
+        (0, n * n.saturating_sub(1) / 2)
+    }
+}
+
 impl AtMostOne for Pairwise {
     fn encode(&self, lits: &[Lit], sink: &mut dyn ClauseSink) {
         for (i, &a) in lits.iter().enumerate() {
