@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::count::EngineKind;
 use crate::dimacs::Dialect;
 use crate::encode::amo::AmoEncoding;
+use crate::encode::relation::RelationEncoding;
 use crate::encode::{ClauseSet, Encoding};
 use crate::parse::Format;
 
@@ -46,11 +47,14 @@ pub struct EncodingArgs {
     /// At-most-one encoding for cells and groups.
     #[arg(long, value_enum, default_value_t)]
     pub amo: AmoEncoding,
+    /// How each sum relation becomes clauses.
+    #[arg(long, value_enum, default_value_t)]
+    pub relation: RelationEncoding,
 }
 
 impl EncodingArgs {
     pub fn encoding(&self) -> Encoding {
-        Encoding { clause_set: self.clause_set, amo: self.amo }
+        Encoding { clause_set: self.clause_set, amo: self.amo, relation: self.relation }
     }
 }
 

@@ -8,6 +8,7 @@ use std::ops::ControlFlow;
 use common::*;
 use satsudoku::count::{count_models, EngineKind, Limits};
 use satsudoku::encode::amo::AmoEncoding;
+use satsudoku::encode::relation::RelationEncoding;
 use satsudoku::encode::{encode, ClauseSet, Encoding};
 use satsudoku::model::{Cell, Predicate, Puzzle};
 use satsudoku::parse::{parse, Format};
@@ -166,7 +167,11 @@ fn every_encoding_counts_like_the_oracle() {
     for (name, puzzle, expected) in &cases {
         for clause_set in [ClauseSet::Minimal, ClauseSet::Efficient, ClauseSet::Extended] {
             for amo in AmoEncoding::ALL {
-                let encoding = Encoding { clause_set, amo };
+                let encoding = Encoding { clause_set, amo, ..Encoding::default() };
+                assert_eq!(count_with(puzzle, &encoding), u128::from(*expected), "{name} with {encoding}");
+            }
+            for relation in RelationEncoding::ALL {
+                let encoding = Encoding { clause_set, relation, ..Encoding::default() };
                 assert_eq!(count_with(puzzle, &encoding), u128::from(*expected), "{name} with {encoding}");
             }
         }
