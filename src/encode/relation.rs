@@ -61,7 +61,7 @@ pub fn encode_relation(encoding: RelationEncoding, relation: &Relation, vars: &V
             }
         }
         RelationEncoding::Support | RelationEncoding::Equivalence => {
-            support_side(relation.a, relation.b, n, vars, &allows, sink);
+            support_side(relation.a, relation.b, n, vars, allows, sink);
             support_side(relation.b, relation.a, n, vars, |j, i| allows(i, j), sink);
         }
     }
