@@ -3,6 +3,7 @@
 //! puzzle with the independent checker, and applies the limits.
 
 pub mod blocking;
+pub mod enumerate;
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -16,6 +17,12 @@ pub enum EngineKind {
     /// varisat with one blocking clause per model, until UNSAT.
     #[default]
     Blocking,
+    /// Non-blocking DPLL enumeration with chronological backtracking.
+    Enum,
+}
+
+impl EngineKind {
+    pub const ALL: [EngineKind; 2] = [EngineKind::Blocking, EngineKind::Enum];
 }
 
 /// What can go wrong while counting.
@@ -38,9 +45,10 @@ pub trait ModelSource: Iterator<Item = Result<Grid, CountError>> {
 pub type Models<'a> = Box<dyn ModelSource + 'a>;
 
 /// Starts `engine` on an encoded puzzle.
-pub fn models<'a>(engine: EngineKind, encoded: &'a Encoded) -> Models<'a> {
+pub fn models<'a>(engine: EngineKind, puzzle: &Puzzle, encoded: &'a Encoded) -> Models<'a> {
     match engine {
         EngineKind::Blocking => Box::new(blocking::Blocking::new(encoded)),
+        EngineKind::Enum => Box::new(enumerate::Enumerate::new(puzzle, encoded)),
     }
 }
 
@@ -92,7 +100,7 @@ pub fn count_models(
     mut on_solution: impl FnMut(u128, &Grid) -> ControlFlow<()>,
 ) -> Result<Count, CountError> {
     let start = Instant::now();
-    let mut models = models(engine, encoded);
+    let mut models = models(engine, puzzle, encoded);
     let mut found: u128 = 0;
     let finish = |models: Models, found, stop| {
         Ok(Count { models: found, stop, sat_calls: models.sat_calls(), elapsed: start.elapsed() })

@@ -1,0 +1,324 @@
+//! Non-blocking enumeration (Toda & Soh 2016): DPLL over the encoder's CNF with
+//! unit propagation on watched literals, branching on the cell with the fewest
+//! remaining candidate digits, and chronological backtracking, so each model
+//! is reached exactly once and no blocking clause is ever added.
+//!
+//! A branch point is the smallest set of open exclusive options: the digits
+//! left for one cell, or the cells left for one digit in a group of `n` cells.
+//! Its branches are disjoint and cover every solution, because every solution
+//! has exactly one digit per cell and each digit exactly once in such a group
+//! (the rows alone guarantee the former). At a leaf every
+//! cell has a digit; remaining primary variables are set false and
+//! propagated; if auxiliary variables are still open, varisat decides under
+//! assumptions whether the primary assignment extends to a model, so an
+//! auxiliary variable never changes the count.
+//!
+//! ## References
+//! - T. Toda, T. Soh, "Implementing Efficient All Solutions SAT Solvers", JEA 2016.
+
+use varisat::{Lit, Solver, Var};
+
+use super::{CountError, ModelSource};
+use crate::encode::Encoded;
+use crate::model::{Cell, Digit, Grid, Puzzle};
+
+const UNSET: u8 = 2;
+
+/// One frame of the explicit search stack: mutually exclusive literals (the
+/// digits of one cell, or the cells of one digit in a full group), of which
+/// every solution makes exactly one true, tried in turn.
+struct Frame {
+    options: Vec<Lit>,
+    next: usize,
+    trail_len: usize,
+}
+
+pub struct Enumerate<'a> {
+    encoded: &'a Encoded,
+    /// Groups of `n` cells: each digit appears in exactly one of their cells.
+    encoded_groups: Vec<Vec<Cell>>,
+    clauses: Vec<Vec<Lit>>,
+    /// Clause indices watching each literal code (watched when it becomes false).
+    watches: Vec<Vec<usize>>,
+    /// 0 false, 1 true, UNSET.
+    values: Vec<u8>,
+    trail: Vec<Lit>,
+    stack: Vec<Frame>,
+    started: bool,
+    done: bool,
+    sat_calls: u64,
+    solver: Option<Solver<'a>>,
+}
+
+impl<'a> Enumerate<'a> {
+    pub fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Enumerate<'a> {
+        let var_count = encoded.formula.var_count();
+        let full = puzzle.groups().iter().filter(|g| g.cells.len() == puzzle.side());
+        let mut engine = Enumerate {
+            encoded,
+            encoded_groups: full.map(|g| g.cells.clone()).collect(),
+            clauses: Vec::new(),
+            watches: vec![Vec::new(); 2 * var_count],
+            values: vec![UNSET; var_count],
+            trail: Vec::new(),
+            stack: Vec::new(),
+            started: false,
+            done: false,
+            sat_calls: 0,
+            solver: None,
+        };
+        let mut units = Vec::new();
+        for clause in encoded.formula.iter() {
+            let mut lits = clause.to_vec();
+            lits.sort_unstable_by_key(|l| l.code());
+            lits.dedup();
+            if lits.windows(2).any(|w| w[0].var() == w[1].var()) {
+                continue; // a tautology: x and ¬x
+            }
+            match lits.len() {
+                0 => engine.done = true,
+                1 => units.push(lits[0]),
+                _ => {
+                    let index = engine.clauses.len();
+                    engine.watches[lits[0].code()].push(index);
+                    engine.watches[lits[1].code()].push(index);
+                    engine.clauses.push(lits);
+                }
+            }
+        }
+        for unit in units {
+            if !engine.assign(unit) {
+                engine.done = true;
+            }
+        }
+        if !engine.done && !engine.propagate_from(0) {
+            engine.done = true;
+        }
+        engine
+    }
+
+    fn value(&self, lit: Lit) -> u8 {
+        let v = self.values[lit.index()];
+        if v == UNSET {
+            UNSET
+        } else {
+            v ^ u8::from(lit.is_negative())
+        }
+    }
+
+    /// Sets `lit` true; false if it is already false.
+    fn assign(&mut self, lit: Lit) -> bool {
+        match self.value(lit) {
+            1 => true,
+            0 => false,
+            _ => {
+                self.values[lit.index()] = u8::from(lit.is_positive());
+                self.trail.push(lit);
+                true
+            }
+        }
+    }
+
+    /// Unit propagation of the trail from position `start`; false on conflict.
+    fn propagate_from(&mut self, mut head: usize) -> bool {
+        while head < self.trail.len() {
+            let falsified = !self.trail[head];
+            head += 1;
+            let mut watching = std::mem::take(&mut self.watches[falsified.code()]);
+            let mut i = 0;
+            let mut ok = true;
+            while i < watching.len() {
+                let c = watching[i];
+                let clause = &mut self.clauses[c];
+                if clause[0] == falsified {
+                    clause.swap(0, 1);
+                }
+                let other = clause[0];
+                if self.values[other.index()] != UNSET
+                    && (self.values[other.index()] ^ u8::from(other.is_negative())) == 1
+                {
+                    i += 1;
+                    continue;
+                }
+                let mut moved = false;
+                for k in 2..clause.len() {
+                    let l = clause[k];
+                    let v = self.values[l.index()];
+                    if v == UNSET || (v ^ u8::from(l.is_negative())) == 1 {
+                        clause.swap(1, k);
+                        let new_watch = clause[1];
+                        self.watches[new_watch.code()].push(c);
+                        watching.swap_remove(i);
+                        moved = true;
+                        break;
+                    }
+                }
+                if moved {
+                    continue;
+                }
+                i += 1;
+                if !self.assign(other) {
+                    ok = false;
+                    break;
+                }
+            }
+            let rest = std::mem::replace(&mut self.watches[falsified.code()], watching);
+            self.watches[falsified.code()].extend(rest);
+            if !ok {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn undo_to(&mut self, len: usize) {
+        for lit in self.trail.drain(len..) {
+            self.values[lit.index()] = UNSET;
+        }
+    }
+
+    /// The smallest set of open options among cells (their digits) and full
+    /// groups (the cells left for a digit), or `None` when every cell has a
+    /// true digit variable; `Some` with no options means a dead end.
+    fn choose(&self) -> Option<Vec<Lit>> {
+        let vars = &self.encoded.vars;
+        let n = vars.side();
+        let mut best: Option<Vec<Lit>> = None;
+        let mut consider = |options: Vec<Lit>| {
+            if best.as_ref().is_none_or(|b| options.len() < b.len()) {
+                best = Some(options);
+            }
+        };
+        for (r, c) in itertools::iproduct!(0..n, 0..n) {
+            let cell = Cell::new(r, c);
+            if let Some(options) = self.open(std::iter::repeat(cell).zip(1..=n as Digit)) {
+                consider(options);
+            }
+        }
+        let full_groups = self.encoded_groups.iter();
+        for cells in full_groups {
+            for d in 1..=n as Digit {
+                if let Some(options) = self.open(cells.iter().map(|&cell| (cell, d))) {
+                    consider(options);
+                }
+            }
+        }
+        best
+    }
+
+    /// The open literals of exclusive options, or `None` if one is already true.
+    fn open(&self, options: impl Iterator<Item = (Cell, Digit)>) -> Option<Vec<Lit>> {
+        let mut open = Vec::new();
+        for (cell, d) in options {
+            let lit = self.encoded.vars.lit(cell, d);
+            match self.value(lit) {
+                1 => return None,
+                UNSET => open.push(lit),
+                _ => {}
+            }
+        }
+        Some(open)
+    }
+
+    /// At a leaf: completes the assignment; the grid if it is a model.
+    fn leaf(&mut self) -> Result<Option<Grid>, CountError> {
+        let mark = self.trail.len();
+        let primary = self.encoded.vars.primary_count();
+        let open: Vec<Lit> = (0..primary)
+            .map(Var::from_index)
+            .filter(|v| self.values[v.index()] == UNSET)
+            .map(|v| v.negative())
+            .collect();
+        let mut ok = open.into_iter().all(|l| self.assign(l));
+        ok = ok && self.propagate_from(mark);
+        if ok && self.values[primary..].contains(&UNSET) {
+            ok = self.extends_to_model()?;
+        }
+        let grid = if ok { Some(self.grid()?) } else { None };
+        self.undo_to(mark);
+        Ok(grid)
+    }
+
+    fn extends_to_model(&mut self) -> Result<bool, CountError> {
+        let primary = self.encoded.vars.primary_count();
+        let assumptions: Vec<Lit> = (0..primary).map(|i| Lit::from_index(i, self.values[i] == 1)).collect();
+        let encoded = self.encoded;
+        let solver = self.solver.get_or_insert_with(|| {
+            let mut solver = Solver::new();
+            solver.add_formula(&encoded.formula);
+            solver
+        });
+        solver.assume(&assumptions);
+        self.sat_calls += 1;
+        solver.solve().map_err(|e| CountError::Solver(e.to_string()))
+    }
+
+    fn grid(&self) -> Result<Grid, CountError> {
+        Ok(self.encoded.vars.decode(|v| match self.values[v.index()] {
+            UNSET => None,
+            x => Some(x == 1),
+        })?)
+    }
+
+    fn step(&mut self) -> Result<Option<Grid>, CountError> {
+        if !self.started {
+            self.started = true;
+            self.push_choice();
+            if self.stack.is_empty() {
+                // Every cell was fixed by propagation alone.
+                return self.leaf();
+            }
+        }
+        while let Some(frame) = self.stack.last_mut() {
+            if frame.next == frame.options.len() {
+                let len = frame.trail_len;
+                self.stack.pop();
+                self.undo_to(len);
+                continue;
+            }
+            let (lit, len) = (frame.options[frame.next], frame.trail_len);
+            frame.next += 1;
+            self.undo_to(len);
+            if !self.assign(lit) || !self.propagate_from(len) {
+                continue;
+            }
+            match self.choose() {
+                None => {
+                    if let Some(grid) = self.leaf()? {
+                        return Ok(Some(grid));
+                    }
+                }
+                Some(options) if options.is_empty() => {}
+                Some(options) => self.stack.push(Frame { options, next: 0, trail_len: self.trail.len() }),
+            }
+        }
+        Ok(None)
+    }
+
+    fn push_choice(&mut self) {
+        if let Some(options) = self.choose() {
+            self.stack.push(Frame { options, next: 0, trail_len: self.trail.len() });
+        }
+    }
+}
+
+impl Iterator for Enumerate<'_> {
+    type Item = Result<Grid, CountError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let step = self.step();
+        if !matches!(step, Ok(Some(_))) {
+            self.done = true;
+        }
+        step.transpose()
+    }
+}
+
+impl ModelSource for Enumerate<'_> {
+    fn sat_calls(&self) -> u64 {
+        self.sat_calls
+    }
+}
