@@ -147,7 +147,6 @@ fn run_count(args: &CountArgs) -> Result<Status> {
 /// Comment lines that say where an exported CNF comes from and how to read it.
 fn export_comments(source: &str, encoded: &Encoded) -> Vec<String> {
     let n = encoded.vars.side();
-    let kinds = encoded.clause_counts.iter().filter(|&(_, c)| c > 0).map(|(k, c)| format!("{} {c}", k.name()));
     vec![
         format!("satsudoku {} export", env!("CARGO_PKG_VERSION")),
         format!("source: {source}"),
@@ -158,7 +157,7 @@ fn export_comments(source: &str, encoded: &Encoded) -> Vec<String> {
             encoded.vars.primary_count(),
             encoded.aux_count()
         ),
-        format!("clauses: {}", itertools::join(kinds, ", ")),
+        format!("clauses: {}", encoded.clause_counts),
     ]
 }
 

@@ -28,7 +28,6 @@ pub fn millis(d: Duration) -> String {
 
 /// The size of an encoding, for `--stats`.
 pub fn encoding_stats(encoded: &Encoded) -> String {
-    let kinds = encoded.clause_counts.iter().filter(|&(_, n)| n > 0).map(|(k, n)| format!("{} {n}", k.name()));
     format!(
         "encoding: {}\nvariables: {} ({} primary, {} auxiliary)\nclauses: {} ({})\nliterals: {}",
         encoded.encoding,
@@ -36,7 +35,7 @@ pub fn encoding_stats(encoded: &Encoded) -> String {
         encoded.vars.primary_count(),
         encoded.aux_count(),
         encoded.formula.len(),
-        itertools::join(kinds, ", "),
+        encoded.clause_counts,
         encoded.literal_count(),
     )
 }

@@ -38,12 +38,10 @@ impl Iterator for Blocking<'_> {
     type Item = Result<Grid, CountError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        let step = self.step();
-        self.done = !matches!(step, Ok(Some(_)));
-        step.transpose()
+        let mut done = self.done;
+        let item = super::next_item(&mut done, || self.step());
+        self.done = done;
+        item
     }
 }
 

@@ -306,14 +306,10 @@ impl Iterator for Enumerate<'_> {
     type Item = Result<Grid, CountError>;
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        let step = self.step();
-        if !matches!(step, Ok(Some(_))) {
-            self.done = true;
-        }
-        step.transpose()
+        let mut done = self.done;
+        let item = super::next_item(&mut done, || self.step());
+        self.done = done;
+        item
     }
 }
 

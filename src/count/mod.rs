@@ -44,6 +44,20 @@ pub trait ModelSource: Iterator<Item = Result<Grid, CountError>> {
 
 pub type Models<'a> = Box<dyn ModelSource + 'a>;
 
+/// Turns one engine step into an iterator item: after the last model or an
+/// error, `done` is set and the iterator ends.
+pub(crate) fn next_item(
+    done: &mut bool,
+    step: impl FnOnce() -> Result<Option<Grid>, CountError>,
+) -> Option<Result<Grid, CountError>> {
+    if *done {
+        return None;
+    }
+    let step = step();
+    *done = !matches!(step, Ok(Some(_)));
+    step.transpose()
+}
+
 /// Starts `engine` on an encoded puzzle.
 pub fn models<'a>(engine: EngineKind, puzzle: &Puzzle, encoded: &'a Encoded) -> Models<'a> {
     match engine {

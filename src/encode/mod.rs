@@ -119,6 +119,14 @@ impl ClauseCounts {
     }
 }
 
+impl fmt::Display for ClauseCounts {
+    /// The non-zero kinds, as `cell-alo 81, cell-amo 2916, ...`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kinds = self.iter().filter(|&(_, n)| n > 0).map(|(k, n)| format!("{} {n}", k.name()));
+        f.write_str(&itertools::join(kinds, ", "))
+    }
+}
+
 /// The encoder's output: the formula, how to read it, and what was emitted.
 #[derive(Debug)]
 pub struct Encoded {

@@ -150,7 +150,7 @@ impl Oracle<'_> {
         let mut best: Option<(usize, u64)> = None;
         for i in (0..self.n * self.n).filter(|&i| self.grid[i] == 0) {
             let mask = self.candidates(i);
-            if best.map_or(true, |(_, b)| mask.count_ones() < b.count_ones()) {
+            if best.is_none_or(|(_, b)| mask.count_ones() < b.count_ones()) {
                 best = Some((i, mask));
                 if mask == 0 {
                     return;
