@@ -2,14 +2,15 @@
 //! go to stdout; diagnostics go to stderr.
 
 use std::fs;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::cli::{Cli, Command, CountArgs, DecodeArgs, ExportArgs};
+use crate::cli::{Cli, Command, CompareArgs, CountArgs, DecodeArgs, ExportArgs};
+use crate::compare;
 use crate::count::{self, Limits, Stop};
 use crate::dimacs::{self, SolverAnswer};
 use crate::encode::{self, Encoded};
@@ -55,6 +56,7 @@ pub fn run(cli: &Cli) -> Result<Status> {
         Command::Count(args) => run_count(args),
         Command::Export(args) => run_export(args),
         Command::Decode(args) => run_decode(args),
+        Command::Compare(args) => run_compare(args),
     }
 }
 
@@ -97,7 +99,7 @@ fn read_puzzle(path: Option<&Path>, format: Option<parse::Format>) -> Result<(St
 fn run_count(args: &CountArgs) -> Result<Status> {
     let (_, puzzle) = read_puzzle(args.input.file.as_deref(), args.input.format)?;
     let start = Instant::now();
-    let encoded = encode::encode(&puzzle, &args.encoding.encoding());
+    let encoded = encode::encode(&puzzle, &args.encoding.encoding().map_err(BadInput)?);
     let encode_time = start.elapsed();
 
     let mut out = BufWriter::new(io::stdout().lock());
@@ -123,7 +125,7 @@ fn run_count(args: &CountArgs) -> Result<Status> {
 
     if args.stats {
         eprintln!("{}", report::encoding_stats(&encoded));
-        eprintln!("sat calls: {}", count.sat_calls);
+        eprintln!("{}", report::search_stats(&count.stats));
         eprintln!("time: encode {}, count {}", report::millis(encode_time), report::millis(count.elapsed));
     }
     match count.stop {
@@ -146,24 +148,18 @@ fn run_count(args: &CountArgs) -> Result<Status> {
 
 /// Comment lines that say where an exported CNF comes from and how to read it.
 fn export_comments(source: &str, encoded: &Encoded) -> Vec<String> {
-    let n = encoded.vars.side();
     vec![
         format!("satsudoku {} export", env!("CARGO_PKG_VERSION")),
         format!("source: {source}"),
         format!("encoding: {}", encoded.encoding),
-        format!(
-            "variables: x(r,c,d) = {}*(r-1) + {n}*(c-1) + d for r, c, d in 1..{n} are primary (1..{}); {} auxiliary follow",
-            n * n,
-            encoded.vars.primary_count(),
-            encoded.aux_count()
-        ),
+        format!("variables: {}; {} auxiliary follow", encoded.vars.describe(), encoded.aux_count()),
         format!("clauses: {}", encoded.clause_counts),
     ]
 }
 
 fn run_export(args: &ExportArgs) -> Result<Status> {
     let (name, puzzle) = read_puzzle(args.input.file.as_deref(), args.input.format)?;
-    let encoded = encode::encode(&puzzle, &args.encoding.encoding());
+    let encoded = encode::encode(&puzzle, &args.encoding.encoding().map_err(BadInput)?);
     let projection: Vec<_> = (0..encoded.vars.primary_count()).map(varisat::Var::from_index).collect();
     let comments = export_comments(&name, &encoded);
     let write = |out: &mut dyn Write| {
@@ -211,7 +207,7 @@ fn run_decode(args: &DecodeArgs) -> Result<Status> {
             return Ok(Status::NotASolution);
         }
     };
-    let vars = encode::VarMap::new(puzzle.side());
+    let vars = encode::encode(&puzzle, &args.encoding.encoding().map_err(BadInput)?).vars;
     let grid = match vars.decode(|v| values.get(v.index()).copied().flatten()) {
         Ok(grid) => grid,
         Err(err) => {
@@ -232,4 +228,45 @@ fn run_decode(args: &DecodeArgs) -> Result<Status> {
     }
     eprintln!("satsudoku: the model does NOT solve the puzzle ({} violations)", violations.len());
     Ok(Status::NotASolution)
+}
+
+fn run_compare(args: &CompareArgs) -> Result<Status> {
+    let mut puzzles = Vec::new();
+    for path in &args.files {
+        puzzles.push(read_puzzle(Some(path), args.input_format)?);
+    }
+    let settings = compare::Settings { engine: args.engine, repeat: args.repeat, timeout: args.timeout };
+    let mut runs = Vec::new();
+    for (name, puzzle) in &puzzles {
+        let mut counts = Vec::new();
+        for encoding in &args.encodings.0 {
+            if io::stderr().is_terminal() {
+                eprintln!("satsudoku: {name}: {encoding}");
+            }
+            let run = compare::measure(name, puzzle, encoding, settings)?;
+            counts.push((run.count, run.exact, *encoding));
+            runs.push(run);
+        }
+        // Every exact count must agree; anything else is a bug worth stopping for.
+        let exact: Vec<_> = counts.iter().filter(|c| c.1).collect();
+        if let Some(first) = exact.first() {
+            if let Some(other) = exact.iter().find(|c| c.0 != first.0) {
+                anyhow::bail!(
+                    "{name}: encodings disagree: {} counts {}, {} counts {}; this is a bug in satsudoku",
+                    first.2,
+                    first.0,
+                    other.2,
+                    other.0
+                );
+            }
+        }
+    }
+    let mut out = io::stdout().lock();
+    out.write_all(compare::render(&runs, args.format).as_bytes())?;
+    out.flush()?;
+    if let Some(path) = &args.svg {
+        compare::write_svg(&runs, path).map_err(anyhow::Error::msg)?;
+    }
+    let exact = runs.iter().all(|r| r.exact);
+    Ok(if exact { Status::Done } else { Status::LowerBound })
 }

@@ -5,11 +5,12 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::compare::{EncodingList, TableFormat};
 use crate::count::EngineKind;
 use crate::dimacs::Dialect;
 use crate::encode::amo::AmoEncoding;
 use crate::encode::relation::RelationEncoding;
-use crate::encode::{ClauseSet, Encoding};
+use crate::encode::{ClauseSet, DigitEncoding, Encoding};
 use crate::parse::Format;
 
 /// Count the solutions of Sudoku-family puzzles exactly with a SAT solver.
@@ -28,6 +29,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Read a SAT solver's model of an exported CNF and print the grid.
     Decode(DecodeArgs),
+    /// Compare encodings on puzzles: sizes, propagation, times and counts.
+    Compare(CompareArgs),
 }
 
 #[derive(Debug, Args)]
@@ -41,20 +44,46 @@ pub struct InputArgs {
 
 #[derive(Debug, Clone, Copy, Args)]
 pub struct EncodingArgs {
-    /// Which one-hot constraints to emit.
-    #[arg(long, value_enum, default_value_t)]
-    pub clause_set: ClauseSet,
-    /// At-most-one encoding for cells and groups.
-    #[arg(long, value_enum, default_value_t)]
-    pub amo: AmoEncoding,
-    /// How each sum relation becomes clauses.
-    #[arg(long, value_enum, default_value_t)]
-    pub relation: RelationEncoding,
+    /// A whole encoding by name: option names joined by `/`, in any order, the rest default
+    /// (`order`, `minimal/ladder`, `support/reduced`, `direct/extended/pairwise/forbidden-pairs`).
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["digits", "clause_set", "amo", "relation", "reduce"])]
+    pub encoding: Option<Encoding>,
+    /// How a cell's digit is spelled in variables [default: direct].
+    #[arg(long, value_enum)]
+    pub digits: Option<DigitEncoding>,
+    /// Which one-hot constraints to emit (direct digits only) [default: extended].
+    #[arg(long, value_enum)]
+    pub clause_set: Option<ClauseSet>,
+    /// At-most-one encoding for cells and groups (direct digits only) [default: pairwise].
+    #[arg(long, value_enum)]
+    pub amo: Option<AmoEncoding>,
+    /// How each sum relation becomes clauses (direct digits only) [default: forbidden-pairs].
+    #[arg(long, value_enum)]
+    pub relation: Option<RelationEncoding>,
+    /// Remove the variables the givens fix (Kwon & Jain's reduction).
+    #[arg(long)]
+    pub reduce: bool,
 }
 
 impl EncodingArgs {
-    pub fn encoding(&self) -> Encoding {
-        Encoding { clause_set: self.clause_set, amo: self.amo, relation: self.relation }
+    /// The chosen encoding, or why the options do not go together.
+    pub fn encoding(&self) -> Result<Encoding, String> {
+        if let Some(encoding) = self.encoding {
+            return Ok(encoding);
+        }
+        let digits = self.digits.unwrap_or_default();
+        if digits != DigitEncoding::Direct
+            && (self.clause_set.is_some() || self.amo.is_some() || self.relation.is_some())
+        {
+            return Err("--clause-set, --amo and --relation apply to --digits direct only".into());
+        }
+        Ok(Encoding {
+            digits,
+            clause_set: self.clause_set.unwrap_or_default(),
+            amo: self.amo.unwrap_or_default(),
+            relation: self.relation.unwrap_or_default(),
+            reduce: self.reduce,
+        })
     }
 }
 
@@ -104,6 +133,9 @@ pub struct DecodeArgs {
     /// Input format of the puzzle; detected when not given.
     #[arg(long, value_enum)]
     pub format: Option<Format>,
+    /// The encoding options the CNF was exported with (they fix the numbering).
+    #[command(flatten)]
+    pub encoding: EncodingArgs,
 }
 
 /// Seconds as a non-negative decimal number.
@@ -120,4 +152,33 @@ mod tests {
     fn cli_is_well_formed() {
         super::Cli::command().debug_assert();
     }
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Puzzle files.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Encodings, comma-separated, each named as for `--encoding`; `all` is the
+    /// default, each variation of one option from it, and order and log digits.
+    #[arg(long, value_name = "LIST|all", default_value = "all")]
+    pub encodings: EncodingList,
+    /// Runs of each measurement; times are medians.
+    #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    pub repeat: u32,
+    /// Output format of the comparison.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: TableFormat,
+    /// Input format of the puzzles; detected from the content when not given.
+    #[arg(long, value_enum)]
+    pub input_format: Option<Format>,
+    /// Counting engine for the times.
+    #[arg(long, value_enum, default_value_t)]
+    pub engine: EngineKind,
+    /// Stop each count after SECS seconds; such counts are lower bounds (shown as `>=N`).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Also draw count time and clauses per encoding as a bar chart in this SVG file.
+    #[arg(long, value_name = "CHART.svg")]
+    pub svg: Option<PathBuf>,
 }

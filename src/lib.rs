@@ -1,10 +1,12 @@
 //! `satsudoku` counts the solutions of Sudoku-family puzzles exactly with a SAT
 //! solver. Data flows one way:
 //! text ([`parse`]) -> [`model::Puzzle`] -> CNF ([`encode`]) -> models ([`count`])
-//! -> report; [`dimacs`] writes the CNF for other counters and reads models back.
+//! -> report; [`dimacs`] writes the CNF for other counters and reads models back;
+//! [`compare`] measures encodings against each other.
 
 pub mod app;
 pub mod cli;
+pub mod compare;
 pub mod count;
 pub mod dimacs;
 pub mod encode;

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 use std::time::Duration;
 
+use crate::count::SearchStats;
 use crate::encode::Encoded;
 use crate::model::Grid;
 
@@ -37,5 +38,16 @@ pub fn encoding_stats(encoded: &Encoded) -> String {
         encoded.formula.len(),
         encoded.clause_counts,
         encoded.literal_count(),
+    )
+}
+
+/// Search effort, for `--stats`.
+pub fn search_stats(stats: &SearchStats) -> String {
+    let known = |x: Option<u64>| x.map_or_else(|| "n/a".to_owned(), |x| x.to_string());
+    format!(
+        "sat calls: {}\ndecisions: {}\nconflicts: {}",
+        stats.sat_calls,
+        known(stats.decisions),
+        known(stats.conflicts)
     )
 }

@@ -197,7 +197,12 @@ fn every_engine_counts_like_the_oracle() {
         Encoding::default(),
         Encoding { relation: RelationEncoding::Support, ..Encoding::default() },
         Encoding { relation: RelationEncoding::Equivalence, amo: AmoEncoding::Bitwise, ..Encoding::default() },
-        Encoding { clause_set: ClauseSet::Minimal, relation: RelationEncoding::Support, amo: AmoEncoding::Sequential },
+        Encoding {
+            clause_set: ClauseSet::Minimal,
+            relation: RelationEncoding::Support,
+            amo: AmoEncoding::Sequential,
+            ..Encoding::default()
+        },
     ];
     for (name, puzzle, expected) in &cases {
         for encoding in &encodings {

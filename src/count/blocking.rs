@@ -3,7 +3,7 @@
 
 use varisat::{ExtendFormula, Solver};
 
-use super::{CountError, ModelSource};
+use super::{CountError, ModelSource, SearchStats};
 use crate::encode::Encoded;
 use crate::model::Grid;
 
@@ -46,7 +46,7 @@ impl Iterator for Blocking<'_> {
 }
 
 impl ModelSource for Blocking<'_> {
-    fn sat_calls(&self) -> u64 {
-        self.sat_calls
+    fn stats(&self) -> SearchStats {
+        SearchStats { sat_calls: self.sat_calls, ..SearchStats::default() }
     }
 }

@@ -38,8 +38,20 @@ pub enum CountError {
 
 /// One engine run: an iterator of models in any order, each exactly once.
 pub trait ModelSource: Iterator<Item = Result<Grid, CountError>> {
-    /// SAT solver calls so far (0 for engines that do not call one).
-    fn sat_calls(&self) -> u64;
+    /// What the search has done so far.
+    fn stats(&self) -> SearchStats;
+}
+
+/// Search effort. varisat 0.2 exposes no statistics of its own, so for the
+/// blocking engine only the SAT calls are known.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// SAT solver calls (0 for engines that do not call one).
+    pub sat_calls: u64,
+    /// Branches tried by an engine's own search.
+    pub decisions: Option<u64>,
+    /// Branches that ended in a propagation conflict.
+    pub conflicts: Option<u64>,
 }
 
 pub type Models<'a> = Box<dyn ModelSource + 'a>;
@@ -94,8 +106,10 @@ pub struct Count {
     /// Models found; exact when `stop` is [`Stop::Complete`].
     pub models: u128,
     pub stop: Stop,
-    pub sat_calls: u64,
+    pub stats: SearchStats,
     pub elapsed: Duration,
+    /// Time from the start of the count to the first model, if any.
+    pub first: Option<Duration>,
 }
 
 impl Count {
@@ -116,26 +130,28 @@ pub fn count_models(
     let start = Instant::now();
     let mut models = models(engine, puzzle, encoded);
     let mut found: u128 = 0;
-    let finish = |models: Models, found, stop| {
-        Ok(Count { models: found, stop, sat_calls: models.sat_calls(), elapsed: start.elapsed() })
+    let mut first = None;
+    let finish = |models: Models, found, stop, first| {
+        Ok(Count { models: found, stop, stats: models.stats(), elapsed: start.elapsed(), first })
     };
     loop {
         if limits.timeout.is_some_and(|t| start.elapsed() >= t) {
-            return finish(models, found, Stop::Timeout);
+            return finish(models, found, Stop::Timeout, first);
         }
         let Some(grid) = models.next() else {
-            return finish(models, found, Stop::Complete);
+            return finish(models, found, Stop::Complete, first);
         };
         let grid = grid?;
+        first.get_or_insert_with(|| start.elapsed());
         if let Some(first) = check::violations(puzzle, &grid).first() {
             return Err(CountError::NotASolution(first.to_string()));
         }
         if limits.max.is_some_and(|max| found >= max) {
-            return finish(models, found, Stop::MaxReached);
+            return finish(models, found, Stop::MaxReached, first);
         }
         found += 1;
         if on_solution(found, &grid).is_break() {
-            return finish(models, found, Stop::Caller);
+            return finish(models, found, Stop::Caller, first);
         }
     }
 }

@@ -1,23 +1,31 @@
-//! The encoder: a [`Puzzle`] becomes a CNF over one-hot ("direct") variables,
-//! with pluggable clause sets, at-most-one encodings and relation encodings.
+//! The encoder: a [`Puzzle`] becomes a CNF, with pluggable digit encodings,
+//! clause sets, at-most-one encodings, relation encodings and the given-aware
+//! reduction. An [`Encoding`] names one choice of each; its text form is the
+//! one `--encoding` and `compare --encodings` read.
 //!
-//! Variable `x(r,c,d)` is true when cell `(r,c)` holds digit `d`. With 0-based
-//! row and column indices and digits `1..=n` on an `n x n` grid its 0-based
-//! index is `n*n*r + n*c + (d-1)`; in DIMACS (1-based `r`, `c`) that is
-//! `n*n*(r-1) + n*(c-1) + d`, which for 9x9 is `81*(r-1) + 9*(c-1) + d`.
-//! These `n^3` *primary* variables come first; auxiliary variables that some
-//! encodings introduce follow them and never change a count.
+//! With the direct (one-hot) digit encoding, variable `x(r,c,d)` is true when
+//! cell `(r,c)` holds digit `d`. With 0-based row and column indices and digits
+//! `1..=n` on an `n x n` grid its 0-based index is `n*n*r + n*c + (d-1)`; in
+//! DIMACS (1-based `r`, `c`) that is `n*n*(r-1) + n*(c-1) + d`, which for 9x9
+//! is `81*(r-1) + 9*(c-1) + d`. The order and log encodings give each cell
+//! `n-1` and `ceil(log2 n)` variables instead ([`DigitEncoding`]), numbered
+//! cell by cell in the same row-major order. These *primary* variables come
+//! first; auxiliary variables that some encodings introduce follow them and
+//! never change a count.
 
 pub mod amo;
+mod integer;
+mod reduce;
 pub mod relation;
 mod vars;
 
 use std::fmt;
+use std::str::FromStr;
 
 use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
 use crate::model::{Digit, Puzzle};
-pub use vars::{DecodeError, VarMap};
+pub use vars::{DecodeError, DigitEncoding, Slot, VarMap};
 
 /// Anything that accepts clauses and hands out fresh variables: varisat's
 /// `CnfFormula` and `Solver` both do, so one encoder feeds export and solving.
@@ -48,18 +56,97 @@ pub enum ClauseSet {
     Extended,
 }
 
-/// A complete choice of encodings.
+/// A complete choice of encodings. The clause set, at-most-one and relation
+/// encodings apply to direct digits only; order and log digits have their own
+/// all-different and relation clauses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Encoding {
+    pub digits: DigitEncoding,
     pub clause_set: ClauseSet,
     pub amo: amo::AmoEncoding,
     pub relation: relation::RelationEncoding,
+    /// Apply the given-aware reduction (Kwon & Jain 2006).
+    pub reduce: bool,
+}
+
+impl Encoding {
+    /// The default and every variation of one option from it, then order and
+    /// log digits: what `compare --encodings all` runs.
+    pub fn variations() -> Vec<Encoding> {
+        let base = Encoding::default();
+        let mut all = vec![base];
+        all.extend([ClauseSet::Minimal, ClauseSet::Efficient].map(|clause_set| Encoding { clause_set, ..base }));
+        all.extend(amo::AmoEncoding::ALL.into_iter().skip(1).map(|amo| Encoding { amo, ..base }));
+        all.extend(relation::RelationEncoding::ALL.into_iter().skip(1).map(|relation| Encoding { relation, ..base }));
+        all.push(Encoding { reduce: true, ..base });
+        all.extend([DigitEncoding::Order, DigitEncoding::Log].map(|digits| Encoding { digits, ..base }));
+        all
+    }
 }
 
 impl fmt::Display for Encoding {
+    /// `direct/SET/AMO/RELATION`, or `order` or `log`; `/reduced` when reduced.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (set, amo, relation) = (value_name(&self.clause_set), value_name(&self.amo), value_name(&self.relation));
-        write!(f, "direct/{set}/{amo}/{relation}")
+        f.write_str(&value_name(&self.digits))?;
+        if self.digits == DigitEncoding::Direct {
+            let (set, amo, relation) =
+                (value_name(&self.clause_set), value_name(&self.amo), value_name(&self.relation));
+            write!(f, "/{set}/{amo}/{relation}")?;
+        }
+        if self.reduce {
+            f.write_str("/reduced")?;
+        }
+        Ok(())
+    }
+}
+
+impl FromStr for Encoding {
+    type Err = String;
+
+    /// Option names joined by `/`, in any order, each at most once; the rest
+    /// default: `minimal`, `ladder/support`, `order/reduced`,
+    /// `direct/extended/pairwise/forbidden-pairs`.
+    fn from_str(text: &str) -> Result<Encoding, String> {
+        use clap::ValueEnum;
+        let mut encoding = Encoding::default();
+        let mut seen = [false; 5];
+        let mut set = |slot: usize, name: &str| {
+            let again = std::mem::replace(&mut seen[slot], true);
+            if again {
+                Err(format!("{name:?} repeats an option already given in {text:?}"))
+            } else {
+                Ok(())
+            }
+        };
+        for name in text.split('/') {
+            if let Ok(digits) = DigitEncoding::from_str(name, false) {
+                set(0, name)?;
+                encoding.digits = digits;
+            } else if let Ok(clause_set) = ClauseSet::from_str(name, false) {
+                set(1, name)?;
+                encoding.clause_set = clause_set;
+            } else if let Ok(amo) = amo::AmoEncoding::from_str(name, false) {
+                set(2, name)?;
+                encoding.amo = amo;
+            } else if let Ok(relation) = relation::RelationEncoding::from_str(name, false) {
+                set(3, name)?;
+                encoding.relation = relation;
+            } else if name == "reduced" {
+                set(4, name)?;
+                encoding.reduce = true;
+            } else {
+                return Err(format!(
+                    "expected an encoding option (a digit encoding, clause set, at-most-one or relation \
+                     encoding, or `reduced`), found {name:?}"
+                ));
+            }
+        }
+        if encoding.digits != DigitEncoding::Direct && seen[1..4].contains(&true) {
+            return Err(format!(
+                "{text:?}: clause sets, at-most-one and relation encodings apply to direct digits only"
+            ));
+        }
+        Ok(encoding)
     }
 }
 
@@ -77,16 +164,22 @@ pub enum ClauseKind {
     GroupAtMostOne,
     Relation,
     Given,
+    /// Order or log digits: monotone order literals, no log code above `n`.
+    Domain,
+    /// Order or log digits: pairwise disequality within groups.
+    AllDifferent,
 }
 
 impl ClauseKind {
-    pub const ALL: [ClauseKind; 6] = [
+    pub const ALL: [ClauseKind; 8] = [
         ClauseKind::CellAtLeastOne,
         ClauseKind::CellAtMostOne,
         ClauseKind::GroupAtLeastOne,
         ClauseKind::GroupAtMostOne,
         ClauseKind::Relation,
         ClauseKind::Given,
+        ClauseKind::Domain,
+        ClauseKind::AllDifferent,
     ];
 
     pub fn name(self) -> &'static str {
@@ -97,15 +190,21 @@ impl ClauseKind {
             ClauseKind::GroupAtMostOne => "group-amo",
             ClauseKind::Relation => "relation",
             ClauseKind::Given => "given",
+            ClauseKind::Domain => "domain",
+            ClauseKind::AllDifferent => "all-different",
         }
     }
 }
 
 /// Clauses emitted, by kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ClauseCounts([usize; 6]);
+pub struct ClauseCounts([usize; ClauseKind::ALL.len()]);
 
 impl ClauseCounts {
+    fn add(&mut self, kind: ClauseKind) {
+        self.0[kind as usize] += 1;
+    }
+
     pub fn get(&self, kind: ClauseKind) -> usize {
         self.0[kind as usize]
     }
@@ -152,12 +251,15 @@ impl Encoded {
 struct Recorder {
     formula: CnfFormula,
     counts: ClauseCounts,
+    /// The kind of each clause, in order.
+    kinds: Vec<ClauseKind>,
     kind: ClauseKind,
 }
 
 impl ClauseSink for Recorder {
     fn add_clause(&mut self, lits: &[Lit]) {
-        self.counts.0[self.kind as usize] += 1;
+        self.counts.add(self.kind);
+        self.kinds.push(self.kind);
         ExtendFormula::add_clause(&mut self.formula, lits);
     }
 
@@ -168,10 +270,31 @@ impl ClauseSink for Recorder {
 
 /// Encodes `puzzle` with the chosen `encoding`.
 pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
-    let vars = VarMap::new(puzzle.side());
+    let vars = VarMap::new(puzzle.side(), encoding.digits);
     let mut formula = CnfFormula::new();
     formula.set_var_count(vars.primary_count());
-    let mut out = Recorder { formula, counts: ClauseCounts::default(), kind: ClauseKind::Given };
+    let mut out = Recorder { formula, counts: ClauseCounts::default(), kinds: Vec::new(), kind: ClauseKind::Given };
+    match encoding.digits {
+        DigitEncoding::Direct => encode_direct(puzzle, encoding, &vars, &mut out),
+        DigitEncoding::Order | DigitEncoding::Log => integer::encode(puzzle, &vars, &mut out),
+    }
+    out.kind = ClauseKind::Given;
+    for cell in puzzle.cells() {
+        if let Some(d) = puzzle.given(cell) {
+            for lit in vars.digit_lits(cell, d) {
+                out.add_clause(&[lit]);
+            }
+        }
+    }
+    if encoding.reduce {
+        let (formula, clause_counts, vars) = reduce::reduce(puzzle, &out.formula, &out.kinds, &vars);
+        return Encoded { formula, vars, clause_counts, encoding: *encoding };
+    }
+    Encoded { formula: out.formula, vars, clause_counts: out.counts, encoding: *encoding }
+}
+
+/// Cell and group constraints and relations over one-hot variables.
+fn encode_direct(puzzle: &Puzzle, encoding: &Encoding, vars: &VarMap, out: &mut Recorder) {
     let amo = encoding.amo.encoder();
     let side = puzzle.side();
     let digits = || (1..=side).map(|d| d as Digit);
@@ -184,7 +307,7 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
         out.add_clause(&lits);
         if with_cell_amo {
             out.kind = ClauseKind::CellAtMostOne;
-            amo.encode(&lits, &mut out);
+            amo.encode(&lits, out);
         }
     }
     for group in puzzle.groups() {
@@ -195,20 +318,13 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
                 out.add_clause(&lits);
             }
             out.kind = ClauseKind::GroupAtMostOne;
-            amo.encode(&lits, &mut out);
+            amo.encode(&lits, out);
         }
     }
     out.kind = ClauseKind::Relation;
     for relation in puzzle.relations() {
-        relation::encode_relation(encoding.relation, relation, &vars, &mut out);
+        relation::encode_relation(encoding.relation, relation, vars, out);
     }
-    out.kind = ClauseKind::Given;
-    for cell in puzzle.cells() {
-        if let Some(d) = puzzle.given(cell) {
-            out.add_clause(&[vars.lit(cell, d)]);
-        }
-    }
-    Encoded { formula: out.formula, vars, clause_counts: out.counts, encoding: *encoding }
 }
 
 #[cfg(test)]
@@ -274,5 +390,44 @@ mod tests {
         let e = encode(&puzzle, &Encoding::default());
         // Pairs (i, j) in 1..=9 with i + j >= 10: 45 of the 81.
         assert_eq!(e.clause_counts.get(ClauseKind::Relation), 45);
+    }
+
+    /// Order and log digits on an empty `bh x bw` Sudoku, by the formulas of
+    /// [`integer`]: `n^2 * k` variables; domain clauses `n^2 (n-2)` (order) or
+    /// `n^2 (2^b - n)` (log); `n` disequality clauses for each of the
+    /// `n^2 * peers / 2` pairs, where a cell has `2(n-1) + (bh-1)(bw-1)` peers.
+    #[test]
+    fn integer_sizes_follow_the_formula() {
+        for (h, w) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)] {
+            let n = h * w;
+            let puzzle = Puzzle::sudoku(h, w).unwrap();
+            let pairs = n * n * (2 * (n - 1) + (h - 1) * (w - 1)) / 2;
+            let b = amo::bits_for(n);
+            for (digits, k, domain) in
+                [(DigitEncoding::Order, n - 1, n * n * (n - 2)), (DigitEncoding::Log, b, n * n * ((1 << b) - n))]
+            {
+                let e = encode(&puzzle, &Encoding { digits, ..Encoding::default() });
+                assert_eq!(e.formula.var_count(), n * n * k, "{h}x{w} {digits:?}");
+                assert_eq!(e.clause_counts.get(ClauseKind::Domain), domain, "{h}x{w} {digits:?}");
+                assert_eq!(e.clause_counts.get(ClauseKind::AllDifferent), n * pairs, "{h}x{w} {digits:?}");
+                assert_eq!(e.formula.len(), domain + n * pairs);
+            }
+        }
+        // 9x9: 810 peer pairs, 7,290 disequalities; 567 order and 567 log domain clauses.
+        let e =
+            encode(&Puzzle::sudoku(3, 3).unwrap(), &Encoding { digits: DigitEncoding::Order, ..Encoding::default() });
+        assert_eq!(e.formula.len(), 7_290 + 567);
+    }
+
+    #[test]
+    fn encoding_names_round_trip_and_mistakes_are_explained() {
+        for encoding in Encoding::variations() {
+            assert_eq!(encoding.to_string().parse::<Encoding>(), Ok(encoding));
+        }
+        let parsed: Encoding = "support/reduced/ladder".parse().unwrap();
+        assert_eq!(parsed.to_string(), "direct/extended/ladder/support/reduced");
+        assert!("order/ladder".parse::<Encoding>().unwrap_err().contains("direct digits only"));
+        assert!("minimal/efficient".parse::<Encoding>().unwrap_err().contains("repeats"));
+        assert!("pairwize".parse::<Encoding>().unwrap_err().contains("\"pairwize\""));
     }
 }

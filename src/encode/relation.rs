@@ -119,7 +119,7 @@ mod tests {
     /// relation admits exactly the pairs the predicate allows.
     #[test]
     fn every_encoding_admits_exactly_the_allowed_pairs() {
-        let vars = VarMap::new(9);
+        let vars = VarMap::new(9, crate::encode::DigitEncoding::Direct);
         let (a, b) = (Cell::new(0, 0), Cell::new(0, 1));
         for encoding in RelationEncoding::ALL {
             for cmp in [Ordering::Less, Ordering::Equal, Ordering::Greater] {
@@ -149,7 +149,7 @@ mod tests {
     /// exactly one partner.
     #[test]
     fn sizes_for_sum_equal_ten() {
-        let vars = VarMap::new(9);
+        let vars = VarMap::new(9, crate::encode::DigitEncoding::Direct);
         let relation = Relation {
             a: Cell::new(0, 0),
             b: Cell::new(0, 1),

@@ -1,17 +1,59 @@
-//! The variable map between cells, digits and the primary variables, and the
+//! The primary variables: how each cell's digit is spelled in them (the
+//! [`DigitEncoding`]), how the given-aware reduction renumbers them, and the
 //! decoding of a model back into a grid.
 
 use std::fmt;
 
 use varisat::{Lit, Var};
 
+use super::amo::bits_for;
 use crate::model::{Cell, Digit, Grid};
 
-/// Numbers the one-hot variables of an `n x n` grid: see the module doc of
-/// [`crate::encode`] for the formula.
+/// How a cell's digit is spelled in primary variables.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+pub enum DigitEncoding {
+    /// One-hot: `x(cell,d)` is true when the cell holds `d`.
+    #[default]
+    Direct,
+    /// Order encoding (Tamura et al. 2009): `y(cell,d)` is "digit >= d", for `d` in `2..=n`.
+    Order,
+    /// Log encoding: the bits of `digit - 1`, least significant first.
+    Log,
+}
+
+impl DigitEncoding {
+    pub const ALL: [DigitEncoding; 3] = [DigitEncoding::Direct, DigitEncoding::Order, DigitEncoding::Log];
+
+    /// Primary variables per cell on an `n`-digit grid: `n`, `n - 1`, `ceil(log2 n)`.
+    pub fn vars_per_cell(self, n: usize) -> usize {
+        match self {
+            DigitEncoding::Direct => n,
+            DigitEncoding::Order => n.saturating_sub(1),
+            DigitEncoding::Log => bits_for(n),
+        }
+    }
+}
+
+/// What a primary variable of the full layout became after the given-aware
+/// reduction: a variable of the reduced formula, or a value the givens fix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    Var(Var),
+    Fixed(bool),
+}
+
+/// Numbers the primary variables of an `n x n` grid. In the full layout cell
+/// `(r,c)` (0-based) owns the `k = vars_per_cell` variables from index
+/// `(n*r + c) * k`; see the module doc of [`crate::encode`] for each encoding.
+/// After the given-aware reduction the open ones are renumbered from 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VarMap {
     side: usize,
+    digits: DigitEncoding,
+    /// For each variable of the full layout, what it became; `None` when the
+    /// formula is not reduced (every variable is itself).
+    reduced: Option<Vec<Slot>>,
+    primary: usize,
 }
 
 /// Why a model does not describe a grid.
@@ -21,6 +63,8 @@ pub enum DecodeError {
     Unassigned(isize),
     NoDigit(Cell),
     SeveralDigits(Cell, Vec<Digit>),
+    /// Order literals that are not monotone, or a log code above `n`.
+    NotACode(Cell),
 }
 
 impl fmt::Display for DecodeError {
@@ -31,6 +75,7 @@ impl fmt::Display for DecodeError {
             DecodeError::SeveralDigits(cell, ds) => {
                 write!(f, "the model puts several digits in {cell}: {}", itertools::join(ds, ", "))
             }
+            DecodeError::NotACode(cell) => write!(f, "the model's variables for {cell} spell no digit"),
         }
     }
 }
@@ -38,66 +83,162 @@ impl fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 impl VarMap {
-    pub fn new(side: usize) -> VarMap {
-        VarMap { side }
+    /// The full layout, before any reduction.
+    pub fn new(side: usize, digits: DigitEncoding) -> VarMap {
+        VarMap { side, digits, reduced: None, primary: side * side * digits.vars_per_cell(side) }
+    }
+
+    /// The same layout after the given-aware reduction: `slots` says what each
+    /// full-layout variable became; `primary` variables remain.
+    pub(crate) fn with_reduction(&self, slots: Vec<Slot>, primary: usize) -> VarMap {
+        debug_assert_eq!(slots.len(), self.primary);
+        VarMap { side: self.side, digits: self.digits, reduced: Some(slots), primary }
     }
 
     pub fn side(&self) -> usize {
         self.side
     }
 
-    /// Number of primary variables, `n^3`; they are the first ones.
+    pub fn digits(&self) -> DigitEncoding {
+        self.digits
+    }
+
+    pub fn is_reduced(&self) -> bool {
+        self.reduced.is_some()
+    }
+
+    /// Number of primary variables in the formula; they are the first ones.
     pub fn primary_count(&self) -> usize {
-        self.side * self.side * self.side
+        self.primary
     }
 
-    /// The variable "`cell` holds `digit`".
+    fn per_cell(&self) -> usize {
+        self.digits.vars_per_cell(self.side)
+    }
+
+    /// The `k`-th full-layout variable of `cell`.
+    pub(crate) fn full_var(&self, cell: Cell, k: usize) -> Var {
+        debug_assert!(cell.row < self.side && cell.col < self.side && k < self.per_cell());
+        Var::from_index((cell.row * self.side + cell.col) * self.per_cell() + k)
+    }
+
+    /// The direct variable "`cell` holds `digit`" of the full layout.
     pub fn var(&self, cell: Cell, digit: Digit) -> Var {
-        debug_assert!(cell.row < self.side && cell.col < self.side);
+        debug_assert_eq!(self.digits, DigitEncoding::Direct);
         debug_assert!(digit >= 1 && usize::from(digit) <= self.side);
-        Var::from_index((cell.row * self.side + cell.col) * self.side + usize::from(digit) - 1)
+        self.full_var(cell, usize::from(digit) - 1)
     }
 
+    /// [`VarMap::var`] as a positive literal.
     pub fn lit(&self, cell: Cell, digit: Digit) -> Lit {
         self.var(cell, digit).positive()
     }
 
-    /// The cell and digit of a primary variable, `None` for auxiliary ones.
-    pub fn cell_digit(&self, var: Var) -> Option<(Cell, Digit)> {
-        let index = var.index();
-        if index >= self.primary_count() {
-            return None;
+    /// The literals (full layout) whose conjunction says "`cell` holds `digit`":
+    /// `x(d)`; `y(d) ∧ ¬y(d+1)` without the ends; or the bits of `d - 1`.
+    pub(crate) fn digit_lits(&self, cell: Cell, digit: Digit) -> Vec<Lit> {
+        let (n, d) = (self.side, usize::from(digit));
+        match self.digits {
+            DigitEncoding::Direct => vec![self.lit(cell, digit)],
+            DigitEncoding::Order => {
+                let mut lits = Vec::with_capacity(2);
+                if d >= 2 {
+                    lits.push(self.full_var(cell, d - 2).positive());
+                }
+                if d < n {
+                    lits.push(self.full_var(cell, d - 1).negative());
+                }
+                lits
+            }
+            DigitEncoding::Log => {
+                (0..self.per_cell()).map(|k| Lit::from_var(self.full_var(cell, k), (d - 1) >> k & 1 == 1)).collect()
+            }
         }
-        let n = self.side;
-        let digit = (index % n + 1) as Digit;
-        let cell = index / n;
-        Some((Cell::new(cell / n, cell % n), digit))
+    }
+
+    /// The value of each full-layout variable of `cell` when it holds `digit`.
+    pub(crate) fn cell_values(&self, digit: Digit) -> impl Iterator<Item = bool> + '_ {
+        let d = usize::from(digit);
+        (0..self.per_cell()).map(move |k| match self.digits {
+            DigitEncoding::Direct => k + 1 == d,
+            DigitEncoding::Order => d >= k + 2,
+            DigitEncoding::Log => (d - 1) >> k & 1 == 1,
+        })
+    }
+
+    /// What a full-layout variable became.
+    pub fn slot(&self, full: Var) -> Slot {
+        match &self.reduced {
+            None => Slot::Var(full),
+            Some(slots) => slots[full.index()],
+        }
+    }
+
+    /// Whether `cell` holds `digit` under a partial assignment of the
+    /// formula's variables: `None` while open.
+    pub fn holds(&self, cell: Cell, digit: Digit, value: impl Fn(Var) -> Option<bool>) -> Option<bool> {
+        let mut all_true = true;
+        for lit in self.digit_lits(cell, digit) {
+            let var_value = match self.slot(lit.var()) {
+                Slot::Fixed(b) => Some(b),
+                Slot::Var(v) => value(v),
+            };
+            match var_value {
+                Some(b) if b == lit.is_positive() => {}
+                Some(_) => return Some(false),
+                None => all_true = false,
+            }
+        }
+        all_true.then_some(true)
     }
 
     /// Reads a grid from variable values; `value` answers for a primary variable.
     pub fn decode(&self, value: impl Fn(Var) -> Option<bool>) -> Result<Grid, DecodeError> {
         let n = self.side;
         let mut digits = Vec::with_capacity(n * n);
+        let mut bits = Vec::with_capacity(self.per_cell());
         for r in 0..n {
             for c in 0..n {
                 let cell = Cell::new(r, c);
-                let mut found = Vec::new();
-                for d in 1..=n as Digit {
-                    let var = self.var(cell, d);
-                    match value(var) {
-                        None => return Err(DecodeError::Unassigned(var.to_dimacs())),
-                        Some(true) => found.push(d),
-                        Some(false) => {}
-                    }
+                bits.clear();
+                for k in 0..self.per_cell() {
+                    bits.push(match self.slot(self.full_var(cell, k)) {
+                        Slot::Fixed(b) => b,
+                        Slot::Var(v) => value(v).ok_or(DecodeError::Unassigned(v.to_dimacs()))?,
+                    });
                 }
-                match found[..] {
-                    [d] => digits.push(d),
-                    [] => return Err(DecodeError::NoDigit(cell)),
-                    _ => return Err(DecodeError::SeveralDigits(cell, found)),
-                }
+                digits.push(self.read_cell(cell, &bits)?);
             }
         }
         Ok(Grid::new(n, digits).expect("n * n digits were pushed"))
+    }
+
+    /// The digit the full-layout values of one cell spell.
+    fn read_cell(&self, cell: Cell, bits: &[bool]) -> Result<Digit, DecodeError> {
+        match self.digits {
+            DigitEncoding::Direct => {
+                let found: Vec<Digit> = (1..=self.side as Digit).filter(|&d| bits[usize::from(d) - 1]).collect();
+                match found[..] {
+                    [d] => Ok(d),
+                    [] => Err(DecodeError::NoDigit(cell)),
+                    _ => Err(DecodeError::SeveralDigits(cell, found)),
+                }
+            }
+            DigitEncoding::Order => {
+                let at_least = bits.iter().take_while(|&&b| b).count();
+                if bits[at_least..].iter().any(|&b| b) {
+                    return Err(DecodeError::NotACode(cell));
+                }
+                Ok((at_least + 1) as Digit)
+            }
+            DigitEncoding::Log => {
+                let code = bits.iter().rev().fold(0usize, |acc, &b| acc << 1 | usize::from(b));
+                if code >= self.side {
+                    return Err(DecodeError::NotACode(cell));
+                }
+                Ok((code + 1) as Digit)
+            }
+        }
     }
 
     /// Reads a grid from a model given as literals (as varisat returns it).
@@ -105,11 +246,46 @@ impl VarMap {
         self.decode(|var| model.get(var.index()).filter(|l| l.var() == var).map(|l| l.is_positive()))
     }
 
-    /// The clause that excludes exactly this grid: with one digit per cell, the
-    /// `n^2` true primary literals, negated, suffice.
+    /// The clause that excludes exactly this grid and no other: the negated
+    /// primary literals that spell it. With one-hot digits the true ones suffice
+    /// (one digit per cell); variables the reduction fixed are left out.
     pub fn blocking_clause(&self, grid: &Grid) -> Vec<Lit> {
         let n = self.side;
-        (0..n).flat_map(|r| (0..n).map(move |c| Cell::new(r, c))).map(|cell| !self.lit(cell, grid.get(cell))).collect()
+        let mut clause = Vec::with_capacity(n * n);
+        for cell in (0..n).flat_map(|r| (0..n).map(move |c| Cell::new(r, c))) {
+            for (k, value) in self.cell_values(grid.get(cell)).enumerate() {
+                if self.digits == DigitEncoding::Direct && !value {
+                    continue;
+                }
+                if let Slot::Var(v) = self.slot(self.full_var(cell, k)) {
+                    clause.push(Lit::from_var(v, !value));
+                }
+            }
+        }
+        clause
+    }
+
+    /// How the primary variables are numbered, for comments in exported files.
+    pub fn describe(&self) -> String {
+        let n = self.side;
+        let k = self.per_cell();
+        let layout = match self.digits {
+            DigitEncoding::Direct => format!("x(r,c,d) = {}*(r-1) + {n}*(c-1) + d for r, c, d in 1..{n}", n * n),
+            DigitEncoding::Order => {
+                format!("y(r,c,d) = \"digit >= d\" = {}*(r-1) + {k}*(c-1) + d-1 for r, c in 1..{n}, d in 2..{n}", n * k)
+            }
+            DigitEncoding::Log => {
+                format!("bit j of digit-1 = {}*(r-1) + {k}*(c-1) + j+1 for r, c in 1..{n}, j in 0..{}", n * k, k - 1)
+            }
+        };
+        match self.reduced {
+            None => format!("{layout} are primary (1..{})", self.primary),
+            Some(_) => format!(
+                "{layout}, less those the givens fix, renumbered in order, are primary (1..{}); \
+                 decode models with the same encoding options",
+                self.primary
+            ),
+        }
     }
 }
 
@@ -118,23 +294,53 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbering_matches_the_documented_formula() {
-        let map = VarMap::new(9);
+    fn direct_numbering_matches_the_documented_formula() {
+        let map = VarMap::new(9, DigitEncoding::Direct);
         for (r, c, d) in itertools::iproduct!(1..=9usize, 1..=9usize, 1..=9u8) {
             let var = map.var(Cell::new(r - 1, c - 1), d);
             assert_eq!(var.to_dimacs() as usize, 81 * (r - 1) + 9 * (c - 1) + usize::from(d));
-            assert_eq!(map.cell_digit(var), Some((Cell::new(r - 1, c - 1), d)));
         }
-        assert_eq!(map.cell_digit(Var::from_index(729)), None);
+        assert_eq!(map.primary_count(), 729);
     }
 
     #[test]
     fn decode_reports_cells_without_one_digit() {
-        let map = VarMap::new(4);
+        let map = VarMap::new(4, DigitEncoding::Direct);
         let none = map.decode(|_| Some(false));
         assert_eq!(none, Err(DecodeError::NoDigit(Cell::new(0, 0))));
         let all = map.decode(|_| Some(true));
         assert_eq!(all, Err(DecodeError::SeveralDigits(Cell::new(0, 0), vec![1, 2, 3, 4])));
         assert_eq!(map.decode(|_| None), Err(DecodeError::Unassigned(1)));
+    }
+
+    /// For every encoding and side, the values a digit gives its cell make
+    /// its digit literals true and every other digit's false, and decode back.
+    #[test]
+    fn every_digit_round_trips_through_its_spelling() {
+        for digits in DigitEncoding::ALL {
+            for n in [1, 2, 4, 6, 9, 16] {
+                let map = VarMap::new(n, digits);
+                let cell = Cell::new(0, 0);
+                for d in 1..=n as Digit {
+                    let values: Vec<bool> = map.cell_values(d).collect();
+                    let value = |v: Var| Some(values[v.index()]);
+                    for e in 1..=n as Digit {
+                        assert_eq!(map.holds(cell, e, value), Some(d == e), "{digits:?} n={n} d={d} e={e}");
+                    }
+                    assert_eq!(map.read_cell(cell, &values), Ok(d));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn codes_that_spell_no_digit_are_rejected() {
+        let order = VarMap::new(4, DigitEncoding::Order);
+        assert_eq!(
+            order.read_cell(Cell::new(0, 0), &[false, true, false]),
+            Err(DecodeError::NotACode(Cell::new(0, 0)))
+        );
+        let log = VarMap::new(3, DigitEncoding::Log);
+        assert_eq!(log.read_cell(Cell::new(0, 0), &[true, true]), Err(DecodeError::NotACode(Cell::new(0, 0))));
     }
 }

@@ -23,7 +23,7 @@ use crate::encode::ClauseSink;
 pub struct Bitwise;
 
 /// `ceil(log2 n)` for `n >= 1`.
-pub(super) fn bits_for(n: usize) -> usize {
+pub(crate) fn bits_for(n: usize) -> usize {
     (usize::BITS - (n.max(1) - 1).leading_zeros()) as usize
 }
 

@@ -11,6 +11,7 @@ mod product;
 mod sequential;
 
 pub use bimander::Bimander;
+pub(crate) use bitwise::bits_for;
 pub use bitwise::Bitwise;
 pub use commander::Commander;
 pub use ladder::Ladder;
