@@ -5,16 +5,17 @@ use std::fs;
 use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use crate::cli::{Cli, Command, CompareArgs, CountArgs, DecodeArgs, ExportArgs};
+use crate::cli::{Cli, Command, CompareArgs, CountArgs, DecodeArgs, ExportArgs, Progress};
 use crate::compare;
 use crate::count::{self, Limits, Stop};
 use crate::dimacs::{self, SolverAnswer};
-use crate::encode::{self, Encoded};
-use crate::model::check;
+use crate::encode::{self, Encoded, Encoding};
+use crate::model::{check, Puzzle};
 use crate::parse::{self, ParseError, Pos};
 use crate::report;
 
@@ -96,16 +97,63 @@ fn read_puzzle(path: Option<&Path>, format: Option<parse::Format>) -> Result<(St
     Ok((name, puzzle))
 }
 
+/// Set by Ctrl-C; every count stops at the next model and reports a lower bound.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
 fn run_count(args: &CountArgs) -> Result<Status> {
-    let (_, puzzle) = read_puzzle(args.input.file.as_deref(), args.input.format)?;
+    let encoding = args.encoding.encoding().map_err(BadInput)?;
+    // Without a handler Ctrl-C simply ends the process; with one, the partial
+    // count is printed. A failure to install it only loses that nicety.
+    if ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).is_err() {
+        eprintln!("satsudoku: warning: cannot catch Ctrl-C; an interrupted count prints nothing");
+    }
+    let files: Vec<Option<&Path>> =
+        if args.files.is_empty() { vec![None] } else { args.files.iter().map(|f| Some(f.as_path())).collect() };
+    let batch = files.len() > 1;
+    let mut status = Status::Done;
+    let mut unreadable = 0;
+    for file in files {
+        let (name, puzzle) = match read_puzzle(file, args.format) {
+            Ok(read) => read,
+            // In a batch one bad file does not stop the others.
+            Err(err) if batch => {
+                eprintln!("error: {err}");
+                unreadable += 1;
+                continue;
+            }
+            Err(err) => return Err(err.into()),
+        };
+        let prefix = if batch { format!("{name}\t") } else { String::new() };
+        if count_one(&prefix, &puzzle, &encoding, args)? == Status::LowerBound {
+            status = Status::LowerBound;
+        }
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    if unreadable > 0 {
+        return Err(BadInput(format!("{unreadable} of {} files could not be counted", args.files.len())).into());
+    }
+    Ok(status)
+}
+
+/// Counts one puzzle and prints its line, `solutions(S).` after `prefix`.
+fn count_one(prefix: &str, puzzle: &Puzzle, encoding: &Encoding, args: &CountArgs) -> Result<Status> {
     let start = Instant::now();
-    let encoded = encode::encode(&puzzle, &args.encoding.encoding().map_err(BadInput)?);
+    let encoded = encode::encode(puzzle, encoding);
     let encode_time = start.elapsed();
 
     let mut out = BufWriter::new(io::stdout().lock());
     let mut write_error = None;
-    let limits = Limits { max: args.max, timeout: args.timeout };
-    let count = count::count_models(&puzzle, &encoded, args.engine, limits, |index, grid| {
+    let limits = Limits { max: args.max, timeout: args.timeout, interrupt: Some(&INTERRUPTED) };
+    let show_progress = match args.progress {
+        Progress::Always => true,
+        Progress::Never => false,
+        Progress::Auto => io::stderr().is_terminal(),
+    };
+    let mut progress = ProgressLine::new(show_progress);
+    let count = count::count_models(puzzle, &encoded, args.engine, limits, |index, grid| {
+        progress.update(index);
         if !args.print {
             return ControlFlow::Continue(());
         }
@@ -117,10 +165,11 @@ fn run_count(args: &CountArgs) -> Result<Status> {
             }
         }
     })?;
+    progress.clear();
     if let Some(err) = write_error {
         return Err(err).context("cannot write to stdout");
     }
-    writeln!(out, "{}", report::solutions_fact(count.models))?;
+    writeln!(out, "{prefix}{}", report::solutions_fact(count.models))?;
     out.flush()?;
 
     if args.stats {
@@ -128,21 +177,67 @@ fn run_count(args: &CountArgs) -> Result<Status> {
         eprintln!("{}", report::search_stats(&count.stats));
         eprintln!("time: encode {}, count {}", report::millis(encode_time), report::millis(count.elapsed));
     }
+    let name = prefix.trim_end_matches('\t');
+    let name = if name.is_empty() { String::new() } else { format!("{name}: ") };
     match count.stop {
         Stop::Complete => Ok(Status::Done),
         Stop::MaxReached => {
-            eprintln!("satsudoku: stopped at --max {}: more solutions exist, the count is a lower bound", count.models);
+            eprintln!(
+                "satsudoku: {name}stopped at --max {}: more solutions exist, the count is a lower bound",
+                count.models
+            );
             Ok(Status::LowerBound)
         }
         Stop::Timeout => {
             eprintln!(
-                "satsudoku: stopped by --timeout after {}: the count is a lower bound",
+                "satsudoku: {name}stopped by --timeout after {}: the count is a lower bound",
+                report::millis(count.elapsed)
+            );
+            Ok(Status::LowerBound)
+        }
+        Stop::Interrupted => {
+            eprintln!(
+                "satsudoku: {name}interrupted after {}: the count is a lower bound",
                 report::millis(count.elapsed)
             );
             Ok(Status::LowerBound)
         }
         // The callback stops the count only on a write error, returned above.
         Stop::Caller => Err(anyhow::anyhow!("counting stopped before the end")),
+    }
+}
+
+/// `models, rate, elapsed` on stderr, rewritten in place at most four times a
+/// second once a count has run for a second; never on stdout.
+struct ProgressLine {
+    enabled: bool,
+    start: Instant,
+    last: Option<Instant>,
+}
+
+impl ProgressLine {
+    fn new(enabled: bool) -> ProgressLine {
+        ProgressLine { enabled, start: Instant::now(), last: None }
+    }
+
+    fn update(&mut self, models: u128) {
+        if !self.enabled {
+            return;
+        }
+        let now = Instant::now();
+        let elapsed = now - self.start;
+        let due = self.last.map_or(elapsed.as_secs_f64() >= 1.0, |last| (now - last).as_secs_f64() >= 0.25);
+        if due {
+            let rate = models as f64 / elapsed.as_secs_f64();
+            eprint!("\r\x1b[Ksatsudoku: {models} models, {rate:.0}/s, {:.1} s", elapsed.as_secs_f64());
+            self.last = Some(now);
+        }
+    }
+
+    fn clear(&mut self) {
+        if self.last.is_some() {
+            eprint!("\r\x1b[K");
+        }
     }
 }
 

@@ -89,8 +89,12 @@ impl EncodingArgs {
 
 #[derive(Debug, Args)]
 pub struct CountArgs {
-    #[command(flatten)]
-    pub input: InputArgs,
+    /// Puzzle files; `-` or none reads stdin. With several, each count line is
+    /// `FILE<TAB>solutions(S).`
+    pub files: Vec<PathBuf>,
+    /// Input format; detected from the content when not given.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
     #[command(flatten)]
     pub encoding: EncodingArgs,
     /// Counting engine.
@@ -108,6 +112,19 @@ pub struct CountArgs {
     /// Print variables, clauses by kind, SAT calls and times on stderr.
     #[arg(long)]
     pub stats: bool,
+    /// A progress line on stderr (models, rate, elapsed) once a count has run a second:
+    /// `auto` when stderr is a terminal.
+    #[arg(long, value_enum, default_value_t)]
+    pub progress: Progress,
+}
+
+/// When to show the progress line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Progress {
+    #[default]
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Args)]

@@ -93,7 +93,7 @@ pub fn measure(file: &str, puzzle: &Puzzle, encoding: &Encoding, settings: Setti
     let fixed_by_propagation = Enumerate::new(puzzle, &encoded).cells_fixed_by_propagation();
 
     let (mut count_times, mut first_times, mut result) = (Vec::new(), Vec::new(), None);
-    let limits = Limits { max: None, timeout: settings.timeout };
+    let limits = Limits { max: None, timeout: settings.timeout, interrupt: None };
     for _ in 0..repeat {
         let counted =
             count::count_models(puzzle, &encoded, settings.engine, limits, |_, _| std::ops::ControlFlow::Continue(()))?;

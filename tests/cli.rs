@@ -198,3 +198,58 @@ fn format_flag_overrides_detection() {
         .code(2)
         .stderr(contains(":1:1: expected '<', '=' or '>'"));
 }
+
+#[test]
+fn several_files_give_one_tab_separated_line_each() {
+    let files =
+        ["cnf-samples/contest.lp", "cnf-samples/zero.lp", "cnf-samples/some.lp", "cnf-samples/kattis-sample.txt"];
+    satsudoku().arg("count").args(files).assert().success().stdout(
+        "cnf-samples/contest.lp\tsolutions(1).\ncnf-samples/zero.lp\tsolutions(0).\n\
+         cnf-samples/some.lp\tsolutions(12).\ncnf-samples/kattis-sample.txt\tsolutions(1).\n",
+    );
+    // A bad file is reported on stderr and the others are still counted; status 2.
+    satsudoku()
+        .args(["count", CONTEST, "tests/data/empty.lp", "cnf-samples/zero.lp"])
+        .assert()
+        .code(2)
+        .stdout("cnf-samples/contest.lp\tsolutions(1).\ncnf-samples/zero.lp\tsolutions(0).\n")
+        .stderr(contains("tests/data/empty.lp:1:1").and(contains("1 of 3 files")));
+}
+
+/// A count of over a second (log digits with the enum engine are slow, about
+/// 13 models a second) with the progress line forced on: the line is on
+/// stderr and stdout holds only the count.
+#[test]
+fn the_progress_line_stays_off_stdout() {
+    let out = satsudoku()
+        .args(["count", "cnf-samples/many.lp", "--digits", "log", "--engine", "enum", "--max", "30"])
+        .args(["--progress", "always"])
+        .assert()
+        .code(3)
+        .stdout("solutions(30).\n");
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains(" models, ") && stderr.contains("/s"), "no progress line on stderr: {stderr:?}");
+    // Not a terminal, so `auto` shows nothing.
+    satsudoku().args(["count", "cnf-samples/many.lp"]).assert().success().stderr("");
+}
+
+/// SIGINT during a long count prints the partial count as a lower bound, exit 3.
+#[test]
+fn ctrl_c_prints_a_lower_bound_with_status_3() {
+    let bin = assert_cmd::cargo::cargo_bin("satsudoku");
+    let child = std::process::Command::new(bin)
+        .args(["count", "cnf-samples/many.lp", "--digits", "log", "--engine", "enum"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let killed = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let count: u32 = stdout.strip_prefix("solutions(").and_then(|s| s.strip_suffix(").\n")).unwrap().parse().unwrap();
+    assert!(count < 117, "the count stopped early: {count}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
+}

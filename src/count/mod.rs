@@ -6,6 +6,7 @@ pub mod blocking;
 pub mod enumerate;
 
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::encode::Encoded;
@@ -85,6 +86,8 @@ pub struct Limits {
     pub max: Option<u128>,
     /// Stop after this long (checked between models).
     pub timeout: Option<Duration>,
+    /// Stop when this flag is set, e.g. by Ctrl-C (checked between models).
+    pub interrupt: Option<&'static AtomicBool>,
 }
 
 /// Why a count ended.
@@ -98,6 +101,8 @@ pub enum Stop {
     Timeout,
     /// The caller's callback asked to stop.
     Caller,
+    /// The interrupt flag was set: the count is a lower bound.
+    Interrupted,
 }
 
 /// The result of a count.
@@ -137,6 +142,9 @@ pub fn count_models(
     loop {
         if limits.timeout.is_some_and(|t| start.elapsed() >= t) {
             return finish(models, found, Stop::Timeout, first);
+        }
+        if limits.interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            return finish(models, found, Stop::Interrupted, first);
         }
         let Some(grid) = models.next() else {
             return finish(models, found, Stop::Complete, first);
