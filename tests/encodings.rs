@@ -8,13 +8,13 @@ mod common;
 use std::ops::ControlFlow;
 
 use assert_cmd::Command;
-use common::{oracle_count, Rng, Spec, SumRel};
+use common::{oracle_count, puzzle_of, Rng, Spec, SumRel};
 use proptest::prelude::*;
 use satsudoku::count::{count_models, enumerate::Enumerate, EngineKind, Limits};
 use satsudoku::encode::amo::AmoEncoding;
 use satsudoku::encode::relation::RelationEncoding;
 use satsudoku::encode::{encode, ClauseSet, DigitEncoding, Encoding};
-use satsudoku::model::{Cell, Predicate, Puzzle};
+use satsudoku::model::{Cell, Puzzle};
 use satsudoku::parse::parse;
 
 /// Every encoding the suite checks: the `compare --encodings all` set, the
@@ -41,24 +41,6 @@ fn encodings() -> Vec<Encoding> {
     });
     all.push(Encoding { clause_set: ClauseSet::Efficient, amo: AmoEncoding::Bimander, ..Encoding::default() });
     all
-}
-
-fn puzzle_of(spec: &Spec) -> Puzzle {
-    let mut puzzle = Puzzle::sudoku(spec.bh, spec.bw).unwrap();
-    if spec.diagonals {
-        puzzle = puzzle.with_diagonals();
-    }
-    let n = spec.bh * spec.bw;
-    for (i, &g) in spec.givens.iter().enumerate() {
-        if g != 0 {
-            puzzle.set_given(Cell::new(i / n, i % n), g as u8).unwrap();
-        }
-    }
-    for rel in &spec.relations {
-        let predicate = Predicate::Sum { cmp: rel.cmp.cmp(&0), target: rel.target };
-        puzzle.add_relation(Cell::new(rel.a.0, rel.a.1), Cell::new(rel.b.0, rel.b.1), predicate).unwrap();
-    }
-    puzzle
 }
 
 fn count(puzzle: &Puzzle, encoding: &Encoding, engine: EngineKind) -> u128 {

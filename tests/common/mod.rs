@@ -1,6 +1,7 @@
 //! Test helpers written apart from the library: a seeded RNG, a random-grid
 //! generator, the contest layout, and a plain backtracking counter that is the
-//! oracle for every count. Nothing here calls the encoder or an engine.
+//! oracle for every count. Nothing here calls the encoder or an engine; only
+//! [`puzzle_of`] touches the library, to hand the same spec to it.
 #![allow(dead_code)]
 
 /// xorshift64*: small, seeded, good enough to pick test instances.
@@ -278,3 +279,23 @@ pub fn to_kattis(symbols: &[Vec<i8>]) -> String {
 
 /// Symbols of the contest example, as printed in the problem statement.
 pub const CONTEST_EXAMPLE: &str = include_str!("../../cnf-samples/contest.lp");
+
+/// The library's puzzle for a spec, built through the public API.
+pub fn puzzle_of(spec: &Spec) -> satsudoku::model::Puzzle {
+    use satsudoku::model::{Cell, Predicate, Puzzle};
+    let mut puzzle = Puzzle::sudoku(spec.bh, spec.bw).unwrap();
+    if spec.diagonals {
+        puzzle = puzzle.with_diagonals();
+    }
+    let n = spec.bh * spec.bw;
+    for (i, &g) in spec.givens.iter().enumerate() {
+        if g != 0 {
+            puzzle.set_given(Cell::new(i / n, i % n), g as u8).unwrap();
+        }
+    }
+    for rel in &spec.relations {
+        let predicate = Predicate::Sum { cmp: rel.cmp.cmp(&0), target: rel.target };
+        puzzle.add_relation(Cell::new(rel.a.0, rel.a.1), Cell::new(rel.b.0, rel.b.1), predicate).unwrap();
+    }
+    puzzle
+}
