@@ -123,8 +123,7 @@ fn run_count(args: &CountArgs) -> Result<Status> {
             }
             Err(err) => return Err(err.into()),
         };
-        let prefix = if batch { format!("{name}\t") } else { String::new() };
-        if count_one(&prefix, &puzzle, &encoding, args)? == Status::LowerBound {
+        if count_one(batch.then_some(name.as_str()), &puzzle, &encoding, args)? == Status::LowerBound {
             status = Status::LowerBound;
         }
         if INTERRUPTED.load(Ordering::Relaxed) {
@@ -137,8 +136,13 @@ fn run_count(args: &CountArgs) -> Result<Status> {
     Ok(status)
 }
 
-/// Counts one puzzle and prints its line, `solutions(S).` after `prefix`.
-fn count_one(prefix: &str, puzzle: &Puzzle, encoding: &Encoding, args: &CountArgs) -> Result<Status> {
+/// Counts one puzzle and prints its line: `solutions(S).`, after `NAME<TAB>`
+/// in a batch.
+fn count_one(batch_name: Option<&str>, puzzle: &Puzzle, encoding: &Encoding, args: &CountArgs) -> Result<Status> {
+    let (prefix, name) = match batch_name {
+        Some(name) => (format!("{name}\t"), format!("{name}: ")),
+        None => (String::new(), String::new()),
+    };
     let start = Instant::now();
     let encoded = encode::encode(puzzle, encoding);
     let encode_time = start.elapsed();
@@ -177,8 +181,6 @@ fn count_one(prefix: &str, puzzle: &Puzzle, encoding: &Encoding, args: &CountArg
         eprintln!("{}", report::search_stats(&count.stats));
         eprintln!("time: encode {}, count {}", report::millis(encode_time), report::millis(count.elapsed));
     }
-    let name = prefix.trim_end_matches('\t');
-    let name = if name.is_empty() { String::new() } else { format!("{name}: ") };
     match count.stop {
         Stop::Complete => Ok(Status::Done),
         Stop::MaxReached => {
@@ -333,25 +335,23 @@ fn run_compare(args: &CompareArgs) -> Result<Status> {
     let settings = compare::Settings { engine: args.engine, repeat: args.repeat, timeout: args.timeout };
     let mut runs = Vec::new();
     for (name, puzzle) in &puzzles {
-        let mut counts = Vec::new();
+        let file_start = runs.len();
         for encoding in &args.encodings.0 {
             if io::stderr().is_terminal() {
                 eprintln!("satsudoku: {name}: {encoding}");
             }
-            let run = compare::measure(name, puzzle, encoding, settings)?;
-            counts.push((run.count, run.exact, *encoding));
-            runs.push(run);
+            runs.push(compare::measure(name, puzzle, encoding, settings)?);
         }
         // Every exact count must agree; anything else is a bug worth stopping for.
-        let exact: Vec<_> = counts.iter().filter(|c| c.1).collect();
-        if let Some(first) = exact.first() {
-            if let Some(other) = exact.iter().find(|c| c.0 != first.0) {
+        let mut exact = runs[file_start..].iter().filter(|r| r.exact);
+        if let Some(first) = exact.next() {
+            if let Some(other) = exact.find(|r| r.count != first.count) {
                 anyhow::bail!(
                     "{name}: encodings disagree: {} counts {}, {} counts {}; this is a bug in satsudoku",
-                    first.2,
-                    first.0,
-                    other.2,
-                    other.0
+                    first.encoding,
+                    first.count,
+                    other.encoding,
+                    other.count
                 );
             }
         }

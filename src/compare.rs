@@ -52,9 +52,10 @@ pub struct Run {
     pub literals: usize,
     /// Cells fixed by unit propagation at level 0; `None` on a level-0 conflict.
     pub fixed_by_propagation: Option<usize>,
-    pub encode_time: Duration,
-    pub first_time: Option<Duration>,
-    pub count_time: Duration,
+    /// Medians of the runs, in milliseconds.
+    pub encode_ms: f64,
+    pub first_ms: Option<f64>,
+    pub count_ms: f64,
     pub stats: SearchStats,
     pub count: u128,
     /// False when the count stopped at the time limit (a lower bound).
@@ -69,16 +70,6 @@ pub struct Settings {
     pub timeout: Option<Duration>,
 }
 
-fn median(mut values: Vec<Duration>) -> Duration {
-    values.sort_unstable();
-    let mid = values.len() / 2;
-    if values.len() % 2 == 1 {
-        values[mid]
-    } else {
-        (values[mid - 1] + values[mid]) / 2
-    }
-}
-
 /// Measures one encoding on one puzzle.
 pub fn measure(file: &str, puzzle: &Puzzle, encoding: &Encoding, settings: Settings) -> Result<Run, count::CountError> {
     let repeat = settings.repeat.max(1);
@@ -87,7 +78,7 @@ pub fn measure(file: &str, puzzle: &Puzzle, encoding: &Encoding, settings: Setti
     for _ in 0..repeat {
         let start = Instant::now();
         encoded = Some(encode::encode(puzzle, encoding));
-        encode_times.push(start.elapsed());
+        encode_times.push(ms(start.elapsed()));
     }
     let encoded = encoded.expect("repeat >= 1");
     let fixed_by_propagation = Enumerate::new(puzzle, &encoded).cells_fixed_by_propagation();
@@ -97,8 +88,8 @@ pub fn measure(file: &str, puzzle: &Puzzle, encoding: &Encoding, settings: Setti
     for _ in 0..repeat {
         let counted =
             count::count_models(puzzle, &encoded, settings.engine, limits, |_, _| std::ops::ControlFlow::Continue(()))?;
-        count_times.push(counted.elapsed);
-        first_times.extend(counted.first);
+        count_times.push(ms(counted.elapsed));
+        first_times.extend(counted.first.map(ms));
         result = Some(counted);
     }
     let result = result.expect("repeat >= 1");
@@ -110,9 +101,9 @@ pub fn measure(file: &str, puzzle: &Puzzle, encoding: &Encoding, settings: Setti
         clauses: encoded.clause_counts,
         literals: encoded.literal_count(),
         fixed_by_propagation,
-        encode_time: median(encode_times),
-        first_time: (!first_times.is_empty()).then(|| median(first_times)),
-        count_time: median(count_times),
+        encode_ms: median(encode_times),
+        first_ms: (!first_times.is_empty()).then(|| median(first_times)),
+        count_ms: median(count_times),
         stats: result.stats,
         count: result.models,
         exact: result.is_exact(),
@@ -163,9 +154,9 @@ fn measures(run: &Run) -> Vec<(&'static str, Option<f64>)> {
         ("clauses", Some(run.clauses.total() as f64)),
         ("literals", Some(run.literals as f64)),
         ("fixed_by_up", run.fixed_by_propagation.map(|x| x as f64)),
-        ("encode_ms", Some(ms(run.encode_time))),
-        ("first_ms", run.first_time.map(ms)),
-        ("count_ms", Some(ms(run.count_time))),
+        ("encode_ms", Some(run.encode_ms)),
+        ("first_ms", run.first_ms),
+        ("count_ms", Some(run.count_ms)),
         ("sat_calls", Some(run.stats.sat_calls as f64)),
         ("decisions", run.stats.decisions.map(|x| x as f64)),
         ("conflicts", run.stats.conflicts.map(|x| x as f64)),
@@ -241,7 +232,7 @@ fn aggregate_rows(runs: &[Run]) -> Vec<Row> {
     for encoding in encodings {
         let of: Vec<&Run> = runs.iter().filter(|r| r.encoding == encoding).collect();
         let columns: Vec<Vec<(&'static str, Option<f64>)>> = of.iter().map(|r| measures(r)).collect();
-        for (kind, pick) in [("median", median_f64 as fn(Vec<f64>) -> f64), ("max", max_f64)] {
+        for (kind, pick) in [("median", median as fn(Vec<f64>) -> f64), ("max", max_f64)] {
             let mut row: Row = vec![
                 ("kind", Value::Text(kind.into())),
                 ("file", Value::Text(format!("{} files", of.len()))),
@@ -259,7 +250,7 @@ fn aggregate_rows(runs: &[Run]) -> Vec<Row> {
     rows
 }
 
-fn median_f64(mut values: Vec<f64>) -> f64 {
+fn median(mut values: Vec<f64>) -> f64 {
     values.sort_by(f64::total_cmp);
     let mid = values.len() / 2;
     if values.len() % 2 == 1 {
@@ -331,14 +322,14 @@ fn text_table(rows: &[Row], markdown: bool) -> String {
     let cells: Vec<Vec<String>> = rows
         .iter()
         .map(|row| {
+            let lower_bound = row.iter().any(|(n, v)| *n == "exact" && *v == Value::Text("false".into()));
             SHORT
                 .iter()
                 .map(|name| {
                     let value = row.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone()).unwrap_or(Value::Missing);
-                    let exact = row.iter().any(|(n, v)| *n == "exact" && *v == Value::Text("false".into()));
                     match value {
                         Value::Missing => "-".to_owned(),
-                        Value::Int(n) if *name == "count" && exact => format!(">={n}"),
+                        Value::Int(n) if *name == "count" && lower_bound => format!(">={n}"),
                         v => v.text(),
                     }
                 })

@@ -3,7 +3,7 @@
 
 use varisat::{ExtendFormula, Solver};
 
-use super::{CountError, ModelSource, SearchStats};
+use super::{CountError, Engine, SearchStats};
 use crate::encode::Encoded;
 use crate::model::Grid;
 
@@ -11,7 +11,6 @@ use crate::model::Grid;
 pub struct Blocking<'a> {
     solver: Solver<'a>,
     encoded: &'a Encoded,
-    done: bool,
     sat_calls: u64,
 }
 
@@ -19,9 +18,11 @@ impl<'a> Blocking<'a> {
     pub fn new(encoded: &'a Encoded) -> Blocking<'a> {
         let mut solver = Solver::new();
         solver.add_formula(&encoded.formula);
-        Blocking { solver, encoded, done: false, sat_calls: 0 }
+        Blocking { solver, encoded, sat_calls: 0 }
     }
+}
 
+impl Engine for Blocking<'_> {
     fn step(&mut self) -> Result<Option<Grid>, CountError> {
         self.sat_calls += 1;
         if !self.solver.solve().map_err(|e| CountError::Solver(e.to_string()))? {
@@ -32,20 +33,7 @@ impl<'a> Blocking<'a> {
         self.solver.add_clause(&self.encoded.vars.blocking_clause(&grid));
         Ok(Some(grid))
     }
-}
 
-impl Iterator for Blocking<'_> {
-    type Item = Result<Grid, CountError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let mut done = self.done;
-        let item = super::next_item(&mut done, || self.step());
-        self.done = done;
-        item
-    }
-}
-
-impl ModelSource for Blocking<'_> {
     fn stats(&self) -> SearchStats {
         SearchStats { sat_calls: self.sat_calls, ..SearchStats::default() }
     }

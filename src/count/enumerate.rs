@@ -18,7 +18,7 @@
 
 use varisat::{Lit, Solver, Var};
 
-use super::{CountError, ModelSource, SearchStats};
+use super::{CountError, Engine, SearchStats};
 use crate::encode::{DigitEncoding, Encoded, Slot};
 use crate::model::{Cell, Digit, Grid, Puzzle};
 
@@ -45,7 +45,8 @@ pub struct Enumerate<'a> {
     trail: Vec<Lit>,
     stack: Vec<Frame>,
     started: bool,
-    done: bool,
+    /// Propagation at level 0 found a conflict: there is no model.
+    unsat: bool,
     sat_calls: u64,
     decisions: u64,
     conflicts: u64,
@@ -65,7 +66,7 @@ impl<'a> Enumerate<'a> {
             trail: Vec::new(),
             stack: Vec::new(),
             started: false,
-            done: false,
+            unsat: false,
             sat_calls: 0,
             decisions: 0,
             conflicts: 0,
@@ -80,7 +81,7 @@ impl<'a> Enumerate<'a> {
                 continue; // a tautology: x and ¬x
             }
             match lits.len() {
-                0 => engine.done = true,
+                0 => engine.unsat = true,
                 1 => units.push(lits[0]),
                 _ => {
                     let index = engine.clauses.len();
@@ -92,13 +93,21 @@ impl<'a> Enumerate<'a> {
         }
         for unit in units {
             if !engine.assign(unit) {
-                engine.done = true;
+                engine.unsat = true;
             }
         }
-        if !engine.done && !engine.propagate_from(0) {
-            engine.done = true;
+        if !engine.unsat && !engine.propagate_from(0) {
+            engine.unsat = true;
         }
         engine
+    }
+
+    /// A variable's value, `None` while unset.
+    fn var_value(&self, var: Var) -> Option<bool> {
+        match self.values[var.index()] {
+            UNSET => None,
+            x => Some(x == 1),
+        }
     }
 
     fn value(&self, lit: Lit) -> u8 {
@@ -244,15 +253,12 @@ impl<'a> Enumerate<'a> {
     /// Cells whose digit unit propagation fixed at level 0, givens included;
     /// `None` if propagation alone finds a conflict.
     pub fn cells_fixed_by_propagation(&self) -> Option<usize> {
-        if self.done && !self.started {
+        if self.unsat {
             return None;
         }
         let vars = &self.encoded.vars;
         let n = vars.side();
-        let value = |v: Var| match self.values[v.index()] {
-            UNSET => None,
-            x => Some(x == 1),
-        };
+        let value = |v: Var| self.var_value(v);
         let cells = itertools::iproduct!(0..n, 0..n).map(|(r, c)| Cell::new(r, c));
         Some(cells.filter(|&cell| (1..=n as Digit).any(|d| vars.holds(cell, d, value) == Some(true))).count())
     }
@@ -291,13 +297,13 @@ impl<'a> Enumerate<'a> {
     }
 
     fn grid(&self) -> Result<Grid, CountError> {
-        Ok(self.encoded.vars.decode(|v| match self.values[v.index()] {
-            UNSET => None,
-            x => Some(x == 1),
-        })?)
+        Ok(self.encoded.vars.decode(|v| self.var_value(v))?)
     }
 
-    fn step(&mut self) -> Result<Option<Grid>, CountError> {
+    fn next_model(&mut self) -> Result<Option<Grid>, CountError> {
+        if self.unsat {
+            return Ok(None);
+        }
         if !self.started {
             self.started = true;
             self.push_choice();
@@ -341,18 +347,11 @@ impl<'a> Enumerate<'a> {
     }
 }
 
-impl Iterator for Enumerate<'_> {
-    type Item = Result<Grid, CountError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let mut done = self.done;
-        let item = super::next_item(&mut done, || self.step());
-        self.done = done;
-        item
+impl Engine for Enumerate<'_> {
+    fn step(&mut self) -> Result<Option<Grid>, CountError> {
+        self.next_model()
     }
-}
 
-impl ModelSource for Enumerate<'_> {
     fn stats(&self) -> SearchStats {
         SearchStats { sat_calls: self.sat_calls, decisions: Some(self.decisions), conflicts: Some(self.conflicts) }
     }

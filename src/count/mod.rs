@@ -37,8 +37,10 @@ pub enum CountError {
     NotASolution(String),
 }
 
-/// One engine run: an iterator of models in any order, each exactly once.
-pub trait ModelSource: Iterator<Item = Result<Grid, CountError>> {
+/// One engine run: each call yields another model (in any order, each exactly
+/// once), or `None` when there are no more.
+pub trait Engine {
+    fn step(&mut self) -> Result<Option<Grid>, CountError>;
     /// What the search has done so far.
     fn stats(&self) -> SearchStats;
 }
@@ -55,28 +57,39 @@ pub struct SearchStats {
     pub conflicts: Option<u64>,
 }
 
-pub type Models<'a> = Box<dyn ModelSource + 'a>;
+/// An engine as an iterator of models that ends after the last model or the
+/// first error.
+pub struct Models<'a> {
+    engine: Box<dyn Engine + 'a>,
+    done: bool,
+}
 
-/// Turns one engine step into an iterator item: after the last model or an
-/// error, `done` is set and the iterator ends.
-pub(crate) fn next_item(
-    done: &mut bool,
-    step: impl FnOnce() -> Result<Option<Grid>, CountError>,
-) -> Option<Result<Grid, CountError>> {
-    if *done {
-        return None;
+impl Models<'_> {
+    pub fn stats(&self) -> SearchStats {
+        self.engine.stats()
     }
-    let step = step();
-    *done = !matches!(step, Ok(Some(_)));
-    step.transpose()
+}
+
+impl Iterator for Models<'_> {
+    type Item = Result<Grid, CountError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let step = self.engine.step();
+        self.done = !matches!(step, Ok(Some(_)));
+        step.transpose()
+    }
 }
 
 /// Starts `engine` on an encoded puzzle.
 pub fn models<'a>(engine: EngineKind, puzzle: &Puzzle, encoded: &'a Encoded) -> Models<'a> {
-    match engine {
+    let engine: Box<dyn Engine + 'a> = match engine {
         EngineKind::Blocking => Box::new(blocking::Blocking::new(encoded)),
         EngineKind::Enum => Box::new(enumerate::Enumerate::new(puzzle, encoded)),
-    }
+    };
+    Models { engine, done: false }
 }
 
 /// When to stop before the count is complete.

@@ -200,11 +200,17 @@ impl ClauseKind {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ClauseCounts([usize; ClauseKind::ALL.len()]);
 
-impl ClauseCounts {
-    fn add(&mut self, kind: ClauseKind) {
-        self.0[kind as usize] += 1;
+impl FromIterator<ClauseKind> for ClauseCounts {
+    fn from_iter<I: IntoIterator<Item = ClauseKind>>(kinds: I) -> ClauseCounts {
+        let mut counts = ClauseCounts::default();
+        for kind in kinds {
+            counts.0[kind as usize] += 1;
+        }
+        counts
     }
+}
 
+impl ClauseCounts {
     pub fn get(&self, kind: ClauseKind) -> usize {
         self.0[kind as usize]
     }
@@ -247,10 +253,9 @@ impl Encoded {
     }
 }
 
-/// Wraps the formula under construction and counts clauses by kind.
+/// Wraps the formula under construction and records each clause's kind.
 struct Recorder {
     formula: CnfFormula,
-    counts: ClauseCounts,
     /// The kind of each clause, in order.
     kinds: Vec<ClauseKind>,
     kind: ClauseKind,
@@ -258,7 +263,6 @@ struct Recorder {
 
 impl ClauseSink for Recorder {
     fn add_clause(&mut self, lits: &[Lit]) {
-        self.counts.add(self.kind);
         self.kinds.push(self.kind);
         ExtendFormula::add_clause(&mut self.formula, lits);
     }
@@ -273,7 +277,7 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     let vars = VarMap::new(puzzle.side(), encoding.digits);
     let mut formula = CnfFormula::new();
     formula.set_var_count(vars.primary_count());
-    let mut out = Recorder { formula, counts: ClauseCounts::default(), kinds: Vec::new(), kind: ClauseKind::Given };
+    let mut out = Recorder { formula, kinds: Vec::new(), kind: ClauseKind::Given };
     match encoding.digits {
         DigitEncoding::Direct => encode_direct(puzzle, encoding, &vars, &mut out),
         DigitEncoding::Order | DigitEncoding::Log => integer::encode(puzzle, &vars, &mut out),
@@ -287,10 +291,10 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
         }
     }
     if encoding.reduce {
-        let (formula, clause_counts, vars) = reduce::reduce(puzzle, &out.formula, &out.kinds, &vars);
-        return Encoded { formula, vars, clause_counts, encoding: *encoding };
+        let (formula, kinds, vars) = reduce::reduce(puzzle, &out.formula, &out.kinds, &vars);
+        return Encoded { formula, vars, clause_counts: kinds.into_iter().collect(), encoding: *encoding };
     }
-    Encoded { formula: out.formula, vars, clause_counts: out.counts, encoding: *encoding }
+    Encoded { formula: out.formula, vars, clause_counts: out.kinds.into_iter().collect(), encoding: *encoding }
 }
 
 /// Cell and group constraints and relations over one-hot variables.

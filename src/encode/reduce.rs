@@ -14,16 +14,16 @@
 
 use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
-use super::{ClauseCounts, ClauseKind, DigitEncoding, Slot, VarMap};
+use super::{ClauseKind, DigitEncoding, Slot, VarMap};
 use crate::model::Puzzle;
 
-/// The reduced formula, its clause counts and its variable map.
+/// The reduced formula, the kind of each of its clauses, and its variable map.
 pub(super) fn reduce(
     puzzle: &Puzzle,
     formula: &CnfFormula,
     kinds: &[ClauseKind],
     vars: &VarMap,
-) -> (CnfFormula, ClauseCounts, VarMap) {
+) -> (CnfFormula, Vec<ClauseKind>, VarMap) {
     let primary = vars.primary_count();
     let mut fixed: Vec<Option<bool>> = vec![None; primary];
     let mut conflict = false;
@@ -45,13 +45,11 @@ pub(super) fn reduce(
         }
     }
 
-    let mut counts = ClauseCounts::default();
     let mut out = CnfFormula::new();
     if conflict {
-        counts.add(ClauseKind::Given);
         out.add_clause(&[]);
         let slots = fixed.iter().map(|f| Slot::Fixed(f.unwrap_or(false))).collect();
-        return (out, counts, vars.with_reduction(slots, 0));
+        return (out, vec![ClauseKind::Given], vars.with_reduction(slots, 0));
     }
 
     let mut new_index: Vec<Option<usize>> = vec![None; formula.var_count()];
@@ -66,25 +64,23 @@ pub(super) fn reduce(
     let is_satisfied =
         |clause: &[Lit]| clause.iter().any(|l| l.index() < primary && fixed[l.index()] == Some(l.is_positive()));
     let kept: Vec<(usize, &[Lit])> = formula.iter().enumerate().filter(|(_, clause)| !is_satisfied(clause)).collect();
-    for &(_, clause) in &kept {
-        for lit in clause.iter().filter(|l| l.index() >= primary) {
-            if new_index[lit.index()].is_none() {
-                new_index[lit.index()] = Some(usize::MAX); // seen; numbered below in order
-            }
-        }
+    let mut aux_used = vec![false; formula.var_count() - primary];
+    for lit in kept.iter().flat_map(|&(_, clause)| clause).filter(|l| l.index() >= primary) {
+        aux_used[lit.index() - primary] = true;
     }
-    for slot in new_index[primary..].iter_mut().filter(|s| s.is_some()) {
+    for (slot, _) in new_index[primary..].iter_mut().zip(&aux_used).filter(|(_, &used)| used) {
         *slot = Some(next);
         next += 1;
     }
     out.set_var_count(next);
+    let mut out_kinds = Vec::with_capacity(kept.len());
     for (i, clause) in kept {
         let lits: Vec<Lit> = clause
             .iter()
             .filter(|l| !(l.index() < primary && fixed[l.index()].is_some()))
             .map(|l| Lit::from_index(new_index[l.index()].expect("open variables are numbered"), l.is_positive()))
             .collect();
-        counts.add(kinds[i]);
+        out_kinds.push(kinds[i]);
         out.add_clause(&lits);
     }
     let slots = (0..primary)
@@ -93,5 +89,5 @@ pub(super) fn reduce(
             None => Slot::Var(Var::from_index(new_index[i].expect("open primary variables are numbered"))),
         })
         .collect();
-    (out, counts, vars.with_reduction(slots, open_primary))
+    (out, out_kinds, vars.with_reduction(slots, open_primary))
 }
