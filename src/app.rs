@@ -6,16 +6,16 @@ use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
 use crate::cli::{Cli, Command, CompareArgs, CountArgs, DecodeArgs, ExportArgs, Progress};
 use crate::compare;
-use crate::count::{self, Limits, Stop};
+use crate::count::{self, Limits, Observer, Search, Stop};
 use crate::dimacs::{self, SolverAnswer};
 use crate::encode::{self, Encoded, Encoding};
-use crate::model::{check, Puzzle};
+use crate::model::{check, Grid, Puzzle};
 use crate::parse::{self, ParseError, Pos};
 use crate::report;
 
@@ -147,32 +147,28 @@ fn count_one(batch_name: Option<&str>, puzzle: &Puzzle, encoding: &Encoding, arg
     let encoded = encode::encode(puzzle, encoding);
     let encode_time = start.elapsed();
 
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut write_error = None;
     let limits = Limits { max: args.max, timeout: args.timeout, interrupt: Some(&INTERRUPTED) };
     let show_progress = match args.progress {
         Progress::Always => true,
         Progress::Never => false,
         Progress::Auto => io::stderr().is_terminal(),
     };
-    let mut progress = ProgressLine::new(show_progress);
-    let count = count::count_models(puzzle, &encoded, args.engine, limits, |index, grid| {
-        progress.update(index);
-        if !args.print {
-            return ControlFlow::Continue(());
-        }
-        match out.write_all(report::solution_facts(index, grid).as_bytes()) {
-            Ok(()) => ControlFlow::Continue(()),
-            Err(err) => {
-                write_error = Some(err);
-                ControlFlow::Break(())
-            }
-        }
-    })?;
-    progress.clear();
-    if let Some(err) = write_error {
+    let search = match args.jobs {
+        Some(jobs) => Search { engine: args.engine, jobs: jobs.into(), probe: None },
+        None => Search::auto(args.engine),
+    };
+    let mut view = CountView {
+        out: BufWriter::new(io::stdout().lock()),
+        print: args.print,
+        write_error: None,
+        progress: ProgressLine::new(show_progress),
+    };
+    let count = count::count_models(puzzle, &encoded, search, limits, &mut view)?;
+    view.progress.clear();
+    if let Some(err) = view.write_error {
         return Err(err).context("cannot write to stdout");
     }
+    let mut out = view.out;
     writeln!(out, "{prefix}{}", report::solutions_fact(count.models))?;
     out.flush()?;
 
@@ -209,30 +205,57 @@ fn count_one(batch_name: Option<&str>, puzzle: &Puzzle, encoding: &Encoding, arg
     }
 }
 
+/// What a count shows while it runs: the solutions with `--print` (stdout)
+/// and the progress line (stderr).
+struct CountView<W: Write> {
+    out: W,
+    print: bool,
+    write_error: Option<io::Error>,
+    progress: ProgressLine,
+}
+
+impl<W: Write> Observer for CountView<W> {
+    fn wants_models(&self) -> bool {
+        self.print
+    }
+
+    fn model(&mut self, index: u128, grid: &Grid) -> ControlFlow<()> {
+        match self.out.write_all(report::solution_facts(index, grid).as_bytes()) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(err) => {
+                self.write_error = Some(err);
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    fn progress(&mut self, models: u128, elapsed: Duration) {
+        self.progress.update(models, elapsed);
+    }
+}
+
 /// `models, rate, elapsed` on stderr, rewritten in place at most four times a
 /// second once a count has run for a second; never on stdout.
 struct ProgressLine {
     enabled: bool,
-    start: Instant,
-    last: Option<Instant>,
+    /// When the line was last written, as time since the count started.
+    last: Option<Duration>,
 }
 
 impl ProgressLine {
     fn new(enabled: bool) -> ProgressLine {
-        ProgressLine { enabled, start: Instant::now(), last: None }
+        ProgressLine { enabled, last: None }
     }
 
-    fn update(&mut self, models: u128) {
+    fn update(&mut self, models: u128, elapsed: Duration) {
         if !self.enabled {
             return;
         }
-        let now = Instant::now();
-        let elapsed = now - self.start;
-        let due = self.last.map_or(elapsed.as_secs_f64() >= 1.0, |last| (now - last).as_secs_f64() >= 0.25);
+        let due = self.last.map_or(elapsed.as_secs_f64() >= 1.0, |last| (elapsed - last).as_secs_f64() >= 0.25);
         if due {
             let rate = models as f64 / elapsed.as_secs_f64();
             eprint!("\r\x1b[Ksatsudoku: {models} models, {rate:.0}/s, {:.1} s", elapsed.as_secs_f64());
-            self.last = Some(now);
+            self.last = Some(elapsed);
         }
     }
 

@@ -86,8 +86,7 @@ pub fn measure(file: &str, puzzle: &Puzzle, encoding: &Encoding, settings: Setti
     let (mut count_times, mut first_times, mut result) = (Vec::new(), Vec::new(), None);
     let limits = Limits { max: None, timeout: settings.timeout, interrupt: None };
     for _ in 0..repeat {
-        let counted =
-            count::count_models(puzzle, &encoded, settings.engine, limits, |_, _| std::ops::ControlFlow::Continue(()))?;
+        let counted = count::count_models(puzzle, &encoded, settings.engine, limits, &mut ())?;
         count_times.push(ms(counted.elapsed));
         first_times.extend(counted.first.map(ms));
         result = Some(counted);

@@ -54,7 +54,7 @@ fn kattis_sample_counts_one_and_its_solution_is_the_published_one() {
 #[test]
 fn stats_go_to_stderr_only() {
     satsudoku()
-        .args(["count", "--stats", CONTEST])
+        .args(["count", "--stats", "--jobs", "1", CONTEST])
         .assert()
         .success()
         .stdout("solutions(1).\n")
@@ -86,15 +86,33 @@ fn timeout_gives_a_lower_bound_with_status_3() {
 
 #[test]
 fn printed_solutions_are_distinct_and_match_the_count() {
-    let out = satsudoku().args(["count", "--print", "cnf-samples/many.lp"]).assert().success();
-    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
-    let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("solution(")).collect();
-    let count: usize =
-        stdout.lines().last().unwrap().trim_start_matches("solutions(").trim_end_matches(").").parse().unwrap();
-    assert_eq!(rows.len(), 9 * count);
-    let grids: std::collections::HashSet<String> =
-        rows.chunks(9).map(|g| g.iter().map(|r| &r[r.find('[').unwrap()..]).collect()).collect();
-    assert_eq!(grids.len(), count);
+    // 117 is many.lp's count in COUNTS.tsv, which tests/samples.rs confirms with the oracle.
+    for (engine, jobs) in itertools::iproduct!(["blocking", "enum"], ["1", "2"]) {
+        let out = satsudoku()
+            .args(["count", "--print", "cnf-samples/many.lp", "--engine", engine, "--jobs", jobs])
+            .assert()
+            .success();
+        let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let rows: Vec<&str> = stdout.lines().filter(|l| l.starts_with("solution(")).collect();
+        assert_eq!(stdout.lines().last().unwrap(), "solutions(117).");
+        assert_eq!(rows.len(), 9 * 117);
+        let grids: std::collections::HashSet<String> =
+            rows.chunks(9).map(|g| g.iter().map(|r| &r[r.find('[').unwrap()..]).collect()).collect();
+        assert_eq!(grids.len(), 117, "{engine} on {jobs} threads");
+    }
+}
+
+/// On several threads `--max` still stops at exactly N, and a count with
+/// exactly N solutions is still exact.
+#[test]
+fn max_is_exact_on_several_threads() {
+    for engine in ["blocking", "enum"] {
+        let many = ["count", "cnf-samples/many.lp", "--jobs", "2", "--engine", engine];
+        satsudoku().args(many).args(["--max", "40"]).assert().code(3).stdout("solutions(40).\n");
+        satsudoku().args(many).args(["--max", "117"]).assert().success().stdout("solutions(117).\n");
+        satsudoku().args(many).args(["--max", "116"]).assert().code(3).stdout("solutions(116).\n");
+    }
+    satsudoku().args(["count", "--jobs", "0", CONTEST]).assert().code(2).stderr(contains("--jobs"));
 }
 
 #[test]
@@ -217,12 +235,12 @@ fn several_files_give_one_tab_separated_line_each() {
 }
 
 /// A count of over a second (log digits with the enum engine are slow, about
-/// 13 models a second) with the progress line forced on: the line is on
+/// 13 models a second on one thread) with the progress line forced on: the line is on
 /// stderr and stdout holds only the count.
 #[test]
 fn the_progress_line_stays_off_stdout() {
     let out = satsudoku()
-        .args(["count", "cnf-samples/many.lp", "--digits", "log", "--engine", "enum", "--max", "30"])
+        .args(["count", "cnf-samples/many.lp", "--digits", "log", "--engine", "enum", "--max", "30", "--jobs", "1"])
         .args(["--progress", "always"])
         .assert()
         .code(3)

@@ -40,12 +40,15 @@ fn recorded_counts_match_the_oracle_and_the_tool() {
         let text = std::fs::read_to_string(&path).unwrap();
         let oracle = oracle_count(&contest_spec(&symbols(&text)), u64::MAX);
         assert_eq!(oracle.to_string(), count, "oracle on {file}");
-        Command::cargo_bin("satsudoku")
-            .unwrap()
-            .args(["count", &path])
-            .assert()
-            .success()
-            .stdout(format!("solutions({count}).\n"));
+        for args in [&[][..], &["--jobs", "2", "--engine", "enum"], &["--jobs", "2", "--engine", "blocking"]] {
+            Command::cargo_bin("satsudoku")
+                .unwrap()
+                .args(["count", &path])
+                .args(args)
+                .assert()
+                .success()
+                .stdout(format!("solutions({count}).\n"));
+        }
         seen += 1;
     }
     assert!(seen >= 5);

@@ -1,7 +1,17 @@
 //! The incremental SAT loop the user drew: solve, read the model, add a clause
 //! that blocks it (over the primary variables only), repeat until UNSAT.
+//!
+//! Under a cube (see [`super::Engine::start_cube`]) the solver runs under the
+//! cube's literals as assumptions plus a fresh activation literal `a`, and each
+//! blocking clause is `¬a ∨ ¬l₁ ∨ … ∨ ¬lₖ` over the model's true primary
+//! literals that the cube does not already fix: within the cube those still
+//! exclude exactly one model, and they are shorter. When the cube is done, the
+//! unit `¬a` retires all its blocking clauses at once, so one solver serves
+//! every cube without its clause database growing with the count.
 
-use varisat::{ExtendFormula, Solver};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use varisat::{ExtendFormula, Lit, Solver, Var};
 
 use super::{CountError, Engine, SearchStats};
 use crate::encode::Encoded;
@@ -11,6 +21,11 @@ use crate::model::Grid;
 pub struct Blocking<'a> {
     solver: Solver<'a>,
     encoded: &'a Encoded,
+    /// The current cube's activation variable, if it has one.
+    activation: Option<Var>,
+    /// The activation literal, then the cube's literals.
+    assumptions: Vec<Lit>,
+    stop: Option<&'a AtomicBool>,
     sat_calls: u64,
 }
 
@@ -18,19 +33,50 @@ impl<'a> Blocking<'a> {
     pub fn new(encoded: &'a Encoded) -> Blocking<'a> {
         let mut solver = Solver::new();
         solver.add_formula(&encoded.formula);
-        Blocking { solver, encoded, sat_calls: 0 }
+        Blocking { solver, encoded, activation: None, assumptions: Vec::new(), stop: None, sat_calls: 0 }
+    }
+
+    /// Makes [`Engine::step`] return `None` before the next SAT call once
+    /// `stop` is set.
+    pub fn stop_when(mut self, stop: &'a AtomicBool) -> Blocking<'a> {
+        self.stop = Some(stop);
+        self
     }
 }
 
 impl Engine for Blocking<'_> {
+    fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError> {
+        if let Some(done) = self.activation.take() {
+            self.solver.add_clause(&[done.negative()]);
+        }
+        self.assumptions.clear();
+        if !cube.is_empty() {
+            let activation = self.solver.new_var();
+            self.activation = Some(activation);
+            self.assumptions.push(activation.positive());
+            self.assumptions.extend_from_slice(cube);
+        }
+        Ok(())
+    }
+
     fn step(&mut self) -> Result<Option<Grid>, CountError> {
+        if self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            return Ok(None);
+        }
         self.sat_calls += 1;
+        self.solver.assume(&self.assumptions);
         if !self.solver.solve().map_err(|e| CountError::Solver(e.to_string()))? {
             return Ok(None);
         }
         let model = self.solver.model().ok_or_else(|| CountError::Solver("no model after SAT".into()))?;
         let grid = self.encoded.vars.decode_model(&model)?;
-        self.solver.add_clause(&self.encoded.vars.blocking_clause(&grid));
+        let mut clause = self.encoded.vars.blocking_clause(&grid);
+        if let Some(activation) = self.activation {
+            let cube = &self.assumptions[1..];
+            clause.retain(|lit| !cube.contains(&!*lit));
+            clause.push(activation.negative());
+        }
+        self.solver.add_clause(&clause);
         Ok(Some(grid))
     }
 

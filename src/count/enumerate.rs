@@ -16,6 +16,8 @@
 //! ## References
 //! - T. Toda, T. Soh, "Implementing Efficient All Solutions SAT Solvers", JEA 2016.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use varisat::{Lit, Solver, Var};
 
 use super::{CountError, Engine, SearchStats};
@@ -23,6 +25,9 @@ use crate::encode::{DigitEncoding, Encoded, Slot};
 use crate::model::{Cell, Digit, Grid, Puzzle};
 
 const UNSET: u8 = 2;
+
+/// Decisions between two looks at the stop flag.
+const STOP_CHECK_INTERVAL: u64 = 1024;
 
 /// One frame of the explicit search stack: mutually exclusive literals (the
 /// digits of one cell, or the cells of one digit in a full group), of which
@@ -43,10 +48,16 @@ pub struct Enumerate<'a> {
     /// 0 false, 1 true, UNSET.
     values: Vec<u8>,
     trail: Vec<Lit>,
+    /// Length of the trail after level-0 propagation, before any cube.
+    base_len: usize,
     stack: Vec<Frame>,
     started: bool,
     /// Propagation at level 0 found a conflict: there is no model.
     unsat: bool,
+    /// The current cube contradicts the formula under propagation.
+    cube_conflict: bool,
+    /// Set by another thread to end the search early.
+    stop: Option<&'a AtomicBool>,
     sat_calls: u64,
     decisions: u64,
     conflicts: u64,
@@ -64,9 +75,12 @@ impl<'a> Enumerate<'a> {
             watches: vec![Vec::new(); 2 * var_count],
             values: vec![UNSET; var_count],
             trail: Vec::new(),
+            base_len: 0,
             stack: Vec::new(),
             started: false,
             unsat: false,
+            cube_conflict: false,
+            stop: None,
             sat_calls: 0,
             decisions: 0,
             conflicts: 0,
@@ -99,7 +113,71 @@ impl<'a> Enumerate<'a> {
         if !engine.unsat && !engine.propagate_from(0) {
             engine.unsat = true;
         }
+        engine.base_len = engine.trail.len();
         engine
+    }
+
+    /// Makes [`Engine::step`] return `None` soon after `stop` is set.
+    pub fn stop_when(mut self, stop: &'a AtomicBool) -> Enumerate<'a> {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Splits the search into at least `target` cubes where it can: disjoint
+    /// sets of branch literals that together cover every model. Each cube is
+    /// a path of the engine's own branching (smallest set of exclusive
+    /// options first), expanded level by level; cubes that propagation refutes
+    /// are dropped, so the list is empty when the formula has no model.
+    pub fn split(&mut self, target: usize) -> Vec<Vec<Lit>> {
+        let mut cubes = vec![Vec::new()];
+        while cubes.len() < target {
+            let mut next = Vec::new();
+            let mut expanded = false;
+            for cube in cubes {
+                if !self.restrict_to(&cube) {
+                    continue;
+                }
+                match self.choose() {
+                    None => next.push(cube),
+                    Some(options) => {
+                        expanded = true;
+                        for option in options {
+                            let mut longer = cube.clone();
+                            longer.push(option);
+                            if self.restrict_to(&longer) {
+                                next.push(longer);
+                            }
+                        }
+                    }
+                }
+            }
+            cubes = next;
+            if !expanded {
+                break;
+            }
+        }
+        self.undo_to(self.base_len);
+        cubes
+    }
+
+    /// Resets the search to the models that make every literal of `cube`
+    /// true; false if propagation refutes the cube (or the formula).
+    fn restrict_to(&mut self, cube: &[Lit]) -> bool {
+        self.undo_to(self.base_len);
+        self.stack.clear();
+        self.started = false;
+        self.cube_conflict = false;
+        if self.unsat {
+            return false;
+        }
+        if !cube.iter().all(|&lit| self.assign(lit)) || !self.propagate_from(self.base_len) {
+            self.cube_conflict = true;
+        }
+        !self.cube_conflict
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
     }
 
     /// A variable's value, `None` while unset.
@@ -301,7 +379,7 @@ impl<'a> Enumerate<'a> {
     }
 
     fn next_model(&mut self) -> Result<Option<Grid>, CountError> {
-        if self.unsat {
+        if self.unsat || self.cube_conflict {
             return Ok(None);
         }
         if !self.started {
@@ -323,6 +401,9 @@ impl<'a> Enumerate<'a> {
             frame.next += 1;
             self.undo_to(len);
             self.decisions += 1;
+            if self.decisions % STOP_CHECK_INTERVAL == 0 && self.stopped() {
+                return Ok(None);
+            }
             if !self.assign(choice) || !self.propagate_from(len) {
                 self.conflicts += 1;
                 continue;
@@ -348,6 +429,11 @@ impl<'a> Enumerate<'a> {
 }
 
 impl Engine for Enumerate<'_> {
+    fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError> {
+        self.restrict_to(cube);
+        Ok(())
+    }
+
     fn step(&mut self) -> Result<Option<Grid>, CountError> {
         self.next_model()
     }

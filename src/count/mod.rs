@@ -6,8 +6,11 @@ pub mod blocking;
 pub mod enumerate;
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
+
+use varisat::Lit;
 
 use crate::encode::Encoded;
 use crate::model::{check, Grid, Puzzle};
@@ -37,9 +40,14 @@ pub enum CountError {
     NotASolution(String),
 }
 
-/// One engine run: each call yields another model (in any order, each exactly
-/// once), or `None` when there are no more.
+/// One engine run: each call to [`Engine::step`] yields another model of the
+/// current cube (in any order, each exactly once), or `None` when there are no
+/// more or the engine was told to stop.
 pub trait Engine {
+    /// Restricts the next steps to the models that make every literal of
+    /// `cube` true (the empty cube: every model). Cubes come from
+    /// [`enumerate::Enumerate::split`].
+    fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError>;
     fn step(&mut self) -> Result<Option<Grid>, CountError>;
     /// What the search has done so far.
     fn stats(&self) -> SearchStats;
@@ -57,49 +65,97 @@ pub struct SearchStats {
     pub conflicts: Option<u64>,
 }
 
-/// An engine as an iterator of models that ends after the last model or the
-/// first error.
-pub struct Models<'a> {
-    engine: Box<dyn Engine + 'a>,
-    done: bool,
-}
-
-impl Models<'_> {
-    pub fn stats(&self) -> SearchStats {
-        self.engine.stats()
+impl std::ops::AddAssign for SearchStats {
+    fn add_assign(&mut self, other: SearchStats) {
+        let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        };
+        self.sat_calls += other.sat_calls;
+        self.decisions = add(self.decisions, other.decisions);
+        self.conflicts = add(self.conflicts, other.conflicts);
     }
 }
 
-impl Iterator for Models<'_> {
-    type Item = Result<Grid, CountError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        let step = self.engine.step();
-        self.done = !matches!(step, Ok(Some(_)));
-        step.transpose()
+/// Starts `engine` on an encoded puzzle; it returns early once `stop` is set.
+pub fn engine<'a>(
+    engine: EngineKind,
+    puzzle: &Puzzle,
+    encoded: &'a Encoded,
+    stop: &'a AtomicBool,
+) -> Box<dyn Engine + 'a> {
+    match engine {
+        EngineKind::Blocking => Box::new(blocking::Blocking::new(encoded).stop_when(stop)),
+        EngineKind::Enum => Box::new(enumerate::Enumerate::new(puzzle, encoded).stop_when(stop)),
     }
 }
 
-/// Starts `engine` on an encoded puzzle.
-pub fn models<'a>(engine: EngineKind, puzzle: &Puzzle, encoded: &'a Encoded) -> Models<'a> {
-    let engine: Box<dyn Engine + 'a> = match engine {
-        EngineKind::Blocking => Box::new(blocking::Blocking::new(encoded)),
-        EngineKind::Enum => Box::new(enumerate::Enumerate::new(puzzle, encoded)),
-    };
-    Models { engine, done: false }
+/// Which engine runs, on how many threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Search {
+    pub engine: EngineKind,
+    /// Worker threads. Above 1 the count is split into cubes (see
+    /// [`enumerate::Enumerate::split`]) that the workers take in turn, and
+    /// their counts are summed.
+    pub jobs: usize,
+    /// Count on one thread for this long first, and start over on `jobs`
+    /// threads only if that did not finish: splitting costs a few
+    /// milliseconds, which short counts (most puzzles) do not win back.
+    /// Ignored when the observer wants every model.
+    pub probe: Option<Duration>,
 }
+
+impl Search {
+    /// How long [`Search::auto`] counts on one thread before it splits.
+    pub const PROBE: Duration = Duration::from_millis(100);
+
+    /// `engine` on every core, after a one-thread probe of [`Search::PROBE`].
+    pub fn auto(engine: EngineKind) -> Search {
+        let jobs = std::thread::available_parallelism().map_or(1, usize::from);
+        Search { engine, jobs, probe: Some(Search::PROBE) }
+    }
+}
+
+impl From<EngineKind> for Search {
+    fn from(engine: EngineKind) -> Search {
+        Search { engine, jobs: 1, probe: None }
+    }
+}
+
+/// Cubes per worker thread: enough that one slow cube does not leave the
+/// other threads idle for long.
+const CUBES_PER_JOB: usize = 32;
+
+/// How often the calling thread looks at the clock, the interrupt flag and
+/// the progress while workers count.
+const TICK: Duration = Duration::from_millis(20);
+
+/// What the caller sees of a count while it runs.
+pub trait Observer {
+    /// Whether [`Observer::model`] should see every model. Models then travel
+    /// from the worker threads to the calling thread, which costs a little.
+    fn wants_models(&self) -> bool {
+        false
+    }
+    /// The `index`th model (from 1, in the order the workers found them).
+    fn model(&mut self, _index: u128, _grid: &Grid) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+    /// Called every few milliseconds with the models found so far.
+    fn progress(&mut self, _models: u128, _elapsed: Duration) {}
+}
+
+/// Counts without looking.
+impl Observer for () {}
 
 /// When to stop before the count is complete.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
     /// Stop once this many models are found.
     pub max: Option<u128>,
-    /// Stop after this long (checked between models).
+    /// Stop after this long.
     pub timeout: Option<Duration>,
-    /// Stop when this flag is set, e.g. by Ctrl-C (checked between models).
+    /// Stop when this flag is set, e.g. by Ctrl-C.
     pub interrupt: Option<&'static AtomicBool>,
 }
 
@@ -136,43 +192,201 @@ impl Count {
     }
 }
 
-/// Counts the solutions of `puzzle` with `engine`, calling `on_solution` for
-/// each, and checks every solution against the puzzle (never trusting the solver).
+/// What the workers share.
+struct Shared<'a> {
+    cubes: Vec<Vec<Lit>>,
+    next_cube: AtomicUsize,
+    /// Set to end every worker early.
+    stop: AtomicBool,
+    /// Models counted so far by all workers (for `--max` and progress; a
+    /// count that could overflow it would take centuries).
+    found: AtomicU64,
+    max: Option<u128>,
+    /// Nanoseconds from the start to the first model.
+    first: AtomicU64,
+    start: Instant,
+    puzzle: &'a Puzzle,
+}
+
+impl Shared<'_> {
+    fn next_cube(&self) -> Option<&[Lit]> {
+        self.cubes.get(self.next_cube.fetch_add(1, Ordering::Relaxed)).map(Vec::as_slice)
+    }
+
+    /// Counts one more model unless `--max` are counted already.
+    fn admit(&self) -> bool {
+        let index = self.found.fetch_add(1, Ordering::Relaxed) + 1;
+        let admitted = self.max.is_none_or(|max| u128::from(index) <= max);
+        if !admitted {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        admitted
+    }
+}
+
+/// One worker thread: takes cubes until none are left or the count stops.
+fn work(
+    shared: &Shared,
+    kind: EngineKind,
+    encoded: &Encoded,
+    models: Option<&SyncSender<Grid>>,
+) -> Result<(u128, SearchStats), CountError> {
+    let mut engine = engine(kind, shared.puzzle, encoded, &shared.stop);
+    let mut found: u128 = 0;
+    'cubes: while let Some(cube) = shared.next_cube() {
+        engine.start_cube(cube)?;
+        while let Some(grid) = engine.step()? {
+            if let Some(first) = check::violations(shared.puzzle, &grid).first() {
+                return Err(CountError::NotASolution(first.to_string()));
+            }
+            if !shared.admit() {
+                break 'cubes;
+            }
+            found += 1;
+            let nanos = u64::try_from(shared.start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            shared.first.fetch_min(nanos, Ordering::Relaxed);
+            if let Some(models) = models {
+                if models.send(grid).is_err() {
+                    break 'cubes; // the caller stopped listening
+                }
+            }
+            if shared.stop.load(Ordering::Relaxed) {
+                break 'cubes;
+            }
+        }
+    }
+    Ok((found, engine.stats()))
+}
+
+/// Counts the solutions of `puzzle` on `search.jobs` threads, shows each to
+/// `observer` if it asks, and checks every solution against the puzzle with the
+/// independent checker (never trusting the solver). The calling thread watches
+/// the time limit and the interrupt flag; the engines look at a shared stop
+/// flag between models and, for the enum engine, every 1,024 decisions.
 pub fn count_models(
     puzzle: &Puzzle,
     encoded: &Encoded,
-    engine: EngineKind,
+    search: impl Into<Search>,
     limits: Limits,
-    mut on_solution: impl FnMut(u128, &Grid) -> ControlFlow<()>,
+    observer: &mut impl Observer,
 ) -> Result<Count, CountError> {
+    let search = search.into();
     let start = Instant::now();
-    let mut models = models(engine, puzzle, encoded);
-    let mut found: u128 = 0;
-    let mut first = None;
-    let finish = |models: Models, found, stop, first| {
-        Ok(Count { models: found, stop, stats: models.stats(), elapsed: start.elapsed(), first })
+    let Some(probe) = search.probe.filter(|_| search.jobs > 1 && !observer.wants_models()) else {
+        return count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start);
     };
-    loop {
-        if limits.timeout.is_some_and(|t| start.elapsed() >= t) {
-            return finish(models, found, Stop::Timeout, first);
-        }
-        if limits.interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
-            return finish(models, found, Stop::Interrupted, first);
-        }
-        let Some(grid) = models.next() else {
-            return finish(models, found, Stop::Complete, first);
-        };
-        let grid = grid?;
-        first.get_or_insert_with(|| start.elapsed());
-        if let Some(first) = check::violations(puzzle, &grid).first() {
-            return Err(CountError::NotASolution(first.to_string()));
-        }
-        if limits.max.is_some_and(|max| found >= max) {
-            return finish(models, found, Stop::MaxReached, first);
-        }
-        found += 1;
-        if on_solution(found, &grid).is_break() {
-            return finish(models, found, Stop::Caller, first);
-        }
+    let budget = limits.timeout.map_or(probe, |t| t.min(probe));
+    let probed = Limits { timeout: Some(budget), ..limits };
+    let first = count_on(puzzle, encoded, search.engine, 1, probed, observer, start)?;
+    if first.stop != Stop::Timeout || limits.timeout.is_some_and(|t| t <= probe) {
+        return Ok(first);
     }
+    let mut count = count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start)?;
+    count.stats += first.stats;
+    Ok(count)
+}
+
+/// [`count_models`] on `jobs` threads, with times measured from `start`.
+fn count_on(
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    engine: EngineKind,
+    jobs: usize,
+    limits: Limits,
+    observer: &mut impl Observer,
+    start: Instant,
+) -> Result<Count, CountError> {
+    let jobs = jobs.max(1);
+    let cubes = if jobs > 1 {
+        enumerate::Enumerate::new(puzzle, encoded).split(jobs * CUBES_PER_JOB)
+    } else {
+        vec![Vec::new()]
+    };
+    let workers = jobs.min(cubes.len()).max(1);
+    let (sender, receiver) = std::sync::mpsc::sync_channel(1024);
+    let shared = Shared {
+        cubes,
+        next_cube: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        found: AtomicU64::new(0),
+        max: limits.max,
+        first: AtomicU64::new(u64::MAX),
+        start,
+        puzzle,
+    };
+    let wants_models = observer.wants_models();
+    let limit_reached = || {
+        if limits.timeout.is_some_and(|t| start.elapsed() >= t) {
+            Some(Stop::Timeout)
+        } else if limits.interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            Some(Stop::Interrupted)
+        } else {
+            None
+        }
+    };
+    let mut stop = limit_reached();
+    if stop.is_some() {
+        shared.stop.store(true, Ordering::Relaxed);
+    }
+    let results = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                // Each worker holds a sender until it ends, so the channel
+                // disconnects exactly when the last worker is done.
+                let sender = sender.clone();
+                let shared = &shared;
+                scope.spawn(move || {
+                    let result = work(shared, engine, encoded, wants_models.then_some(&sender));
+                    if result.is_err() {
+                        shared.stop.store(true, Ordering::Relaxed);
+                    }
+                    result
+                })
+            })
+            .collect();
+        drop(sender);
+        let mut shown: u128 = 0;
+        loop {
+            if stop.is_none() {
+                stop = limit_reached();
+                if stop.is_some() {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            match receiver.recv_timeout(TICK) {
+                Ok(grid) => {
+                    shown += 1;
+                    if stop.is_none() && observer.model(shown, &grid).is_break() {
+                        stop = Some(Stop::Caller);
+                        shared.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            observer.progress(u128::from(shared.found.load(Ordering::Relaxed)), start.elapsed());
+        }
+        handles.into_iter().map(|h| h.join().expect("a counting thread panicked")).collect::<Vec<_>>()
+    });
+    let (mut models, mut stats) = (0u128, SearchStats::default());
+    for result in results {
+        let (found, worker_stats) = result?;
+        models += found;
+        stats += worker_stats;
+    }
+    let max_reached = limits.max.is_some_and(|max| u128::from(shared.found.load(Ordering::Relaxed)) > max);
+    let stop = match stop {
+        Some(stop) => stop,
+        None if max_reached => Stop::MaxReached,
+        // A worker may have seen the stop flag only because another hit --max.
+        None => Stop::Complete,
+    };
+    let first = shared.first.load(Ordering::Relaxed);
+    Ok(Count {
+        models,
+        stop,
+        stats,
+        elapsed: start.elapsed(),
+        first: (first != u64::MAX).then(|| Duration::from_nanos(first)),
+    })
 }
