@@ -42,9 +42,13 @@ pub struct Enumerate<'a> {
     encoded: &'a Encoded,
     /// Groups of `n` cells: each digit appears in exactly one of their cells.
     encoded_groups: Vec<Vec<Cell>>,
-    clauses: Vec<Vec<Lit>>,
+    /// Every clause of two or more literals, one after another; the first two
+    /// literals of each are its watches.
+    lits: Vec<Lit>,
+    /// Start and length of each clause in `lits`.
+    clauses: Vec<(u32, u32)>,
     /// Clause indices watching each literal code (watched when it becomes false).
-    watches: Vec<Vec<usize>>,
+    watches: Vec<Vec<u32>>,
     /// 0 false, 1 true, UNSET.
     values: Vec<u8>,
     trail: Vec<Lit>,
@@ -68,17 +72,49 @@ impl<'a> Enumerate<'a> {
     pub fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Enumerate<'a> {
         let var_count = encoded.formula.var_count();
         let full = puzzle.groups().iter().filter(|g| g.cells.len() == puzzle.side());
+        let mut lits = Vec::with_capacity(encoded.literal_count());
+        let mut clauses = Vec::with_capacity(encoded.formula.len());
+        let mut units = Vec::new();
+        let mut unsat = false;
+        for clause in encoded.formula.iter() {
+            let start = lits.len();
+            lits.extend_from_slice(clause);
+            let len = sort_and_dedup(&mut lits[start..]);
+            let added = &lits[start..start + len];
+            let tautology = added.windows(2).any(|w| w[0].var() == w[1].var());
+            let first = added.first().copied();
+            match (len, first) {
+                _ if tautology => {} // x and ¬x: always true
+                (0, _) => unsat = true,
+                (1, Some(unit)) => units.push(unit),
+                _ => clauses.push((start as u32, len as u32)),
+            }
+            // Only clauses of two or more literals stay in the arena.
+            lits.truncate(if tautology || len < 2 { start } else { start + len });
+        }
+        // Sized in advance: pushing clause by clause reallocates thousands of times.
+        let mut watched = vec![0usize; 2 * var_count];
+        for &(start, _) in &clauses {
+            watched[lits[start as usize].code()] += 1;
+            watched[lits[start as usize + 1].code()] += 1;
+        }
+        let mut watches: Vec<Vec<u32>> = watched.iter().map(|&n| Vec::with_capacity(n + n / 2)).collect();
+        for (index, &(start, _)) in clauses.iter().enumerate() {
+            watches[lits[start as usize].code()].push(index as u32);
+            watches[lits[start as usize + 1].code()].push(index as u32);
+        }
         let mut engine = Enumerate {
             encoded,
             encoded_groups: full.map(|g| g.cells.clone()).collect(),
-            clauses: Vec::new(),
-            watches: vec![Vec::new(); 2 * var_count],
+            lits,
+            clauses,
+            watches,
             values: vec![UNSET; var_count],
             trail: Vec::new(),
             base_len: 0,
             stack: Vec::new(),
             started: false,
-            unsat: false,
+            unsat,
             cube_conflict: false,
             stop: None,
             sat_calls: 0,
@@ -86,25 +122,6 @@ impl<'a> Enumerate<'a> {
             conflicts: 0,
             solver: None,
         };
-        let mut units = Vec::new();
-        for clause in encoded.formula.iter() {
-            let mut lits = clause.to_vec();
-            lits.sort_unstable_by_key(|l| l.code());
-            lits.dedup();
-            if lits.windows(2).any(|w| w[0].var() == w[1].var()) {
-                continue; // a tautology: x and ¬x
-            }
-            match lits.len() {
-                0 => engine.unsat = true,
-                1 => units.push(lits[0]),
-                _ => {
-                    let index = engine.clauses.len();
-                    engine.watches[lits[0].code()].push(index);
-                    engine.watches[lits[1].code()].push(index);
-                    engine.clauses.push(lits);
-                }
-            }
-        }
         for unit in units {
             if !engine.assign(unit) {
                 engine.unsat = true;
@@ -220,7 +237,8 @@ impl<'a> Enumerate<'a> {
             let mut ok = true;
             while i < watching.len() {
                 let c = watching[i];
-                let clause = &mut self.clauses[c];
+                let (start, len) = self.clauses[c as usize];
+                let clause = &mut self.lits[start as usize..(start + len) as usize];
                 if clause[0] == falsified {
                     clause.swap(0, 1);
                 }
@@ -426,6 +444,19 @@ impl<'a> Enumerate<'a> {
             self.stack.push(Frame { options, next: 0, trail_len: self.trail.len() });
         }
     }
+}
+
+/// Sorts `lits` by code and moves the distinct ones to the front; their count.
+fn sort_and_dedup(lits: &mut [Lit]) -> usize {
+    lits.sort_unstable_by_key(|l| l.code());
+    let mut len = 0;
+    for i in 0..lits.len() {
+        if len == 0 || lits[i] != lits[len - 1] {
+            lits[len] = lits[i];
+            len += 1;
+        }
+    }
+    len
 }
 
 impl Engine for Enumerate<'_> {

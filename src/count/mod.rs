@@ -101,7 +101,7 @@ pub struct Search {
     /// Count on one thread for this long first, and start over on `jobs`
     /// threads only if that did not finish: splitting costs a few
     /// milliseconds, which short counts (most puzzles) do not win back.
-    /// Ignored when the observer wants every model.
+    /// When the observer wants every model, the count stays on one thread.
     pub probe: Option<Duration>,
 }
 
@@ -272,9 +272,13 @@ pub fn count_models(
 ) -> Result<Count, CountError> {
     let search = search.into();
     let start = Instant::now();
-    let Some(probe) = search.probe.filter(|_| search.jobs > 1 && !observer.wants_models()) else {
+    let Some(probe) = search.probe.filter(|_| search.jobs > 1) else {
         return count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start);
     };
+    if observer.wants_models() {
+        // Starting over would show models twice; one thread keeps their order.
+        return count_on(puzzle, encoded, search.engine, 1, limits, observer, start);
+    }
     let budget = limits.timeout.map_or(probe, |t| t.min(probe));
     let probed = Limits { timeout: Some(budget), ..limits };
     let first = count_on(puzzle, encoded, search.engine, 1, probed, observer, start)?;

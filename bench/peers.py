@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""satsudoku against the peers a user would pick instead, whole process, on the
+same instances in one session.
+
+Instances: bench/instances/grid*.lp (symbols of random valid grids) and the
+cnf-samples contest.lp, zero.lp, some.lp, many.lp: 31 contest instances.
+
+Peers (installed by bench/install-peers.sh; any that is missing is skipped):
+  floor    bench/peers/floor.c, a hand-written C bitset backtracking counter
+  gprolog  bench/peers/sumdoku.pl, GNU Prolog CLP(FD), compiled with gplc
+  clingo   clingo from PyPI on an ASP encoding (bench/peers/peers.py)
+  cpsat    OR-tools CP-SAT, enumerating all solutions
+  minisat  pysat's minisat22 blocking loop on satsudoku's exported CNF
+  cadical  pysat's cadical153 blocking loop on the same CNF
+  ganak    pyganak on the same CNF (projected count)
+  sharpsat sharpSAT on the same CNF, only if `sharpSAT` is on PATH
+
+Every peer's count must agree with satsudoku's on every instance. Reported:
+the median over instances of each tool's median whole-process time (RUNS runs
+each), the ratio to satsudoku's default, and per-instance batch times over
+200 files in one process for the tools that take many files.
+
+usage: python3 bench/peers.py [RUNS]   (from the repository root; writes
+bench/results/peers-DATE.md and prints it)
+"""
+import datetime
+import glob
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = "target/release/satsudoku"
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = sys.executable
+
+
+def instances():
+    files = sorted(glob.glob("bench/instances/*.lp"))
+    return files + [f"cnf-samples/{n}.lp" for n in ("contest", "zero", "some", "many")]
+
+
+def build(tmp):
+    subprocess.run(["cargo", "build", "--release", "--quiet"], check=True)
+    tools = {}
+    floor = os.path.join(tmp, "floor")
+    subprocess.run(["gcc", "-O2", "-o", floor, os.path.join(HERE, "peers", "floor.c")], check=True)
+    tools["floor"] = lambda lp, cnf: [floor, lp]
+    if shutil.which("gplc"):
+        prolog = os.path.join(tmp, "sumdoku")
+        subprocess.run(["gplc", "--no-top-level", "-o", prolog, os.path.join(HERE, "peers", "sumdoku.pl")], check=True)
+        tools["gprolog"] = lambda lp, cnf: [prolog, lp]
+    peers = os.path.join(HERE, "peers", "peers.py")
+    for name, module, on in [("clingo", "clingo", "lp"), ("cpsat", "ortools", "lp"), ("minisat", "pysat", "cnf"),
+                             ("cadical", "pysat", "cnf")]:
+        if subprocess.run([PY, "-c", f"import {module}"], capture_output=True).returncode == 0:
+            tools[name] = (lambda name, on: lambda lp, cnf: [PY, peers, name, lp if on == "lp" else cnf])(name, on)
+    if subprocess.run([PY, "-c", "import pyganak"], capture_output=True).returncode == 0:
+        tools["ganak"] = lambda lp, cnf: [PY, "scripts/ganak_count.py", cnf]
+    if shutil.which("sharpSAT"):
+        tools["sharpsat"] = lambda lp, cnf: ["sharpSAT", cnf]
+    return tools
+
+
+def count_of(stdout):
+    text = stdout.strip().splitlines()[-1] if stdout.strip() else ""
+    if text.startswith("solutions("):
+        return int(text[len("solutions("):-2])
+    digits = [w for w in text.split() if w.isdigit()]
+    return int(digits[-1]) if digits else None
+
+
+def timed(cmd):
+    start = time.perf_counter()
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if out.returncode not in (0, 10, 20):
+        raise RuntimeError(f"{' '.join(cmd)} failed ({out.returncode}): {out.stderr[-500:]}")
+    return elapsed * 1e3, count_of(out.stdout)
+
+
+def peak_kb(cmd):
+    out = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True)
+    return int(out.stderr.strip().splitlines()[-1])
+
+
+def main():
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
+    tmp = tempfile.mkdtemp()
+    tools = build(tmp)
+    configs = {
+        "satsudoku (default)": [],
+        "satsudoku --relation support": ["--relation", "support"],
+        "satsudoku --relation support --engine enum": ["--relation", "support", "--engine", "enum"],
+        "satsudoku --engine enum": ["--engine", "enum"],
+    }
+    files = instances()
+    cnfs = {}
+    for lp in files:
+        cnf = os.path.join(tmp, os.path.basename(lp) + ".cnf")
+        subprocess.run([BIN, "export", lp, "-o", cnf], check=True)
+        cnfs[lp] = cnf
+    commands = {name: (lambda args: lambda lp, cnf: [BIN, "count", lp, *args])(args) for name, args in configs.items()}
+    commands.update(tools)
+    times = {name: {} for name in commands}
+    counts = {}
+    for lp in files:
+        for name, command in commands.items():
+            samples = []
+            for _ in range(runs):
+                ms, n = timed(command(lp, cnfs[lp]))
+                samples.append(ms)
+                expected = counts.setdefault(lp, n)
+                if n != expected:
+                    sys.exit(f"DISAGREEMENT on {lp}: {name} says {n}, satsudoku says {expected}")
+            times[name][lp] = statistics.median(samples)
+        print(f"{lp}: {counts[lp]} solutions", file=sys.stderr)
+
+    base = statistics.median(times["satsudoku (default)"].values())
+    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+    lines = [
+        f"# satsudoku against its peers, {datetime.date.today()}",
+        "",
+        f"Machine: {cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}.",
+        f"Command: `python3 bench/peers.py {runs}`. {len(files)} contest instances (counts "
+        f"{min(counts.values())} to {max(counts.values())}); each time is the median of {runs} whole-process runs,"
+        " and the table gives the median over instances. All tools agreed on every count.",
+        "",
+        "| tool | median ms | max ms | ratio to satsudoku default |",
+        "|---|---|---|---|",
+    ]
+    for name in commands:
+        values = list(times[name].values())
+        median = statistics.median(values)
+        lines.append(f"| {name} | {median:.1f} | {max(values):.1f} | {median / base:.2f} |")
+
+    many = "cnf-samples/many.lp"
+    lines += ["", f"many.lp ({counts[many]} solutions), median of {runs}:", "", "| tool | ms | ratio to satsudoku default |", "|---|---|---|"]
+    for name in commands:
+        lines.append(f"| {name} | {times[name][many]:.1f} | {times[name][many] / times['satsudoku (default)'][many]:.2f} |")
+
+    batch = (files * 7)[:200]
+    lines += ["", f"Batch: {len(batch)} files in one process (the 31 instances repeated), ms per instance, median of {runs}:", ""]
+    lines += ["| tool | ms per instance |", "|---|---|"]
+    batch_tools = {name: [BIN, "count", *args] for name, args in configs.items()}
+    if "floor" in tools:
+        batch_tools["floor"] = tools["floor"]("", "")[:1]
+    if "gprolog" in tools:
+        batch_tools["gprolog"] = tools["gprolog"]("", "")[:1]
+    for name, cmd in batch_tools.items():
+        samples = []
+        for _ in range(runs):
+            start = time.perf_counter()
+            subprocess.run([*cmd, *batch], capture_output=True, check=True)
+            samples.append((time.perf_counter() - start) * 1e3 / len(batch))
+        lines.append(f"| {name} | {statistics.median(samples):.2f} |")
+
+    lines += ["", "Peak resident memory (`/usr/bin/time -f %M`), contest.lp and the 200-file batch:", ""]
+    for name, args in configs.items():
+        one = peak_kb([BIN, "count", "cnf-samples/contest.lp", *args])
+        all_ = peak_kb([BIN, "count", *args, *batch])
+        lines.append(f"- {name}: {one / 1024:.1f} MiB; batch {all_ / 1024:.1f} MiB")
+
+    text = "\n".join(lines) + "\n"
+    os.makedirs("bench/results", exist_ok=True)
+    with open(f"bench/results/peers-{datetime.date.today()}.md", "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()
