@@ -94,7 +94,7 @@ def to_lp(symbols):
 
 def count(binary, symbols, cap):
     out = subprocess.run(
-        [binary, "count", "-", "--max", str(cap)],
+        [binary, "count", "-", "--max", str(cap), "--relation", "support", "--engine", "enum", "--jobs", "1"],
         input=to_lp(symbols), capture_output=True, text=True,
     )
     if out.returncode not in (0, 3):

@@ -88,6 +88,51 @@ def peak_kb(cmd):
     return int(out.stderr.strip().splitlines()[-1])
 
 
+def progress_samples(stderr):
+    """(models, seconds) from the --progress lines `N models, R/s, T s`."""
+    out = []
+    # text=True turns the line's carriage returns into newlines.
+    for part in stderr.replace("\x1b[K", "").replace("\r", "\n").split("\n"):
+        words = part.replace(",", "").split()
+        if len(words) >= 5 and words[2] == "models":
+            out.append((int(words[1]), float(words[4])))
+    return out
+
+
+def long_counts(runs):
+    """--jobs 1 against --jobs 2 on a count of several seconds, and whether the
+    cost per model grows: models per second over the first and the last tenth
+    of the models, from the progress line of a one-thread run."""
+    lines = ["", "Long counts (many.lp, `--digits log`, 117 models, several seconds), median of "
+             f"{max(3, runs // 2)} runs:", "", "| configuration | s | ratio to --jobs 1 |", "|---|---|---|"]
+    for engine in ("enum", "blocking"):
+        base = None
+        for jobs in ("1", "2"):
+            cmd = [BIN, "count", "cnf-samples/many.lp", "--digits", "log", "--engine", engine, "--jobs", jobs]
+            secs = statistics.median(timed(cmd)[0] / 1e3 for _ in range(max(3, runs // 2)))
+            base = base or secs
+            lines.append(f"| --engine {engine} --jobs {jobs} | {secs:.2f} | {secs / base:.2f} |")
+    lines += ["", "Cost per model over a run (one thread, rate in the last tenth of the models / the first tenth):", ""]
+    for engine in ("enum", "blocking"):
+        cmd = [BIN, "count", "cnf-samples/many.lp", "--digits", "log", "--engine", engine, "--jobs", "1",
+               "--progress", "always"]
+        out = subprocess.run(cmd, capture_output=True, text=True)
+        samples = progress_samples(out.stderr)
+        total = count_of(out.stdout)
+        tenth = total / 10
+        # Early: the first sample past a tenth of the models (samples start after a second).
+        early = next(((m, t) for m, t in samples if m >= tenth), None)
+        # Late: from the last sample before the last tenth to the last sample.
+        before = [(m, t) for m, t in samples if m <= total - tenth]
+        if early and before and samples[-1][1] > before[-1][1]:
+            (m0, t0), (m1, t1) = before[-1], samples[-1]
+            ratio = ((m1 - m0) / (t1 - t0)) / (early[0] / early[1])
+            lines.append(f"- --engine {engine}: {ratio:.2f} ({len(samples)} progress samples)")
+        else:
+            lines.append(f"- --engine {engine}: too few progress samples")
+    return lines
+
+
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     tmp = tempfile.mkdtemp()
@@ -159,6 +204,7 @@ def main():
             samples.append((time.perf_counter() - start) * 1e3 / len(batch))
         lines.append(f"| {name} | {statistics.median(samples):.2f} |")
 
+    lines += long_counts(runs)
     lines += ["", "Peak resident memory (`/usr/bin/time -f %M`), contest.lp and the 200-file batch:", ""]
     for name, args in configs.items():
         one = peak_kb([BIN, "count", "cnf-samples/contest.lp", *args])

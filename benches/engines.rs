@@ -38,7 +38,9 @@ fn count_bench(c: &mut Criterion) {
     group.sample_size(20);
     for name in ["contest.lp", "many.lp"] {
         let puzzle = sample(name);
-        for (engine, spec) in [(EngineKind::Blocking, "direct"), (EngineKind::Blocking, "support"), (EngineKind::Enum, "support")] {
+        for (engine, spec) in
+            [(EngineKind::Blocking, "direct"), (EngineKind::Blocking, "support"), (EngineKind::Enum, "support")]
+        {
             let encoded = encode(&puzzle, &spec.parse().unwrap());
             let id = BenchmarkId::new(format!("{engine:?}/{spec}"), name);
             group.bench_function(id, |b| {

@@ -97,7 +97,7 @@ fn read_puzzle(path: Option<&Path>, format: Option<parse::Format>) -> Result<(St
     Ok((name, puzzle))
 }
 
-/// Set by Ctrl-C; every count stops at the next model and reports a lower bound.
+/// Set by Ctrl-C; the running count stops within milliseconds and reports a lower bound.
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 fn run_count(args: &CountArgs) -> Result<Status> {

@@ -107,7 +107,7 @@ pub struct CountArgs {
     /// Stop after N solutions; if more exist, the count is a lower bound (exit 3).
     #[arg(long, value_name = "N")]
     pub max: Option<u128>,
-    /// Stop after SECS seconds (checked between solutions); the count is then a lower bound (exit 3).
+    /// Stop after SECS seconds; the count is then a lower bound (exit 3).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
     /// Print every solution as `solution(K,Row,[...]).` facts before the count.
