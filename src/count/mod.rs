@@ -77,14 +77,14 @@ impl std::ops::AddAssign for SearchStats {
     }
 }
 
-/// Starts `engine` on an encoded puzzle; it returns early once `stop` is set.
+/// Starts an engine of `kind` on an encoded puzzle; it returns early once `stop` is set.
 pub fn engine<'a>(
-    engine: EngineKind,
+    kind: EngineKind,
     puzzle: &Puzzle,
     encoded: &'a Encoded,
     stop: &'a AtomicBool,
 ) -> Box<dyn Engine + 'a> {
-    match engine {
+    match kind {
         EngineKind::Blocking => Box::new(blocking::Blocking::new(encoded).stop_when(stop)),
         EngineKind::Enum => Box::new(enumerate::Enumerate::new(puzzle, encoded).stop_when(stop)),
     }
@@ -209,7 +209,11 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
+    /// The next cube nobody has taken, unless the count is stopping.
     fn next_cube(&self) -> Option<&[Lit]> {
+        if self.stop.load(Ordering::Relaxed) {
+            return None;
+        }
         self.cubes.get(self.next_cube.fetch_add(1, Ordering::Relaxed)).map(Vec::as_slice)
     }
 
@@ -243,8 +247,10 @@ fn work(
                 break 'cubes;
             }
             found += 1;
-            let nanos = u64::try_from(shared.start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-            shared.first.fetch_min(nanos, Ordering::Relaxed);
+            if found == 1 {
+                let nanos = u64::try_from(shared.start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                shared.first.fetch_min(nanos, Ordering::Relaxed);
+            }
             if let Some(models) = models {
                 if models.send(grid).is_err() {
                     break 'cubes; // the caller stopped listening
@@ -328,10 +334,15 @@ fn count_on(
             None
         }
     };
-    let mut stop = limit_reached();
-    if stop.is_some() {
-        shared.stop.store(true, Ordering::Relaxed);
-    }
+    // Keeps the first reason to stop and tells every worker.
+    let halt = |stop: &mut Option<Stop>, reason: Option<Stop>| {
+        if stop.is_none() && reason.is_some() {
+            *stop = reason;
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let mut stop = None;
+    halt(&mut stop, limit_reached());
     let results = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..workers)
             .map(|_| {
@@ -351,18 +362,12 @@ fn count_on(
         drop(sender);
         let mut shown: u128 = 0;
         loop {
-            if stop.is_none() {
-                stop = limit_reached();
-                if stop.is_some() {
-                    shared.stop.store(true, Ordering::Relaxed);
-                }
-            }
+            halt(&mut stop, limit_reached());
             match receiver.recv_timeout(TICK) {
                 Ok(grid) => {
                     shown += 1;
                     if stop.is_none() && observer.model(shown, &grid).is_break() {
-                        stop = Some(Stop::Caller);
-                        shared.stop.store(true, Ordering::Relaxed);
+                        halt(&mut stop, Some(Stop::Caller));
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {}
