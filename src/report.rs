@@ -45,9 +45,10 @@ pub fn encoding_stats(encoded: &Encoded) -> String {
 pub fn search_stats(stats: &SearchStats) -> String {
     let known = |x: Option<u64>| x.map_or_else(|| "n/a".to_owned(), |x| x.to_string());
     format!(
-        "sat calls: {}\ndecisions: {}\nconflicts: {}",
+        "sat calls: {}\ndecisions: {}\nconflicts: {}\nderived clauses: {}",
         stats.sat_calls,
         known(stats.decisions),
-        known(stats.conflicts)
+        known(stats.conflicts),
+        known(stats.derived_clauses)
     )
 }

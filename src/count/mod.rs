@@ -63,6 +63,9 @@ pub struct SearchStats {
     pub decisions: Option<u64>,
     /// Branches that ended in a propagation conflict.
     pub conflicts: Option<u64>,
+    /// Implied clauses an engine added to the formula before searching (the
+    /// same in every thread, so sums keep the largest).
+    pub derived_clauses: Option<u64>,
 }
 
 impl std::ops::AddAssign for SearchStats {
@@ -74,6 +77,7 @@ impl std::ops::AddAssign for SearchStats {
         self.sat_calls += other.sat_calls;
         self.decisions = add(self.decisions, other.decisions);
         self.conflicts = add(self.conflicts, other.conflicts);
+        self.derived_clauses = self.derived_clauses.max(other.derived_clauses);
     }
 }
 
