@@ -110,24 +110,26 @@ fn run_count(args: &CountArgs) -> Result<Status> {
     let files: Vec<Option<&Path>> =
         if args.files.is_empty() { vec![None] } else { args.files.iter().map(|f| Some(f.as_path())).collect() };
     let batch = files.len() > 1;
+    let threads = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
+    let outcomes = if batch && !args.print && threads > 1 {
+        count_in_parallel(&files, threads.min(files.len()), &encoding, args)
+    } else {
+        count_in_turn(&files, &encoding, args)
+    };
     let mut status = Status::Done;
     let mut unreadable = 0;
-    for file in files {
-        let (name, puzzle) = match read_puzzle(file, args.format) {
-            Ok(read) => read,
-            // In a batch one bad file does not stop the others.
-            Err(err) if batch => {
-                eprintln!("error: {err}");
-                unreadable += 1;
-                continue;
+    for outcome in outcomes {
+        match outcome {
+            Outcome::Counted(lower_bound) => {
+                if lower_bound == Status::LowerBound {
+                    status = Status::LowerBound;
+                }
             }
-            Err(err) => return Err(err.into()),
-        };
-        if count_one(batch.then_some(name.as_str()), &puzzle, &encoding, args)? == Status::LowerBound {
-            status = Status::LowerBound;
-        }
-        if INTERRUPTED.load(Ordering::Relaxed) {
-            break;
+            // In a batch one bad file does not stop the others (its error
+            // went to stderr in its turn).
+            Outcome::Unreadable(_) if batch => unreadable += 1,
+            Outcome::Unreadable(err) => return Err(err.into()),
+            Outcome::Failed(err) => return Err(err),
         }
     }
     if unreadable > 0 {
@@ -136,9 +138,130 @@ fn run_count(args: &CountArgs) -> Result<Status> {
     Ok(status)
 }
 
+/// How counting one file ended, once its output is written.
+enum Outcome {
+    Counted(Status),
+    Unreadable(BadInput),
+    Failed(anyhow::Error),
+}
+
+impl Outcome {
+    /// In a batch, reports an unreadable file on stderr in its turn; alone,
+    /// its error is the run's error.
+    fn announce(&self, batch: bool) {
+        if let (Outcome::Unreadable(err), true) = (self, batch) {
+            eprintln!("error: {err}");
+        }
+    }
+}
+
+/// Counts the files one after another, each with the `--jobs` the user gave
+/// (default: [`Search::auto`]), streaming output; stops after an interrupt.
+fn count_in_turn(files: &[Option<&Path>], encoding: &Encoding, args: &CountArgs) -> Vec<Outcome> {
+    let batch = files.len() > 1;
+    let search = match args.jobs {
+        Some(jobs) => Search { engine: args.engine, jobs: jobs.into(), probe: None },
+        None => Search::auto(args.engine),
+    };
+    let show_progress = match args.progress {
+        Progress::Always => true,
+        Progress::Never => false,
+        Progress::Auto => io::stderr().is_terminal(),
+    };
+    let mut outcomes = Vec::new();
+    for &file in files {
+        let outcome = match read_puzzle(file, args.format) {
+            Err(err) => Outcome::Unreadable(err),
+            Ok((name, puzzle)) => {
+                let mut sinks = Sinks { out: BufWriter::new(io::stdout().lock()), diag: io::stderr(), show_progress };
+                let name = batch.then_some(name.as_str());
+                match count_one(name, &puzzle, encoding, search, args, &mut sinks) {
+                    Ok(status) => Outcome::Counted(status),
+                    Err(err) => Outcome::Failed(err),
+                }
+            }
+        };
+        let failed = matches!(outcome, Outcome::Failed(_));
+        outcome.announce(batch);
+        outcomes.push(outcome);
+        if failed || INTERRUPTED.load(Ordering::Relaxed) {
+            break;
+        }
+    }
+    outcomes
+}
+
+/// Counts a batch on `threads` threads, one file per thread at a time, each
+/// on one thread: for many short counts this beats splitting each count.
+/// Output is gathered per file and written in the order of the files; there
+/// is no progress line. After an interrupt no new file is started, and the
+/// output stops before the first file that was not.
+fn count_in_parallel(files: &[Option<&Path>], threads: usize, encoding: &Encoding, args: &CountArgs) -> Vec<Outcome> {
+    let search = Search::from(args.engine);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let sender = sender.clone();
+            let next = &next;
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= files.len() || INTERRUPTED.load(Ordering::Relaxed) {
+                    break;
+                }
+                let mut sinks = Sinks { out: Vec::new(), diag: Vec::new(), show_progress: false };
+                let outcome = match read_puzzle(files[index], args.format) {
+                    Err(err) => Outcome::Unreadable(err),
+                    Ok((name, puzzle)) => match count_one(Some(&name), &puzzle, encoding, search, args, &mut sinks) {
+                        Ok(status) => Outcome::Counted(status),
+                        Err(err) => Outcome::Failed(err),
+                    },
+                };
+                if sender.send((index, outcome, sinks.out, sinks.diag)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        // Writes each file's output once every file before it is written.
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut outcomes = Vec::new();
+        let mut stdout = io::stdout().lock();
+        for (index, outcome, out, diag) in receiver {
+            waiting.insert(index, (outcome, out, diag));
+            while let Some((outcome, out, diag)) = waiting.remove(&outcomes.len()) {
+                let written = stdout.write_all(&out).and_then(|()| stdout.flush());
+                let _ = io::stderr().write_all(&diag);
+                let outcome = match written {
+                    Err(err) => Outcome::Failed(anyhow::Error::new(err).context("cannot write to stdout")),
+                    Ok(()) => outcome,
+                };
+                outcome.announce(true);
+                outcomes.push(outcome);
+            }
+        }
+        outcomes
+    })
+}
+
+/// Where one count writes: its results, its diagnostics, and whether it
+/// shows a progress line (on stderr).
+struct Sinks<O: Write, D: Write> {
+    out: O,
+    diag: D,
+    show_progress: bool,
+}
+
 /// Counts one puzzle and prints its line: `solutions(S).`, after `NAME<TAB>`
 /// in a batch.
-fn count_one(batch_name: Option<&str>, puzzle: &Puzzle, encoding: &Encoding, args: &CountArgs) -> Result<Status> {
+fn count_one<O: Write, D: Write>(
+    batch_name: Option<&str>,
+    puzzle: &Puzzle,
+    encoding: &Encoding,
+    search: Search,
+    args: &CountArgs,
+    sinks: &mut Sinks<O, D>,
+) -> Result<Status> {
     let (prefix, name) = match batch_name {
         Some(name) => (format!("{name}\t"), format!("{name}: ")),
         None => (String::new(), String::new()),
@@ -148,61 +271,38 @@ fn count_one(batch_name: Option<&str>, puzzle: &Puzzle, encoding: &Encoding, arg
     let encode_time = start.elapsed();
 
     let limits = Limits { max: args.max, timeout: args.timeout, interrupt: Some(&INTERRUPTED) };
-    let show_progress = match args.progress {
-        Progress::Always => true,
-        Progress::Never => false,
-        Progress::Auto => io::stderr().is_terminal(),
-    };
-    let search = match args.jobs {
-        Some(jobs) => Search { engine: args.engine, jobs: jobs.into(), probe: None },
-        None => Search::auto(args.engine),
-    };
-    let mut view = CountView {
-        out: BufWriter::new(io::stdout().lock()),
-        print: args.print,
-        write_error: None,
-        progress: ProgressLine::new(show_progress),
-    };
+    let progress = ProgressLine::new(sinks.show_progress);
+    let mut view = CountView { out: &mut sinks.out, print: args.print, write_error: None, progress };
     let count = count::count_models(puzzle, &encoded, search, limits, &mut view)?;
     view.progress.clear();
     if let Some(err) = view.write_error {
         return Err(err).context("cannot write to stdout");
     }
-    let mut out = view.out;
-    writeln!(out, "{prefix}{}", report::solutions_fact(count.models))?;
-    out.flush()?;
+    writeln!(view.out, "{prefix}{}", report::solutions_fact(count.models))?;
+    view.out.flush()?;
+    let diag = &mut sinks.diag;
 
     if args.stats {
-        eprintln!("{}", report::encoding_stats(&encoded));
-        eprintln!("{}", report::search_stats(&count.stats));
-        eprintln!("time: encode {}, count {}", report::millis(encode_time), report::millis(count.elapsed));
+        writeln!(diag, "{}", report::encoding_stats(&encoded))?;
+        writeln!(diag, "{}", report::search_stats(&count.stats))?;
+        writeln!(diag, "time: encode {}, count {}", report::millis(encode_time), report::millis(count.elapsed))?;
     }
-    match count.stop {
-        Stop::Complete => Ok(Status::Done),
-        Stop::MaxReached => {
-            eprintln!(
-                "satsudoku: {name}stopped at --max {}: more solutions exist, the count is a lower bound",
-                count.models
-            );
-            Ok(Status::LowerBound)
-        }
+    let elapsed = report::millis(count.elapsed);
+    let (status, why) = match count.stop {
+        Stop::Complete => return Ok(Status::Done),
+        Stop::MaxReached => (
+            Status::LowerBound,
+            format!("stopped at --max {}: more solutions exist, the count is a lower bound", count.models),
+        ),
         Stop::Timeout => {
-            eprintln!(
-                "satsudoku: {name}stopped by --timeout after {}: the count is a lower bound",
-                report::millis(count.elapsed)
-            );
-            Ok(Status::LowerBound)
+            (Status::LowerBound, format!("stopped by --timeout after {elapsed}: the count is a lower bound"))
         }
-        Stop::Interrupted => {
-            eprintln!(
-                "satsudoku: {name}interrupted after {}: the count is a lower bound",
-                report::millis(count.elapsed)
-            );
-            Ok(Status::LowerBound)
-        }
+        Stop::Interrupted => (Status::LowerBound, format!("interrupted after {elapsed}: the count is a lower bound")),
         // The callback stops the count only on a write error, returned above.
-        Stop::Caller => Err(anyhow::anyhow!("counting stopped before the end")),
-    }
+        Stop::Caller => return Err(anyhow::anyhow!("counting stopped before the end")),
+    };
+    writeln!(diag, "satsudoku: {name}{why}")?;
+    Ok(status)
 }
 
 /// What a count shows while it runs: the solutions with `--print` (stdout)

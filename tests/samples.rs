@@ -53,3 +53,30 @@ fn recorded_counts_match_the_oracle_and_the_tool() {
     }
     assert!(seen >= 5);
 }
+
+/// A batch of the samples, each three times in a shuffled order, prints one
+/// line per file in the order given, with the oracle's count, whether the
+/// files are counted one after another or on several threads.
+#[test]
+fn a_batch_prints_the_oracle_counts_in_file_order_on_any_number_of_threads() {
+    let index = std::fs::read_to_string("cnf-samples/COUNTS.tsv").unwrap();
+    let mut files = Vec::new();
+    for line in index.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let file = format!("cnf-samples/{}", line.split('\t').next().unwrap());
+        let oracle = oracle_count(&contest_spec(&symbols(&std::fs::read_to_string(&file).unwrap())), u64::MAX);
+        files.extend(std::iter::repeat_n((file, oracle), 3));
+    }
+    common::Rng::new(7).shuffle(&mut files);
+    let expected: String = files.iter().map(|(file, count)| format!("{file}\tsolutions({count}).\n")).collect();
+    let names: Vec<&str> = files.iter().map(|(file, _)| file.as_str()).collect();
+    for args in [&[][..], &["--jobs", "1"], &["--jobs", "2"], &["--jobs", "3", "--engine", "blocking"]] {
+        Command::cargo_bin("satsudoku")
+            .unwrap()
+            .arg("count")
+            .args(&names)
+            .args(args)
+            .assert()
+            .success()
+            .stdout(expected.clone());
+    }
+}
