@@ -53,12 +53,22 @@ fn kattis_sample_counts_one_and_its_solution_is_the_published_one() {
 
 #[test]
 fn stats_go_to_stderr_only() {
+    // One model, then UNSAT: two SAT calls.
+    satsudoku()
+        .args(["count", "--stats", "--jobs", "1", "--engine", "blocking", CONTEST])
+        .assert()
+        .success()
+        .stdout("solutions(1).\n")
+        .stderr(contains("variables: 729").and(contains("sat calls: 2")).and(contains("relation 5481")));
+    // The enum engine (the default) calls no solver when there are no
+    // auxiliary variables, and derives support clauses from the forbidden pairs.
     satsudoku()
         .args(["count", "--stats", "--jobs", "1", CONTEST])
         .assert()
         .success()
         .stdout("solutions(1).\n")
-        .stderr(contains("variables: 729").and(contains("sat calls: 2")).and(contains("relation 5481")));
+        .stderr(contains("sat calls: 0").and(contains("decisions: ")).and(contains("derived clauses: ")))
+        .stderr(contains("derived clauses: 0").not());
 }
 
 #[test]
@@ -232,6 +242,25 @@ fn several_files_give_one_tab_separated_line_each() {
         .code(2)
         .stdout("cnf-samples/contest.lp\tsolutions(1).\ncnf-samples/zero.lp\tsolutions(0).\n")
         .stderr(contains("tests/data/empty.lp:1:1").and(contains("1 of 3 files")));
+}
+
+/// On several threads a batch still writes each file's diagnostics in the
+/// order of the files, after its own line.
+#[test]
+fn a_parallel_batch_keeps_each_files_stats_and_warnings_in_order() {
+    let files = ["cnf-samples/many.lp", "cnf-samples/contest.lp", "cnf-samples/some.lp", "cnf-samples/zero.lp"];
+    let out =
+        satsudoku().arg("count").args(files).args(["--jobs", "2", "--stats", "--max", "5"]).assert().code(3).stdout(
+            "cnf-samples/many.lp\tsolutions(5).\ncnf-samples/contest.lp\tsolutions(1).\n\
+             cnf-samples/some.lp\tsolutions(5).\ncnf-samples/zero.lp\tsolutions(0).\n",
+        );
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(stderr.matches("encoding: ").count(), 4, "{stderr}");
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains("lower bound")).collect();
+    assert_eq!(warnings.len(), 2, "{stderr}");
+    assert!(warnings[0].contains("many.lp") && warnings[1].contains("some.lp"), "{stderr}");
+    let blocks: Vec<&str> = stderr.split("encoding: ").collect();
+    assert!(blocks[1].contains("many.lp: stopped at --max 5") && blocks[3].contains("some.lp: stopped"), "{stderr}");
 }
 
 /// A count of over a second (log digits with the enum engine are slow, about

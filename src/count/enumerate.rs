@@ -27,14 +27,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use varisat::{Lit, Solver, Var};
 
-use super::{CountError, Engine, SearchStats};
+use super::{CountError, Cube, Engine, SearchStats};
 use crate::encode::{DigitEncoding, Encoded, Slot};
 use crate::model::{Cell, Digit, Grid, Puzzle};
 
 const UNSET: u8 = 2;
 
 /// Decisions between two looks at the stop flag.
-const STOP_CHECK_INTERVAL: u64 = 1024;
+const STOP_CHECK_INTERVAL: u64 = 16;
 
 /// One frame of the explicit search stack: mutually exclusive literals (the
 /// digits of one cell, or the cells of one digit in a full group), of which
@@ -62,6 +62,8 @@ pub struct Enumerate<'a> {
     /// Length of the trail after level-0 propagation, before any cube.
     base_len: usize,
     stack: Vec<Frame>,
+    /// The literals the search is restricted to (see [`Engine::start_cube`]).
+    cube: Vec<Lit>,
     started: bool,
     /// Propagation at level 0 found a conflict: there is no model.
     unsat: bool,
@@ -127,6 +129,7 @@ impl<'a> Enumerate<'a> {
             trail: Vec::new(),
             base_len: 0,
             stack: Vec::new(),
+            cube: Vec::new(),
             started: false,
             unsat,
             cube_conflict: false,
@@ -160,8 +163,12 @@ impl<'a> Enumerate<'a> {
     /// a path of the engine's own branching (smallest set of exclusive
     /// options first), expanded level by level; cubes that propagation refutes
     /// are dropped, so the list is empty when the formula has no model.
-    pub fn split(&mut self, target: usize) -> Vec<Vec<Lit>> {
-        let mut cubes = vec![Vec::new()];
+    pub fn split(&mut self, target: usize) -> Vec<Cube> {
+        self.split_further(vec![Vec::new()], target)
+    }
+
+    /// [`Enumerate::split`] starting from `cubes` instead of the whole search.
+    pub fn split_further(&mut self, mut cubes: Vec<Cube>, target: usize) -> Vec<Cube> {
         while cubes.len() < target {
             let mut next = Vec::new();
             let mut expanded = false;
@@ -197,6 +204,8 @@ impl<'a> Enumerate<'a> {
     fn restrict_to(&mut self, cube: &[Lit]) -> bool {
         self.undo_to(self.base_len);
         self.stack.clear();
+        self.cube.clear();
+        self.cube.extend_from_slice(cube);
         self.started = false;
         self.cube_conflict = false;
         if self.unsat {
@@ -430,13 +439,15 @@ impl<'a> Enumerate<'a> {
                 self.undo_to(len);
                 continue;
             }
+            // Before taking the option, so that `remaining` still covers it.
+            if self.decisions % STOP_CHECK_INTERVAL == STOP_CHECK_INTERVAL - 1 && self.stopped() {
+                return Ok(None);
+            }
+            let frame = self.stack.last_mut().expect("checked above");
             let (choice, len) = (frame.options[frame.next], frame.trail_len);
             frame.next += 1;
             self.undo_to(len);
             self.decisions += 1;
-            if self.decisions % STOP_CHECK_INTERVAL == 0 && self.stopped() {
-                return Ok(None);
-            }
             if !self.assign(choice) || !self.propagate_from(len) {
                 self.conflicts += 1;
                 continue;
@@ -599,6 +610,31 @@ impl Engine for Enumerate<'_> {
         Ok(())
     }
 
+    /// The search frontier: for each frame of the stack, its options not yet
+    /// taken, each after the cube and the options taken above it. Every
+    /// model of the cube is either already returned or in exactly one of these.
+    fn remaining(&self) -> Option<Vec<Cube>> {
+        if self.unsat || self.cube_conflict {
+            return Some(Vec::new());
+        }
+        if !self.started {
+            return Some(vec![self.cube.clone()]);
+        }
+        let mut path = self.cube.clone();
+        let mut cubes = Vec::new();
+        for frame in &self.stack {
+            for &option in &frame.options[frame.next..] {
+                let mut cube = path.clone();
+                cube.push(option);
+                cubes.push(cube);
+            }
+            if let Some(&taken) = frame.next.checked_sub(1).and_then(|i| frame.options.get(i)) {
+                path.push(taken);
+            }
+        }
+        Some(cubes)
+    }
+
     fn step(&mut self) -> Result<Option<Grid>, CountError> {
         self.next_model()
     }
@@ -641,6 +677,41 @@ mod tests {
             assert_eq!(value(3), None, "{relation:?}: 3 still has the support 8");
             let derived = engine.stats().derived_clauses.unwrap();
             assert_eq!(derived > 0, relation == RelationEncoding::ForbiddenPairs, "{relation:?}");
+        }
+    }
+
+    /// Stopped after `k` models, the engine's frontier holds exactly the
+    /// models it has not returned: counted cube by cube on a fresh engine,
+    /// they add up with the `k` to the recorded count of many.lp (117,
+    /// confirmed by the oracle in tests/samples.rs).
+    #[test]
+    fn the_frontier_after_a_stop_holds_exactly_the_models_not_yet_found() {
+        let text = std::fs::read_to_string("cnf-samples/many.lp").unwrap();
+        let puzzle = crate::parse::parse(&text, "many.lp", None).unwrap();
+        for relation in [RelationEncoding::ForbiddenPairs, RelationEncoding::Support] {
+            let encoded = encode(&puzzle, &Encoding { relation, ..Encoding::default() });
+            for k in [0, 1, 2, 30, 116, 117] {
+                let stop = AtomicBool::new(false);
+                let mut engine = Enumerate::new(&puzzle, &encoded).stop_when(&stop);
+                engine.start_cube(&[]).unwrap();
+                let mut found = 0u128;
+                while found < k && engine.step().unwrap().is_some() {
+                    found += 1;
+                }
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                while engine.step().unwrap().is_some() {
+                    found += 1; // models met before the next look at the flag
+                }
+                let cubes = engine.remaining().unwrap();
+                let mut rest = Enumerate::new(&puzzle, &encoded);
+                for cube in &cubes {
+                    rest.start_cube(cube).unwrap();
+                    while rest.step().unwrap().is_some() {
+                        found += 1;
+                    }
+                }
+                assert_eq!(found, 117, "{relation:?}, stopped after {k}: {} cubes", cubes.len());
+            }
         }
     }
 }

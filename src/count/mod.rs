@@ -19,9 +19,10 @@ use crate::model::{check, Grid, Puzzle};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum EngineKind {
     /// varisat with one blocking clause per model, until UNSAT.
-    #[default]
     Blocking,
-    /// Non-blocking DPLL enumeration with chronological backtracking.
+    /// Non-blocking DPLL enumeration with chronological backtracking: the
+    /// fastest on every bundled and benchmark instance (see the README).
+    #[default]
     Enum,
 }
 
@@ -40,6 +41,10 @@ pub enum CountError {
     NotASolution(String),
 }
 
+/// Literals that restrict a count to part of the search (see
+/// [`Engine::start_cube`]).
+pub type Cube = Vec<Lit>;
+
 /// One engine run: each call to [`Engine::step`] yields another model of the
 /// current cube (in any order, each exactly once), or `None` when there are no
 /// more or the engine was told to stop.
@@ -49,6 +54,12 @@ pub trait Engine {
     /// [`enumerate::Enumerate::split`].
     fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError>;
     fn step(&mut self) -> Result<Option<Grid>, CountError>;
+    /// After [`Engine::step`] returned `None` because of the stop flag: the
+    /// rest of the current cube as disjoint cubes, so that the count can go
+    /// on elsewhere; `None` if the engine cannot say.
+    fn remaining(&self) -> Option<Vec<Cube>> {
+        None
+    }
     /// What the search has done so far.
     fn stats(&self) -> SearchStats;
 }
@@ -111,7 +122,7 @@ pub struct Search {
 
 impl Search {
     /// How long [`Search::auto`] counts on one thread before it splits.
-    pub const PROBE: Duration = Duration::from_millis(100);
+    pub const PROBE: Duration = Duration::from_millis(20);
 
     /// `engine` on every core, after a one-thread probe of [`Search::PROBE`].
     pub fn auto(engine: EngineKind) -> Search {
@@ -198,7 +209,7 @@ impl Count {
 
 /// What the workers share.
 struct Shared<'a> {
-    cubes: Vec<Vec<Lit>>,
+    cubes: Vec<Cube>,
     next_cube: AtomicUsize,
     /// Set to end every worker early.
     stop: AtomicBool,
@@ -232,15 +243,26 @@ impl Shared<'_> {
     }
 }
 
+/// What one worker did.
+struct Worked {
+    found: u128,
+    stats: SearchStats,
+    /// What is left of the cube it was counting when it stopped (see
+    /// [`Engine::remaining`]); empty if it stopped between cubes, `None` if
+    /// unknown.
+    remaining: Option<Vec<Cube>>,
+}
+
 /// One worker thread: takes cubes until none are left or the count stops.
 fn work(
     shared: &Shared,
     kind: EngineKind,
     encoded: &Encoded,
     models: Option<&SyncSender<Grid>>,
-) -> Result<(u128, SearchStats), CountError> {
+) -> Result<Worked, CountError> {
     let mut engine = engine(kind, shared.puzzle, encoded, &shared.stop);
     let mut found: u128 = 0;
+    let mut remaining = Some(Vec::new());
     'cubes: while let Some(cube) = shared.next_cube() {
         engine.start_cube(cube)?;
         while let Some(grid) = engine.step()? {
@@ -248,6 +270,7 @@ fn work(
                 return Err(CountError::NotASolution(first.to_string()));
             }
             if !shared.admit() {
+                remaining = None; // this model is in no cube any more
                 break 'cubes;
             }
             found += 1;
@@ -257,22 +280,27 @@ fn work(
             }
             if let Some(models) = models {
                 if models.send(grid).is_err() {
-                    break 'cubes; // the caller stopped listening
+                    remaining = None; // the caller stopped listening
+                    break 'cubes;
                 }
             }
             if shared.stop.load(Ordering::Relaxed) {
-                break 'cubes;
+                break;
             }
         }
+        if shared.stop.load(Ordering::Relaxed) {
+            remaining = engine.remaining();
+            break;
+        }
     }
-    Ok((found, engine.stats()))
+    Ok(Worked { found, stats: engine.stats(), remaining })
 }
 
 /// Counts the solutions of `puzzle` on `search.jobs` threads, shows each to
 /// `observer` if it asks, and checks every solution against the puzzle with the
 /// independent checker (never trusting the solver). The calling thread watches
 /// the time limit and the interrupt flag; the engines look at a shared stop
-/// flag between models and, for the enum engine, every 1,024 decisions.
+/// flag between models and, for the enum engine, every 16 decisions.
 pub fn count_models(
     puzzle: &Puzzle,
     encoded: &Encoded,
@@ -283,24 +311,42 @@ pub fn count_models(
     let search = search.into();
     let start = Instant::now();
     let Some(probe) = search.probe.filter(|_| search.jobs > 1) else {
-        return count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start);
+        return Ok(count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start, Resume::default())?.0);
     };
     if observer.wants_models() {
         // Starting over would show models twice; one thread keeps their order.
-        return count_on(puzzle, encoded, search.engine, 1, limits, observer, start);
+        return Ok(count_on(puzzle, encoded, search.engine, 1, limits, observer, start, Resume::default())?.0);
     }
     let budget = limits.timeout.map_or(probe, |t| t.min(probe));
     let probed = Limits { timeout: Some(budget), ..limits };
-    let first = count_on(puzzle, encoded, search.engine, 1, probed, observer, start)?;
+    let (first, remaining) = count_on(puzzle, encoded, search.engine, 1, probed, observer, start, Resume::default())?;
     if first.stop != Stop::Timeout || limits.timeout.is_some_and(|t| t <= probe) {
         return Ok(first);
     }
-    let mut count = count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start)?;
+    // The enum engine hands over its frontier, so no work is lost; the
+    // blocking engine starts over.
+    let resume = match remaining {
+        Some(cubes) => Resume { cubes: Some(cubes), found: first.models },
+        None => Resume::default(),
+    };
+    let mut count = count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start, resume)?.0;
     count.stats += first.stats;
+    count.first = first.first.or(count.first);
     Ok(count)
 }
 
-/// [`count_models`] on `jobs` threads, with times measured from `start`.
+/// Where [`count_on`] starts: the whole search, or the cubes left by an
+/// earlier count that found `found` models.
+#[derive(Default)]
+struct Resume {
+    cubes: Option<Vec<Cube>>,
+    found: u128,
+}
+
+/// [`count_models`] on `jobs` threads from `resume`, with times measured
+/// from `start`; also what is left to count if it stopped early (`None` if
+/// unknown).
+#[allow(clippy::too_many_arguments)]
 fn count_on(
     puzzle: &Puzzle,
     encoded: &Encoded,
@@ -309,12 +355,16 @@ fn count_on(
     limits: Limits,
     observer: &mut impl Observer,
     start: Instant,
-) -> Result<Count, CountError> {
+    resume: Resume,
+) -> Result<(Count, Option<Vec<Cube>>), CountError> {
     let jobs = jobs.max(1);
-    let cubes = if jobs > 1 {
-        enumerate::Enumerate::new(puzzle, encoded).split(jobs * CUBES_PER_JOB)
-    } else {
-        vec![Vec::new()]
+    let cubes = match resume.cubes {
+        Some(cubes) if jobs > 1 => {
+            enumerate::Enumerate::new(puzzle, encoded).split_further(cubes, jobs * CUBES_PER_JOB)
+        }
+        Some(cubes) => cubes,
+        None if jobs > 1 => enumerate::Enumerate::new(puzzle, encoded).split(jobs * CUBES_PER_JOB),
+        None => vec![Vec::new()],
     };
     let workers = jobs.min(cubes.len()).max(1);
     let (sender, receiver) = std::sync::mpsc::sync_channel(1024);
@@ -322,7 +372,7 @@ fn count_on(
         cubes,
         next_cube: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
-        found: AtomicU64::new(0),
+        found: AtomicU64::new(u64::try_from(resume.found).unwrap_or(u64::MAX)),
         max: limits.max,
         first: AtomicU64::new(u64::MAX),
         start,
@@ -367,7 +417,9 @@ fn count_on(
         let mut shown: u128 = 0;
         loop {
             halt(&mut stop, limit_reached());
-            match receiver.recv_timeout(TICK) {
+            // Wakes at the time limit, not up to a tick after it.
+            let until_limit = limits.timeout.filter(|_| stop.is_none()).map(|t| t.saturating_sub(start.elapsed()));
+            match receiver.recv_timeout(until_limit.map_or(TICK, |left| left.min(TICK))) {
                 Ok(grid) => {
                     shown += 1;
                     if stop.is_none() && observer.model(shown, &grid).is_break() {
@@ -381,11 +433,17 @@ fn count_on(
         }
         handles.into_iter().map(|h| h.join().expect("a counting thread panicked")).collect::<Vec<_>>()
     });
-    let (mut models, mut stats) = (0u128, SearchStats::default());
+    let (mut models, mut stats) = (resume.found, SearchStats::default());
+    let taken = shared.next_cube.load(Ordering::Relaxed).min(shared.cubes.len());
+    let mut remaining = Some(shared.cubes[taken..].to_vec());
     for result in results {
-        let (found, worker_stats) = result?;
-        models += found;
-        stats += worker_stats;
+        let worked = result?;
+        models += worked.found;
+        stats += worked.stats;
+        remaining = remaining.zip(worked.remaining).map(|(mut all, left)| {
+            all.extend(left);
+            all
+        });
     }
     let max_reached = limits.max.is_some_and(|max| u128::from(shared.found.load(Ordering::Relaxed)) > max);
     let stop = match stop {
@@ -395,11 +453,12 @@ fn count_on(
         None => Stop::Complete,
     };
     let first = shared.first.load(Ordering::Relaxed);
-    Ok(Count {
+    let count = Count {
         models,
         stop,
         stats,
         elapsed: start.elapsed(),
         first: (first != u64::MAX).then(|| Duration::from_nanos(first)),
-    })
+    };
+    Ok((count, remaining))
 }
