@@ -3,7 +3,9 @@
 same instances in one session.
 
 Instances: bench/instances/grid*.lp (symbols of random valid grids) and the
-cnf-samples contest.lp, zero.lp, some.lp, many.lp: 31 contest instances.
+cnf-samples contest.lp, zero.lp, some.lp, many.lp: 31 contest instances; and
+bench/instances/high/*.lp, contest instances with 10^3..10^4 solutions from
+bench/gen_instances.py (annealing), timed separately.
 
 Peers (installed by bench/install-peers.sh; any that is missing is skipped):
   floor    bench/peers/floor.c, a hand-written C bitset backtracking counter
@@ -44,6 +46,10 @@ def instances():
     return files + [f"cnf-samples/{n}.lp" for n in ("contest", "zero", "some", "many")]
 
 
+def high_instances():
+    return sorted(glob.glob("bench/instances/high/*.lp"))
+
+
 def build(tmp):
     subprocess.run(["cargo", "build", "--release", "--quiet"], check=True)
     tools = {}
@@ -78,7 +84,8 @@ def timed(cmd):
     start = time.perf_counter()
     out = subprocess.run(cmd, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
-    if out.returncode not in (0, 10, 20):
+    # 3: satsudoku stopped at --max; 10, 20: SAT solvers' SAT and UNSAT.
+    if out.returncode not in (0, 3, 10, 20):
         raise RuntimeError(f"{' '.join(cmd)} failed ({out.returncode}): {out.stderr[-500:]}")
     return elapsed * 1e3, count_of(out.stdout)
 
@@ -99,37 +106,71 @@ def progress_samples(stderr):
     return out
 
 
-def long_counts(runs):
-    """--jobs 1 against --jobs 2 on a count of several seconds, and whether the
-    cost per model grows: models per second over the first and the last tenth
-    of the models, from the progress line of a one-thread run."""
-    lines = ["", "Long counts (many.lp, `--digits log`, 117 models, several seconds), median of "
-             f"{max(3, runs // 2)} runs:", "", "| configuration | s | ratio to --jobs 1 |", "|---|---|---|"]
-    for engine in ("enum", "blocking"):
+def long_counts(runs, high):
+    """--jobs 1 against --jobs 2 on counts of a second or more."""
+    reps = max(3, runs // 2)
+    lines = ["", f"Long counts, median of {reps} runs:", "", "| instance | configuration | s | ratio to --jobs 1 |",
+             "|---|---|---|---|"]
+    cases = [(high, [], "default"), (high, ["--engine", "blocking"], "--engine blocking"),
+             ("cnf-samples/many.lp", ["--digits", "log"], "--digits log"),
+             ("cnf-samples/many.lp", ["--digits", "log", "--engine", "blocking"], "--digits log --engine blocking")]
+    for lp, args, label in cases:
         base = None
         for jobs in ("1", "2"):
-            cmd = [BIN, "count", "cnf-samples/many.lp", "--digits", "log", "--engine", engine, "--jobs", jobs]
-            secs = statistics.median(timed(cmd)[0] / 1e3 for _ in range(max(3, runs // 2)))
+            cmd = [BIN, "count", lp, *args, "--jobs", jobs]
+            secs = statistics.median(timed(cmd)[0] / 1e3 for _ in range(reps))
             base = base or secs
-            lines.append(f"| --engine {engine} --jobs {jobs} | {secs:.2f} | {secs / base:.2f} |")
-    lines += ["", "Cost per model over a run (one thread, rate in the last tenth of the models / the first tenth):", ""]
-    for engine in ("enum", "blocking"):
-        cmd = [BIN, "count", "cnf-samples/many.lp", "--digits", "log", "--engine", engine, "--jobs", "1",
-               "--progress", "always"]
-        out = subprocess.run(cmd, capture_output=True, text=True)
-        samples = progress_samples(out.stderr)
-        total = count_of(out.stdout)
-        tenth = total / 10
-        # Early: the first sample past a tenth of the models (samples start after a second).
-        early = next(((m, t) for m, t in samples if m >= tenth), None)
-        # Late: from the last sample before the last tenth to the last sample.
-        before = [(m, t) for m, t in samples if m <= total - tenth]
-        if early and before and samples[-1][1] > before[-1][1]:
-            (m0, t0), (m1, t1) = before[-1], samples[-1]
-            ratio = ((m1 - m0) / (t1 - t0)) / (early[0] / early[1])
-            lines.append(f"- --engine {engine}: {ratio:.2f} ({len(samples)} progress samples)")
-        else:
-            lines.append(f"- --engine {engine}: too few progress samples")
+            lines.append(f"| {os.path.basename(lp)} | {label} --jobs {jobs} | {secs:.2f} | {secs / base:.2f} |")
+    return lines
+
+
+def flatness(runs, lp, total):
+    """Whether the cost per model grows over a run: on one thread the models
+    come in the same order every run, so `--max K` times the first K. The rate
+    over the last tenth of the models (full run minus `--max 9N/10`) over the
+    rate over the first tenth (`--max N/10` minus `--max 1`)."""
+    reps = max(3, runs)
+    lines = ["", f"Cost per model over a run ({os.path.basename(lp)}, {total} models, one thread, medians of {reps}):",
+             ""]
+    tenth = total // 10
+    for label, args in (("default", []), ("--engine blocking", ["--engine", "blocking"])):
+        def t(max_):
+            cmd = [BIN, "count", lp, *args, "--jobs", "1", *(["--max", str(max_)] if max_ else [])]
+            return statistics.median(timed(cmd)[0] for _ in range(reps))
+        t0, t1, t9, tn = t(1), t(tenth + 1), t(total - tenth), t(None)
+        first, last = tenth / (t1 - t0), tenth / (tn - t9)
+        lines.append(f"- {label}: first tenth {first:.0f} models/ms, last tenth {last:.0f} models/ms, "
+                     f"ratio {last / first:.2f}")
+    return lines
+
+
+def high_table(runs, high, commands, cnfs, counts):
+    """Whole-process times on the instances with many solutions. The
+    blocking loops of pysat and CP-SAT are left out: they are the slowest on
+    the contest set, and take minutes here."""
+    reps = max(3, runs // 2)
+    skip = {"cadical", "cpsat", "satsudoku --engine blocking --relation support"}
+    names = [n for n in commands if n not in skip]
+    times = {}
+    for lp in high:
+        for name in names:
+            samples = []
+            for _ in range(reps):
+                ms, n = timed(commands[name](lp, cnfs[lp]))
+                samples.append(ms)
+                expected = counts.setdefault(lp, n)
+                if n != expected:
+                    sys.exit(f"DISAGREEMENT on {lp}: {name} says {n}, satsudoku says {expected}")
+            times[(name, lp)] = statistics.median(samples)
+        print(f"{lp}: {counts[lp]} solutions", file=sys.stderr)
+    head = " | ".join(f"{os.path.basename(lp)} ({counts[lp]})" for lp in high)
+    lines = ["", f"Instances with many solutions (bench/instances/high), ms, median of {reps} runs; "
+             "in brackets the ratio to satsudoku's default:", "", f"| tool | {head} |",
+             "|---" * (len(high) + 1) + "|"]
+    for name in names:
+        cells = " | ".join(f"{times[(name, lp)]:.0f} ({times[(name, lp)] / times[('satsudoku (default)', lp)]:.1f})"
+                           for lp in high)
+        lines.append(f"| {name} | {cells} |")
     return lines
 
 
@@ -140,12 +181,13 @@ def main():
     configs = {
         "satsudoku (default)": [],
         "satsudoku --relation support": ["--relation", "support"],
-        "satsudoku --relation support --engine enum": ["--relation", "support", "--engine", "enum"],
-        "satsudoku --engine enum": ["--engine", "enum"],
+        "satsudoku --engine blocking": ["--engine", "blocking"],
+        "satsudoku --engine blocking --relation support": ["--engine", "blocking", "--relation", "support"],
     }
     files = instances()
+    high = high_instances()
     cnfs = {}
-    for lp in files:
+    for lp in files + high:
         cnf = os.path.join(tmp, os.path.basename(lp) + ".cnf")
         subprocess.run([BIN, "export", lp, "-o", cnf], check=True)
         cnfs[lp] = cnf
@@ -204,7 +246,11 @@ def main():
             samples.append((time.perf_counter() - start) * 1e3 / len(batch))
         lines.append(f"| {name} | {statistics.median(samples):.2f} |")
 
-    lines += long_counts(runs)
+    if high:
+        lines += high_table(runs, high, commands, cnfs, counts)
+        largest = max(high, key=lambda lp: counts[lp])
+        lines += long_counts(runs, largest)
+        lines += flatness(runs, largest, counts[largest])
     lines += ["", "Peak resident memory (`/usr/bin/time -f %M`), contest.lp and the 200-file batch:", ""]
     for name, args in configs.items():
         one = peak_kb([BIN, "count", "cnf-samples/contest.lp", *args])

@@ -80,3 +80,37 @@ fn a_batch_prints_the_oracle_counts_in_file_order_on_any_number_of_threads() {
             .stdout(expected.clone());
     }
 }
+
+/// The benchmark's instances with many solutions (bench/instances/high): the
+/// count in each file's header comment, from the generator, is confirmed by
+/// the oracle and by `satsudoku count` (default engine, and blocking where
+/// that takes seconds rather than minutes in a debug build). Above 10,000
+/// solutions the oracle takes minutes; those counts are confirmed by the
+/// peers in bench/peers.py instead (clingo, GNU Prolog, ganak, the C floor).
+#[test]
+fn benchmark_instances_with_many_solutions_have_their_recorded_counts() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir("bench/instances/high").unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let header = text.lines().next().unwrap();
+        let recorded: u64 = header.rsplit(": ").next().unwrap().trim_end_matches(" solutions").parse().unwrap();
+        if recorded > 10_000 {
+            continue;
+        }
+        assert_eq!(oracle_count(&contest_spec(&symbols(&text)), u64::MAX), recorded, "oracle on {}", path.display());
+        let engines: &[&[&str]] = if recorded < 3000 { &[&[], &["--engine", "blocking"]] } else { &[&[]] };
+        for args in engines {
+            Command::cargo_bin("satsudoku")
+                .unwrap()
+                .arg("count")
+                .arg(&path)
+                .args(*args)
+                .assert()
+                .success()
+                .stdout(format!("solutions({recorded}).\n"));
+        }
+        seen += 1;
+    }
+    assert!(seen >= 3);
+}
