@@ -125,22 +125,32 @@ def long_counts(runs, high):
 
 
 def flatness(runs, lp, total):
-    """Whether the cost per model grows over a run: on one thread the models
-    come in the same order every run, so `--max K` times the first K. The rate
-    over the last tenth of the models (full run minus `--max 9N/10`) over the
-    rate over the first tenth (`--max N/10` minus `--max 1`)."""
+    """Whether the cost per model grows over a run: on one thread with
+    `--print`, the time at which each `% solution K` line arrives on the pipe
+    (satsudoku's stdout is block-buffered, so lines come in bursts of a few
+    dozen models). The rate over the last tenth of the models over the rate
+    over the first tenth; median over RUNS runs."""
     reps = max(3, runs)
-    lines = ["", f"Cost per model over a run ({os.path.basename(lp)}, {total} models, one thread, medians of {reps}):",
-             ""]
+    lines = ["", f"Cost per model over a run ({os.path.basename(lp)}, {total} models, one thread, `--print`, "
+             f"median of {reps} runs):", ""]
     tenth = total // 10
     for label, args in (("default", []), ("--engine blocking", ["--engine", "blocking"])):
-        def t(max_):
-            cmd = [BIN, "count", lp, *args, "--jobs", "1", *(["--max", str(max_)] if max_ else [])]
-            return statistics.median(timed(cmd)[0] for _ in range(reps))
-        t0, t1, t9, tn = t(1), t(tenth + 1), t(total - tenth), t(None)
-        first, last = tenth / (t1 - t0), tenth / (tn - t9)
-        lines.append(f"- {label}: first tenth {first:.0f} models/ms, last tenth {last:.0f} models/ms, "
-                     f"ratio {last / first:.2f}")
+        ratios, firsts, lasts = [], [], []
+        for _ in range(reps):
+            cmd = [BIN, "count", lp, *args, "--jobs", "1", "--print"]
+            start = time.perf_counter()
+            arrived = []
+            with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True) as proc:
+                for line in proc.stdout:
+                    if line.startswith("% solution"):
+                        arrived.append(time.perf_counter() - start)
+            first = tenth / (arrived[tenth] - arrived[0])
+            last = tenth / (arrived[-1] - arrived[-1 - tenth])
+            firsts.append(first)
+            lasts.append(last)
+            ratios.append(last / first)
+        lines.append(f"- {label}: first tenth {statistics.median(firsts) / 1e3:.1f} models/ms, last tenth "
+                     f"{statistics.median(lasts) / 1e3:.1f} models/ms, ratio {statistics.median(ratios):.2f}")
     return lines
 
 

@@ -358,12 +358,15 @@ fn count_on(
     resume: Resume,
 ) -> Result<(Count, Option<Vec<Cube>>), CountError> {
     let jobs = jobs.max(1);
+    // Blocking counts in cubes even on one thread: each cube's blocking
+    // clauses retire when it is done, so the solver does not slow down as
+    // they pile up (high4.lp, 12,424 models on one thread: 14.5 s in one
+    // piece).
+    let target = if jobs > 1 || engine == EngineKind::Blocking { jobs * CUBES_PER_JOB } else { 1 };
     let cubes = match resume.cubes {
-        Some(cubes) if jobs > 1 => {
-            enumerate::Enumerate::new(puzzle, encoded).split_further(cubes, jobs * CUBES_PER_JOB)
-        }
+        Some(cubes) if target > 1 => enumerate::Enumerate::new(puzzle, encoded).split_further(cubes, target),
         Some(cubes) => cubes,
-        None if jobs > 1 => enumerate::Enumerate::new(puzzle, encoded).split(jobs * CUBES_PER_JOB),
+        None if target > 1 => enumerate::Enumerate::new(puzzle, encoded).split(target),
         None => vec![Vec::new()],
     };
     let workers = jobs.min(cubes.len()).max(1);
