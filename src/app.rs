@@ -170,17 +170,8 @@ fn count_in_turn(files: &[Option<&Path>], encoding: &Encoding, args: &CountArgs)
     };
     let mut outcomes = Vec::new();
     for &file in files {
-        let outcome = match read_puzzle(file, args.format) {
-            Err(err) => Outcome::Unreadable(err),
-            Ok((name, puzzle)) => {
-                let mut sinks = Sinks { out: BufWriter::new(io::stdout().lock()), diag: io::stderr(), show_progress };
-                let name = batch.then_some(name.as_str());
-                match count_one(name, &puzzle, encoding, search, args, &mut sinks) {
-                    Ok(status) => Outcome::Counted(status),
-                    Err(err) => Outcome::Failed(err),
-                }
-            }
-        };
+        let mut sinks = Sinks { out: BufWriter::new(io::stdout().lock()), diag: io::stderr(), show_progress };
+        let outcome = count_file(file, batch, encoding, search, args, &mut sinks);
         let failed = matches!(outcome, Outcome::Failed(_));
         outcome.announce(batch);
         outcomes.push(outcome);
@@ -210,13 +201,7 @@ fn count_in_parallel(files: &[Option<&Path>], threads: usize, encoding: &Encodin
                     break;
                 }
                 let mut sinks = Sinks { out: Vec::new(), diag: Vec::new(), show_progress: false };
-                let outcome = match read_puzzle(files[index], args.format) {
-                    Err(err) => Outcome::Unreadable(err),
-                    Ok((name, puzzle)) => match count_one(Some(&name), &puzzle, encoding, search, args, &mut sinks) {
-                        Ok(status) => Outcome::Counted(status),
-                        Err(err) => Outcome::Failed(err),
-                    },
-                };
+                let outcome = count_file(files[index], true, encoding, search, args, &mut sinks);
                 if sender.send((index, outcome, sinks.out, sinks.diag)).is_err() {
                     break;
                 }
@@ -242,6 +227,24 @@ fn count_in_parallel(files: &[Option<&Path>], threads: usize, encoding: &Encodin
         }
         outcomes
     })
+}
+
+/// Reads, counts and reports one file (`NAME<TAB>` before its line in a batch).
+fn count_file<O: Write, D: Write>(
+    file: Option<&Path>,
+    batch: bool,
+    encoding: &Encoding,
+    search: Search,
+    args: &CountArgs,
+    sinks: &mut Sinks<O, D>,
+) -> Outcome {
+    match read_puzzle(file, args.format) {
+        Err(err) => Outcome::Unreadable(err),
+        Ok((name, puzzle)) => match count_one(batch.then_some(name.as_str()), &puzzle, encoding, search, args, sinks) {
+            Ok(status) => Outcome::Counted(status),
+            Err(err) => Outcome::Failed(err),
+        },
+    }
 }
 
 /// Where one count writes: its results, its diagnostics, and whether it
