@@ -90,6 +90,19 @@ def timed(cmd):
     return elapsed * 1e3, count_of(out.stdout)
 
 
+def median_checked(name, cmd, reps, lp, counts):
+    """The median of `reps` whole-process times of `cmd` on `lp`, in ms;
+    exits if its count differs from the first count recorded for `lp`."""
+    samples = []
+    for _ in range(reps):
+        ms, n = timed(cmd)
+        samples.append(ms)
+        expected = counts.setdefault(lp, n)
+        if n != expected:
+            sys.exit(f"DISAGREEMENT on {lp}: {name} says {n}, satsudoku says {expected}")
+    return statistics.median(samples)
+
+
 def peak_kb(cmd):
     out = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], capture_output=True, text=True)
     return int(out.stderr.strip().splitlines()[-1])
@@ -164,14 +177,7 @@ def high_table(runs, high, commands, cnfs, counts):
     times = {}
     for lp in high:
         for name in names:
-            samples = []
-            for _ in range(reps):
-                ms, n = timed(commands[name](lp, cnfs[lp]))
-                samples.append(ms)
-                expected = counts.setdefault(lp, n)
-                if n != expected:
-                    sys.exit(f"DISAGREEMENT on {lp}: {name} says {n}, satsudoku says {expected}")
-            times[(name, lp)] = statistics.median(samples)
+            times[(name, lp)] = median_checked(name, commands[name](lp, cnfs[lp]), reps, lp, counts)
         print(f"{lp}: {counts[lp]} solutions", file=sys.stderr)
     head = " | ".join(f"{os.path.basename(lp)} ({counts[lp]})" for lp in high)
     lines = ["", f"Instances with many solutions (bench/instances/high), ms, median of {reps} runs; "
@@ -207,14 +213,7 @@ def main():
     counts = {}
     for lp in files:
         for name, command in commands.items():
-            samples = []
-            for _ in range(runs):
-                ms, n = timed(command(lp, cnfs[lp]))
-                samples.append(ms)
-                expected = counts.setdefault(lp, n)
-                if n != expected:
-                    sys.exit(f"DISAGREEMENT on {lp}: {name} says {n}, satsudoku says {expected}")
-            times[name][lp] = statistics.median(samples)
+            times[name][lp] = median_checked(name, command(lp, cnfs[lp]), runs, lp, counts)
         print(f"{lp}: {counts[lp]} solutions", file=sys.stderr)
 
     base = statistics.median(times["satsudoku (default)"].values())

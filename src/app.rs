@@ -110,7 +110,7 @@ fn run_count(args: &CountArgs) -> Result<Status> {
     let files: Vec<Option<&Path>> =
         if args.files.is_empty() { vec![None] } else { args.files.iter().map(|f| Some(f.as_path())).collect() };
     let batch = files.len() > 1;
-    let threads = args.jobs.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
+    let threads = args.jobs.map_or_else(count::all_cores, usize::from);
     let outcomes = if batch && !args.print && threads > 1 {
         count_in_parallel(&files, threads.min(files.len()), &encoding, args)
     } else {

@@ -127,21 +127,29 @@ fn partial_relation_instances_match_the_oracle() {
     assert!(counts.iter().filter(|&&c| c >= 1000).count() >= 3, "{counts:?}");
 }
 
-/// Every clause set with every at-most-one encoding counts the same as the
-/// oracle: auxiliary variables never change a count.
-#[test]
-fn every_encoding_counts_like_the_oracle() {
-    let mut rng = Rng::new(3);
-    let mut cases: Vec<(String, Puzzle, u64)> = Vec::new();
+/// Puzzles with their oracle counts: empty 4x4, with and without diagonals;
+/// contest instances from `grids` random grids (seeded by `seed`), then one
+/// from random symbols.
+fn oracle_cases(seed: u64, grids: usize) -> Vec<(String, Puzzle, u64)> {
+    let mut rng = Rng::new(seed);
+    let mut cases = Vec::new();
     for diagonals in [false, true] {
         let spec = Spec { diagonals, ..Spec::empty(2, 2) };
         cases.push((format!("4x4 diagonals={diagonals}"), puzzle_of(&spec), oracle_count(&spec, u64::MAX)));
     }
-    for i in 0..4 {
-        let symbols = if i < 3 { symbols_of(&random_grid(&mut rng)) } else { random_symbols(&mut rng) };
+    for i in 0..=grids {
+        let symbols = if i < grids { symbols_of(&random_grid(&mut rng)) } else { random_symbols(&mut rng) };
         let puzzle = parse(&to_lp(&symbols), "gen.lp", None).unwrap();
         cases.push((format!("contest {i}"), puzzle, oracle_count(&contest_spec(&symbols), u64::MAX)));
     }
+    cases
+}
+
+/// Every clause set with every at-most-one encoding counts the same as the
+/// oracle: auxiliary variables never change a count.
+#[test]
+fn every_encoding_counts_like_the_oracle() {
+    let cases = oracle_cases(3, 3);
     for (name, puzzle, expected) in &cases {
         for clause_set in [ClauseSet::Minimal, ClauseSet::Efficient, ClauseSet::Extended] {
             for amo in AmoEncoding::ALL {
@@ -160,17 +168,7 @@ fn every_encoding_counts_like_the_oracle() {
 /// with auxiliary variables.
 #[test]
 fn every_engine_counts_like_the_oracle() {
-    let mut rng = Rng::new(19);
-    let mut cases: Vec<(String, Puzzle, u64)> = Vec::new();
-    for diagonals in [false, true] {
-        let spec = Spec { diagonals, ..Spec::empty(2, 2) };
-        cases.push((format!("4x4 diagonals={diagonals}"), puzzle_of(&spec), oracle_count(&spec, u64::MAX)));
-    }
-    for i in 0..5 {
-        let symbols = if i < 4 { symbols_of(&random_grid(&mut rng)) } else { random_symbols(&mut rng) };
-        let puzzle = parse(&to_lp(&symbols), "gen.lp", None).unwrap();
-        cases.push((format!("contest {i}"), puzzle, oracle_count(&contest_spec(&symbols), u64::MAX)));
-    }
+    let cases = oracle_cases(19, 4);
     let encodings = [
         Encoding::default(),
         Encoding { relation: RelationEncoding::Support, ..Encoding::default() },

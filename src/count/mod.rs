@@ -126,9 +126,13 @@ impl Search {
 
     /// `engine` on every core, after a one-thread probe of [`Search::PROBE`].
     pub fn auto(engine: EngineKind) -> Search {
-        let jobs = std::thread::available_parallelism().map_or(1, usize::from);
-        Search { engine, jobs, probe: Some(Search::PROBE) }
+        Search { engine, jobs: all_cores(), probe: Some(Search::PROBE) }
     }
+}
+
+/// The threads the machine can run at once (1 if it cannot say).
+pub fn all_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 impl From<EngineKind> for Search {
