@@ -47,10 +47,13 @@ struct Frame {
 
 pub struct Enumerate<'a> {
     encoded: &'a Encoded,
-    /// Groups of `n` cells: each digit appears in exactly one of their cells.
-    encoded_groups: Vec<Vec<Cell>>,
-    /// Every clause of two or more literals, one after another; the first two
-    /// literals of each are its watches.
+    /// The sets of exclusive options [`Enumerate::choose`] branches on.
+    branches: Branches,
+    /// For each literal code, the literals binary clauses make true with it.
+    implied: Csr<Lit>,
+    /// Every other clause of two or more literals (those of three or more
+    /// in the formula, and the derived ones), one after another; the first
+    /// two literals of each are its watches.
     lits: Vec<Lit>,
     /// Start and length of each clause in `lits`.
     clauses: Vec<(u32, u32)>,
@@ -82,14 +85,23 @@ pub struct Enumerate<'a> {
 impl<'a> Enumerate<'a> {
     pub fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Enumerate<'a> {
         let var_count = encoded.formula.var_count();
-        let full = puzzle.groups().iter().filter(|g| g.cells.len() == puzzle.side());
         // Room for the derived support clauses too, which add up to a third
         // to the forbidden-pairs encoding's literals.
         let mut lits = Vec::with_capacity(encoded.literal_count() * 3 / 2);
         let mut clauses = Vec::with_capacity(encoded.formula.len());
         let mut units = Vec::new();
         let mut unsat = false;
+        // Binary clauses `a ∨ b` propagate from lists of implied literals:
+        // `¬a` implies `b`, `¬b` implies `a`. The watches take the others.
+        let mut pairs = Vec::with_capacity(2 * clauses.capacity());
         for clause in encoded.formula.iter() {
+            if let &[a, b] = clause {
+                if a.var() != b.var() {
+                    pairs.push(((!a).code(), b));
+                    pairs.push(((!b).code(), a));
+                    continue;
+                } // else x ∨ x or x ∨ ¬x, dealt with below
+            }
             let start = lits.len();
             lits.extend_from_slice(clause);
             let len = sort_and_dedup(&mut lits[start..]);
@@ -100,13 +112,21 @@ impl<'a> Enumerate<'a> {
                 _ if tautology => {} // x and ¬x: always true
                 (0, _) => unsat = true,
                 (1, Some(unit)) => units.push(unit),
+                (2, _) => {
+                    let (a, b) = (lits[start], lits[start + 1]);
+                    pairs.push(((!a).code(), b));
+                    pairs.push(((!b).code(), a));
+                }
                 _ => clauses.push((start as u32, len as u32)),
             }
-            // Only clauses of two or more literals stay in the arena.
-            lits.truncate(if tautology || len < 2 { start } else { start + len });
+            // Only clauses of three or more literals stay in the arena.
+            lits.truncate(if tautology || len < 3 { start } else { start + len });
         }
+        // A pair of cells in one row and one box has its clauses twice; once is enough.
+        let mut implied = Csr::new(2 * var_count, pairs);
+        implied.dedup(2 * var_count, Lit::code);
         let before = clauses.len();
-        derive_supports(&mut lits, &mut clauses, &mut units, &cell_of(encoded));
+        derive_supports(&mut lits, &mut clauses, &mut units, &cell_of(encoded), &implied);
         let derived = (clauses.len() - before) as u64;
         // Sized in advance: pushing clause by clause reallocates thousands of times.
         let mut watched = vec![0usize; 2 * var_count];
@@ -121,7 +141,8 @@ impl<'a> Enumerate<'a> {
         }
         let mut engine = Enumerate {
             encoded,
-            encoded_groups: full.map(|g| g.cells.clone()).collect(),
+            branches: Branches::new(puzzle, encoded),
+            implied,
             lits,
             clauses,
             watches,
@@ -246,6 +267,7 @@ impl<'a> Enumerate<'a> {
             _ => {
                 self.values[lit.index()] = u8::from(lit.is_positive());
                 self.trail.push(lit);
+                self.branches.became_true(lit);
                 true
             }
         }
@@ -254,8 +276,20 @@ impl<'a> Enumerate<'a> {
     /// Unit propagation of the trail from position `start`; false on conflict.
     fn propagate_from(&mut self, mut head: usize) -> bool {
         while head < self.trail.len() {
-            let falsified = !self.trail[head];
+            let made_true = self.trail[head];
+            let falsified = !made_true;
             head += 1;
+            for i in self.implied.range(made_true.code()) {
+                // Most implied literals are false already; look before assigning.
+                let lit = self.implied.items[i];
+                match self.value(lit) {
+                    1 => {}
+                    0 => return false,
+                    _ => {
+                        self.assign(lit);
+                    }
+                }
+            }
             let mut watching = std::mem::take(&mut self.watches[falsified.code()]);
             let mut i = 0;
             let mut ok = true;
@@ -307,6 +341,7 @@ impl<'a> Enumerate<'a> {
     fn undo_to(&mut self, len: usize) {
         for lit in self.trail.drain(len..) {
             self.values[lit.index()] = UNSET;
+            self.branches.reopened(lit);
         }
     }
 
@@ -314,32 +349,11 @@ impl<'a> Enumerate<'a> {
     /// groups (the cells left for a digit), or `None` when every cell has a
     /// true digit variable; `Some` with no options means a dead end.
     fn choose(&self) -> Option<Vec<Lit>> {
-        let vars = &self.encoded.vars;
-        if vars.digits() != DigitEncoding::Direct {
+        if self.encoded.vars.digits() != DigitEncoding::Direct {
             return self.choose_variable();
         }
-        let n = vars.side();
-        let mut best: Option<Vec<Lit>> = None;
-        let mut consider = |options: Vec<Lit>| {
-            if best.as_ref().is_none_or(|b| options.len() < b.len()) {
-                best = Some(options);
-            }
-        };
-        for (r, c) in itertools::iproduct!(0..n, 0..n) {
-            let cell = Cell::new(r, c);
-            if let Some(options) = self.open(std::iter::repeat(cell).zip(1..=n as Digit)) {
-                consider(options);
-            }
-        }
-        let full_groups = self.encoded_groups.iter();
-        for cells in full_groups {
-            for d in 1..=n as Digit {
-                if let Some(options) = self.open(cells.iter().map(|&cell| (cell, d))) {
-                    consider(options);
-                }
-            }
-        }
-        best
+        let set = self.branches.smallest_open()?;
+        Some(self.branches.set(set).iter().copied().filter(|&lit| self.value(lit) == UNSET).collect())
     }
 
     /// For order and log digits, whose literals are not exclusive options: both
@@ -350,24 +364,6 @@ impl<'a> Enumerate<'a> {
         let primary = self.encoded.vars.primary_count();
         let var = (0..primary).map(Var::from_index).find(|v| self.values[v.index()] == UNSET)?;
         Some(vec![var.positive(), var.negative()])
-    }
-
-    /// The open literals of exclusive options, or `None` if one is already true.
-    fn open(&self, options: impl Iterator<Item = (Cell, Digit)>) -> Option<Vec<Lit>> {
-        let vars = &self.encoded.vars;
-        let mut open = Vec::new();
-        for (cell, d) in options {
-            match vars.slot(vars.var(cell, d)) {
-                Slot::Fixed(true) => return None,
-                Slot::Fixed(false) => {}
-                Slot::Var(var) => match self.value(var.positive()) {
-                    1 => return None,
-                    UNSET => open.push(var.positive()),
-                    _ => {}
-                },
-            }
-        }
-        Some(open)
     }
 
     /// Cells whose digit unit propagation fixed at level 0, givens included;
@@ -387,13 +383,12 @@ impl<'a> Enumerate<'a> {
     fn leaf(&mut self) -> Result<Option<Grid>, CountError> {
         let mark = self.trail.len();
         let primary = self.encoded.vars.primary_count();
-        let open: Vec<Lit> = (0..primary)
-            .map(Var::from_index)
-            .filter(|v| self.values[v.index()] == UNSET)
-            .map(|v| v.negative())
-            .collect();
-        let mut ok = open.into_iter().all(|l| self.assign(l));
-        ok = ok && self.propagate_from(mark);
+        for var in (0..primary).map(Var::from_index) {
+            if self.values[var.index()] == UNSET {
+                self.assign(var.negative()); // cannot fail: the variable is open
+            }
+        }
+        let mut ok = self.propagate_from(mark);
         if ok && self.values[primary..].contains(&UNSET) {
             ok = self.extends_to_model()?;
         }
@@ -481,14 +476,22 @@ impl<'a> Enumerate<'a> {
 /// forbidden-pairs encoding they are the support encoding's clauses. (A
 /// single conflict is a peer's digit, whose resolvent propagates nothing
 /// new; across all positive clauses the resolvents outnumbered the formula.)
-fn derive_supports(lits: &mut Vec<Lit>, clauses: &mut Vec<(u32, u32)>, units: &mut Vec<Lit>, cell_of: &[u32]) {
+fn derive_supports(
+    lits: &mut Vec<Lit>,
+    clauses: &mut Vec<(u32, u32)>,
+    units: &mut Vec<Lit>,
+    cell_of: &[u32],
+    implied: &Csr<Lit>,
+) {
     let var_count = cell_of.len();
-    let conflicts = Conflicts::new(lits, clauses, var_count);
+    // The variables `y` with a binary clause `¬x ∨ ¬y`, each once.
+    let conflicts = |x: usize| {
+        let negated = implied.of(Var::from_index(x).positive().code()).iter();
+        negated.filter(|y| y.is_negative()).map(|y| y.index())
+    };
     let mut hits = vec![0u8; var_count];
-    // The literal position that last counted a hit on each variable, so a
-    // repeated pair counts once.
-    let mut counted_at = vec![u32::MAX; var_count];
-    let mut marked = vec![NO_CELL; var_count];
+    // The `x` whose conflicts were last marked on each variable.
+    let mut marked = vec![usize::MAX; var_count];
     let mut touched = Vec::new();
     for c in 0..clauses.len() {
         let (start, len) = clauses[c];
@@ -499,23 +502,22 @@ fn derive_supports(lits: &mut Vec<Lit>, clauses: &mut Vec<(u32, u32)>, units: &m
             continue;
         }
         for i in range.clone() {
-            for &x in conflicts.of(lits[i].index()) {
-                if cell_of[x as usize] != cell && counted_at[x as usize] != i as u32 {
-                    counted_at[x as usize] = i as u32;
-                    if hits[x as usize] == 0 {
+            for x in conflicts(lits[i].index()) {
+                if cell_of[x] != cell {
+                    if hits[x] == 0 {
                         touched.push(x);
                     }
-                    hits[x as usize] = hits[x as usize].saturating_add(1);
+                    hits[x] = hits[x].saturating_add(1);
                 }
             }
         }
         for x in touched.drain(..) {
-            if hits[x as usize] >= 2 {
-                for &y in conflicts.of(x as usize) {
-                    marked[y as usize] = x;
+            if hits[x] >= 2 {
+                for y in conflicts(x) {
+                    marked[y] = x;
                 }
                 let at = lits.len();
-                lits.push(Var::from_index(x as usize).negative());
+                lits.push(Var::from_index(x).negative());
                 for i in range.clone() {
                     if marked[lits[i].index()] != x {
                         lits.push(lits[i]);
@@ -526,48 +528,162 @@ fn derive_supports(lits: &mut Vec<Lit>, clauses: &mut Vec<(u32, u32)>, units: &m
                     n => clauses.push((at as u32, n as u32)),
                 }
             }
-            hits[x as usize] = 0;
+            hits[x] = 0;
         }
     }
 }
 
-/// For each variable, the variables it forms a binary clause `¬x ∨ ¬y` with,
-/// all in one array. A pair can come twice (two cells of a row that share a
-/// box each get it once).
-struct Conflicts {
-    starts: Vec<u32>,
-    all: Vec<u32>,
+/// The branch points for direct digits: the digit literals of each cell, and
+/// the cell literals of each digit in each group of `n` cells, one set after
+/// another. A set with a literal the reduction fixed true is left out (it is
+/// decided); literals fixed false are dropped. Empty for other digit encodings.
+///
+/// Each set keeps count of its literals that are true and of those not false,
+/// updated as variables are assigned and unassigned, so that finding the
+/// smallest open set at a node reads two numbers per set, not every literal.
+struct Branches {
+    lits: Vec<Lit>,
+    /// Where each set ends in `lits`; it starts where the one before ends.
+    ends: Vec<u32>,
+    /// The sets each variable's positive literal is in.
+    of: Csr<u32>,
+    /// Per set: literals true, and literals not false.
+    true_count: Vec<u32>,
+    open_count: Vec<u32>,
 }
 
-impl Conflicts {
-    fn new(lits: &[Lit], clauses: &[(u32, u32)], var_count: usize) -> Conflicts {
-        let pairs = || {
-            clauses.iter().filter_map(|&(start, len)| match lits[start as usize..(start + len) as usize] {
-                [a, b] if a.is_negative() && b.is_negative() => Some((a.index(), b.index())),
-                _ => None,
-            })
+impl Branches {
+    fn new(puzzle: &Puzzle, encoded: &Encoded) -> Branches {
+        let vars = &encoded.vars;
+        let (mut lits, mut ends) = (Vec::new(), Vec::new());
+        if vars.digits() == DigitEncoding::Direct {
+            let n = puzzle.side();
+            let digits = || 1..=n as Digit;
+            let cells = puzzle.cells().map(|cell| digits().map(move |d| (cell, d)).collect::<Vec<_>>());
+            let full = puzzle.groups().iter().filter(|g| g.cells.len() == n);
+            let in_groups = full.flat_map(|g| digits().map(|d| g.cells.iter().map(|&cell| (cell, d)).collect()));
+            'sets: for set in cells.chain(in_groups) {
+                let start = lits.len();
+                for (cell, d) in set {
+                    match vars.slot(vars.var(cell, d)) {
+                        Slot::Fixed(true) => {
+                            lits.truncate(start);
+                            continue 'sets;
+                        }
+                        Slot::Fixed(false) => {}
+                        Slot::Var(var) => lits.push(var.positive()),
+                    }
+                }
+                ends.push(lits.len() as u32);
+            }
+        }
+        let ranges = || {
+            let starts = std::iter::once(0).chain(ends.iter().copied());
+            starts.zip(&ends).map(|(start, &end)| start as usize..end as usize)
         };
-        let mut starts = vec![0u32; var_count + 1];
-        for (a, b) in pairs() {
-            starts[a + 1] += 1;
-            starts[b + 1] += 1;
-        }
-        for v in 0..var_count {
-            starts[v + 1] += starts[v];
-        }
-        let mut ends = starts.clone();
-        let mut all = vec![0u32; starts[var_count] as usize];
-        for (a, b) in pairs() {
-            all[ends[a] as usize] = b as u32;
-            ends[a] += 1;
-            all[ends[b] as usize] = a as u32;
-            ends[b] += 1;
-        }
-        Conflicts { starts, all }
+        let in_set =
+            |(set, range): (usize, std::ops::Range<usize>)| lits[range].iter().map(move |l| (l.index(), set as u32));
+        let of = Csr::new(encoded.formula.var_count(), ranges().enumerate().flat_map(in_set).collect());
+        let open_count = ranges().map(|range| range.len() as u32).collect();
+        Branches { true_count: vec![0; ends.len()], lits, ends, of, open_count }
     }
 
-    fn of(&self, var: usize) -> &[u32] {
-        &self.all[self.starts[var] as usize..self.starts[var + 1] as usize]
+    fn set(&self, set: usize) -> &[Lit] {
+        let start = if set == 0 { 0 } else { self.ends[set - 1] as usize };
+        &self.lits[start..self.ends[set] as usize]
+    }
+
+    fn became_true(&mut self, lit: Lit) {
+        for &set in self.of.of(lit.index()) {
+            let set = set as usize;
+            if lit.is_positive() {
+                self.true_count[set] += 1;
+            } else {
+                self.open_count[set] -= 1;
+            }
+        }
+    }
+
+    fn reopened(&mut self, lit: Lit) {
+        for &set in self.of.of(lit.index()) {
+            let set = set as usize;
+            if lit.is_positive() {
+                self.true_count[set] -= 1;
+            } else {
+                self.open_count[set] += 1;
+            }
+        }
+    }
+
+    /// The first set with no true literal and the fewest open ones, or
+    /// `None` when every set has a true literal.
+    fn smallest_open(&self) -> Option<usize> {
+        let mut best: Option<(usize, u32)> = None;
+        for (set, (&chosen, &open)) in self.true_count.iter().zip(&self.open_count).enumerate() {
+            if chosen == 0 && best.is_none_or(|(_, fewest)| open < fewest) {
+                best = Some((set, open));
+                if open == 0 {
+                    break; // a dead end: nothing is smaller
+                }
+            }
+        }
+        best.map(|(set, _)| set)
+    }
+}
+
+/// Items grouped by a key `0..keys`, all in one array (compressed rows).
+struct Csr<T> {
+    starts: Vec<u32>,
+    items: Vec<T>,
+}
+
+impl<T: Copy> Csr<T> {
+    /// From `(key, item)` pairs, each key's items in the order given.
+    fn new(keys: usize, pairs: Vec<(usize, T)>) -> Csr<T> {
+        let mut starts = vec![0u32; keys + 1];
+        for &(key, _) in &pairs {
+            starts[key + 1] += 1;
+        }
+        for key in 0..keys {
+            starts[key + 1] += starts[key];
+        }
+        let mut next = starts.clone();
+        // Every slot is overwritten below; any item will do to fill them first.
+        let mut items = pairs.first().map_or(Vec::new(), |&(_, any)| vec![any; pairs.len()]);
+        for (key, item) in pairs {
+            items[next[key] as usize] = item;
+            next[key] += 1;
+        }
+        Csr { starts, items }
+    }
+
+    /// Keeps the first of each key's items with the same `code_of`, a
+    /// number below `codes`.
+    fn dedup(&mut self, codes: usize, code_of: impl Fn(T) -> usize) {
+        // The key that last kept an item with each code.
+        let mut kept_by = vec![usize::MAX; codes];
+        let mut kept = 0;
+        for key in 0..self.starts.len() - 1 {
+            let range = self.range(key); // before its start moves down
+            self.starts[key] = kept as u32;
+            for i in range {
+                let item = self.items[i];
+                if std::mem::replace(&mut kept_by[code_of(item)], key) != key {
+                    self.items[kept] = item;
+                    kept += 1;
+                }
+            }
+        }
+        *self.starts.last_mut().expect("keys + 1 starts") = kept as u32;
+        self.items.truncate(kept);
+    }
+
+    fn range(&self, key: usize) -> std::ops::Range<usize> {
+        self.starts[key] as usize..self.starts[key + 1] as usize
+    }
+
+    fn of(&self, key: usize) -> &[T] {
+        &self.items[self.range(key)]
     }
 }
 

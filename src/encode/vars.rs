@@ -194,50 +194,42 @@ impl VarMap {
 
     /// Reads a grid from variable values; `value` answers for a primary variable.
     pub fn decode(&self, value: impl Fn(Var) -> Option<bool>) -> Result<Grid, DecodeError> {
-        let n = self.side;
+        let (n, per_cell) = (self.side, self.per_cell());
+        let bit = |full: usize| match self.slot(Var::from_index(full)) {
+            Slot::Fixed(b) => Ok(b),
+            Slot::Var(v) => value(v).ok_or_else(|| DecodeError::Unassigned(v.to_dimacs())),
+        };
         let mut digits = Vec::with_capacity(n * n);
-        let mut bits = Vec::with_capacity(self.per_cell());
-        for r in 0..n {
-            for c in 0..n {
-                let cell = Cell::new(r, c);
-                bits.clear();
-                for k in 0..self.per_cell() {
-                    bits.push(match self.slot(self.full_var(cell, k)) {
-                        Slot::Fixed(b) => b,
-                        Slot::Var(v) => value(v).ok_or(DecodeError::Unassigned(v.to_dimacs()))?,
-                    });
-                }
-                digits.push(self.read_cell(cell, &bits)?);
+        // The full layout numbers cells in reading order, `per_cell` variables each.
+        for (index, (r, c)) in itertools::iproduct!(0..n, 0..n).enumerate() {
+            let mut bits = 0u64;
+            for k in 0..per_cell {
+                bits |= u64::from(bit(index * per_cell + k)?) << k;
             }
+            digits.push(self.read_cell(Cell::new(r, c), bits)?);
         }
         Ok(Grid::new(n, digits).expect("n * n digits were pushed"))
     }
 
-    /// The digit the full-layout values of one cell spell.
-    fn read_cell(&self, cell: Cell, bits: &[bool]) -> Result<Digit, DecodeError> {
+    /// The digit the full-layout values of one cell spell; bit `k` of `bits`
+    /// is the cell's `k`-th variable (at most 64 of them, as sides are).
+    fn read_cell(&self, cell: Cell, bits: u64) -> Result<Digit, DecodeError> {
+        let digit = |k: u32| (k + 1) as Digit;
         match self.digits {
-            DigitEncoding::Direct => {
-                let found: Vec<Digit> = (1..=self.side as Digit).filter(|&d| bits[usize::from(d) - 1]).collect();
-                match found[..] {
-                    [d] => Ok(d),
-                    [] => Err(DecodeError::NoDigit(cell)),
-                    _ => Err(DecodeError::SeveralDigits(cell, found)),
-                }
-            }
+            DigitEncoding::Direct => match bits.count_ones() {
+                1 => Ok(digit(bits.trailing_zeros())),
+                0 => Err(DecodeError::NoDigit(cell)),
+                _ => Err(DecodeError::SeveralDigits(cell, (0..64).filter(|k| bits >> k & 1 == 1).map(digit).collect())),
+            },
             DigitEncoding::Order => {
-                let at_least = bits.iter().take_while(|&&b| b).count();
-                if bits[at_least..].iter().any(|&b| b) {
+                let at_least = bits.trailing_ones();
+                if at_least < 64 && bits >> at_least != 0 {
                     return Err(DecodeError::NotACode(cell));
                 }
-                Ok((at_least + 1) as Digit)
+                Ok(digit(at_least))
             }
-            DigitEncoding::Log => {
-                let code = bits.iter().rev().fold(0usize, |acc, &b| acc << 1 | usize::from(b));
-                if code >= self.side {
-                    return Err(DecodeError::NotACode(cell));
-                }
-                Ok((code + 1) as Digit)
-            }
+            DigitEncoding::Log if bits >= self.side as u64 => Err(DecodeError::NotACode(cell)),
+            DigitEncoding::Log => Ok(digit(bits as u32)),
         }
     }
 
@@ -293,6 +285,11 @@ impl VarMap {
 mod tests {
     use super::*;
 
+    /// A cell's variable values as the bit set `read_cell` takes.
+    fn bits(values: &[bool]) -> u64 {
+        values.iter().enumerate().map(|(k, &b)| u64::from(b) << k).sum()
+    }
+
     #[test]
     fn direct_numbering_matches_the_documented_formula() {
         let map = VarMap::new(9, DigitEncoding::Direct);
@@ -327,7 +324,7 @@ mod tests {
                     for e in 1..=n as Digit {
                         assert_eq!(map.holds(cell, e, value), Some(d == e), "{digits:?} n={n} d={d} e={e}");
                     }
-                    assert_eq!(map.read_cell(cell, &values), Ok(d));
+                    assert_eq!(map.read_cell(cell, bits(&values)), Ok(d));
                 }
             }
         }
@@ -337,10 +334,10 @@ mod tests {
     fn codes_that_spell_no_digit_are_rejected() {
         let order = VarMap::new(4, DigitEncoding::Order);
         assert_eq!(
-            order.read_cell(Cell::new(0, 0), &[false, true, false]),
+            order.read_cell(Cell::new(0, 0), bits(&[false, true, false])),
             Err(DecodeError::NotACode(Cell::new(0, 0)))
         );
         let log = VarMap::new(3, DigitEncoding::Log);
-        assert_eq!(log.read_cell(Cell::new(0, 0), &[true, true]), Err(DecodeError::NotACode(Cell::new(0, 0))));
+        assert_eq!(log.read_cell(Cell::new(0, 0), bits(&[true, true])), Err(DecodeError::NotACode(Cell::new(0, 0))));
     }
 }

@@ -44,27 +44,28 @@ pub fn violations(puzzle: &Puzzle, grid: &Grid) -> Vec<Violation> {
         return vec![Violation::WrongSize { expected: side, found: grid.side() }];
     }
     let mut found = Vec::new();
-    for cell in puzzle.cells() {
-        let digit = grid.get(cell);
+    for (index, (&digit, &given)) in grid.digits.iter().zip(&puzzle.givens).enumerate() {
+        let cell = Cell::new(index / side, index % side);
         if digit == 0 || usize::from(digit) > side {
             found.push(Violation::DigitOutside { cell, digit });
-        } else if let Some(given) = puzzle.given(cell) {
-            if given != digit {
-                found.push(Violation::GivenChanged { cell, given, found: digit });
-            }
+        } else if let Some(given) = given.filter(|&given| given != digit) {
+            found.push(Violation::GivenChanged { cell, given, found: digit });
         }
     }
     if !found.is_empty() {
         return found;
     }
     for (index, group) in puzzle.groups().iter().enumerate() {
-        let mut seen: Vec<Option<Cell>> = vec![None; side + 1];
-        for &cell in &group.cells {
+        // A bit per digit (1..=64, checked above): this runs once per model.
+        let mut seen = 0u64;
+        for (i, &cell) in group.cells.iter().enumerate() {
             let digit = grid.get(cell);
-            match seen[usize::from(digit)] {
-                Some(first) => found.push(Violation::Repeated { group: index, digit, first, second: cell }),
-                None => seen[usize::from(digit)] = Some(cell),
+            let bit = 1 << (digit - 1);
+            if seen & bit != 0 {
+                let first = *group.cells[..i].iter().find(|&&c| grid.get(c) == digit).expect("seen before");
+                found.push(Violation::Repeated { group: index, digit, first, second: cell });
             }
+            seen |= bit;
         }
     }
     for relation in puzzle.relations() {
