@@ -383,9 +383,12 @@ impl<'a> Enumerate<'a> {
     fn leaf(&mut self) -> Result<Option<Grid>, CountError> {
         let mark = self.trail.len();
         let primary = self.encoded.vars.primary_count();
-        for var in (0..primary).map(Var::from_index) {
-            if self.values[var.index()] == UNSET {
-                self.assign(var.negative()); // cannot fail: the variable is open
+        // Usually none is open; `contains` on bytes is a fast scan.
+        if self.values[..primary].contains(&UNSET) {
+            for var in (0..primary).map(Var::from_index) {
+                if self.values[var.index()] == UNSET {
+                    self.assign(var.negative()); // cannot fail: the variable is open
+                }
             }
         }
         let mut ok = self.propagate_from(mark);

@@ -225,6 +225,7 @@ struct Shared<'a> {
     first: AtomicU64,
     start: Instant,
     puzzle: &'a Puzzle,
+    checker: check::Checker<'a>,
 }
 
 impl Shared<'_> {
@@ -270,7 +271,7 @@ fn work(
     'cubes: while let Some(cube) = shared.next_cube() {
         engine.start_cube(cube)?;
         while let Some(grid) = engine.step()? {
-            if let Some(first) = check::violations(shared.puzzle, &grid).first() {
+            if let Some(first) = shared.checker.violations(&grid).first() {
                 return Err(CountError::NotASolution(first.to_string()));
             }
             if !shared.admit() {
@@ -384,6 +385,7 @@ fn count_on(
         first: AtomicU64::new(u64::MAX),
         start,
         puzzle,
+        checker: check::Checker::new(puzzle),
     };
     let wants_models = observer.wants_models();
     let limit_reached = || {

@@ -39,42 +39,74 @@ impl fmt::Display for Violation {
 
 /// Every violation of `puzzle` by `grid`; empty when the grid is a solution.
 pub fn violations(puzzle: &Puzzle, grid: &Grid) -> Vec<Violation> {
-    let side = puzzle.side();
-    if grid.side() != side {
-        return vec![Violation::WrongSize { expected: side, found: grid.side() }];
-    }
-    let mut found = Vec::new();
-    for (index, (&digit, &given)) in grid.digits.iter().zip(&puzzle.givens).enumerate() {
-        let cell = Cell::new(index / side, index % side);
-        if digit == 0 || usize::from(digit) > side {
-            found.push(Violation::DigitOutside { cell, digit });
-        } else if let Some(given) = given.filter(|&given| given != digit) {
-            found.push(Violation::GivenChanged { cell, given, found: digit });
+    Checker::new(puzzle).violations(grid)
+}
+
+/// The checker of one puzzle's grids. Counting checks every model, so the
+/// cells of groups and relations are turned into positions in the grid's
+/// digits once, here.
+pub struct Checker<'a> {
+    puzzle: &'a Puzzle,
+    /// The positions of each group's cells, group after group.
+    group_cells: Vec<usize>,
+    /// The positions of each relation's two cells.
+    relation_cells: Vec<(usize, usize)>,
+}
+
+impl<'a> Checker<'a> {
+    pub fn new(puzzle: &'a Puzzle) -> Checker<'a> {
+        let at = |cell: Cell| cell.row * puzzle.side() + cell.col;
+        Checker {
+            puzzle,
+            group_cells: puzzle.groups().iter().flat_map(|g| g.cells.iter().map(|&c| at(c))).collect(),
+            relation_cells: puzzle.relations().iter().map(|r| (at(r.a), at(r.b))).collect(),
         }
     }
-    if !found.is_empty() {
-        return found;
-    }
-    for (index, group) in puzzle.groups().iter().enumerate() {
-        // A bit per digit (1..=64, checked above): this runs once per model.
-        let mut seen = 0u64;
-        for (i, &cell) in group.cells.iter().enumerate() {
-            let digit = grid.get(cell);
-            let bit = 1 << (digit - 1);
-            if seen & bit != 0 {
-                let first = *group.cells[..i].iter().find(|&&c| grid.get(c) == digit).expect("seen before");
-                found.push(Violation::Repeated { group: index, digit, first, second: cell });
+
+    /// Every violation of the puzzle by `grid`; empty when the grid is a solution.
+    pub fn violations(&self, grid: &Grid) -> Vec<Violation> {
+        let (puzzle, side) = (self.puzzle, self.puzzle.side());
+        if grid.side() != side {
+            return vec![Violation::WrongSize { expected: side, found: grid.side() }];
+        }
+        let mut found = Vec::new();
+        for (index, (&digit, &given)) in grid.digits.iter().zip(&puzzle.givens).enumerate() {
+            let outside = digit == 0 || usize::from(digit) > side;
+            if outside || given.is_some_and(|given| given != digit) {
+                let cell = Cell::new(index / side, index % side);
+                found.push(match given {
+                    Some(given) if !outside => Violation::GivenChanged { cell, given, found: digit },
+                    _ => Violation::DigitOutside { cell, digit },
+                });
             }
-            seen |= bit;
         }
-    }
-    for relation in puzzle.relations() {
-        let (da, db) = (grid.get(relation.a), grid.get(relation.b));
-        if !relation.predicate.allows(da, db) {
-            found.push(Violation::Relation { a: relation.a, b: relation.b, predicate: relation.predicate, da, db });
+        if !found.is_empty() {
+            return found;
         }
+        let mut positions = self.group_cells.as_slice();
+        for (index, group) in puzzle.groups().iter().enumerate() {
+            let here;
+            (here, positions) = positions.split_at(group.cells.len());
+            // A bit per digit (1..=64, checked above).
+            let mut seen = 0u64;
+            for (i, &at) in here.iter().enumerate() {
+                let digit = grid.digits[at];
+                let bit = 1 << (digit - 1);
+                if seen & bit != 0 {
+                    let first = *group.cells[..i].iter().find(|&&c| grid.get(c) == digit).expect("seen before");
+                    found.push(Violation::Repeated { group: index, digit, first, second: group.cells[i] });
+                }
+                seen |= bit;
+            }
+        }
+        for (relation, &(a, b)) in puzzle.relations().iter().zip(&self.relation_cells) {
+            let (da, db) = (grid.digits[a], grid.digits[b]);
+            if !relation.predicate.allows(da, db) {
+                found.push(Violation::Relation { a: relation.a, b: relation.b, predicate: relation.predicate, da, db });
+            }
+        }
+        found
     }
-    found
 }
 
 /// Whether `grid` solves `puzzle`.
@@ -101,8 +133,12 @@ mod tests {
         let puzzle = Puzzle::sudoku(2, 2).unwrap();
         // Rows and columns are latin, but the top-left box holds 1,2,2,1.
         let grid = Grid::new(4, vec![1, 2, 3, 4, 2, 1, 4, 3, 3, 4, 1, 2, 4, 3, 2, 1]).unwrap();
-        let found = violations(&puzzle, &grid);
-        assert!(found.iter().any(|v| matches!(v, Violation::Repeated { .. })), "{found:?}");
+        let found: Vec<String> = violations(&puzzle, &grid).iter().map(|v| v.to_string()).collect();
+        // Groups: 4 rows, 4 columns, then the boxes; the first box is group 9.
+        // Every box repeats two digits.
+        let expected =
+            ["digit 2 appears at r1c2 and r2c1, both in group 9", "digit 1 appears at r1c1 and r2c2, both in group 9"];
+        assert_eq!((&found[..2], found.len()), (&expected.map(String::from)[..], 8), "{found:?}");
     }
 
     #[test]
