@@ -83,21 +83,19 @@ impl<'a> Checker<'a> {
         if !found.is_empty() {
             return found;
         }
-        let mut positions = self.group_cells.as_slice();
+        let mut start = 0;
         for (index, group) in puzzle.groups().iter().enumerate() {
-            let here;
-            (here, positions) = positions.split_at(group.cells.len());
+            let end = start + group.cells.len();
             // A bit per digit (1..=64, checked above).
             let mut seen = 0u64;
-            for (i, &at) in here.iter().enumerate() {
-                let digit = grid.digits[at];
-                let bit = 1 << (digit - 1);
+            for (i, &at) in self.group_cells[start..end].iter().enumerate() {
+                let bit = 1 << (grid.digits[at] - 1);
                 if seen & bit != 0 {
-                    let first = *group.cells[..i].iter().find(|&&c| grid.get(c) == digit).expect("seen before");
-                    found.push(Violation::Repeated { group: index, digit, first, second: group.cells[i] });
+                    found.push(repeated(index, &group.cells[..=i], grid));
                 }
                 seen |= bit;
             }
+            start = end;
         }
         for (relation, &(a, b)) in puzzle.relations().iter().zip(&self.relation_cells) {
             let (da, db) = (grid.digits[a], grid.digits[b]);
@@ -107,6 +105,15 @@ impl<'a> Checker<'a> {
         }
         found
     }
+}
+
+/// The violation of group `index` by the last of `cells`, whose digit an
+/// earlier one holds too.
+fn repeated(index: usize, cells: &[Cell], grid: &Grid) -> Violation {
+    let (&second, before) = cells.split_last().expect("at least two cells");
+    let digit = grid.get(second);
+    let first = *before.iter().find(|&&c| grid.get(c) == digit).expect("seen before");
+    Violation::Repeated { group: index, digit, first, second }
 }
 
 /// Whether `grid` solves `puzzle`.
