@@ -414,8 +414,11 @@ impl<'a> Enumerate<'a> {
         solver.solve().map_err(|e| CountError::Solver(e.to_string()))
     }
 
+    /// The grid of a complete assignment: its true primary variables are on the trail.
     fn grid(&self) -> Result<Grid, CountError> {
-        Ok(self.encoded.vars.decode(|v| self.var_value(v))?)
+        let primary = self.encoded.vars.primary_count();
+        let true_vars = self.trail.iter().filter(|l| l.is_positive() && l.index() < primary).map(|l| l.var());
+        Ok(self.encoded.vars.decode_true(true_vars)?)
     }
 
     fn next_model(&mut self) -> Result<Option<Grid>, CountError> {
