@@ -29,6 +29,7 @@ import datetime
 import glob
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -80,27 +81,50 @@ def count_of(stdout):
     return int(digits[-1]) if digits else None
 
 
+def cpu_of_children():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def timed(cmd):
+    """Wall time and CPU time (user + system, all threads) of one run, in
+    ms, and the count it printed."""
+    cpu = cpu_of_children()
     start = time.perf_counter()
     out = subprocess.run(cmd, capture_output=True, text=True)
     elapsed = time.perf_counter() - start
+    cpu = cpu_of_children() - cpu
     # 3: satsudoku stopped at --max; 10, 20: SAT solvers' SAT and UNSAT.
     if out.returncode not in (0, 3, 10, 20):
         raise RuntimeError(f"{' '.join(cmd)} failed ({out.returncode}): {out.stderr[-500:]}")
-    return elapsed * 1e3, count_of(out.stdout)
+    return elapsed * 1e3, cpu * 1e3, count_of(out.stdout)
 
 
-def median_checked(name, cmd, reps, lp, counts):
-    """The median of `reps` whole-process times of `cmd` on `lp`, in ms;
-    exits if its count differs from the first count recorded for `lp`."""
-    samples = []
+def medians_checked(commands, reps, lp, counts):
+    """The median of `reps` whole-process wall times on `lp` of each command
+    in `commands` (name -> argv), in ms, and the median CPU times. The
+    commands take turns, one run each per round, so that a slow spell of the
+    machine falls on all of them. Exits if a count differs from the first
+    count recorded for `lp`."""
+    walls, cpus = {name: [] for name in commands}, {name: [] for name in commands}
     for _ in range(reps):
-        ms, n = timed(cmd)
-        samples.append(ms)
-        expected = counts.setdefault(lp, n)
-        if n != expected:
-            sys.exit(f"DISAGREEMENT on {lp}: {name} says {n}, satsudoku says {expected}")
-    return statistics.median(samples)
+        for name, cmd in commands.items():
+            wall, cpu, n = timed(cmd)
+            walls[name].append(wall)
+            cpus[name].append(cpu)
+            expected = counts.setdefault(lp, n)
+            if n != expected:
+                sys.exit(f"DISAGREEMENT on {lp}: {name} says {n}, satsudoku says {expected}")
+    median = lambda samples: {name: statistics.median(values) for name, values in samples.items()}
+    return median(walls), median(cpus)
+
+
+def steal():
+    """CPU time stolen by the hypervisor so far, and all CPU time, in ticks
+    (/proc/stat), to report how much of the machine the run had."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:]]
+    return ticks[7], sum(ticks)
 
 
 def peak_kb(cmd):
@@ -131,7 +155,7 @@ def long_counts(runs, high):
         base = None
         for jobs in ("1", "2"):
             cmd = [BIN, "count", lp, *args, "--jobs", jobs]
-            secs = statistics.median(timed(cmd)[0] / 1e3 for _ in range(reps))
+            secs = statistics.median(timed(cmd)[0] / 1e3 for _ in range(reps))  # wall time
             base = base or secs
             lines.append(f"| {os.path.basename(lp)} | {label} --jobs {jobs} | {secs:.2f} | {secs / base:.2f} |")
     return lines
@@ -168,25 +192,29 @@ def flatness(runs, lp, total):
 
 
 def high_table(runs, high, commands, cnfs, counts):
-    """Whole-process times on the instances with many solutions. The
-    blocking loops of pysat and CP-SAT are left out: they are the slowest on
-    the contest set, and take minutes here."""
-    reps = max(3, runs // 2)
+    """Whole-process wall and CPU times on the instances with many
+    solutions, with satsudoku on one thread too. The blocking loops of pysat
+    and CP-SAT are left out: they are the slowest on the contest set, and
+    take minutes here."""
     skip = {"cadical", "cpsat", "satsudoku --engine blocking --relation support"}
+    commands = dict(commands, **{"satsudoku --jobs 1": lambda lp, cnf: [BIN, "count", lp, "--jobs", "1"]})
     names = [n for n in commands if n not in skip]
-    times = {}
+    times = {"wall": {}, "CPU": {}}
     for lp in high:
-        for name in names:
-            times[(name, lp)] = median_checked(name, commands[name](lp, cnfs[lp]), reps, lp, counts)
+        walls, cpus = medians_checked({name: commands[name](lp, cnfs[lp]) for name in names}, runs, lp, counts)
+        times["wall"].update({(name, lp): ms for name, ms in walls.items()})
+        times["CPU"].update({(name, lp): ms for name, ms in cpus.items()})
         print(f"{lp}: {counts[lp]} solutions", file=sys.stderr)
     head = " | ".join(f"{os.path.basename(lp)} ({counts[lp]})" for lp in high)
-    lines = ["", f"Instances with many solutions (bench/instances/high), ms, median of {reps} runs; "
-             "in brackets the ratio to satsudoku's default:", "", f"| tool | {head} |",
-             "|---" * (len(high) + 1) + "|"]
-    for name in names:
-        cells = " | ".join(f"{times[(name, lp)]:.0f} ({times[(name, lp)] / times[('satsudoku (default)', lp)]:.1f})"
-                           for lp in high)
-        lines.append(f"| {name} | {cells} |")
+    lines = []
+    for kind, base in (("wall", "satsudoku (default)"), ("CPU", "satsudoku --jobs 1")):
+        lines += ["", f"Instances with many solutions (bench/instances/high), {kind} time in ms (user + system for "
+                  f"CPU), median of {runs} runs; in brackets the ratio to {base}:", "", f"| tool | {head} |",
+                  "|---" * (len(high) + 1) + "|"]
+        for name in names:
+            t = times[kind]
+            lines.append(f"| {name} | " + " | ".join(f"{t[(name, lp)]:.0f} ({t[(name, lp)] / t[(base, lp)]:.1f})"
+                                                   for lp in high) + " |")
     return lines
 
 
@@ -211,9 +239,14 @@ def main():
     commands.update(tools)
     times = {name: {} for name in commands}
     counts = {}
+    stolen_before = steal()
+    cpu_times = {name: {} for name in commands}
     for lp in files:
-        for name, command in commands.items():
-            times[name][lp] = median_checked(name, command(lp, cnfs[lp]), runs, lp, counts)
+        walls, cpus = medians_checked({name: command(lp, cnfs[lp]) for name, command in commands.items()}, runs, lp,
+                                      counts)
+        for name in commands:
+            times[name][lp] = walls[name]
+            cpu_times[name][lp] = cpus[name]
         print(f"{lp}: {counts[lp]} solutions", file=sys.stderr)
 
     base = statistics.median(times["satsudoku (default)"].values())
@@ -226,13 +259,14 @@ def main():
         f"{min(counts.values())} to {max(counts.values())}); each time is the median of {runs} whole-process runs,"
         " and the table gives the median over instances. All tools agreed on every count.",
         "",
-        "| tool | median ms | max ms | ratio to satsudoku default |",
-        "|---|---|---|---|",
+        "| tool | median ms | max ms | ratio to satsudoku default | median CPU ms |",
+        "|---|---|---|---|---|",
     ]
     for name in commands:
         values = list(times[name].values())
         median = statistics.median(values)
-        lines.append(f"| {name} | {median:.1f} | {max(values):.1f} | {median / base:.2f} |")
+        cpu_median = statistics.median(cpu_times[name].values())
+        lines.append(f"| {name} | {median:.1f} | {max(values):.1f} | {median / base:.2f} | {cpu_median:.1f} |")
 
     many = "cnf-samples/many.lp"
     lines += ["", f"many.lp ({counts[many]} solutions), median of {runs}:", "", "| tool | ms | ratio to satsudoku default |", "|---|---|---|"]
@@ -266,6 +300,9 @@ def main():
         all_ = peak_kb([BIN, "count", *args, *batch])
         lines.append(f"- {name}: {one / 1024:.1f} MiB; batch {all_ / 1024:.1f} MiB")
 
+    stolen, total = (after - before for after, before in zip(steal(), stolen_before))
+    lines += ["", f"Steal: the hypervisor took {100 * stolen / max(total, 1):.0f}% of this machine's CPU time during the "
+              "run (/proc/stat); tools took turns run by run, so a slow spell fell on all of them."]
     text = "\n".join(lines) + "\n"
     os.makedirs("bench/results", exist_ok=True)
     with open(f"bench/results/peers-{datetime.date.today()}.md", "w") as f:
