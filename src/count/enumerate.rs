@@ -93,7 +93,7 @@ impl<'a> Enumerate<'a> {
         let mut unsat = false;
         // Binary clauses `a ∨ b` propagate from lists of implied literals:
         // `¬a` implies `b`, `¬b` implies `a`. The watches take the others.
-        let mut pairs = Vec::with_capacity(2 * clauses.capacity());
+        let mut pairs = Vec::with_capacity(2 * encoded.formula.len());
         for clause in encoded.formula.iter() {
             if let &[a, b] = clause {
                 if a.var() != b.var() {
@@ -552,7 +552,7 @@ struct Branches {
     /// Where each set ends in `lits`; it starts where the one before ends.
     ends: Vec<u32>,
     /// The sets each variable's positive literal is in.
-    of: Csr<u32>,
+    sets_of: Csr<u32>,
     /// Per set: literals true, and literals not false.
     true_count: Vec<u32>,
     open_count: Vec<u32>,
@@ -589,9 +589,9 @@ impl Branches {
         };
         let in_set =
             |(set, range): (usize, std::ops::Range<usize>)| lits[range].iter().map(move |l| (l.index(), set as u32));
-        let of = Csr::new(encoded.formula.var_count(), ranges().enumerate().flat_map(in_set).collect());
+        let sets_of = Csr::new(encoded.formula.var_count(), ranges().enumerate().flat_map(in_set).collect());
         let open_count = ranges().map(|range| range.len() as u32).collect();
-        Branches { true_count: vec![0; ends.len()], lits, ends, of, open_count }
+        Branches { true_count: vec![0; ends.len()], lits, ends, sets_of, open_count }
     }
 
     fn set(&self, set: usize) -> &[Lit] {
@@ -600,7 +600,7 @@ impl Branches {
     }
 
     fn became_true(&mut self, lit: Lit) {
-        for &set in self.of.of(lit.index()) {
+        for &set in self.sets_of.of(lit.index()) {
             let set = set as usize;
             if lit.is_positive() {
                 self.true_count[set] += 1;
@@ -611,7 +611,7 @@ impl Branches {
     }
 
     fn reopened(&mut self, lit: Lit) {
-        for &set in self.of.of(lit.index()) {
+        for &set in self.sets_of.of(lit.index()) {
             let set = set as usize;
             if lit.is_positive() {
                 self.true_count[set] -= 1;
