@@ -337,8 +337,6 @@ mod tests {
         assert_eq!(map.decode(|_| None), Err(DecodeError::Unassigned(1)));
     }
 
-    /// For every encoding and side, the values a digit gives its cell make
-    /// its digit literals true and every other digit's false, and decode back.
     /// Decoding from the true variables agrees with decoding from every
     /// variable's value, on random assignments of every encoding, reduced or
     /// not, grids and errors alike.
@@ -378,6 +376,8 @@ mod tests {
         }
     }
 
+    /// For every encoding and side, the values a digit gives its cell make
+    /// its digit literals true and every other digit's false, and decode back.
     #[test]
     fn every_digit_round_trips_through_its_spelling() {
         for digits in DigitEncoding::ALL {
