@@ -230,8 +230,10 @@ impl VarMap {
             bits[var.index() / per_cell] |= 1 << (var.index() % per_cell);
         }
         let mut digits = Vec::with_capacity(n * n);
-        for (index, bits) in bits.into_iter().enumerate() {
-            digits.push(self.read_cell(Cell::new(index / n, index % n), bits)?);
+        for (r, row) in bits.chunks(n).enumerate() {
+            for (c, &bits) in row.iter().enumerate() {
+                digits.push(self.read_cell(Cell::new(r, c), bits)?);
+            }
         }
         Ok(Grid::new(n, digits).expect("n * n digits"))
     }
