@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use varisat::{Lit, Solver, Var};
 
+use super::pool::Pool;
 use super::{CountError, Cube, Engine, SearchStats};
 use crate::encode::{DigitEncoding, Encoded, Slot};
 use crate::model::{Cell, Digit, Grid, Puzzle};
@@ -65,8 +66,14 @@ pub struct Enumerate<'a> {
     /// Length of the trail after level-0 propagation, before any cube.
     base_len: usize,
     stack: Vec<Frame>,
-    /// The literals the search is restricted to (see [`Engine::start_cube`]).
+    /// The literals the search is restricted to (see [`Engine::start_cube`]);
+    /// after a refuted cube, the part of it before the refuting literal.
     cube: Vec<Lit>,
+    /// The trail's length before each literal of `cube` was assigned, so
+    /// that the next cube keeps what it shares with this one.
+    cube_marks: Vec<usize>,
+    /// The trail's length once `cube` is propagated.
+    cube_end: usize,
     started: bool,
     /// Propagation at level 0 found a conflict: there is no model.
     unsat: bool,
@@ -74,6 +81,8 @@ pub struct Enumerate<'a> {
     cube_conflict: bool,
     /// Set by another thread to end the search early.
     stop: Option<&'a AtomicBool>,
+    /// Where to give part of the search when another thread waits for work.
+    pool: Option<&'a Pool>,
     sat_calls: u64,
     decisions: u64,
     conflicts: u64,
@@ -82,8 +91,26 @@ pub struct Enumerate<'a> {
     solver: Option<Solver<'a>>,
 }
 
-impl<'a> Enumerate<'a> {
-    pub fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Enumerate<'a> {
+/// The encoder's CNF in the form [`Enumerate`] propagates it: binary
+/// clauses as implication lists, the others with their watches, the derived
+/// support clauses added. Built once per count; each thread's engine starts
+/// from a copy, which costs far less than building it again.
+#[derive(Clone)]
+pub struct Prepared<'a> {
+    encoded: &'a Encoded,
+    branches: Branches,
+    implied: Csr<Lit>,
+    lits: Vec<Lit>,
+    clauses: Vec<(u32, u32)>,
+    watches: Vec<Vec<u32>>,
+    units: Vec<Lit>,
+    /// The formula has an empty clause.
+    unsat: bool,
+    derived: u64,
+}
+
+impl<'a> Prepared<'a> {
+    pub fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Prepared<'a> {
         let var_count = encoded.formula.var_count();
         // Room for the derived support clauses too, which add up to a third
         // to the forbidden-pairs encoding's literals.
@@ -139,22 +166,42 @@ impl<'a> Enumerate<'a> {
             watches[lits[start as usize].code()].push(index as u32);
             watches[lits[start as usize + 1].code()].push(index as u32);
         }
+        let branches = Branches::new(puzzle, encoded);
+        Prepared { encoded, branches, implied, lits, clauses, watches, units, unsat, derived }
+    }
+
+    pub fn encoded(&self) -> &'a Encoded {
+        self.encoded
+    }
+}
+
+impl<'a> Enumerate<'a> {
+    pub fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Enumerate<'a> {
+        Enumerate::from_prepared(&Prepared::new(puzzle, encoded))
+    }
+
+    /// An engine on a copy of `prepared`, propagated at level 0.
+    pub fn from_prepared(prepared: &Prepared<'a>) -> Enumerate<'a> {
+        let Prepared { encoded, branches, implied, lits, clauses, watches, units, unsat, derived } = prepared.clone();
         let mut engine = Enumerate {
             encoded,
-            branches: Branches::new(puzzle, encoded),
+            branches,
             implied,
             lits,
             clauses,
             watches,
-            values: vec![UNSET; var_count],
+            values: vec![UNSET; encoded.formula.var_count()],
             trail: Vec::new(),
             base_len: 0,
             stack: Vec::new(),
             cube: Vec::new(),
+            cube_marks: Vec::new(),
+            cube_end: 0,
             started: false,
             unsat,
             cube_conflict: false,
             stop: None,
+            pool: None,
             sat_calls: 0,
             decisions: 0,
             conflicts: 0,
@@ -170,12 +217,20 @@ impl<'a> Enumerate<'a> {
             engine.unsat = true;
         }
         engine.base_len = engine.trail.len();
+        engine.cube_end = engine.base_len;
         engine
     }
 
     /// Makes [`Engine::step`] return `None` soon after `stop` is set.
     pub fn stop_when(mut self, stop: &'a AtomicBool) -> Enumerate<'a> {
         self.stop = Some(stop);
+        self
+    }
+
+    /// Gives part of the search to `pool` when a worker waits there (see
+    /// [`Enumerate::give_work`]).
+    pub fn share_with(mut self, pool: &'a Pool) -> Enumerate<'a> {
+        self.pool = Some(pool);
         self
     }
 
@@ -189,52 +244,77 @@ impl<'a> Enumerate<'a> {
     }
 
     /// [`Enumerate::split`] starting from `cubes` instead of the whole search.
-    pub fn split_further(&mut self, mut cubes: Vec<Cube>, target: usize) -> Vec<Cube> {
-        while cubes.len() < target {
-            let mut next = Vec::new();
-            let mut expanded = false;
-            for cube in cubes {
-                if !self.restrict_to(&cube) {
-                    continue;
-                }
-                match self.choose() {
-                    None => next.push(cube),
-                    Some(options) => {
-                        expanded = true;
-                        for option in options {
-                            let mut longer = cube.clone();
-                            longer.push(option);
-                            if self.restrict_to(&longer) {
-                                next.push(longer);
-                            }
-                        }
-                    }
+    /// Each round expands every cube to one more level below it, depth first
+    /// on the engine's own trail, until there are `target` cubes or none can
+    /// be expanded.
+    pub fn split_further(&mut self, cubes: Vec<Cube>, target: usize) -> Vec<Cube> {
+        if cubes.len() >= target {
+            return cubes;
+        }
+        for depth in 1.. {
+            let (mut next, mut cut) = (Vec::new(), false);
+            for cube in &cubes {
+                if self.restrict_to(cube) {
+                    self.expand(&mut cube.clone(), depth, &mut next, &mut cut);
                 }
             }
-            cubes = next;
-            if !expanded {
-                break;
+            if next.len() >= target || !cut {
+                self.restrict_to(&[]);
+                return next;
             }
         }
-        self.undo_to(self.base_len);
-        cubes
+        unreachable!("the depth grows until the search is split or cannot be")
+    }
+
+    /// Pushes onto `out` the paths of the search below `path` (already
+    /// propagated) at `depth` levels down, or above where they end; `cut` is
+    /// set if the depth cut one short. The trail is left as it was.
+    fn expand(&mut self, path: &mut Cube, depth: usize, out: &mut Vec<Cube>, cut: &mut bool) {
+        if depth == 0 {
+            out.push(path.clone());
+            *cut = true;
+            return;
+        }
+        let Some(options) = self.choose() else {
+            out.push(path.clone()); // every cell has a digit
+            return;
+        };
+        for option in options {
+            let mark = self.trail.len();
+            if self.assign(option) && self.propagate_from(mark) {
+                path.push(option);
+                self.expand(path, depth - 1, out, cut);
+                path.pop();
+            }
+            self.undo_to(mark);
+        }
     }
 
     /// Resets the search to the models that make every literal of `cube`
-    /// true; false if propagation refutes the cube (or the formula).
+    /// true; false if propagation refutes the cube (or the formula). What
+    /// `cube` shares at its start with the previous cube stays propagated.
     fn restrict_to(&mut self, cube: &[Lit]) -> bool {
-        self.undo_to(self.base_len);
         self.stack.clear();
-        self.cube.clear();
-        self.cube.extend_from_slice(cube);
         self.started = false;
         self.cube_conflict = false;
         if self.unsat {
             return false;
         }
-        if !cube.iter().all(|&lit| self.assign(lit)) || !self.propagate_from(self.base_len) {
-            self.cube_conflict = true;
+        let kept = self.cube.iter().zip(cube).take_while(|(a, b)| a == b).count();
+        self.undo_to(self.cube_marks.get(kept).copied().unwrap_or(self.cube_end));
+        self.cube.truncate(kept);
+        self.cube_marks.truncate(kept);
+        for &lit in &cube[kept..] {
+            let mark = self.trail.len();
+            if !self.assign(lit) || !self.propagate_from(mark) {
+                self.undo_to(mark);
+                self.cube_conflict = true;
+                break;
+            }
+            self.cube.push(lit);
+            self.cube_marks.push(mark);
         }
+        self.cube_end = self.trail.len();
         !self.cube_conflict
     }
 
@@ -441,8 +521,13 @@ impl<'a> Enumerate<'a> {
                 continue;
             }
             // Before taking the option, so that `remaining` still covers it.
-            if self.decisions % STOP_CHECK_INTERVAL == STOP_CHECK_INTERVAL - 1 && self.stopped() {
-                return Ok(None);
+            if self.decisions % STOP_CHECK_INTERVAL == STOP_CHECK_INTERVAL - 1 {
+                if self.stopped() {
+                    return Ok(None);
+                }
+                if let Some(pool) = self.pool.filter(|pool| pool.wanted()) {
+                    self.give_work(pool);
+                }
             }
             let frame = self.stack.last_mut().expect("checked above");
             let (choice, len) = (frame.options[frame.next], frame.trail_len);
@@ -464,6 +549,30 @@ impl<'a> Enumerate<'a> {
             }
         }
         Ok(None)
+    }
+
+    /// Gives `pool` the options not yet tried at the shallowest frame that
+    /// has any, each as a cube (the path to the frame, then the option);
+    /// they leave the frame. The deepest frame keeps the option it takes
+    /// next, so the search always keeps some work.
+    fn give_work(&mut self, pool: &Pool) {
+        let last = self.stack.len() - 1;
+        let kept = |depth: usize, frame: &Frame| frame.next + usize::from(depth == last);
+        let Some(level) =
+            self.stack.iter().enumerate().position(|(depth, frame)| kept(depth, frame) < frame.options.len())
+        else {
+            return;
+        };
+        let mut path = self.cube.clone();
+        // Every frame above the deepest has taken an option.
+        path.extend(self.stack[..level].iter().map(|frame| frame.options[frame.next - 1]));
+        let from = kept(level, &self.stack[level]);
+        let given = self.stack[level].options.split_off(from);
+        pool.give(given.into_iter().map(|option| {
+            let mut cube = path.clone();
+            cube.push(option);
+            cube
+        }));
     }
 
     fn push_choice(&mut self) {
@@ -547,6 +656,7 @@ fn derive_supports(
 /// Each set keeps count of its literals that are true and of those not false,
 /// updated as variables are assigned and unassigned, so that finding the
 /// smallest open set at a node reads two numbers per set, not every literal.
+#[derive(Clone)]
 struct Branches {
     lits: Vec<Lit>,
     /// Where each set ends in `lits`; it starts where the one before ends.
@@ -638,6 +748,7 @@ impl Branches {
 }
 
 /// Items grouped by a key `0..keys`, all in one array (compressed rows).
+#[derive(Clone)]
 struct Csr<T> {
     starts: Vec<u32>,
     items: Vec<T>,
@@ -834,6 +945,34 @@ mod tests {
                 }
                 assert_eq!(found, 117, "{relation:?}, stopped after {k}: {} cubes", cubes.len());
             }
+        }
+    }
+
+    /// Asked for work before every model, the engine gives part of its
+    /// cube to the pool many times, and takes the given cubes back one by
+    /// one until the pool is empty; it finds the 117 grids of many.lp
+    /// (confirmed by the oracle in tests/samples.rs), each exactly once.
+    #[test]
+    fn work_given_away_and_taken_back_holds_every_model_once() {
+        let text = std::fs::read_to_string("cnf-samples/many.lp").unwrap();
+        let puzzle = crate::parse::parse(&text, "many.lp", None).unwrap();
+        for digits in [DigitEncoding::Direct, DigitEncoding::Order] {
+            let encoded = encode(&puzzle, &Encoding { digits, ..Encoding::default() });
+            let (pool, never) = (Pool::new(vec![Vec::new()]), AtomicBool::new(false));
+            let mut engine = Enumerate::new(&puzzle, &encoded).share_with(&pool);
+            let (mut cubes, mut grids) = (0, Vec::new());
+            while let Some(cube) = pool.take(cubes > 0, &never) {
+                cubes += 1;
+                engine.start_cube(&cube).unwrap();
+                pool.want();
+                while let Some(grid) = engine.step().unwrap() {
+                    grids.push(grid);
+                    pool.want();
+                }
+            }
+            assert!(cubes > 10, "{digits:?}: only {cubes} cubes");
+            let distinct: std::collections::HashSet<_> = grids.iter().collect();
+            assert_eq!((grids.len(), distinct.len()), (117, 117), "{digits:?}");
         }
     }
 }

@@ -4,9 +4,10 @@
 
 pub mod blocking;
 pub mod enumerate;
+pub mod pool;
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
@@ -14,6 +15,8 @@ use varisat::Lit;
 
 use crate::encode::Encoded;
 use crate::model::{check, Grid, Puzzle};
+use enumerate::{Enumerate, Prepared};
+use pool::Pool;
 
 /// The engines the CLI offers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
@@ -92,16 +95,18 @@ impl std::ops::AddAssign for SearchStats {
     }
 }
 
-/// Starts an engine of `kind` on an encoded puzzle; it returns early once `stop` is set.
+/// Starts an engine of `kind` on a prepared puzzle; it returns early once
+/// `stop` is set. The enum engine gives part of its search to `pool` when
+/// a worker waits there.
 pub fn engine<'a>(
     kind: EngineKind,
-    puzzle: &Puzzle,
-    encoded: &'a Encoded,
+    prepared: &Prepared<'a>,
     stop: &'a AtomicBool,
+    pool: &'a Pool,
 ) -> Box<dyn Engine + 'a> {
     match kind {
-        EngineKind::Blocking => Box::new(blocking::Blocking::new(encoded).stop_when(stop)),
-        EngineKind::Enum => Box::new(enumerate::Enumerate::new(puzzle, encoded).stop_when(stop)),
+        EngineKind::Blocking => Box::new(blocking::Blocking::new(prepared.encoded()).stop_when(stop)),
+        EngineKind::Enum => Box::new(Enumerate::from_prepared(prepared).stop_when(stop).share_with(pool)),
     }
 }
 
@@ -213,8 +218,7 @@ impl Count {
 
 /// What the workers share.
 struct Shared<'a> {
-    cubes: Vec<Cube>,
-    next_cube: AtomicUsize,
+    pool: Pool,
     /// Set to end every worker early.
     stop: AtomicBool,
     /// Models counted so far by all workers (for `--max` and progress; a
@@ -224,19 +228,11 @@ struct Shared<'a> {
     /// Nanoseconds from the start to the first model.
     first: AtomicU64,
     start: Instant,
-    puzzle: &'a Puzzle,
+    prepared: &'a Prepared<'a>,
     checker: check::Checker<'a>,
 }
 
 impl Shared<'_> {
-    /// The next cube nobody has taken, unless the count is stopping.
-    fn next_cube(&self) -> Option<&[Lit]> {
-        if self.stop.load(Ordering::Relaxed) {
-            return None;
-        }
-        self.cubes.get(self.next_cube.fetch_add(1, Ordering::Relaxed)).map(Vec::as_slice)
-    }
-
     /// Counts one more model unless `--max` are counted already.
     fn admit(&self) -> bool {
         let index = self.found.fetch_add(1, Ordering::Relaxed) + 1;
@@ -259,17 +255,14 @@ struct Worked {
 }
 
 /// One worker thread: takes cubes until none are left or the count stops.
-fn work(
-    shared: &Shared,
-    kind: EngineKind,
-    encoded: &Encoded,
-    models: Option<&SyncSender<Grid>>,
-) -> Result<Worked, CountError> {
-    let mut engine = engine(kind, shared.puzzle, encoded, &shared.stop);
+fn work(shared: &Shared, kind: EngineKind, models: Option<&SyncSender<Grid>>) -> Result<Worked, CountError> {
+    let mut engine = engine(kind, shared.prepared, &shared.stop, &shared.pool);
     let mut found: u128 = 0;
     let mut remaining = Some(Vec::new());
-    'cubes: while let Some(cube) = shared.next_cube() {
-        engine.start_cube(cube)?;
+    let mut finished = false;
+    'cubes: while let Some(cube) = shared.pool.take(finished, &shared.stop) {
+        finished = true;
+        engine.start_cube(&cube)?;
         while let Some(grid) = engine.step()? {
             if let Some(first) = shared.checker.violations(&grid).first() {
                 return Err(CountError::NotASolution(first.to_string()));
@@ -286,6 +279,7 @@ fn work(
             if let Some(models) = models {
                 if models.send(grid).is_err() {
                     remaining = None; // the caller stopped listening
+                    shared.stop.store(true, Ordering::Relaxed);
                     break 'cubes;
                 }
             }
@@ -315,16 +309,27 @@ pub fn count_models(
 ) -> Result<Count, CountError> {
     let search = search.into();
     let start = Instant::now();
+    let prepared = Prepared::new(puzzle, encoded);
     let Some(probe) = search.probe.filter(|_| search.jobs > 1) else {
-        return Ok(count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start, Resume::default())?.0);
+        return Ok(count_on(
+            puzzle,
+            &prepared,
+            search.engine,
+            search.jobs,
+            limits,
+            observer,
+            start,
+            Resume::default(),
+        )?
+        .0);
     };
     if observer.wants_models() {
         // Starting over would show models twice; one thread keeps their order.
-        return Ok(count_on(puzzle, encoded, search.engine, 1, limits, observer, start, Resume::default())?.0);
+        return Ok(count_on(puzzle, &prepared, search.engine, 1, limits, observer, start, Resume::default())?.0);
     }
     let budget = limits.timeout.map_or(probe, |t| t.min(probe));
     let probed = Limits { timeout: Some(budget), ..limits };
-    let (first, remaining) = count_on(puzzle, encoded, search.engine, 1, probed, observer, start, Resume::default())?;
+    let (first, remaining) = count_on(puzzle, &prepared, search.engine, 1, probed, observer, start, Resume::default())?;
     if first.stop != Stop::Timeout || limits.timeout.is_some_and(|t| t <= probe) {
         return Ok(first);
     }
@@ -334,7 +339,7 @@ pub fn count_models(
         Some(cubes) => Resume { cubes: Some(cubes), found: first.models },
         None => Resume::default(),
     };
-    let mut count = count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start, resume)?.0;
+    let mut count = count_on(puzzle, &prepared, search.engine, search.jobs, limits, observer, start, resume)?.0;
     count.stats += first.stats;
     count.first = first.first.or(count.first);
     Ok(count)
@@ -354,7 +359,7 @@ struct Resume {
 #[allow(clippy::too_many_arguments)]
 fn count_on(
     puzzle: &Puzzle,
-    encoded: &Encoded,
+    prepared: &Prepared,
     engine: EngineKind,
     jobs: usize,
     limits: Limits,
@@ -363,28 +368,29 @@ fn count_on(
     resume: Resume,
 ) -> Result<(Count, Option<Vec<Cube>>), CountError> {
     let jobs = jobs.max(1);
-    // Blocking counts in cubes even on one thread: each cube's blocking
-    // clauses retire when it is done, so the solver does not slow down as
-    // they pile up (high4.lp, 12,424 models on one thread: 14.5 s in one
-    // piece).
-    let target = if jobs > 1 || engine == EngineKind::Blocking { jobs * CUBES_PER_JOB } else { 1 };
-    let cubes = match resume.cubes {
-        Some(cubes) if target > 1 => enumerate::Enumerate::new(puzzle, encoded).split_further(cubes, target),
-        Some(cubes) => cubes,
-        None if target > 1 => enumerate::Enumerate::new(puzzle, encoded).split(target),
-        None => vec![Vec::new()],
+    let cubes = resume.cubes.unwrap_or_else(|| vec![Vec::new()]);
+    let (cubes, workers) = match engine {
+        // The enum engine splits its cube whenever a worker waits.
+        EngineKind::Enum => (cubes, jobs),
+        // Blocking counts in cubes even on one thread: each cube's blocking
+        // clauses retire when it is done, so the solver does not slow down
+        // as they pile up (high4.lp, 12,424 models on one thread: 14.5 s in
+        // one piece).
+        EngineKind::Blocking => {
+            let cubes = Enumerate::from_prepared(prepared).split_further(cubes, jobs * CUBES_PER_JOB);
+            let workers = jobs.min(cubes.len()).max(1);
+            (cubes, workers)
+        }
     };
-    let workers = jobs.min(cubes.len()).max(1);
     let (sender, receiver) = std::sync::mpsc::sync_channel(1024);
     let shared = Shared {
-        cubes,
-        next_cube: AtomicUsize::new(0),
+        pool: Pool::new(cubes),
         stop: AtomicBool::new(false),
         found: AtomicU64::new(u64::try_from(resume.found).unwrap_or(u64::MAX)),
         max: limits.max,
         first: AtomicU64::new(u64::MAX),
         start,
-        puzzle,
+        prepared,
         checker: check::Checker::new(puzzle),
     };
     let wants_models = observer.wants_models();
@@ -414,7 +420,7 @@ fn count_on(
                 let sender = sender.clone();
                 let shared = &shared;
                 scope.spawn(move || {
-                    let result = work(shared, engine, encoded, wants_models.then_some(&sender));
+                    let result = work(shared, engine, wants_models.then_some(&sender));
                     if result.is_err() {
                         shared.stop.store(true, Ordering::Relaxed);
                     }
@@ -443,8 +449,7 @@ fn count_on(
         handles.into_iter().map(|h| h.join().expect("a counting thread panicked")).collect::<Vec<_>>()
     });
     let (mut models, mut stats) = (resume.found, SearchStats::default());
-    let taken = shared.next_cube.load(Ordering::Relaxed).min(shared.cubes.len());
-    let mut remaining = Some(shared.cubes[taken..].to_vec());
+    let mut remaining = Some(shared.pool.take_left());
     for result in results {
         let worked = result?;
         models += worked.found;
