@@ -494,11 +494,9 @@ impl<'a> Enumerate<'a> {
         solver.solve().map_err(|e| CountError::Solver(e.to_string()))
     }
 
-    /// The grid of a complete assignment: its true primary variables are on the trail.
+    /// The grid of a complete assignment.
     fn grid(&self) -> Result<Grid, CountError> {
-        let primary = self.encoded.vars.primary_count();
-        let true_vars = self.trail.iter().filter(|l| l.is_positive() && l.index() < primary).map(|l| l.var());
-        Ok(self.encoded.vars.decode_true(true_vars)?)
+        Ok(self.encoded.vars.decode_bytes(&self.values)?)
     }
 
     fn next_model(&mut self) -> Result<Option<Grid>, CountError> {

@@ -264,8 +264,11 @@ fn work(shared: &Shared, kind: EngineKind, models: Option<&SyncSender<Grid>>) ->
         finished = true;
         engine.start_cube(&cube)?;
         while let Some(grid) = engine.step()? {
-            if let Some(first) = shared.checker.violations(&grid).first() {
-                return Err(CountError::NotASolution(first.to_string()));
+            if !shared.checker.solves(&grid) {
+                let violations = shared.checker.violations(&grid);
+                return Err(CountError::NotASolution(
+                    violations.first().map_or_else(|| "unnamed".into(), |v| v.to_string()),
+                ));
             }
             if !shared.admit() {
                 remaining = None; // this model is in no cube any more
