@@ -101,7 +101,7 @@ pub struct CountArgs {
     #[arg(long, value_enum, default_value_t)]
     pub engine: EngineKind,
     /// Worker threads; above 1 the count is split into cubes counted in
-    /// parallel [default: one thread for the first 20 ms, then all cores]
+    /// parallel [default: one thread for the first 5 ms, then all cores]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
     /// Stop after N solutions; if more exist, the count is a lower bound (exit 3).
