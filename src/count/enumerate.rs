@@ -651,9 +651,10 @@ fn derive_supports(
 /// another. A set with a literal the reduction fixed true is left out (it is
 /// decided); literals fixed false are dropped. Empty for other digit encodings.
 ///
-/// Each set keeps count of its literals that are true and of those not false,
-/// updated as variables are assigned and unassigned, so that finding the
-/// smallest open set at a node reads two numbers per set, not every literal.
+/// Each set keeps a number that counts its literals not false, plus
+/// [`TRUE_WEIGHT`] for each true one, updated as variables are assigned and
+/// unassigned: finding the smallest open set at a node is finding the
+/// smallest number, one per set, not reading every literal.
 #[derive(Clone)]
 struct Branches {
     lits: Vec<Lit>,
@@ -661,10 +662,15 @@ struct Branches {
     ends: Vec<u32>,
     /// The sets each variable's positive literal is in.
     sets_of: Csr<u32>,
-    /// Per set: literals true, and literals not false.
-    true_count: Vec<u32>,
-    open_count: Vec<u32>,
+    /// Per set: literals not false, plus [`TRUE_WEIGHT`] per true literal.
+    /// Sixteen bits, so that the smallest is found eight sets at a time.
+    weight: Vec<u16>,
 }
+
+/// Above the size of any set (at most 64 cells or digits), so that a set
+/// with a true literal weighs more than every open set; a set of 64 true
+/// literals still fits in 16 bits.
+const TRUE_WEIGHT: u16 = 1 << 8;
 
 impl Branches {
     fn new(puzzle: &Puzzle, encoded: &Encoded) -> Branches {
@@ -698,8 +704,8 @@ impl Branches {
         let in_set =
             |(set, range): (usize, std::ops::Range<usize>)| lits[range].iter().map(move |l| (l.index(), set as u32));
         let sets_of = Csr::new(encoded.formula.var_count(), ranges().enumerate().flat_map(in_set).collect());
-        let open_count = ranges().map(|range| range.len() as u32).collect();
-        Branches { true_count: vec![0; ends.len()], lits, ends, sets_of, open_count }
+        let weight = ranges().map(|range| range.len() as u16).collect();
+        Branches { lits, ends, sets_of, weight }
     }
 
     fn set(&self, set: usize) -> &[Lit] {
@@ -708,40 +714,27 @@ impl Branches {
     }
 
     fn became_true(&mut self, lit: Lit) {
+        // A true literal stays open: it adds its weight on top.
+        let change = if lit.is_positive() { TRUE_WEIGHT } else { 1u16.wrapping_neg() };
         for &set in self.sets_of.of(lit.index()) {
-            let set = set as usize;
-            if lit.is_positive() {
-                self.true_count[set] += 1;
-            } else {
-                self.open_count[set] -= 1;
-            }
+            self.weight[set as usize] = self.weight[set as usize].wrapping_add(change);
         }
     }
 
     fn reopened(&mut self, lit: Lit) {
+        let change = if lit.is_positive() { TRUE_WEIGHT } else { 1u16.wrapping_neg() };
         for &set in self.sets_of.of(lit.index()) {
-            let set = set as usize;
-            if lit.is_positive() {
-                self.true_count[set] -= 1;
-            } else {
-                self.open_count[set] += 1;
-            }
+            self.weight[set as usize] = self.weight[set as usize].wrapping_sub(change);
         }
     }
 
     /// The first set with no true literal and the fewest open ones, or
     /// `None` when every set has a true literal.
     fn smallest_open(&self) -> Option<usize> {
-        let mut best: Option<(usize, u32)> = None;
-        for (set, (&chosen, &open)) in self.true_count.iter().zip(&self.open_count).enumerate() {
-            if chosen == 0 && best.is_none_or(|(_, fewest)| open < fewest) {
-                best = Some((set, open));
-                if open == 0 {
-                    break; // a dead end: nothing is smaller
-                }
-            }
-        }
-        best.map(|(set, _)| set)
+        // Two passes, the first without branches: the smallest weight,
+        // then where it first is.
+        let least = self.weight.iter().fold(u16::MAX, |least, &w| least.min(w));
+        (least < TRUE_WEIGHT).then(|| self.weight.iter().position(|&w| w == least).expect("the minimum is there"))
     }
 }
 
