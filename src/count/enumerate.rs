@@ -58,8 +58,8 @@ pub struct Enumerate<'a> {
     lits: Vec<Lit>,
     /// Start and length of each clause in `lits`.
     clauses: Vec<(u32, u32)>,
-    /// Clause indices watching each literal code (watched when it becomes false).
-    watches: Vec<Vec<u32>>,
+    /// The clauses watching each literal (looked at when it becomes false).
+    watches: Watches,
     /// 0 false, 1 true, UNSET.
     values: Vec<u8>,
     trail: Vec<Lit>,
@@ -93,16 +93,14 @@ pub struct Enumerate<'a> {
 
 /// The encoder's CNF in the form [`Enumerate`] propagates it: binary
 /// clauses as implication lists, the others with their watches, the derived
-/// support clauses added. Built once per count; each thread's engine starts
-/// from a copy, which costs far less than building it again.
-#[derive(Clone)]
-pub struct Prepared<'a> {
+/// support clauses added.
+struct Prepared<'a> {
     encoded: &'a Encoded,
     branches: Branches,
     implied: Csr<Lit>,
     lits: Vec<Lit>,
     clauses: Vec<(u32, u32)>,
-    watches: Vec<Vec<u32>>,
+    watches: Watches,
     units: Vec<Lit>,
     /// The formula has an empty clause.
     unsat: bool,
@@ -110,7 +108,7 @@ pub struct Prepared<'a> {
 }
 
 impl<'a> Prepared<'a> {
-    pub fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Prepared<'a> {
+    fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Prepared<'a> {
         let var_count = encoded.formula.var_count();
         // Room for the derived support clauses too, which add up to a third
         // to the forbidden-pairs encoding's literals.
@@ -155,34 +153,20 @@ impl<'a> Prepared<'a> {
         let before = clauses.len();
         derive_supports(&mut lits, &mut clauses, &mut units, &cell_of(encoded), &implied);
         let derived = (clauses.len() - before) as u64;
-        // Sized in advance: pushing clause by clause reallocates thousands of times.
-        let mut watched = vec![0usize; 2 * var_count];
-        for &(start, _) in &clauses {
-            watched[lits[start as usize].code()] += 1;
-            watched[lits[start as usize + 1].code()] += 1;
-        }
-        let mut watches: Vec<Vec<u32>> = watched.iter().map(|&n| Vec::with_capacity(n + n / 2)).collect();
-        for (index, &(start, _)) in clauses.iter().enumerate() {
-            watches[lits[start as usize].code()].push(index as u32);
-            watches[lits[start as usize + 1].code()].push(index as u32);
-        }
+        let watches = Watches::new(2 * var_count, &lits, &clauses);
         let branches = Branches::new(puzzle, encoded);
         Prepared { encoded, branches, implied, lits, clauses, watches, units, unsat, derived }
-    }
-
-    pub fn encoded(&self) -> &'a Encoded {
-        self.encoded
     }
 }
 
 impl<'a> Enumerate<'a> {
+    /// The engine on `encoded`, propagated at level 0. Each thread of a
+    /// count builds its own, at the same time as the others: a copy made
+    /// once for all cost as much wall time, and more in the allocator
+    /// (the heap was trimmed and paged in again file after file in a batch).
     pub fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Enumerate<'a> {
-        Enumerate::from_prepared(&Prepared::new(puzzle, encoded))
-    }
-
-    /// An engine on a copy of `prepared`, propagated at level 0.
-    pub fn from_prepared(prepared: &Prepared<'a>) -> Enumerate<'a> {
-        let Prepared { encoded, branches, implied, lits, clauses, watches, units, unsat, derived } = prepared.clone();
+        let Prepared { encoded, branches, implied, lits, clauses, watches, units, unsat, derived } =
+            Prepared::new(puzzle, encoded);
         let mut engine = Enumerate {
             encoded,
             branches,
@@ -251,7 +235,8 @@ impl<'a> Enumerate<'a> {
         if cubes.len() >= target {
             return cubes;
         }
-        for depth in 1.. {
+        let mut depth = 1;
+        loop {
             let (mut next, mut cut) = (Vec::new(), false);
             for cube in &cubes {
                 if self.restrict_to(cube) {
@@ -262,8 +247,8 @@ impl<'a> Enumerate<'a> {
                 self.restrict_to(&[]);
                 return next;
             }
+            depth += 1;
         }
-        unreachable!("the depth grows until the search is split or cannot be")
     }
 
     /// Pushes onto `out` the paths of the search below `path` (already
@@ -370,11 +355,12 @@ impl<'a> Enumerate<'a> {
                     }
                 }
             }
-            let mut watching = std::mem::take(&mut self.watches[falsified.code()]);
-            let mut i = 0;
-            let mut ok = true;
-            while i < watching.len() {
-                let c = watching[i];
+            // The falsified literal's watches are at `i..end` of the array;
+            // a watch that moves is replaced by the last, and `end` shrinks.
+            let watching = falsified.code();
+            let (mut i, mut end) = self.watches.region(watching);
+            while i < end {
+                let c = self.watches.clauses[i];
                 let (start, len) = self.clauses[c as usize];
                 let clause = &mut self.lits[start as usize..(start + len) as usize];
                 if clause[0] == falsified {
@@ -394,8 +380,9 @@ impl<'a> Enumerate<'a> {
                     if v == UNSET || (v ^ u8::from(l.is_negative())) == 1 {
                         clause.swap(1, k);
                         let new_watch = clause[1];
-                        self.watches[new_watch.code()].push(c);
-                        watching.swap_remove(i);
+                        self.watches.push(new_watch.code(), c);
+                        end -= 1;
+                        self.watches.clauses[i] = self.watches.clauses[end];
                         moved = true;
                         break;
                     }
@@ -405,15 +392,11 @@ impl<'a> Enumerate<'a> {
                 }
                 i += 1;
                 if !self.assign(other) {
-                    ok = false;
-                    break;
+                    self.watches.set_end(watching, end);
+                    return false;
                 }
             }
-            let rest = std::mem::replace(&mut self.watches[falsified.code()], watching);
-            self.watches[falsified.code()].extend(rest);
-            if !ok {
-                return false;
-            }
+            self.watches.set_end(watching, end);
         }
         true
     }
@@ -655,7 +638,6 @@ fn derive_supports(
 /// [`TRUE_WEIGHT`] for each true one, updated as variables are assigned and
 /// unassigned: finding the smallest open set at a node is finding the
 /// smallest number, one per set, not reading every literal.
-#[derive(Clone)]
 struct Branches {
     lits: Vec<Lit>,
     /// Where each set ends in `lits`; it starts where the one before ends.
@@ -714,17 +696,27 @@ impl Branches {
     }
 
     fn became_true(&mut self, lit: Lit) {
-        // A true literal stays open: it adds its weight on top.
-        let change = if lit.is_positive() { TRUE_WEIGHT } else { 1u16.wrapping_neg() };
+        let change = Branches::change(lit);
         for &set in self.sets_of.of(lit.index()) {
             self.weight[set as usize] = self.weight[set as usize].wrapping_add(change);
         }
     }
 
     fn reopened(&mut self, lit: Lit) {
-        let change = if lit.is_positive() { TRUE_WEIGHT } else { 1u16.wrapping_neg() };
+        let change = Branches::change(lit);
         for &set in self.sets_of.of(lit.index()) {
             self.weight[set as usize] = self.weight[set as usize].wrapping_sub(change);
+        }
+    }
+
+    /// What `lit` becoming true adds to the weight of its variable's sets:
+    /// a true variable stays counted as open and adds [`TRUE_WEIGHT`] on
+    /// top; a false one is one open literal fewer.
+    fn change(lit: Lit) -> u16 {
+        if lit.is_positive() {
+            TRUE_WEIGHT
+        } else {
+            1u16.wrapping_neg()
         }
     }
 
@@ -738,8 +730,59 @@ impl Branches {
     }
 }
 
+/// The watch lists: for each literal code, the clauses that watch it, in
+/// one array. A clause is in a literal's list only if it holds the literal,
+/// once, so each literal gets a fixed region as long as the number of
+/// clauses that hold it, and a watch moves without allocating.
+struct Watches {
+    /// Where each literal's region starts; it ends where the next starts.
+    starts: Vec<u32>,
+    /// How much of each region is in use.
+    lens: Vec<u32>,
+    clauses: Vec<u32>,
+}
+
+impl Watches {
+    /// Each clause (start and length in `lits`, at least two distinct
+    /// literals) watching its first two literals.
+    fn new(codes: usize, lits: &[Lit], clauses: &[(u32, u32)]) -> Watches {
+        let mut starts = vec![0u32; codes + 1];
+        for &(start, len) in clauses {
+            for lit in &lits[start as usize..(start + len) as usize] {
+                starts[lit.code() + 1] += 1;
+            }
+        }
+        for code in 0..codes {
+            starts[code + 1] += starts[code];
+        }
+        let mut watches = Watches { clauses: vec![0; starts[codes] as usize], starts, lens: vec![0; codes] };
+        for (index, &(start, _)) in clauses.iter().enumerate() {
+            watches.push(lits[start as usize].code(), index as u32);
+            watches.push(lits[start as usize + 1].code(), index as u32);
+        }
+        watches
+    }
+
+    /// Where `code`'s watches are in `clauses`.
+    fn region(&self, code: usize) -> (usize, usize) {
+        let start = self.starts[code] as usize;
+        (start, start + self.lens[code] as usize)
+    }
+
+    /// Keeps `code`'s watches up to `end` in `clauses`.
+    fn set_end(&mut self, code: usize, end: usize) {
+        self.lens[code] = (end - self.starts[code] as usize) as u32;
+    }
+
+    fn push(&mut self, code: usize, clause: u32) {
+        let at = self.starts[code] + self.lens[code];
+        debug_assert!(at < self.starts[code + 1], "a clause watches a literal it does not hold, or twice");
+        self.clauses[at as usize] = clause;
+        self.lens[code] += 1;
+    }
+}
+
 /// Items grouped by a key `0..keys`, all in one array (compressed rows).
-#[derive(Clone)]
 struct Csr<T> {
     starts: Vec<u32>,
     items: Vec<T>,

@@ -15,7 +15,7 @@ use varisat::Lit;
 
 use crate::encode::Encoded;
 use crate::model::{check, Grid, Puzzle};
-use enumerate::{Enumerate, Prepared};
+use enumerate::Enumerate;
 use pool::Pool;
 
 /// The engines the CLI offers.
@@ -95,18 +95,19 @@ impl std::ops::AddAssign for SearchStats {
     }
 }
 
-/// Starts an engine of `kind` on a prepared puzzle; it returns early once
+/// Starts an engine of `kind` on an encoded puzzle; it returns early once
 /// `stop` is set. The enum engine gives part of its search to `pool` when
 /// a worker waits there.
 pub fn engine<'a>(
     kind: EngineKind,
-    prepared: &Prepared<'a>,
+    puzzle: &Puzzle,
+    encoded: &'a Encoded,
     stop: &'a AtomicBool,
     pool: &'a Pool,
 ) -> Box<dyn Engine + 'a> {
     match kind {
-        EngineKind::Blocking => Box::new(blocking::Blocking::new(prepared.encoded()).stop_when(stop)),
-        EngineKind::Enum => Box::new(Enumerate::from_prepared(prepared).stop_when(stop).share_with(pool)),
+        EngineKind::Blocking => Box::new(blocking::Blocking::new(encoded).stop_when(stop)),
+        EngineKind::Enum => Box::new(Enumerate::new(puzzle, encoded).stop_when(stop).share_with(pool)),
     }
 }
 
@@ -114,9 +115,10 @@ pub fn engine<'a>(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Search {
     pub engine: EngineKind,
-    /// Worker threads. Above 1 the count is split into cubes (see
-    /// [`enumerate::Enumerate::split`]) that the workers take in turn, and
-    /// their counts are summed.
+    /// Worker threads. Above 1 the count is split into cubes that the
+    /// workers take from a [`Pool`], and their counts are summed: the enum
+    /// engine splits its cube when a worker waits, the blocking engine's
+    /// count is split before it starts (see [`enumerate::Enumerate::split`]).
     pub jobs: usize,
     /// Count on one thread for this long first, and go on from where it
     /// stopped on `jobs` threads only if that did not finish: starting the
@@ -149,8 +151,8 @@ impl From<EngineKind> for Search {
     }
 }
 
-/// Cubes per worker thread: enough that one slow cube does not leave the
-/// other threads idle for long.
+/// Cubes per worker thread for the blocking engine: enough that one slow
+/// cube does not leave the other threads idle for long.
 const CUBES_PER_JOB: usize = 32;
 
 /// How often the calling thread looks at the clock, the interrupt flag and
@@ -231,7 +233,8 @@ struct Shared<'a> {
     /// Nanoseconds from the start to the first model.
     first: AtomicU64,
     start: Instant,
-    prepared: &'a Prepared<'a>,
+    puzzle: &'a Puzzle,
+    encoded: &'a Encoded,
     checker: check::Checker<'a>,
 }
 
@@ -259,7 +262,7 @@ struct Worked {
 
 /// One worker thread: takes cubes until none are left or the count stops.
 fn work(shared: &Shared, kind: EngineKind, models: Option<&SyncSender<Grid>>) -> Result<Worked, CountError> {
-    let mut engine = engine(kind, shared.prepared, &shared.stop, &shared.pool);
+    let mut engine = engine(kind, shared.puzzle, shared.encoded, &shared.stop, &shared.pool);
     let mut found: u128 = 0;
     let mut remaining = Some(Vec::new());
     let mut finished = false;
@@ -315,27 +318,16 @@ pub fn count_models(
 ) -> Result<Count, CountError> {
     let search = search.into();
     let start = Instant::now();
-    let prepared = Prepared::new(puzzle, encoded);
     let Some(probe) = search.probe.filter(|_| search.jobs > 1) else {
-        return Ok(count_on(
-            puzzle,
-            &prepared,
-            search.engine,
-            search.jobs,
-            limits,
-            observer,
-            start,
-            Resume::default(),
-        )?
-        .0);
+        return Ok(count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start, Resume::default())?.0);
     };
     if observer.wants_models() {
         // Starting over would show models twice; one thread keeps their order.
-        return Ok(count_on(puzzle, &prepared, search.engine, 1, limits, observer, start, Resume::default())?.0);
+        return Ok(count_on(puzzle, encoded, search.engine, 1, limits, observer, start, Resume::default())?.0);
     }
     let budget = limits.timeout.map_or(probe, |t| t.min(probe));
     let probed = Limits { timeout: Some(budget), ..limits };
-    let (first, remaining) = count_on(puzzle, &prepared, search.engine, 1, probed, observer, start, Resume::default())?;
+    let (first, remaining) = count_on(puzzle, encoded, search.engine, 1, probed, observer, start, Resume::default())?;
     if first.stop != Stop::Timeout || limits.timeout.is_some_and(|t| t <= probe) {
         return Ok(first);
     }
@@ -345,7 +337,7 @@ pub fn count_models(
         Some(cubes) => Resume { cubes: Some(cubes), found: first.models },
         None => Resume::default(),
     };
-    let mut count = count_on(puzzle, &prepared, search.engine, search.jobs, limits, observer, start, resume)?.0;
+    let mut count = count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start, resume)?.0;
     count.stats += first.stats;
     count.first = first.first.or(count.first);
     Ok(count)
@@ -365,7 +357,7 @@ struct Resume {
 #[allow(clippy::too_many_arguments)]
 fn count_on(
     puzzle: &Puzzle,
-    prepared: &Prepared,
+    encoded: &Encoded,
     engine: EngineKind,
     jobs: usize,
     limits: Limits,
@@ -383,7 +375,7 @@ fn count_on(
         // as they pile up (high4.lp, 12,424 models on one thread: 14.5 s in
         // one piece).
         EngineKind::Blocking => {
-            let cubes = Enumerate::from_prepared(prepared).split_further(cubes, jobs * CUBES_PER_JOB);
+            let cubes = Enumerate::new(puzzle, encoded).split_further(cubes, jobs * CUBES_PER_JOB);
             let workers = jobs.min(cubes.len()).max(1);
             (cubes, workers)
         }
@@ -396,7 +388,8 @@ fn count_on(
         max: limits.max,
         first: AtomicU64::new(u64::MAX),
         start,
-        prepared,
+        puzzle,
+        encoded,
         checker: check::Checker::new(puzzle),
     };
     let wants_models = observer.wants_models();

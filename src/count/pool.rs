@@ -90,3 +90,56 @@ impl Pool {
         self.state.lock().expect("no worker panics holding the pool")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use varisat::Lit;
+
+    use super::*;
+
+    fn cube(n: isize) -> Cube {
+        vec![Lit::from_dimacs(n)]
+    }
+
+    /// A worker that finds the pool empty while another is busy waits, and
+    /// asks; it gets what the busy one gives; then each finishes, and both
+    /// learn that the count is done once the pool is empty and neither is busy.
+    #[test]
+    fn a_waiting_worker_gets_what_a_busy_one_gives() {
+        let (pool, never) = (&Pool::new(vec![cube(1)]), &AtomicBool::new(false));
+        assert_eq!(pool.take(false, never), Some(cube(1)));
+        std::thread::scope(|scope| {
+            let (sender, receiver) = std::sync::mpsc::channel();
+            let waiter = scope.spawn(move || {
+                sender.send(pool.take(false, never)).unwrap();
+                pool.take(true, never)
+            });
+            while !pool.wanted() {
+                std::thread::yield_now();
+            }
+            pool.give([cube(2)]);
+            assert_eq!(receiver.recv().unwrap(), Some(cube(2)));
+            assert_eq!(pool.take(true, never), None);
+            assert_eq!(waiter.join().unwrap(), None);
+        });
+    }
+
+    /// A waiting worker gives up when the count stops, and the cubes nobody
+    /// took are left.
+    #[test]
+    fn a_stop_ends_the_wait_and_leaves_the_cubes() {
+        let (pool, stop) = (Pool::new(vec![cube(1)]), AtomicBool::new(false));
+        assert_eq!(pool.take(false, &stop), Some(cube(1)));
+        std::thread::scope(|scope| {
+            let waiter = scope.spawn(|| pool.take(false, &stop));
+            while !pool.wanted() {
+                std::thread::yield_now();
+            }
+            stop.store(true, Ordering::Relaxed);
+            assert_eq!(waiter.join().unwrap(), None);
+        });
+        pool.give([cube(4)]);
+        assert_eq!(pool.take(true, &stop), None);
+        assert_eq!(pool.take_left(), vec![cube(4)]);
+    }
+}
