@@ -91,24 +91,13 @@ pub struct Enumerate<'a> {
     solver: Option<Solver<'a>>,
 }
 
-/// The encoder's CNF in the form [`Enumerate`] propagates it: binary
-/// clauses as implication lists, the others with their watches, the derived
-/// support clauses added.
-struct Prepared<'a> {
-    encoded: &'a Encoded,
-    branches: Branches,
-    implied: Csr<Lit>,
-    lits: Vec<Lit>,
-    clauses: Vec<(u32, u32)>,
-    watches: Watches,
-    units: Vec<Lit>,
-    /// The formula has an empty clause.
-    unsat: bool,
-    derived: u64,
-}
-
-impl<'a> Prepared<'a> {
-    fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Prepared<'a> {
+impl<'a> Enumerate<'a> {
+    /// The engine on `encoded`, propagated at level 0. Each thread of a
+    /// count builds its own, at the same time as the others: one built
+    /// once and copied for each cost as much wall time, and more in the
+    /// allocator (the heap was trimmed and paged in again file after file
+    /// in a batch).
+    pub fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Enumerate<'a> {
         let var_count = encoded.formula.var_count();
         // Room for the derived support clauses too, which add up to a third
         // to the forbidden-pairs encoding's literals.
@@ -154,27 +143,14 @@ impl<'a> Prepared<'a> {
         derive_supports(&mut lits, &mut clauses, &mut units, &cell_of(encoded), &implied);
         let derived = (clauses.len() - before) as u64;
         let watches = Watches::new(2 * var_count, &lits, &clauses);
-        let branches = Branches::new(puzzle, encoded);
-        Prepared { encoded, branches, implied, lits, clauses, watches, units, unsat, derived }
-    }
-}
-
-impl<'a> Enumerate<'a> {
-    /// The engine on `encoded`, propagated at level 0. Each thread of a
-    /// count builds its own, at the same time as the others: a copy made
-    /// once for all cost as much wall time, and more in the allocator
-    /// (the heap was trimmed and paged in again file after file in a batch).
-    pub fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Enumerate<'a> {
-        let Prepared { encoded, branches, implied, lits, clauses, watches, units, unsat, derived } =
-            Prepared::new(puzzle, encoded);
         let mut engine = Enumerate {
             encoded,
-            branches,
+            branches: Branches::new(puzzle, encoded),
             implied,
             lits,
             clauses,
             watches,
-            values: vec![UNSET; encoded.formula.var_count()],
+            values: vec![UNSET; var_count],
             trail: Vec::new(),
             base_len: 0,
             stack: Vec::new(),

@@ -273,7 +273,7 @@ fn work(shared: &Shared, kind: EngineKind, models: Option<&SyncSender<Grid>>) ->
             if !shared.checker.solves(&grid) {
                 let violations = shared.checker.violations(&grid);
                 return Err(CountError::NotASolution(
-                    violations.first().map_or_else(|| "unnamed".into(), |v| v.to_string()),
+                    violations.first().map_or_else(|| "a violation the checker did not name".into(), |v| v.to_string()),
                 ));
             }
             if !shared.admit() {
