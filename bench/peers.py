@@ -23,7 +23,8 @@ each), the ratio to satsudoku's default, and per-instance batch times over
 200 files in one process for the tools that take many files.
 
 usage: python3 bench/peers.py [RUNS]   (from the repository root; writes
-bench/results/peers-DATE.md and prints it)
+bench/results/peers-DATE.md, or peers-DATE-2.md and so on if that exists,
+and prints it)
 """
 import datetime
 import glob
@@ -305,7 +306,12 @@ def main():
               "run (/proc/stat); tools took turns run by run, so a slow spell fell on all of them."]
     text = "\n".join(lines) + "\n"
     os.makedirs("bench/results", exist_ok=True)
-    with open(f"bench/results/peers-{datetime.date.today()}.md", "w") as f:
+    path = f"bench/results/peers-{datetime.date.today()}.md"
+    runs_today = 1
+    while os.path.exists(path):  # keep the day's earlier runs
+        runs_today += 1
+        path = f"bench/results/peers-{datetime.date.today()}-{runs_today}.md"
+    with open(path, "w") as f:
         f.write(text)
     print(text)
 
