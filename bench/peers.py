@@ -150,7 +150,7 @@ def long_counts(runs, high):
     lines = ["", f"Long counts, median of {reps} runs:", "", "| instance | configuration | s | ratio to --jobs 1 |",
              "|---|---|---|---|"]
     cases = [(high, [], "default"), (high, ["--engine", "blocking"], "--engine blocking"),
-             ("cnf-samples/many.lp", ["--digits", "log"], "--digits log"),
+             ("cnf-samples/many.lp", ["--digits", "log", "--engine", "enum"], "--digits log --engine enum"),
              ("cnf-samples/many.lp", ["--digits", "log", "--engine", "blocking"], "--digits log --engine blocking")]
     for lp, args, label in cases:
         base = None

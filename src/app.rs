@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 
 use crate::cli::{Cli, Command, CompareArgs, CountArgs, DecodeArgs, ExportArgs, Progress};
 use crate::compare;
-use crate::count::{self, Limits, Observer, Search, Stop};
+use crate::count::{self, EngineKind, Limits, Observer, Search, Stop};
 use crate::dimacs::{self, SolverAnswer};
 use crate::encode::{self, Encoded, Encoding};
 use crate::model::{check, Grid, Puzzle};
@@ -160,8 +160,8 @@ impl Outcome {
 fn count_in_turn(files: &[Option<&Path>], encoding: &Encoding, args: &CountArgs) -> Vec<Outcome> {
     let batch = files.len() > 1;
     let search = match args.jobs {
-        Some(jobs) => Search { engine: args.engine, jobs: jobs.into(), probe: None },
-        None => Search::auto(args.engine),
+        Some(jobs) => Search { engine: engine(args, encoding), jobs: jobs.into(), probe: None },
+        None => Search::auto(engine(args, encoding)),
     };
     let show_progress = match args.progress {
         Progress::Always => true,
@@ -182,13 +182,18 @@ fn count_in_turn(files: &[Option<&Path>], encoding: &Encoding, args: &CountArgs)
     outcomes
 }
 
+/// The engine the user asked for, or the fastest for the encoding.
+fn engine(args: &CountArgs, encoding: &Encoding) -> EngineKind {
+    args.engine.unwrap_or_else(|| EngineKind::fastest_for(encoding.digits))
+}
+
 /// Counts a batch on `threads` threads, one file per thread at a time, each
 /// on one thread: for many short counts this beats splitting each count.
 /// Output is gathered per file and written in the order of the files; there
 /// is no progress line. After an interrupt no new file is started, and the
 /// output stops before the first file that was not.
 fn count_in_parallel(files: &[Option<&Path>], threads: usize, encoding: &Encoding, args: &CountArgs) -> Vec<Outcome> {
-    let search = Search::from(args.engine);
+    let search = Search::from(engine(args, encoding));
     let next = std::sync::atomic::AtomicUsize::new(0);
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::scope(|scope| {

@@ -97,9 +97,9 @@ pub struct CountArgs {
     pub format: Option<Format>,
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Counting engine.
-    #[arg(long, value_enum, default_value_t)]
-    pub engine: EngineKind,
+    /// Counting engine [default: enum; blocking with --digits log]
+    #[arg(long, value_enum)]
+    pub engine: Option<EngineKind>,
     /// Worker threads; above 1 the count is split into cubes counted in
     /// parallel [default: one thread for the first 5 ms, then all cores]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]

@@ -71,6 +71,23 @@ fn stats_go_to_stderr_only() {
         .stderr(contains("derived clauses: 0").not());
 }
 
+/// Without `--engine`, log digits count with `blocking` (its stats have no
+/// decisions), other digit encodings with `enum`. some.lp has 12 solutions
+/// (confirmed by the oracle in tests/samples.rs).
+#[test]
+fn the_default_engine_is_blocking_with_log_digits_only() {
+    let count = |digits: &str| {
+        satsudoku()
+            .args(["count", "--stats", "--jobs", "1", "--digits", digits, "cnf-samples/some.lp"])
+            .assert()
+            .success()
+    };
+    count("log").stdout("solutions(12).\n").stderr(contains("decisions: n/a"));
+    for digits in ["direct", "order"] {
+        count(digits).stdout("solutions(12).\n").stderr(contains("decisions: ").and(contains("decisions: n/a").not()));
+    }
+}
+
 #[test]
 fn max_gives_a_lower_bound_with_status_3_only_when_more_exist() {
     let many = "cnf-samples/many.lp";

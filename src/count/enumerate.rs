@@ -923,14 +923,19 @@ mod tests {
         }
     }
 
+    /// cnf-samples/many.lp: 117 solutions, confirmed by the oracle in tests/samples.rs.
+    fn many() -> Puzzle {
+        let text = std::fs::read_to_string("cnf-samples/many.lp").unwrap();
+        crate::parse::parse(&text, "many.lp", None).unwrap()
+    }
+
     /// Stopped after `k` models, the engine's frontier holds exactly the
     /// models it has not returned: counted cube by cube on a fresh engine,
     /// they add up with the `k` to the recorded count of many.lp (117,
     /// confirmed by the oracle in tests/samples.rs).
     #[test]
     fn the_frontier_after_a_stop_holds_exactly_the_models_not_yet_found() {
-        let text = std::fs::read_to_string("cnf-samples/many.lp").unwrap();
-        let puzzle = crate::parse::parse(&text, "many.lp", None).unwrap();
+        let puzzle = many();
         for relation in [RelationEncoding::ForbiddenPairs, RelationEncoding::Support] {
             let encoded = encode(&puzzle, &Encoding { relation, ..Encoding::default() });
             for k in [0, 1, 2, 30, 116, 117] {
@@ -964,8 +969,7 @@ mod tests {
     /// (confirmed by the oracle in tests/samples.rs), each exactly once.
     #[test]
     fn work_given_away_and_taken_back_holds_every_model_once() {
-        let text = std::fs::read_to_string("cnf-samples/many.lp").unwrap();
-        let puzzle = crate::parse::parse(&text, "many.lp", None).unwrap();
+        let puzzle = many();
         for digits in [DigitEncoding::Direct, DigitEncoding::Order] {
             let encoded = encode(&puzzle, &Encoding { digits, ..Encoding::default() });
             let (pool, never) = (Pool::new(vec![Vec::new()]), AtomicBool::new(false));

@@ -94,8 +94,8 @@ impl<'a> Checker<'a> {
             }
             start = end;
         }
-        let relations = puzzle.relations().iter().zip(&self.relation_cells);
-        relations.into_iter().all(|(relation, &(a, b))| relation.predicate.allows(digits[a], digits[b]))
+        let mut relations = puzzle.relations().iter().zip(&self.relation_cells);
+        relations.all(|(relation, &(a, b))| relation.predicate.allows(digits[a], digits[b]))
     }
 
     /// Every violation of the puzzle by `grid`; empty when the grid is a solution.
