@@ -159,9 +159,10 @@ impl Outcome {
 /// (default: [`Search::auto`]), streaming output; stops after an interrupt.
 fn count_in_turn(files: &[Option<&Path>], encoding: &Encoding, args: &CountArgs) -> Vec<Outcome> {
     let batch = files.len() > 1;
+    let engine = engine(args, encoding);
     let search = match args.jobs {
-        Some(jobs) => Search { engine: engine(args, encoding), jobs: jobs.into(), probe: None },
-        None => Search::auto(engine(args, encoding)),
+        Some(jobs) => Search { engine, jobs: jobs.into(), probe: None },
+        None => Search::auto(engine),
     };
     let show_progress = match args.progress {
         Progress::Always => true,

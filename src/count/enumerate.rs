@@ -46,6 +46,13 @@ struct Frame {
     trail_len: usize,
 }
 
+impl Frame {
+    /// The option the search is under (every frame above the deepest has one).
+    fn taken(&self) -> Option<Lit> {
+        self.next.checked_sub(1).map(|i| self.options[i])
+    }
+}
+
 pub struct Enumerate<'a> {
     encoded: &'a Encoded,
     /// The sets of exclusive options [`Enumerate::choose`] branches on.
@@ -204,51 +211,38 @@ impl<'a> Enumerate<'a> {
     }
 
     /// [`Enumerate::split`] starting from `cubes` instead of the whole search.
-    /// Each round expands every cube to one more level below it, depth first
-    /// on the engine's own trail, until there are `target` cubes or none can
-    /// be expanded.
-    pub fn split_further(&mut self, cubes: Vec<Cube>, target: usize) -> Vec<Cube> {
-        if cubes.len() >= target {
-            return cubes;
-        }
-        let mut depth = 1;
-        loop {
-            let (mut next, mut cut) = (Vec::new(), false);
-            for cube in &cubes {
-                if self.restrict_to(cube) {
-                    self.expand(&mut cube.clone(), depth, &mut next, &mut cut);
+    /// Each round extends every cube by each option of its next branch
+    /// point; consecutive cubes share their start, which stays propagated
+    /// (see [`Enumerate::restrict_to`]).
+    pub fn split_further(&mut self, mut cubes: Vec<Cube>, target: usize) -> Vec<Cube> {
+        while cubes.len() < target {
+            let mut next = Vec::new();
+            let mut expanded = false;
+            for cube in cubes {
+                if !self.restrict_to(&cube) {
+                    continue;
+                }
+                match self.choose() {
+                    None => next.push(cube),
+                    Some(options) => {
+                        expanded = true;
+                        for option in options {
+                            let mut longer = cube.clone();
+                            longer.push(option);
+                            if self.restrict_to(&longer) {
+                                next.push(longer);
+                            }
+                        }
+                    }
                 }
             }
-            if next.len() >= target || !cut {
-                self.restrict_to(&[]);
-                return next;
+            cubes = next;
+            if !expanded {
+                break;
             }
-            depth += 1;
         }
-    }
-
-    /// Pushes onto `out` the paths of the search below `path` (already
-    /// propagated) at `depth` levels down, or above where they end; `cut` is
-    /// set if the depth cut one short. The trail is left as it was.
-    fn expand(&mut self, path: &mut Cube, depth: usize, out: &mut Vec<Cube>, cut: &mut bool) {
-        if depth == 0 {
-            out.push(path.clone());
-            *cut = true;
-            return;
-        }
-        let Some(options) = self.choose() else {
-            out.push(path.clone()); // every cell has a digit
-            return;
-        };
-        for option in options {
-            let mark = self.trail.len();
-            if self.assign(option) && self.propagate_from(mark) {
-                path.push(option);
-                self.expand(path, depth - 1, out, cut);
-                path.pop();
-            }
-            self.undo_to(mark);
-        }
+        self.restrict_to(&[]);
+        cubes
     }
 
     /// Resets the search to the models that make every literal of `cube`
@@ -521,8 +515,7 @@ impl<'a> Enumerate<'a> {
             return;
         };
         let mut path = self.cube.clone();
-        // Every frame above the deepest has taken an option.
-        path.extend(self.stack[..level].iter().map(|frame| frame.options[frame.next - 1]));
+        path.extend(self.stack[..level].iter().filter_map(Frame::taken));
         let from = kept(level, &self.stack[level]);
         let given = self.stack[level].options.split_off(from);
         pool.give(given.into_iter().map(|option| {
@@ -722,15 +715,8 @@ impl Watches {
     /// Each clause (start and length in `lits`, at least two distinct
     /// literals) watching its first two literals.
     fn new(codes: usize, lits: &[Lit], clauses: &[(u32, u32)]) -> Watches {
-        let mut starts = vec![0u32; codes + 1];
-        for &(start, len) in clauses {
-            for lit in &lits[start as usize..(start + len) as usize] {
-                starts[lit.code() + 1] += 1;
-            }
-        }
-        for code in 0..codes {
-            starts[code + 1] += starts[code];
-        }
+        let held = clauses.iter().flat_map(|&(start, len)| &lits[start as usize..(start + len) as usize]);
+        let starts = starts_of(codes, held.map(|lit| lit.code()));
         let mut watches = Watches { clauses: vec![0; starts[codes] as usize], starts, lens: vec![0; codes] };
         for (index, &(start, _)) in clauses.iter().enumerate() {
             watches.push(lits[start as usize].code(), index as u32);
@@ -758,6 +744,20 @@ impl Watches {
     }
 }
 
+/// Where each key's region starts in an array holding, key after key, one
+/// slot per occurrence of the key in `keys` (below `count`); one more
+/// start at the end.
+fn starts_of(count: usize, keys: impl Iterator<Item = usize>) -> Vec<u32> {
+    let mut starts = vec![0u32; count + 1];
+    for key in keys {
+        starts[key + 1] += 1;
+    }
+    for key in 0..count {
+        starts[key + 1] += starts[key];
+    }
+    starts
+}
+
 /// Items grouped by a key `0..keys`, all in one array (compressed rows).
 struct Csr<T> {
     starts: Vec<u32>,
@@ -767,13 +767,7 @@ struct Csr<T> {
 impl<T: Copy> Csr<T> {
     /// From `(key, item)` pairs, each key's items in the order given.
     fn new(keys: usize, pairs: Vec<(usize, T)>) -> Csr<T> {
-        let mut starts = vec![0u32; keys + 1];
-        for &(key, _) in &pairs {
-            starts[key + 1] += 1;
-        }
-        for key in 0..keys {
-            starts[key + 1] += starts[key];
-        }
+        let starts = starts_of(keys, pairs.iter().map(|&(key, _)| key));
         let mut next = starts.clone();
         // Every slot is overwritten below; any item will do to fill them first.
         let mut items = pairs.first().map_or(Vec::new(), |&(_, any)| vec![any; pairs.len()]);
@@ -871,9 +865,7 @@ impl Engine for Enumerate<'_> {
                 cube.push(option);
                 cubes.push(cube);
             }
-            if let Some(&taken) = frame.next.checked_sub(1).and_then(|i| frame.options.get(i)) {
-                path.push(taken);
-            }
+            path.extend(frame.taken());
         }
         Some(cubes)
     }

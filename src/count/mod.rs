@@ -245,8 +245,8 @@ struct Shared<'a> {
     /// Nanoseconds from the start to the first model.
     first: AtomicU64,
     start: Instant,
-    puzzle: &'a Puzzle,
     encoded: &'a Encoded,
+    /// The independent checker, and the puzzle the engines count.
     checker: check::Checker<'a>,
 }
 
@@ -274,7 +274,7 @@ struct Worked {
 
 /// One worker thread: takes cubes until none are left or the count stops.
 fn work(shared: &Shared, kind: EngineKind, models: Option<&SyncSender<Grid>>) -> Result<Worked, CountError> {
-    let mut engine = engine(kind, shared.puzzle, shared.encoded, &shared.stop, &shared.pool);
+    let mut engine = engine(kind, shared.checker.puzzle(), shared.encoded, &shared.stop, &shared.pool);
     let mut found: u128 = 0;
     let mut remaining = Some(Vec::new());
     let mut finished = false;
@@ -400,7 +400,6 @@ fn count_on(
         max: limits.max,
         first: AtomicU64::new(u64::MAX),
         start,
-        puzzle,
         encoded,
         checker: check::Checker::new(puzzle),
     };

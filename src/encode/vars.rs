@@ -242,8 +242,8 @@ impl VarMap {
         let digit = |k: u32| (k + 1) as Digit;
         match self.digits {
             DigitEncoding::Direct if bits == 0 => Err(DecodeError::NoDigit(cell)),
-            // One bit set, tested without a population count (a library call
-            // on the baseline x86-64 target).
+            // One bit set, tested without a population count (dozens of
+            // instructions on the baseline x86-64 target).
             DigitEncoding::Direct if bits & (bits - 1) == 0 => Ok(digit(bits.trailing_zeros())),
             DigitEncoding::Direct => {
                 Err(DecodeError::SeveralDigits(cell, (0..64).filter(|k| bits >> k & 1 == 1).map(digit).collect()))

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Cell, Digit, Grid, Predicate, Puzzle};
+use super::{Cell, Digit, Grid, Group, Predicate, Puzzle};
 
 /// One way a grid fails a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,6 +66,20 @@ impl<'a> Checker<'a> {
         }
     }
 
+    pub fn puzzle(&self) -> &'a Puzzle {
+        self.puzzle
+    }
+
+    /// Each group with the positions of its cells.
+    fn groups(&self) -> impl Iterator<Item = (&Group, &[usize])> {
+        let mut rest = &self.group_cells[..];
+        self.puzzle.groups().iter().map(move |group| {
+            let (cells, after) = rest.split_at(group.cells.len());
+            rest = after;
+            (group, cells)
+        })
+    }
+
     /// Whether `grid` solves the puzzle: [`Checker::violations`] is empty.
     /// Counting asks this of every model, so it only says yes or no, and
     /// touches each cell of each group with no branch.
@@ -79,12 +93,10 @@ impl<'a> Checker<'a> {
             return false;
         }
         let all = u64::MAX >> (64 - side);
-        let mut start = 0;
-        for group in puzzle.groups() {
-            let end = start + group.cells.len();
+        for (group, cells) in self.groups() {
             // A bit per digit (1..=64, checked above): all differ when the
             // group has as many bits as cells.
-            let seen = self.group_cells[start..end].iter().fold(0u64, |seen, &at| seen | 1 << (digits[at] - 1));
+            let seen = cells.iter().fold(0u64, |seen, &at| seen | 1 << (digits[at] - 1));
             // Full groups (most) need no population count, which takes
             // dozens of instructions on the baseline x86-64 target.
             let differ =
@@ -92,7 +104,6 @@ impl<'a> Checker<'a> {
             if !differ {
                 return false;
             }
-            start = end;
         }
         let mut relations = puzzle.relations().iter().zip(&self.relation_cells);
         relations.all(|(relation, &(a, b))| relation.predicate.allows(digits[a], digits[b]))
@@ -118,19 +129,16 @@ impl<'a> Checker<'a> {
         if !found.is_empty() {
             return found;
         }
-        let mut start = 0;
-        for (index, group) in puzzle.groups().iter().enumerate() {
-            let end = start + group.cells.len();
+        for (index, (group, cells)) in self.groups().enumerate() {
             // A bit per digit (1..=64, checked above).
             let mut seen = 0u64;
-            for (i, &at) in self.group_cells[start..end].iter().enumerate() {
+            for (i, &at) in cells.iter().enumerate() {
                 let bit = 1 << (grid.digits[at] - 1);
                 if seen & bit != 0 {
                     found.push(repeated(index, &group.cells[..=i], grid));
                 }
                 seen |= bit;
             }
-            start = end;
         }
         for (relation, &(a, b)) in puzzle.relations().iter().zip(&self.relation_cells) {
             let (da, db) = (grid.digits[a], grid.digits[b]);
