@@ -224,6 +224,11 @@ impl VarMap {
         if self.reduced.is_some() || per_cell == 0 || values.len() < self.primary {
             return self.decode(|v| values.get(v.index()).map(|b| b & 1 == 1));
         }
+        if self.digits == DigitEncoding::Direct {
+            if let Some(digits) = direct_digits(&values[..self.primary], n) {
+                return Ok(Grid::new(n, digits).expect("n * n digits"));
+            }
+        }
         // The full layout numbers cells in reading order, `per_cell` variables each.
         let mut cells = values[..self.primary].chunks_exact(per_cell);
         let mut digits = Vec::with_capacity(n * n);
@@ -306,6 +311,44 @@ impl VarMap {
             ),
         }
     }
+}
+
+/// The digits of a full direct layout of `n` variables per cell, from the
+/// lowest bit of each value's byte; `None` unless every cell has exactly one
+/// true variable. The true ones are found eight bytes at a time (at a model of
+/// a 9x9 grid, 81 among 729), in order, so the cell of each follows from the
+/// cell of the one before, without a division.
+fn direct_digits(values: &[u8], n: usize) -> Option<Vec<Digit>> {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    let mut digits = vec![0 as Digit; n * n];
+    let (mut cell, mut cell_start) = (0, 0);
+    let mut place = |var: usize| {
+        while var >= cell_start + n {
+            cell += 1;
+            cell_start += n;
+        }
+        let digit = &mut digits[cell];
+        let first = *digit == 0;
+        *digit = (var - cell_start + 1) as Digit;
+        first
+    };
+    let mut words = values.chunks_exact(8);
+    for (w, word) in words.by_ref().enumerate() {
+        let mut bits = u64::from_le_bytes(word.try_into().expect("eight bytes")) & LOW;
+        while bits != 0 {
+            if !place(8 * w + bits.trailing_zeros() as usize / 8) {
+                return None;
+            }
+            bits &= bits - 1;
+        }
+    }
+    let tail = values.len() - words.remainder().len();
+    for (i, &b) in words.remainder().iter().enumerate() {
+        if b & 1 == 1 && !place(tail + i) {
+            return None;
+        }
+    }
+    (!digits.contains(&0)).then_some(digits)
 }
 
 /// The lowest bit of each of up to 64 bytes, the first byte's lowest.
