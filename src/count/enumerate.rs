@@ -67,8 +67,11 @@ pub struct Enumerate<'a> {
     clauses: Vec<(u32, u32)>,
     /// The clauses watching each literal (looked at when it becomes false).
     watches: Watches,
-    /// 0 false, 1 true, UNSET.
+    /// Each variable's value: 0 false, 1 true, UNSET.
     values: Vec<u8>,
+    /// Each literal's value, by code, the same way: propagation reads a
+    /// literal's value with one load, no sign to apply.
+    lit_values: Vec<u8>,
     trail: Vec<Lit>,
     /// Length of the trail after level-0 propagation, before any cube.
     base_len: usize,
@@ -158,6 +161,7 @@ impl<'a> Enumerate<'a> {
             clauses,
             watches,
             values: vec![UNSET; var_count],
+            lit_values: vec![UNSET; 2 * var_count],
             trail: Vec::new(),
             base_len: 0,
             stack: Vec::new(),
@@ -286,12 +290,7 @@ impl<'a> Enumerate<'a> {
     }
 
     fn value(&self, lit: Lit) -> u8 {
-        let v = self.values[lit.index()];
-        if v == UNSET {
-            UNSET
-        } else {
-            v ^ u8::from(lit.is_negative())
-        }
+        self.lit_values[lit.code()]
     }
 
     /// Sets `lit` true; false if it is already false.
@@ -301,6 +300,8 @@ impl<'a> Enumerate<'a> {
             0 => false,
             _ => {
                 self.values[lit.index()] = u8::from(lit.is_positive());
+                self.lit_values[lit.code()] = 1;
+                self.lit_values[(!lit).code()] = 0;
                 self.trail.push(lit);
                 self.branches.became_true(lit);
                 true
@@ -337,17 +338,13 @@ impl<'a> Enumerate<'a> {
                     clause.swap(0, 1);
                 }
                 let other = clause[0];
-                if self.values[other.index()] != UNSET
-                    && (self.values[other.index()] ^ u8::from(other.is_negative())) == 1
-                {
+                if self.lit_values[other.code()] == 1 {
                     i += 1;
                     continue;
                 }
                 let mut moved = false;
                 for k in 2..clause.len() {
-                    let l = clause[k];
-                    let v = self.values[l.index()];
-                    if v == UNSET || (v ^ u8::from(l.is_negative())) == 1 {
+                    if self.lit_values[clause[k].code()] != 0 {
                         clause.swap(1, k);
                         let new_watch = clause[1];
                         self.watches.push(new_watch.code(), c);
@@ -374,6 +371,8 @@ impl<'a> Enumerate<'a> {
     fn undo_to(&mut self, len: usize) {
         for lit in self.trail.drain(len..) {
             self.values[lit.index()] = UNSET;
+            self.lit_values[lit.code()] = UNSET;
+            self.lit_values[(!lit).code()] = UNSET;
             self.branches.reopened(lit);
         }
     }
