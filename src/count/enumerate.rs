@@ -331,7 +331,12 @@ impl<'a> Enumerate<'a> {
             let watching = falsified.code();
             let (mut i, mut end) = self.watches.region(watching);
             while i < end {
-                let c = self.watches.clauses[i];
+                let Watch { clause: c, blocker } = self.watches.list[i];
+                // A true blocker satisfies the clause without reading it.
+                if self.lit_values[blocker.code()] == 1 {
+                    i += 1;
+                    continue;
+                }
                 let (start, len) = self.clauses[c as usize];
                 let clause = &mut self.lits[start as usize..(start + len) as usize];
                 if clause[0] == falsified {
@@ -339,6 +344,7 @@ impl<'a> Enumerate<'a> {
                 }
                 let other = clause[0];
                 if self.lit_values[other.code()] == 1 {
+                    self.watches.list[i].blocker = other;
                     i += 1;
                     continue;
                 }
@@ -347,9 +353,9 @@ impl<'a> Enumerate<'a> {
                     if self.lit_values[clause[k].code()] != 0 {
                         clause.swap(1, k);
                         let new_watch = clause[1];
-                        self.watches.push(new_watch.code(), c);
+                        self.watches.push(new_watch.code(), Watch { clause: c, blocker: other });
                         end -= 1;
-                        self.watches.clauses[i] = self.watches.clauses[end];
+                        self.watches.list[i] = self.watches.list[end];
                         moved = true;
                         break;
                     }
@@ -707,7 +713,16 @@ struct Watches {
     starts: Vec<u32>,
     /// How much of each region is in use.
     lens: Vec<u32>,
-    clauses: Vec<u32>,
+    list: Vec<Watch>,
+}
+
+/// A clause watching a literal, and another literal of the clause (its other
+/// watch when the watch was set, or the last one found true there): while
+/// that one is true, the clause is satisfied.
+#[derive(Clone, Copy)]
+struct Watch {
+    clause: u32,
+    blocker: Lit,
 }
 
 impl Watches {
@@ -716,29 +731,31 @@ impl Watches {
     fn new(codes: usize, lits: &[Lit], clauses: &[(u32, u32)]) -> Watches {
         let held = clauses.iter().flat_map(|&(start, len)| &lits[start as usize..(start + len) as usize]);
         let starts = starts_of(codes, held.map(|lit| lit.code()));
-        let mut watches = Watches { clauses: vec![0; starts[codes] as usize], starts, lens: vec![0; codes] };
+        let none = Watch { clause: 0, blocker: Lit::from_index(0, true) };
+        let mut watches = Watches { list: vec![none; starts[codes] as usize], starts, lens: vec![0; codes] };
         for (index, &(start, _)) in clauses.iter().enumerate() {
-            watches.push(lits[start as usize].code(), index as u32);
-            watches.push(lits[start as usize + 1].code(), index as u32);
+            let (a, b) = (lits[start as usize], lits[start as usize + 1]);
+            watches.push(a.code(), Watch { clause: index as u32, blocker: b });
+            watches.push(b.code(), Watch { clause: index as u32, blocker: a });
         }
         watches
     }
 
-    /// Where `code`'s watches are in `clauses`.
+    /// Where `code`'s watches are in `list`.
     fn region(&self, code: usize) -> (usize, usize) {
         let start = self.starts[code] as usize;
         (start, start + self.lens[code] as usize)
     }
 
-    /// Keeps `code`'s watches up to `end` in `clauses`.
+    /// Keeps `code`'s watches up to `end` in `list`.
     fn set_end(&mut self, code: usize, end: usize) {
         self.lens[code] = (end - self.starts[code] as usize) as u32;
     }
 
-    fn push(&mut self, code: usize, clause: u32) {
+    fn push(&mut self, code: usize, watch: Watch) {
         let at = self.starts[code] + self.lens[code];
         debug_assert!(at < self.starts[code + 1], "a clause watches a literal it does not hold, or twice");
-        self.clauses[at as usize] = clause;
+        self.list[at as usize] = watch;
         self.lens[code] += 1;
     }
 }

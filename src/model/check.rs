@@ -49,8 +49,8 @@ pub struct Checker<'a> {
     puzzle: &'a Puzzle,
     /// The positions of each group's cells, group after group.
     group_cells: Vec<usize>,
-    /// The positions of each relation's two cells.
-    relation_cells: Vec<(usize, usize)>,
+    /// The positions of each relation's two cells, and its predicate.
+    relations: Vec<(usize, usize, Predicate)>,
     /// The position and digit of each given.
     givens: Vec<(usize, Digit)>,
 }
@@ -61,7 +61,7 @@ impl<'a> Checker<'a> {
         Checker {
             puzzle,
             group_cells: puzzle.groups().iter().flat_map(|g| g.cells.iter().map(|&c| at(c))).collect(),
-            relation_cells: puzzle.relations().iter().map(|r| (at(r.a), at(r.b))).collect(),
+            relations: puzzle.relations().iter().map(|r| (at(r.a), at(r.b), r.predicate)).collect(),
             givens: puzzle.givens.iter().enumerate().filter_map(|(at, given)| Some((at, (*given)?))).collect(),
         }
     }
@@ -84,7 +84,7 @@ impl<'a> Checker<'a> {
     /// Counting asks this of every model, so it only says yes or no, and
     /// touches each cell of each group with no branch.
     pub fn solves(&self, grid: &Grid) -> bool {
-        let (puzzle, side) = (self.puzzle, self.puzzle.side());
+        let side = self.puzzle.side();
         let digits = &grid.digits;
         if grid.side() != side
             || digits.iter().any(|&d| usize::from(d).wrapping_sub(1) >= side)
@@ -105,8 +105,7 @@ impl<'a> Checker<'a> {
                 return false;
             }
         }
-        let mut relations = puzzle.relations().iter().zip(&self.relation_cells);
-        relations.all(|(relation, &(a, b))| relation.predicate.allows(digits[a], digits[b]))
+        self.relations.iter().all(|&(a, b, predicate)| predicate.allows(digits[a], digits[b]))
     }
 
     /// Every violation of the puzzle by `grid`; empty when the grid is a solution.
@@ -140,10 +139,10 @@ impl<'a> Checker<'a> {
                 seen |= bit;
             }
         }
-        for (relation, &(a, b)) in puzzle.relations().iter().zip(&self.relation_cells) {
+        for (relation, &(a, b, predicate)) in puzzle.relations().iter().zip(&self.relations) {
             let (da, db) = (grid.digits[a], grid.digits[b]);
-            if !relation.predicate.allows(da, db) {
-                found.push(Violation::Relation { a: relation.a, b: relation.b, predicate: relation.predicate, da, db });
+            if !predicate.allows(da, db) {
+                found.push(Violation::Relation { a: relation.a, b: relation.b, predicate, da, db });
             }
         }
         found
