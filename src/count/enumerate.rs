@@ -420,6 +420,11 @@ impl<'a> Enumerate<'a> {
     /// At a leaf: completes the assignment; the grid if it is a model.
     fn leaf(&mut self) -> Result<Option<Grid>, CountError> {
         let mark = self.trail.len();
+        // The trail holds each assigned variable once: with the direct
+        // encoding's one-hot clauses, every variable is set by now.
+        if mark == self.values.len() {
+            return Ok(Some(self.grid()?));
+        }
         let primary = self.encoded.vars.primary_count();
         // Usually none is open; `contains` on bytes is a fast scan.
         if self.values[..primary].contains(&UNSET) {
