@@ -11,6 +11,7 @@ Peers (installed by bench/install-peers.sh; any that is missing is skipped):
   floor    bench/peers/floor.c, a hand-written C bitset backtracking counter
   gprolog  bench/peers/sumdoku.pl, GNU Prolog CLP(FD), compiled with gplc
   clingo   clingo from PyPI on an ASP encoding (bench/peers/peers.py)
+  clingo -t 2  the same on two threads, as satsudoku's default uses both cores
   cpsat    OR-tools CP-SAT, enumerating all solutions
   minisat  pysat's minisat22 blocking loop on satsudoku's exported CNF
   cadical  pysat's cadical153 blocking loop on the same CNF
@@ -63,10 +64,11 @@ def build(tmp):
         subprocess.run(["gplc", "--no-top-level", "-o", prolog, os.path.join(HERE, "peers", "sumdoku.pl")], check=True)
         tools["gprolog"] = lambda lp, cnf: [prolog, lp]
     peers = os.path.join(HERE, "peers", "peers.py")
-    for name, module, on in [("clingo", "clingo", "lp"), ("cpsat", "ortools", "lp"), ("minisat", "pysat", "cnf"),
-                             ("cadical", "pysat", "cnf")]:
+    for name, peer, module, on in [("clingo", "clingo", "clingo", "lp"), ("clingo -t 2", "clingo2", "clingo", "lp"),
+                                   ("cpsat", "cpsat", "ortools", "lp"), ("minisat", "minisat", "pysat", "cnf"),
+                                   ("cadical", "cadical", "pysat", "cnf")]:
         if subprocess.run([PY, "-c", f"import {module}"], capture_output=True).returncode == 0:
-            tools[name] = (lambda name, on: lambda lp, cnf: [PY, peers, name, lp if on == "lp" else cnf])(name, on)
+            tools[name] = (lambda peer, on: lambda lp, cnf: [PY, peers, peer, lp if on == "lp" else cnf])(peer, on)
     if subprocess.run([PY, "-c", "import pyganak"], capture_output=True).returncode == 0:
         tools["ganak"] = lambda lp, cnf: [PY, "scripts/ganak_count.py", cnf]
     if shutil.which("sharpSAT"):

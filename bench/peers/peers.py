@@ -4,6 +4,7 @@ Each prints solutions(S). for one instance, so bench/peers.py can time whole
 processes and check that every peer agrees.
 
   peers.py clingo FILE.lp          clingo (PyPI) on an ASP encoding, models counted by clasp
+  peers.py clingo2 FILE.lp         the same on two threads (clasp's `-t 2`)
   peers.py cpsat FILE.lp           OR-tools CP-SAT, enumerate_all_solutions with a counting callback
   peers.py minisat FILE.cnf        pysat's minisat22 in a blocking loop on satsudoku's exported CNF
   peers.py cadical FILE.cnf        pysat's cadical153 in the same loop
@@ -47,11 +48,11 @@ num(1..9).
 """
 
 
-def clingo_count(path):
+def clingo_count(path, threads=1):
     import clingo
 
     facts = "".join(f"rel({a[0]+1},{a[1]+1},{b[0]+1},{b[1]+1},{s})." for a, b, s in relations(path))
-    ctl = clingo.Control(["0", "--project"])
+    ctl = clingo.Control(["0", "--project", f"--parallel-mode={threads}"])
     ctl.add("base", [], ASP + facts)
     ctl.ground([("base", [])])
     ctl.solve()
@@ -112,6 +113,8 @@ def main():
     peer, path = sys.argv[1], sys.argv[2]
     if peer == "clingo":
         n = clingo_count(path)
+    elif peer == "clingo2":
+        n = clingo_count(path, threads=2)
     elif peer == "cpsat":
         n = cpsat_count(path)
     elif peer == "minisat":
