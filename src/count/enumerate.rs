@@ -55,24 +55,8 @@ impl Frame {
 
 pub struct Enumerate<'a> {
     encoded: &'a Encoded,
-    /// The sets of exclusive options [`Enumerate::choose`] branches on.
-    branches: Branches,
-    /// For each literal code, the literals binary clauses make true with it.
-    implied: Csr<Lit>,
-    /// Every other clause of two or more literals (those of three or more
-    /// in the formula, and the derived ones), one after another; the first
-    /// two literals of each are its watches.
-    lits: Vec<Lit>,
-    /// Start and length of each clause in `lits`.
-    clauses: Vec<(u32, u32)>,
-    /// The clauses watching each literal (looked at when it becomes false).
-    watches: Watches,
-    /// Each variable's value: 0 false, 1 true, UNSET.
-    values: Vec<u8>,
-    /// Each literal's value, by code, the same way: propagation reads a
-    /// literal's value with one load, no sign to apply.
-    lit_values: Vec<u8>,
-    trail: Vec<Lit>,
+    clauses: Clauses,
+    state: Assignment,
     /// Length of the trail after level-0 propagation, before any cube.
     base_len: usize,
     stack: Vec<Frame>,
@@ -155,14 +139,13 @@ impl<'a> Enumerate<'a> {
         let watches = Watches::new(2 * var_count, &lits, &clauses);
         let mut engine = Enumerate {
             encoded,
-            branches: Branches::new(puzzle, encoded),
-            implied,
-            lits,
-            clauses,
-            watches,
-            values: vec![UNSET; var_count],
-            lit_values: vec![UNSET; 2 * var_count],
-            trail: Vec::new(),
+            clauses: Clauses { implied, lits, spans: clauses, watches },
+            state: Assignment {
+                values: vec![UNSET; var_count],
+                lit_values: vec![UNSET; 2 * var_count],
+                trail: Vec::new(),
+                branches: Branches::new(puzzle, encoded),
+            },
             base_len: 0,
             stack: Vec::new(),
             cube: Vec::new(),
@@ -187,7 +170,7 @@ impl<'a> Enumerate<'a> {
         if !engine.unsat && !engine.propagate_from(0) {
             engine.unsat = true;
         }
-        engine.base_len = engine.trail.len();
+        engine.base_len = engine.state.trail.len();
         engine.cube_end = engine.base_len;
         engine
     }
@@ -264,7 +247,7 @@ impl<'a> Enumerate<'a> {
         self.cube.truncate(kept);
         self.cube_marks.truncate(kept);
         for &lit in &cube[kept..] {
-            let mark = self.trail.len();
+            let mark = self.state.trail.len();
             if !self.assign(lit) || !self.propagate_from(mark) {
                 self.undo_to(mark);
                 self.cube_conflict = true;
@@ -273,7 +256,7 @@ impl<'a> Enumerate<'a> {
             self.cube.push(lit);
             self.cube_marks.push(mark);
         }
-        self.cube_end = self.trail.len();
+        self.cube_end = self.state.trail.len();
         !self.cube_conflict
     }
 
@@ -281,106 +264,22 @@ impl<'a> Enumerate<'a> {
         self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
     }
 
-    /// A variable's value, `None` while unset.
-    fn var_value(&self, var: Var) -> Option<bool> {
-        match self.values[var.index()] {
-            UNSET => None,
-            x => Some(x == 1),
-        }
-    }
-
     fn value(&self, lit: Lit) -> u8 {
-        self.lit_values[lit.code()]
+        self.state.value(lit)
     }
 
     /// Sets `lit` true; false if it is already false.
     fn assign(&mut self, lit: Lit) -> bool {
-        match self.value(lit) {
-            1 => true,
-            0 => false,
-            _ => {
-                self.values[lit.index()] = u8::from(lit.is_positive());
-                self.lit_values[lit.code()] = 1;
-                self.lit_values[(!lit).code()] = 0;
-                self.trail.push(lit);
-                self.branches.became_true(lit);
-                true
-            }
-        }
+        self.state.assign(lit)
     }
 
-    /// Unit propagation of the trail from position `start`; false on conflict.
-    fn propagate_from(&mut self, mut head: usize) -> bool {
-        while head < self.trail.len() {
-            let made_true = self.trail[head];
-            let falsified = !made_true;
-            head += 1;
-            for i in self.implied.range(made_true.code()) {
-                // Most implied literals are false already; look before assigning.
-                let lit = self.implied.items[i];
-                match self.value(lit) {
-                    1 => {}
-                    0 => return false,
-                    _ => {
-                        self.assign(lit);
-                    }
-                }
-            }
-            // The falsified literal's watches are at `i..end` of the array;
-            // a watch that moves is replaced by the last, and `end` shrinks.
-            let watching = falsified.code();
-            let (mut i, mut end) = self.watches.region(watching);
-            while i < end {
-                let Watch { clause: c, blocker } = self.watches.list[i];
-                // A true blocker satisfies the clause without reading it.
-                if self.lit_values[blocker.code()] == 1 {
-                    i += 1;
-                    continue;
-                }
-                let (start, len) = self.clauses[c as usize];
-                let clause = &mut self.lits[start as usize..(start + len) as usize];
-                if clause[0] == falsified {
-                    clause.swap(0, 1);
-                }
-                let other = clause[0];
-                if self.lit_values[other.code()] == 1 {
-                    self.watches.list[i].blocker = other;
-                    i += 1;
-                    continue;
-                }
-                let mut moved = false;
-                for k in 2..clause.len() {
-                    if self.lit_values[clause[k].code()] != 0 {
-                        clause.swap(1, k);
-                        let new_watch = clause[1];
-                        self.watches.push(new_watch.code(), Watch { clause: c, blocker: other });
-                        end -= 1;
-                        self.watches.list[i] = self.watches.list[end];
-                        moved = true;
-                        break;
-                    }
-                }
-                if moved {
-                    continue;
-                }
-                i += 1;
-                if !self.assign(other) {
-                    self.watches.set_end(watching, end);
-                    return false;
-                }
-            }
-            self.watches.set_end(watching, end);
-        }
-        true
+    /// Unit propagation of the trail from position `head`; false on conflict.
+    fn propagate_from(&mut self, head: usize) -> bool {
+        self.clauses.propagate(&mut self.state, head)
     }
 
     fn undo_to(&mut self, len: usize) {
-        for lit in self.trail.drain(len..) {
-            self.values[lit.index()] = UNSET;
-            self.lit_values[lit.code()] = UNSET;
-            self.lit_values[(!lit).code()] = UNSET;
-            self.branches.reopened(lit);
-        }
+        self.state.undo_to(len);
     }
 
     /// The smallest set of open options among cells (their digits) and full
@@ -390,8 +289,8 @@ impl<'a> Enumerate<'a> {
         if self.encoded.vars.digits() != DigitEncoding::Direct {
             return self.choose_variable();
         }
-        let set = self.branches.smallest_open()?;
-        Some(self.branches.set(set).iter().copied().filter(|&lit| self.value(lit) == UNSET).collect())
+        let set = self.state.branches.smallest_open()?;
+        Some(self.state.branches.set(set).iter().copied().filter(|&lit| self.value(lit) == UNSET).collect())
     }
 
     /// For order and log digits, whose literals are not exclusive options: both
@@ -400,7 +299,7 @@ impl<'a> Enumerate<'a> {
     /// digits: a bit shared by half the digits prunes them all at once.)
     fn choose_variable(&self) -> Option<Vec<Lit>> {
         let primary = self.encoded.vars.primary_count();
-        let var = (0..primary).map(Var::from_index).find(|v| self.values[v.index()] == UNSET)?;
+        let var = (0..primary).map(Var::from_index).find(|v| self.state.values[v.index()] == UNSET)?;
         Some(vec![var.positive(), var.negative()])
     }
 
@@ -412,30 +311,30 @@ impl<'a> Enumerate<'a> {
         }
         let vars = &self.encoded.vars;
         let n = vars.side();
-        let value = |v: Var| self.var_value(v);
+        let value = |v: Var| self.state.var_value(v);
         let cells = itertools::iproduct!(0..n, 0..n).map(|(r, c)| Cell::new(r, c));
         Some(cells.filter(|&cell| (1..=n as Digit).any(|d| vars.holds(cell, d, value) == Some(true))).count())
     }
 
     /// At a leaf: completes the assignment; the grid if it is a model.
     fn leaf(&mut self) -> Result<Option<Grid>, CountError> {
-        let mark = self.trail.len();
+        let mark = self.state.trail.len();
         // The trail holds each assigned variable once: with the direct
         // encoding's one-hot clauses, every variable is set by now.
-        if mark == self.values.len() {
+        if mark == self.state.values.len() {
             return Ok(Some(self.grid()?));
         }
         let primary = self.encoded.vars.primary_count();
         // Usually none is open; `contains` on bytes is a fast scan.
-        if self.values[..primary].contains(&UNSET) {
+        if self.state.values[..primary].contains(&UNSET) {
             for var in (0..primary).map(Var::from_index) {
-                if self.values[var.index()] == UNSET {
+                if self.state.values[var.index()] == UNSET {
                     self.assign(var.negative()); // cannot fail: the variable is open
                 }
             }
         }
         let mut ok = self.propagate_from(mark);
-        if ok && self.values[primary..].contains(&UNSET) {
+        if ok && self.state.values[primary..].contains(&UNSET) {
             ok = self.extends_to_model()?;
         }
         let grid = if ok { Some(self.grid()?) } else { None };
@@ -445,7 +344,7 @@ impl<'a> Enumerate<'a> {
 
     fn extends_to_model(&mut self) -> Result<bool, CountError> {
         let primary = self.encoded.vars.primary_count();
-        let assumptions: Vec<Lit> = (0..primary).map(|i| Lit::from_index(i, self.values[i] == 1)).collect();
+        let assumptions: Vec<Lit> = (0..primary).map(|i| Lit::from_index(i, self.state.values[i] == 1)).collect();
         let encoded = self.encoded;
         let solver = self.solver.get_or_insert_with(|| {
             let mut solver = Solver::new();
@@ -459,7 +358,7 @@ impl<'a> Enumerate<'a> {
 
     /// The grid of a complete assignment.
     fn grid(&self) -> Result<Grid, CountError> {
-        Ok(self.encoded.vars.decode_bytes(&self.values)?)
+        Ok(self.encoded.vars.decode_bytes(&self.state.values)?)
     }
 
     fn next_model(&mut self) -> Result<Option<Grid>, CountError> {
@@ -506,7 +405,7 @@ impl<'a> Enumerate<'a> {
                     }
                 }
                 Some(options) if options.is_empty() => {}
-                Some(options) => self.stack.push(Frame { options, next: 0, trail_len: self.trail.len() }),
+                Some(options) => self.stack.push(Frame { options, next: 0, trail_len: self.state.trail.len() }),
             }
         }
         Ok(None)
@@ -537,8 +436,145 @@ impl<'a> Enumerate<'a> {
 
     fn push_choice(&mut self) {
         if let Some(options) = self.choose() {
-            self.stack.push(Frame { options, next: 0, trail_len: self.trail.len() });
+            self.stack.push(Frame { options, next: 0, trail_len: self.state.trail.len() });
         }
+    }
+}
+
+/// What changes as the search assigns and backtracks: the values, the trail
+/// and the branch weights, kept in step.
+struct Assignment {
+    /// Each variable's value: 0 false, 1 true, UNSET.
+    values: Vec<u8>,
+    /// Each literal's value, by code, the same way: propagation reads a
+    /// literal's value with one load, no sign to apply.
+    lit_values: Vec<u8>,
+    trail: Vec<Lit>,
+    /// The sets of exclusive options [`Enumerate::choose`] branches on.
+    branches: Branches,
+}
+
+impl Assignment {
+    /// A variable's value, `None` while unset.
+    fn var_value(&self, var: Var) -> Option<bool> {
+        match self.values[var.index()] {
+            UNSET => None,
+            x => Some(x == 1),
+        }
+    }
+
+    fn value(&self, lit: Lit) -> u8 {
+        self.lit_values[lit.code()]
+    }
+
+    /// Sets `lit` true; false if it is already false.
+    fn assign(&mut self, lit: Lit) -> bool {
+        match self.value(lit) {
+            1 => true,
+            0 => false,
+            _ => {
+                self.values[lit.index()] = u8::from(lit.is_positive());
+                self.lit_values[lit.code()] = 1;
+                self.lit_values[(!lit).code()] = 0;
+                self.trail.push(lit);
+                self.branches.became_true(lit);
+                true
+            }
+        }
+    }
+
+    fn undo_to(&mut self, len: usize) {
+        for lit in self.trail.drain(len..) {
+            self.values[lit.index()] = UNSET;
+            self.lit_values[lit.code()] = UNSET;
+            self.lit_values[(!lit).code()] = UNSET;
+            self.branches.reopened(lit);
+        }
+    }
+}
+
+/// The formula as propagation reads it. Kept apart from the [`Assignment`],
+/// so that propagation borrows the two separately and the compiler keeps
+/// each array's address in a register instead of reloading it after every
+/// write.
+struct Clauses {
+    /// For each literal code, the literals binary clauses make true with it.
+    implied: Csr<Lit>,
+    /// Every other clause of two or more literals (those of three or more
+    /// in the formula, and the derived ones), one after another; the first
+    /// two literals of each are its watches.
+    lits: Vec<Lit>,
+    /// Start and length of each clause in `lits`.
+    spans: Vec<(u32, u32)>,
+    /// The clauses watching each literal (looked at when it becomes false).
+    watches: Watches,
+}
+
+impl Clauses {
+    /// Unit propagation of `state`'s trail from position `head`; false on conflict.
+    fn propagate(&mut self, state: &mut Assignment, mut head: usize) -> bool {
+        let Clauses { implied, lits, spans, watches } = self;
+        while head < state.trail.len() {
+            let made_true = state.trail[head];
+            let falsified = !made_true;
+            head += 1;
+            for i in implied.range(made_true.code()) {
+                // Most implied literals are false already; look before assigning.
+                let lit = implied.items[i];
+                match state.value(lit) {
+                    1 => {}
+                    0 => return false,
+                    _ => {
+                        state.assign(lit);
+                    }
+                }
+            }
+            // The falsified literal's watches are at `i..end` of the array;
+            // a watch that moves is replaced by the last, and `end` shrinks.
+            let watching = falsified.code();
+            let (mut i, mut end) = watches.region(watching);
+            while i < end {
+                let Watch { clause: c, blocker } = watches.list[i];
+                // A true blocker satisfies the clause without reading it.
+                if state.lit_values[blocker.code()] == 1 {
+                    i += 1;
+                    continue;
+                }
+                let (start, len) = spans[c as usize];
+                let clause = &mut lits[start as usize..(start + len) as usize];
+                if clause[0] == falsified {
+                    clause.swap(0, 1);
+                }
+                let other = clause[0];
+                if state.lit_values[other.code()] == 1 {
+                    watches.list[i].blocker = other;
+                    i += 1;
+                    continue;
+                }
+                let mut moved = false;
+                for k in 2..clause.len() {
+                    if state.lit_values[clause[k].code()] != 0 {
+                        clause.swap(1, k);
+                        let new_watch = clause[1];
+                        watches.push(new_watch.code(), Watch { clause: c, blocker: other });
+                        end -= 1;
+                        watches.list[i] = watches.list[end];
+                        moved = true;
+                        break;
+                    }
+                }
+                if moved {
+                    continue;
+                }
+                i += 1;
+                if !state.assign(other) {
+                    watches.set_end(watching, end);
+                    return false;
+                }
+            }
+            watches.set_end(watching, end);
+        }
+        true
     }
 }
 
@@ -927,7 +963,7 @@ mod tests {
         for relation in RelationEncoding::ALL {
             let encoded = encode(&puzzle, &Encoding { relation, ..Encoding::default() });
             let engine = Enumerate::new(&puzzle, &encoded);
-            let value = |d| engine.var_value(encoded.vars.var(a, d));
+            let value = |d| engine.state.var_value(encoded.vars.var(a, d));
             assert_eq!(value(1), Some(false), "{relation:?}: 1 + j > 10 has no support at all");
             assert_eq!(value(2), Some(false), "{relation:?}: the support of 2 is gone");
             assert_eq!(value(3), None, "{relation:?}: 3 still has the support 8");
