@@ -600,46 +600,44 @@ fn derive_supports(
         let negated = implied.of(Var::from_index(x).positive().code()).iter();
         negated.filter(|y| y.is_negative()).map(|y| y.index())
     };
-    let mut hits = vec![0u8; var_count];
-    // The `x` whose conflicts were last marked on each variable.
-    let mut marked = vec![usize::MAX; var_count];
+    // For each `x`, the literals of the current clause it conflicts with,
+    // a bit each (a cell's clause has at most 64, one per digit).
+    let mut hits = vec![0u64; var_count];
     let mut touched = Vec::new();
     for c in 0..clauses.len() {
         let (start, len) = clauses[c];
         let range = start as usize..(start + len) as usize;
         let cell = cell_of[lits[start as usize].index()];
         let one_cell = |l: &Lit| l.is_positive() && cell_of[l.index()] == cell;
-        if len < 3 || cell == NO_CELL || !lits[range.clone()].iter().all(one_cell) {
+        if !(3..=64).contains(&len) || cell == NO_CELL || !lits[range.clone()].iter().all(one_cell) {
             continue;
         }
-        for i in range.clone() {
+        for (bit, i) in range.clone().enumerate() {
             for x in conflicts(lits[i].index()) {
                 if cell_of[x] != cell {
                     if hits[x] == 0 {
                         touched.push(x);
                     }
-                    hits[x] = hits[x].saturating_add(1);
+                    hits[x] |= 1 << bit;
                 }
             }
         }
         for x in touched.drain(..) {
-            if hits[x] >= 2 {
-                for y in conflicts(x) {
-                    marked[y] = x;
-                }
-                let at = lits.len();
-                lits.push(Var::from_index(x).negative());
-                for i in range.clone() {
-                    if marked[lits[i].index()] != x {
-                        lits.push(lits[i]);
-                    }
-                }
-                match lits.len() - at {
-                    1 => units.push(lits.pop().expect("just pushed")),
-                    n => clauses.push((at as u32, n as u32)),
+            let hit = std::mem::take(&mut hits[x]);
+            if hit & (hit - 1) == 0 {
+                continue; // a single conflict
+            }
+            let at = lits.len();
+            lits.push(Var::from_index(x).negative());
+            for (bit, i) in range.clone().enumerate() {
+                if hit >> bit & 1 == 0 {
+                    lits.push(lits[i]);
                 }
             }
-            hits[x] = 0;
+            match lits.len() - at {
+                1 => units.push(lits.pop().expect("just pushed")),
+                n => clauses.push((at as u32, n as u32)),
+            }
         }
     }
 }
