@@ -319,8 +319,9 @@ impl<'a> Enumerate<'a> {
     /// At a leaf: completes the assignment; the grid if it is a model.
     fn leaf(&mut self) -> Result<Option<Grid>, CountError> {
         let mark = self.state.trail.len();
-        // The trail holds each assigned variable once: with the direct
-        // encoding's one-hot clauses, every variable is set by now.
+        // The trail holds each assigned variable once, so a trail as long as
+        // the variables is a complete, propagated assignment: a model. (With
+        // the direct encoding's one-hot clauses, every leaf is one.)
         if mark == self.state.values.len() {
             return Ok(Some(self.grid()?));
         }
@@ -536,7 +537,7 @@ impl Clauses {
             while i < end {
                 let Watch { clause: c, blocker } = watches.list[i];
                 // A true blocker satisfies the clause without reading it.
-                if state.lit_values[blocker.code()] == 1 {
+                if state.value(blocker) == 1 {
                     i += 1;
                     continue;
                 }
@@ -546,14 +547,14 @@ impl Clauses {
                     clause.swap(0, 1);
                 }
                 let other = clause[0];
-                if state.lit_values[other.code()] == 1 {
+                if state.value(other) == 1 {
                     watches.list[i].blocker = other;
                     i += 1;
                     continue;
                 }
                 let mut moved = false;
                 for k in 2..clause.len() {
-                    if state.lit_values[clause[k].code()] != 0 {
+                    if state.value(clause[k]) != 0 {
                         clause.swap(1, k);
                         let new_watch = clause[1];
                         watches.push(new_watch.code(), Watch { clause: c, blocker: other });
