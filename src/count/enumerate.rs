@@ -101,12 +101,11 @@ impl<'a> Enumerate<'a> {
         let mut unsat = false;
         // Binary clauses `a ∨ b` propagate from lists of implied literals:
         // `¬a` implies `b`, `¬b` implies `a`. The watches take the others.
-        let mut pairs = Vec::with_capacity(2 * encoded.formula.len());
+        let mut binaries = Vec::with_capacity(encoded.formula.len());
         for clause in encoded.formula.iter() {
             if let &[a, b] = clause {
                 if a.var() != b.var() {
-                    pairs.push(((!a).code(), b));
-                    pairs.push(((!b).code(), a));
+                    binaries.push((a, b));
                     continue;
                 } // else x ∨ x or x ∨ ¬x, dealt with below
             }
@@ -120,18 +119,15 @@ impl<'a> Enumerate<'a> {
                 _ if tautology => {} // x and ¬x: always true
                 (0, _) => unsat = true,
                 (1, Some(unit)) => units.push(unit),
-                (2, _) => {
-                    let (a, b) = (lits[start], lits[start + 1]);
-                    pairs.push(((!a).code(), b));
-                    pairs.push(((!b).code(), a));
-                }
+                (2, _) => binaries.push((lits[start], lits[start + 1])),
                 _ => clauses.push((start as u32, len as u32)),
             }
             // Only clauses of three or more literals stay in the arena.
             lits.truncate(if tautology || len < 3 { start } else { start + len });
         }
         // A pair of cells in one row and one box has its clauses twice; once is enough.
-        let mut implied = Csr::new(2 * var_count, pairs);
+        let implications = || binaries.iter().flat_map(|&(a, b)| [((!a).code(), b), ((!b).code(), a)]);
+        let mut implied = Csr::new(2 * var_count, implications);
         implied.dedup(2 * var_count, Lit::code);
         let before = clauses.len();
         derive_supports(&mut lits, &mut clauses, &mut units, &cell_of(encoded), &implied);
@@ -699,7 +695,7 @@ impl Branches {
         };
         let in_set =
             |(set, range): (usize, std::ops::Range<usize>)| lits[range].iter().map(move |l| (l.index(), set as u32));
-        let sets_of = Csr::new(encoded.formula.var_count(), ranges().enumerate().flat_map(in_set).collect());
+        let sets_of = Csr::new(encoded.formula.var_count(), || ranges().enumerate().flat_map(in_set));
         let weight = ranges().map(|range| range.len() as u16).collect();
         Branches { lits, ends, sets_of, weight }
     }
@@ -821,13 +817,15 @@ struct Csr<T> {
 }
 
 impl<T: Copy> Csr<T> {
-    /// From `(key, item)` pairs, each key's items in the order given.
-    fn new(keys: usize, pairs: Vec<(usize, T)>) -> Csr<T> {
-        let starts = starts_of(keys, pairs.iter().map(|&(key, _)| key));
+    /// From the `(key, item)` pairs `pairs` yields, each key's items in the
+    /// order given. They are read twice, to count and to place, rather than
+    /// kept in a list twice the size of the result.
+    fn new<I: Iterator<Item = (usize, T)>>(keys: usize, pairs: impl Fn() -> I) -> Csr<T> {
+        let starts = starts_of(keys, pairs().map(|(key, _)| key));
         let mut next = starts.clone();
         // Every slot is overwritten below; any item will do to fill them first.
-        let mut items = pairs.first().map_or(Vec::new(), |&(_, any)| vec![any; pairs.len()]);
-        for (key, item) in pairs {
+        let mut items = pairs().next().map_or(Vec::new(), |(_, any)| vec![any; starts[keys] as usize]);
+        for (key, item) in pairs() {
             items[next[key] as usize] = item;
             next[key] += 1;
         }
