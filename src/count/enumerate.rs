@@ -819,7 +819,7 @@ struct Csr<T> {
 impl<T: Copy> Csr<T> {
     /// From the `(key, item)` pairs `pairs` yields, each key's items in the
     /// order given. They are read twice, to count and to place, rather than
-    /// kept in a list twice the size of the result.
+    /// collected first (a list of pairs is four times the result's size).
     fn new<I: Iterator<Item = (usize, T)>>(keys: usize, pairs: impl Fn() -> I) -> Csr<T> {
         let starts = starts_of(keys, pairs().map(|(key, _)| key));
         let mut next = starts.clone();
