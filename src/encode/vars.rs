@@ -313,13 +313,15 @@ impl VarMap {
     }
 }
 
+/// The lowest bit of each of eight bytes in a little-endian word.
+const LOW: u64 = 0x0101_0101_0101_0101;
+
 /// The digits of a full direct layout of `n` variables per cell, from the
 /// lowest bit of each value's byte; `None` unless every cell has exactly one
 /// true variable. The true ones are found eight bytes at a time (at a model of
 /// a 9x9 grid, 81 among 729), in order, so the cell of each follows from the
 /// cell of the one before, without a division.
 fn direct_digits(values: &[u8], n: usize) -> Option<Vec<Digit>> {
-    const LOW: u64 = 0x0101_0101_0101_0101;
     let mut digits = vec![0 as Digit; n * n];
     let (mut cell, mut cell_start) = (0, 0);
     let mut place = |var: usize| {
@@ -353,7 +355,6 @@ fn direct_digits(values: &[u8], n: usize) -> Option<Vec<Digit>> {
 
 /// The lowest bit of each of up to 64 bytes, the first byte's lowest.
 fn low_bits(bytes: &[u8]) -> u64 {
-    const LOW: u64 = 0x0101_0101_0101_0101;
     // Multiplying moves bit 8i of a word to bit 56 + i, and every other
     // product bit elsewhere without carries (a known gather).
     const GATHER: u64 = 0x0102_0408_1020_4080;
