@@ -10,7 +10,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::count::{self, enumerate::Enumerate, EngineKind, Limits, SearchStats};
+use crate::count::enumerate::{Propagator, Strength};
+use crate::count::{self, EngineKind, Limits, SearchStats};
 use crate::encode::{self, ClauseKind, Encoding};
 use crate::model::Puzzle;
 
@@ -81,7 +82,7 @@ pub fn measure(file: &str, puzzle: &Puzzle, encoding: &Encoding, settings: Setti
         encode_times.push(ms(start.elapsed()));
     }
     let encoded = encoded.expect("repeat >= 1");
-    let fixed_by_propagation = Enumerate::new(puzzle, &encoded).cells_fixed_by_propagation();
+    let fixed_by_propagation = Propagator::new(&encoded, Strength::AsEncoded).cells_fixed(&encoded.vars);
 
     let (mut count_times, mut first_times, mut result) = (Vec::new(), Vec::new(), None);
     let limits = Limits { max: None, timeout: settings.timeout, interrupt: None };

@@ -8,7 +8,8 @@ mod common;
 use assert_cmd::Command;
 use common::{oracle_count, puzzle_of, Rng, Spec, SumRel};
 use proptest::prelude::*;
-use satsudoku::count::{count_models, enumerate::Enumerate, EngineKind, Limits, Search};
+use satsudoku::count::enumerate::{Propagator, Strength};
+use satsudoku::count::{count_models, EngineKind, Limits, Search};
 use satsudoku::encode::amo::AmoEncoding;
 use satsudoku::encode::relation::RelationEncoding;
 use satsudoku::encode::{encode, ClauseSet, DigitEncoding, Encoding};
@@ -148,8 +149,7 @@ fn propagation_figure_matches_the_hand_count() {
     puzzle.set_given(Cell::new(2, 1), 1).unwrap();
     let fixed = |puzzle: &Puzzle, clause_set| {
         let encoded = encode(puzzle, &Encoding { clause_set, ..Encoding::default() });
-        let engine = Enumerate::new(puzzle, &encoded);
-        engine.cells_fixed_by_propagation()
+        Propagator::new(&encoded, Strength::AsEncoded).cells_fixed(&encoded.vars)
     };
     assert_eq!(fixed(&puzzle, ClauseSet::Minimal), Some(2));
     assert_eq!(fixed(&puzzle, ClauseSet::Efficient), Some(2));

@@ -1,0 +1,62 @@
+//! The part of the search state that changes as the engine assigns and
+//! backtracks: each variable's and literal's value, the trail, and the
+//! branch weights, kept in step.
+
+use varisat::{Lit, Var};
+
+use super::branch::Branches;
+
+/// The value of an unassigned variable or literal (0 is false, 1 true).
+pub(super) const UNSET: u8 = 2;
+
+/// What changes as the search assigns and backtracks: the values, the trail
+/// and the branch weights, kept in step.
+pub(super) struct Assignment {
+    /// Each variable's value: 0 false, 1 true, UNSET.
+    pub(super) values: Vec<u8>,
+    /// Each literal's value, by code, the same way: propagation reads a
+    /// literal's value with one load, no sign to apply.
+    pub(super) lit_values: Vec<u8>,
+    pub(super) trail: Vec<Lit>,
+    /// The sets of exclusive options [`super::Enumerate`] branches on.
+    pub(super) branches: Branches,
+}
+
+impl Assignment {
+    /// A variable's value, `None` while unset.
+    pub(super) fn var_value(&self, var: Var) -> Option<bool> {
+        match self.values[var.index()] {
+            UNSET => None,
+            x => Some(x == 1),
+        }
+    }
+
+    pub(super) fn value(&self, lit: Lit) -> u8 {
+        self.lit_values[lit.code()]
+    }
+
+    /// Sets `lit` true; false if it is already false.
+    pub(super) fn assign(&mut self, lit: Lit) -> bool {
+        match self.value(lit) {
+            1 => true,
+            0 => false,
+            _ => {
+                self.values[lit.index()] = u8::from(lit.is_positive());
+                self.lit_values[lit.code()] = 1;
+                self.lit_values[(!lit).code()] = 0;
+                self.trail.push(lit);
+                self.branches.became_true(lit);
+                true
+            }
+        }
+    }
+
+    pub(super) fn undo_to(&mut self, len: usize) {
+        for lit in self.trail.drain(len..) {
+            self.values[lit.index()] = UNSET;
+            self.lit_values[lit.code()] = UNSET;
+            self.lit_values[(!lit).code()] = UNSET;
+            self.branches.reopened(lit);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! What the engine branches on: sets of mutually exclusive options (a
+//! cell's digits, a digit's cells in a full group) with running weights,
+//! so the smallest open set is found without reading every literal.
+
+use varisat::Lit;
+
+use super::csr::Csr;
+use crate::encode::{DigitEncoding, Encoded, Slot};
+use crate::model::{Digit, Puzzle};
+
+/// The branch points for direct digits: the digit literals of each cell, and
+/// the cell literals of each digit in each group of `n` cells, one set after
+/// another. A set with a literal the reduction fixed true is left out (it is
+/// decided); literals fixed false are dropped. Empty for other digit encodings.
+///
+/// Each set keeps a number that counts its literals not false, plus
+/// [`TRUE_WEIGHT`] for each true one, updated as variables are assigned and
+/// unassigned: finding the smallest open set at a node is finding the
+/// smallest number, one per set, not reading every literal.
+pub(super) struct Branches {
+    lits: Vec<Lit>,
+    /// Where each set ends in `lits`; it starts where the one before ends.
+    ends: Vec<u32>,
+    /// The sets each variable's positive literal is in.
+    sets_of: Csr<u32>,
+    /// Per set: literals not false, plus [`TRUE_WEIGHT`] per true literal.
+    /// Sixteen bits, so that the smallest is found eight sets at a time.
+    weight: Vec<u16>,
+}
+
+/// Above the size of any set (at most 64 cells or digits), so that a set
+/// with a true literal weighs more than every open set; a set of 64 true
+/// literals still fits in 16 bits.
+const TRUE_WEIGHT: u16 = 1 << 8;
+
+impl Branches {
+    /// No sets, on `var_count` variables: for propagation without a search.
+    pub(super) fn none(var_count: usize) -> Branches {
+        Branches { lits: Vec::new(), ends: Vec::new(), sets_of: Csr::empty(var_count), weight: Vec::new() }
+    }
+
+    pub(super) fn new(puzzle: &Puzzle, encoded: &Encoded) -> Branches {
+        let vars = &encoded.vars;
+        let (mut lits, mut ends) = (Vec::new(), Vec::new());
+        if vars.digits() == DigitEncoding::Direct {
+            let n = puzzle.side();
+            let digits = || 1..=n as Digit;
+            let cells = puzzle.cells().map(|cell| digits().map(move |d| (cell, d)).collect::<Vec<_>>());
+            let full = puzzle.groups().iter().filter(|g| g.cells.len() == n);
+            let in_groups = full.flat_map(|g| digits().map(|d| g.cells.iter().map(|&cell| (cell, d)).collect()));
+            'sets: for set in cells.chain(in_groups) {
+                let start = lits.len();
+                for (cell, d) in set {
+                    match vars.slot(vars.var(cell, d)) {
+                        Slot::Fixed(true) => {
+                            lits.truncate(start);
+                            continue 'sets;
+                        }
+                        Slot::Fixed(false) => {}
+                        Slot::Var(var) => lits.push(var.positive()),
+                    }
+                }
+                ends.push(lits.len() as u32);
+            }
+        }
+        let ranges = || {
+            let starts = std::iter::once(0).chain(ends.iter().copied());
+            starts.zip(&ends).map(|(start, &end)| start as usize..end as usize)
+        };
+        let in_set =
+            |(set, range): (usize, std::ops::Range<usize>)| lits[range].iter().map(move |l| (l.index(), set as u32));
+        let sets_of = Csr::new(encoded.formula.var_count(), || ranges().enumerate().flat_map(in_set));
+        let weight = ranges().map(|range| range.len() as u16).collect();
+        Branches { lits, ends, sets_of, weight }
+    }
+
+    pub(super) fn set(&self, set: usize) -> &[Lit] {
+        let start = if set == 0 { 0 } else { self.ends[set - 1] as usize };
+        &self.lits[start..self.ends[set] as usize]
+    }
+
+    pub(super) fn became_true(&mut self, lit: Lit) {
+        let change = Branches::change(lit);
+        for &set in self.sets_of.of(lit.index()) {
+            self.weight[set as usize] = self.weight[set as usize].wrapping_add(change);
+        }
+    }
+
+    pub(super) fn reopened(&mut self, lit: Lit) {
+        let change = Branches::change(lit);
+        for &set in self.sets_of.of(lit.index()) {
+            self.weight[set as usize] = self.weight[set as usize].wrapping_sub(change);
+        }
+    }
+
+    /// What `lit` becoming true adds to the weight of its variable's sets:
+    /// a true variable stays counted as open and adds [`TRUE_WEIGHT`] on
+    /// top; a false one is one open literal fewer.
+    fn change(lit: Lit) -> u16 {
+        if lit.is_positive() {
+            TRUE_WEIGHT
+        } else {
+            1u16.wrapping_neg()
+        }
+    }
+
+    /// The first set with no true literal and the fewest open ones, or
+    /// `None` when every set has a true literal.
+    pub(super) fn smallest_open(&self) -> Option<usize> {
+        // Two passes, the first without branches: the smallest weight,
+        // then where it first is.
+        let least = self.weight.iter().fold(u16::MAX, |least, &w| least.min(w));
+        (least < TRUE_WEIGHT).then(|| self.weight.iter().position(|&w| w == least).expect("the minimum is there"))
+    }
+}
