@@ -3,15 +3,28 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
+use satsudoku::compare::{EncodingList, TableFormat};
+use satsudoku::count::EngineKind;
+use satsudoku::dimacs::Dialect;
+use satsudoku::encode::amo::AmoEncoding;
+use satsudoku::encode::relation::RelationEncoding;
+use satsudoku::encode::{ClauseSet, DigitEncoding, Encoding};
+use satsudoku::named::Named;
+use satsudoku::parse::Format;
 
-use crate::compare::{EncodingList, TableFormat};
-use crate::count::EngineKind;
-use crate::dimacs::Dialect;
-use crate::encode::amo::AmoEncoding;
-use crate::encode::relation::RelationEncoding;
-use crate::encode::{ClauseSet, DigitEncoding, Encoding};
-use crate::parse::Format;
+/// The most worker threads `--jobs` accepts: far more than useful on any
+/// machine, few enough that starting them cannot exhaust memory.
+pub const MAX_JOBS: u16 = 256;
+
+/// A parser for a [`Named`] option: its names, each with its help, as
+/// clap's possible values.
+fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
+    let values = T::VARIANTS.iter().map(|v| PossibleValue::new(v.name()).help(v.help()));
+    // clap accepts only the names listed, so each maps back to its variant.
+    PossibleValuesParser::new(values).map(|name| T::from_name(&name).unwrap_or(T::VARIANTS[0]))
+}
 
 /// Count the solutions of Sudoku-family puzzles exactly with a SAT solver.
 #[derive(Debug, Parser)]
@@ -38,7 +51,7 @@ pub struct InputArgs {
     /// Puzzle file; `-` or none reads stdin.
     pub file: Option<PathBuf>,
     /// Input format; detected from the content when not given.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<Format>())]
     pub format: Option<Format>,
 }
 
@@ -49,16 +62,16 @@ pub struct EncodingArgs {
     #[arg(long, value_name = "SPEC", conflicts_with_all = ["digits", "clause_set", "amo", "relation", "reduce"])]
     pub encoding: Option<Encoding>,
     /// How a cell's digit is spelled in variables [default: direct].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<DigitEncoding>())]
     pub digits: Option<DigitEncoding>,
     /// Which one-hot constraints to emit (direct digits only) [default: extended].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<ClauseSet>())]
     pub clause_set: Option<ClauseSet>,
     /// At-most-one encoding for cells and groups (direct digits only) [default: pairwise].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<AmoEncoding>())]
     pub amo: Option<AmoEncoding>,
     /// How each sum relation becomes clauses (direct digits only) [default: forbidden-pairs].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<RelationEncoding>())]
     pub relation: Option<RelationEncoding>,
     /// Remove the variables the givens fix (Kwon & Jain's reduction).
     #[arg(long)]
@@ -93,16 +106,16 @@ pub struct CountArgs {
     /// `FILE<TAB>solutions(S).`
     pub files: Vec<PathBuf>,
     /// Input format; detected from the content when not given.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<Format>())]
     pub format: Option<Format>,
     #[command(flatten)]
     pub encoding: EncodingArgs,
     /// Counting engine [default: enum; blocking with --digits log]
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<EngineKind>())]
     pub engine: Option<EngineKind>,
-    /// Worker threads; above 1 the count is split into cubes counted in
-    /// parallel [default: one thread for the first 5 ms, then all cores]
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads, 1 to 256; above 1 the count is split into cubes counted
+    /// in parallel [default: one thread for the first 5 ms, then all cores]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
     pub jobs: Option<u16>,
     /// Stop after N solutions; if more exist, the count is a lower bound (exit 3).
     #[arg(long, value_name = "N")]
@@ -137,11 +150,12 @@ pub struct ExportArgs {
     pub input: InputArgs,
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Output file, written atomically; stdout when not given.
+    /// Output file, written atomically (a device or FIFO is written through);
+    /// stdout when not given or `-`.
     #[arg(short, long, value_name = "OUT.cnf")]
     pub output: Option<PathBuf>,
     /// How to declare the projection onto the puzzle's variables.
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = named::<Dialect>(), default_value_t)]
     pub dialect: Dialect,
 }
 
@@ -152,7 +166,7 @@ pub struct DecodeArgs {
     /// The solver's output: minisat's result file or competition `s`/`v` lines; `-` reads stdin.
     pub model: PathBuf,
     /// Input format of the puzzle; detected when not given.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<Format>())]
     pub format: Option<Format>,
     /// The encoding options the CNF was exported with (they fix the numbering).
     #[command(flatten)]
@@ -188,13 +202,13 @@ pub struct CompareArgs {
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
     /// Output format of the comparison.
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = named::<TableFormat>(), default_value_t)]
     pub format: TableFormat,
     /// Input format of the puzzles; detected from the content when not given.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = named::<Format>())]
     pub input_format: Option<Format>,
     /// Counting engine for the times.
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = named::<EngineKind>(), default_value_t)]
     pub engine: EngineKind,
     /// Stop each count after SECS seconds; such counts are lower bounds (shown as `>=N`).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]

@@ -3,20 +3,21 @@
 
 use std::io::{self, Write};
 
+use varisat::dimacs::{write_dimacs_clauses, write_dimacs_header, DimacsHeader};
 use varisat::{CnfFormula, Lit, Var};
 
 use crate::parse::{quote, ParseError, Pos};
 
-/// How the projection onto the primary variables is declared.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum Dialect {
-    /// Model counting competition: `c t pmc` and one `c p show ... 0` line.
-    #[default]
-    Mcc,
-    /// `c ind ... 0` lines (ApproxMC, older ganak builds).
-    Ind,
-    /// No projection (sharpSAT, minisat).
-    Plain,
+crate::named_enum! {
+    /// How the projection onto the primary variables is declared.
+    pub enum Dialect = Mcc {
+        /// Model counting competition: `c t pmc` and one `c p show ... 0` line.
+        Mcc = "mcc",
+        /// `c ind ... 0` lines (ApproxMC, older ganak builds).
+        Ind = "ind",
+        /// No projection (sharpSAT, minisat).
+        Plain = "plain",
+    }
 }
 
 /// Variables per `c ind` line.
@@ -33,9 +34,10 @@ fn comment(text: &str) -> String {
     }
 }
 
-/// Writes `formula` with free `comments`, declaring `projection` as `dialect` says.
+/// Writes `formula` with free `comments`, declaring `projection` as `dialect`
+/// says; the header and clauses are varisat's DIMACS writer's.
 pub fn write_dimacs(
-    out: &mut impl Write,
+    mut out: &mut (impl Write + ?Sized),
     formula: &CnfFormula,
     projection: &[Var],
     dialect: Dialect,
@@ -47,7 +49,8 @@ pub fn write_dimacs(
     for text in comments {
         writeln!(out, "{}", comment(text))?;
     }
-    writeln!(out, "p cnf {} {}", formula.var_count(), formula.len())?;
+    let header = DimacsHeader { var_count: formula.var_count(), clause_count: formula.len() };
+    write_dimacs_header(&mut out, header)?;
     let numbers = |vars: &[Var]| itertools::join(vars.iter().map(|v| v.to_dimacs()), " ");
     match dialect {
         Dialect::Mcc => writeln!(out, "c p show {} 0", numbers(projection))?,
@@ -58,16 +61,7 @@ pub fn write_dimacs(
         }
         Dialect::Plain => {}
     }
-    let mut line = String::new();
-    for clause in formula.iter() {
-        line.clear();
-        for lit in clause {
-            line.push_str(&lit.to_dimacs().to_string());
-            line.push(' ');
-        }
-        line.push('0');
-        writeln!(out, "{line}")?;
-    }
+    write_dimacs_clauses(&mut out, formula.iter())?;
     out.flush()
 }
 
@@ -211,8 +205,9 @@ pub enum SolverAnswer {
 
 /// Reads a model as minisat writes it (`SAT` then literals ending in `0`) or as
 /// competition solvers print it (`s SATISFIABLE` and `v ...` lines). A file of
-/// bare literals is read as a model too.
-pub fn parse_model(text: &str, name: &str) -> Result<SolverAnswer, ParseError> {
+/// bare literals is read as a model too. The model names variables of a CNF
+/// of `var_count` variables only, and ends with `0`.
+pub fn parse_model(text: &str, name: &str, var_count: usize) -> Result<SolverAnswer, ParseError> {
     let mut values: Vec<Option<bool>> = Vec::new();
     let mut status: Option<bool> = None;
     let mut ended = false;
@@ -250,6 +245,11 @@ pub fn parse_model(text: &str, name: &str) -> Result<SolverAnswer, ParseError> {
             if ended {
                 return Err(pos.error(name, format!("expected end of model after '0', found \"{value}\"")));
             }
+            if value.unsigned_abs() > var_count {
+                let message =
+                    format!("variable {} is beyond the {var_count} variables of the CNF", value.unsigned_abs());
+                return Err(pos.error(name, message));
+            }
             let index = value.unsigned_abs() - 1;
             if values.len() <= index {
                 values.resize(index + 1, None);
@@ -267,6 +267,9 @@ pub fn parse_model(text: &str, name: &str) -> Result<SolverAnswer, ParseError> {
     if values.is_empty() {
         return Err(last
             .error(name, "expected a model (\"SAT\" and literals, or \"s SATISFIABLE\" and \"v\" lines), found none"));
+    }
+    if !ended {
+        return Err(last.error(name, "expected '0' to end the model, found end of input"));
     }
     Ok(SolverAnswer::Sat(values))
 }
@@ -305,14 +308,25 @@ mod tests {
 
     #[test]
     fn reads_models_of_both_solver_styles() {
-        let minisat = parse_model("SAT\n1 -2 3 0\n", "m").unwrap();
-        let competition = parse_model("c hi\ns SATISFIABLE\nv 1 -2\nv 3 0\n", "m").unwrap();
+        let minisat = parse_model("SAT\n1 -2 3 0\n", "m", 3).unwrap();
+        let competition = parse_model("c hi\ns SATISFIABLE\nv 1 -2\nv 3 0\n", "m", 3).unwrap();
         assert_eq!(minisat, SolverAnswer::Sat(vec![Some(true), Some(false), Some(true)]));
         assert_eq!(minisat, competition);
-        assert_eq!(parse_model("UNSAT\n", "m").unwrap(), SolverAnswer::Unsat);
-        assert_eq!(parse_model("s UNSATISFIABLE\n", "m").unwrap(), SolverAnswer::Unsat);
-        assert_eq!(parse_model("SAT\n1 x 0", "m").unwrap_err().to_string(), "m:2:3: expected a literal, found \"x\"");
-        assert_eq!(parse_model("SAT\n1 -1 0", "m").unwrap_err().to_string(), "m:2:3: variable 1 is given both values");
+        assert_eq!(parse_model("UNSAT\n", "m", 3).unwrap(), SolverAnswer::Unsat);
+        assert_eq!(parse_model("s UNSATISFIABLE\n", "m", 3).unwrap(), SolverAnswer::Unsat);
+        let err = |text: &str| parse_model(text, "m", 3).unwrap_err().to_string();
+        assert_eq!(err("SAT\n1 x 0"), "m:2:3: expected a literal, found \"x\"");
+        assert_eq!(err("SAT\n1 -1 0"), "m:2:3: variable 1 is given both values");
+    }
+
+    /// Regression: `decode` read variables beyond the CNF and models cut
+    /// short before their final 0 as if they were whole.
+    #[test]
+    fn rejects_variables_beyond_the_cnf_and_models_without_their_final_zero() {
+        let err = |text: &str| parse_model(text, "m", 3).unwrap_err().to_string();
+        assert_eq!(err("SAT\n1 -2 4 0\n"), "m:2:6: variable 4 is beyond the 3 variables of the CNF");
+        assert_eq!(err("v 1 -2 -3\n"), "m:1:10: expected '0' to end the model, found end of input");
+        assert_eq!(err("SAT\n1 -2 3"), "m:2:7: expected '0' to end the model, found end of input");
     }
 
     #[test]
@@ -353,7 +367,7 @@ mod tests {
         #[test]
         fn never_panics_on_arbitrary_text(text in ".{0,200}") {
             let _ = parse_dimacs(&text, "x");
-            let _ = parse_model(&text, "x");
+            let _ = parse_model(&text, "x", 100);
         }
     }
 }

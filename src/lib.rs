@@ -3,13 +3,15 @@
 //! text ([`parse`]) -> [`model::Puzzle`] -> CNF ([`encode`]) -> models ([`count`])
 //! -> report; [`dimacs`] writes the CNF for other counters and reads models back;
 //! [`compare`] measures encodings against each other.
+//!
+//! The command line (`src/main.rs`, `src/cli.rs`, `src/app/`) is a thin
+//! client of this library and not part of its API.
 
-pub mod app;
-pub mod cli;
 pub mod compare;
 pub mod count;
 pub mod dimacs;
 pub mod encode;
 pub mod model;
+pub mod named;
 pub mod parse;
 pub mod report;

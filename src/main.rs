@@ -1,24 +1,39 @@
-//! The `satsudoku` binary: parse arguments, run, map the result to an exit status.
+//! The `satsudoku` binary: parse arguments, run, map the result to an exit
+//! status. Everything else is library code (`satsudoku::*`); `cli` and
+//! `app` are this binary's own modules, not library API.
 
+mod app;
+mod cli;
+
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::Parser;
-use satsudoku::app::{self, BadInput};
-use satsudoku::cli::Cli;
+
+use cli::Cli;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // `--help`, `--version` (exit 0) or a usage error (exit 2). If the
+        // text cannot be written (`--help > /dev/full`), exit 1.
+        Err(err) => {
+            return match err.print() {
+                Ok(()) if err.use_stderr() => ExitCode::from(2),
+                Ok(()) => ExitCode::SUCCESS,
+                Err(_) => ExitCode::from(1),
+            }
+        }
+    };
     match app::run(&cli) {
         Ok(status) => ExitCode::from(status.exit_code()),
-        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) if err.is_broken_pipe() => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
-            ExitCode::from(if err.is::<BadInput>() { 2 } else { 1 })
+            let code = err.exit_code();
+            // `{:#}` puts the causes on one line; a failed write to stderr
+            // cannot be reported anywhere, and must not panic.
+            let _ = writeln!(std::io::stderr(), "error: {:#}", anyhow::Error::new(err));
+            ExitCode::from(code)
         }
     }
-}
-
-/// A closed stdout (`satsudoku ... | head`) is not an error.
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().filter_map(|e| e.downcast_ref::<std::io::Error>()).any(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
 }

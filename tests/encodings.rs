@@ -14,6 +14,7 @@ use satsudoku::encode::amo::AmoEncoding;
 use satsudoku::encode::relation::RelationEncoding;
 use satsudoku::encode::{encode, ClauseSet, DigitEncoding, Encoding};
 use satsudoku::model::{Cell, Puzzle};
+use satsudoku::named::Named;
 use satsudoku::parse::parse;
 
 /// Every encoding the suite checks: the `compare --encodings all` set, the
@@ -102,7 +103,7 @@ proptest! {
         prop_assume!(expected < 400);
         let puzzle = puzzle_of(&spec);
         for encoding in encodings() {
-            for engine in EngineKind::ALL {
+            for &engine in EngineKind::VARIANTS {
                 for search in [Search::from(engine), Search { engine, jobs, probe: None }] {
                     prop_assert_eq!(count(&puzzle, &encoding, search), u128::from(expected), "{} on {:?}", encoding, search);
                 }
@@ -124,7 +125,7 @@ fn every_encoding_counts_the_samples() {
         let text = std::fs::read_to_string(format!("cnf-samples/{file}")).unwrap();
         let puzzle = parse(&text, file, None).unwrap();
         for encoding in encodings() {
-            for engine in EngineKind::ALL {
+            for &engine in EngineKind::VARIANTS {
                 if engine == EngineKind::Enum && encoding.digits == DigitEncoding::Log && expected > 20 {
                     continue;
                 }
@@ -286,7 +287,7 @@ fn a_probe_that_runs_out_hands_over_to_the_split() {
                             // A probe over before it starts, or (most likely) stopped mid-search:
                             // the enum engine hands over its frontier, the blocking engine starts over.
     for probe in [std::time::Duration::from_micros(1), std::time::Duration::from_millis(2)] {
-        for engine in EngineKind::ALL {
+        for &engine in EngineKind::VARIANTS {
             let search = Search { engine, jobs: 2, probe: Some(probe) };
             assert_eq!(count(&puzzle, &Encoding::default(), search), expected, "{engine:?} {probe:?}");
         }

@@ -9,6 +9,7 @@ use satsudoku::encode::amo::AmoEncoding;
 use satsudoku::encode::relation::RelationEncoding;
 use satsudoku::encode::{encode, ClauseSet, Encoding};
 use satsudoku::model::Puzzle;
+use satsudoku::named::Named;
 use satsudoku::parse::{parse, Format};
 
 fn count(puzzle: &Puzzle) -> u128 {
@@ -152,11 +153,11 @@ fn every_encoding_counts_like_the_oracle() {
     let cases = oracle_cases(3, 3);
     for (name, puzzle, expected) in &cases {
         for clause_set in [ClauseSet::Minimal, ClauseSet::Efficient, ClauseSet::Extended] {
-            for amo in AmoEncoding::ALL {
+            for &amo in AmoEncoding::VARIANTS {
                 let encoding = Encoding { clause_set, amo, ..Encoding::default() };
                 assert_eq!(count_with(puzzle, &encoding), u128::from(*expected), "{name} with {encoding}");
             }
-            for relation in RelationEncoding::ALL {
+            for &relation in RelationEncoding::VARIANTS {
                 let encoding = Encoding { clause_set, relation, ..Encoding::default() };
                 assert_eq!(count_with(puzzle, &encoding), u128::from(*expected), "{name} with {encoding}");
             }
@@ -183,7 +184,7 @@ fn every_engine_counts_like_the_oracle() {
     for (name, puzzle, expected) in &cases {
         for encoding in &encodings {
             let encoded = encode(puzzle, encoding);
-            for engine in EngineKind::ALL {
+            for &engine in EngineKind::VARIANTS {
                 let result = count_models(puzzle, &encoded, engine, Limits::default(), &mut ());
                 let result = result.expect("count succeeds");
                 assert_eq!(result.models, u128::from(*expected), "{name} with {encoding} on {engine:?}");

@@ -18,16 +18,16 @@ use crate::model::{check, Grid, Puzzle};
 use enumerate::Enumerate;
 use pool::Pool;
 
-/// The engines the CLI offers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum EngineKind {
-    /// varisat with one blocking clause per model, until UNSAT.
-    Blocking,
-    /// Non-blocking DPLL enumeration with chronological backtracking: the
-    /// fastest on every bundled and benchmark instance (see the README),
-    /// except with log digits.
-    #[default]
-    Enum,
+crate::named_enum! {
+    /// The engines the CLI offers.
+    pub enum EngineKind = Enum {
+        /// varisat with one blocking clause per model, until UNSAT.
+        Blocking = "blocking",
+        /// Non-blocking DPLL enumeration with chronological backtracking: the
+        /// fastest on every bundled and benchmark instance (see the README),
+        /// except with log digits.
+        Enum = "enum",
+    }
 }
 
 impl EngineKind {
@@ -41,8 +41,6 @@ impl EngineKind {
             DigitEncoding::Direct | DigitEncoding::Order => EngineKind::Enum,
         }
     }
-
-    pub const ALL: [EngineKind; 2] = [EngineKind::Blocking, EngineKind::Enum];
 }
 
 /// What can go wrong while counting.

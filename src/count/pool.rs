@@ -1,9 +1,10 @@
-//! The cubes of a count that wait for a worker thread. A worker takes one,
-//! counts it, and takes the next; when none is left but others are still
-//! counting, it waits, and says so through [`Pool::wanted`]: an engine that
-//! can split its search (the enum engine) then gives part of its cube back
-//! (see [`Pool::give`]). So the threads stay busy to the end without
-//! splitting the count into many cubes up front.
+//! The work that waits for a worker thread: the cubes of a count, or the
+//! files of a batch. A worker takes one item, does it, and takes the next;
+//! when none is left but others are still busy, it waits, and says so
+//! through [`Pool::wanted`]: an engine that can split its search (the enum
+//! engine) then gives part of its cube back (see [`Pool::give`]). So the
+//! threads stay busy to the end without splitting the count into many
+//! cubes up front.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,22 +16,22 @@ use super::Cube;
 /// How long a waiting worker sleeps before it looks at the stop flag again.
 const NAP: Duration = Duration::from_millis(1);
 
-pub struct Pool {
-    state: Mutex<State>,
+pub struct Pool<T = Cube> {
+    state: Mutex<State<T>>,
     /// Signalled when cubes arrive or the last busy worker finishes.
     changed: Condvar,
     /// A worker is waiting for a cube.
     wanted: AtomicBool,
 }
 
-struct State {
-    cubes: VecDeque<Cube>,
+struct State<T> {
+    cubes: VecDeque<T>,
     /// Workers counting a cube they took.
     busy: usize,
 }
 
-impl Pool {
-    pub fn new(cubes: Vec<Cube>) -> Pool {
+impl<T> Pool<T> {
+    pub fn new(cubes: Vec<T>) -> Pool<T> {
         let state = State { cubes: cubes.into(), busy: 0 };
         Pool { state: Mutex::new(state), changed: Condvar::new(), wanted: AtomicBool::new(false) }
     }
@@ -48,7 +49,7 @@ impl Pool {
 
     /// Adds cubes split off a busy worker's cube: together with what that
     /// worker keeps, they must cover its models exactly once.
-    pub fn give(&self, cubes: impl IntoIterator<Item = Cube>) {
+    pub fn give(&self, cubes: impl IntoIterator<Item = T>) {
         let mut state = self.lock();
         state.cubes.extend(cubes);
         self.wanted.store(false, Ordering::Relaxed);
@@ -59,7 +60,7 @@ impl Pool {
     /// before (false on its first call). Waits while the pool is empty but
     /// other workers are busy, since they may give some; `None` once every
     /// cube is counted or `stop` is set.
-    pub fn take(&self, finished: bool, stop: &AtomicBool) -> Option<Cube> {
+    pub fn take(&self, finished: bool, stop: &AtomicBool) -> Option<T> {
         let mut state = self.lock();
         if finished {
             state.busy -= 1;
@@ -82,11 +83,11 @@ impl Pool {
     }
 
     /// Takes out the cubes no worker took.
-    pub fn take_left(&self) -> Vec<Cube> {
+    pub fn take_left(&self) -> Vec<T> {
         self.lock().cubes.drain(..).collect()
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
+    fn lock(&self) -> MutexGuard<'_, State<T>> {
         self.state.lock().expect("no worker panics holding the pool")
     }
 }

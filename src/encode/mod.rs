@@ -25,6 +25,7 @@ use std::str::FromStr;
 use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
 use crate::model::{Digit, Puzzle};
+use crate::named::Named;
 pub use vars::{DecodeError, DigitEncoding, Slot, VarMap};
 
 /// Anything that accepts clauses and hands out fresh variables: varisat's
@@ -44,16 +45,16 @@ impl<F: ExtendFormula> ClauseSink for F {
     }
 }
 
-/// Which of the one-hot constraints are emitted (Lynce & Ouaknine 2006).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum ClauseSet {
-    /// Cell at-least-one and group at-most-one.
-    Minimal,
-    /// Minimal plus cell at-most-one.
-    Efficient,
-    /// Every at-least-one and at-most-one, for cells and for groups.
-    #[default]
-    Extended,
+crate::named_enum! {
+    /// Which of the one-hot constraints are emitted (Lynce & Ouaknine 2006).
+    pub enum ClauseSet = Extended {
+        /// Cell at-least-one and group at-most-one.
+        Minimal = "minimal",
+        /// Minimal plus cell at-most-one.
+        Efficient = "efficient",
+        /// Every at-least-one and at-most-one, for cells and for groups.
+        Extended = "extended",
+    }
 }
 
 /// A complete choice of encodings. The clause set, at-most-one and relation
@@ -76,8 +77,10 @@ impl Encoding {
         let base = Encoding::default();
         let mut all = vec![base];
         all.extend([ClauseSet::Minimal, ClauseSet::Efficient].map(|clause_set| Encoding { clause_set, ..base }));
-        all.extend(amo::AmoEncoding::ALL.into_iter().skip(1).map(|amo| Encoding { amo, ..base }));
-        all.extend(relation::RelationEncoding::ALL.into_iter().skip(1).map(|relation| Encoding { relation, ..base }));
+        all.extend(amo::AmoEncoding::VARIANTS.iter().copied().skip(1).map(|amo| Encoding { amo, ..base }));
+        all.extend(
+            relation::RelationEncoding::VARIANTS.iter().copied().skip(1).map(|relation| Encoding { relation, ..base }),
+        );
         all.push(Encoding { reduce: true, ..base });
         all.extend([DigitEncoding::Order, DigitEncoding::Log].map(|digits| Encoding { digits, ..base }));
         all
@@ -87,11 +90,9 @@ impl Encoding {
 impl fmt::Display for Encoding {
     /// `direct/SET/AMO/RELATION`, or `order` or `log`; `/reduced` when reduced.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&value_name(&self.digits))?;
+        write!(f, "{}", self.digits)?;
         if self.digits == DigitEncoding::Direct {
-            let (set, amo, relation) =
-                (value_name(&self.clause_set), value_name(&self.amo), value_name(&self.relation));
-            write!(f, "/{set}/{amo}/{relation}")?;
+            write!(f, "/{}/{}/{}", self.clause_set, self.amo, self.relation)?;
         }
         if self.reduce {
             f.write_str("/reduced")?;
@@ -107,7 +108,6 @@ impl FromStr for Encoding {
     /// default: `minimal`, `ladder/support`, `order/reduced`,
     /// `direct/extended/pairwise/forbidden-pairs`.
     fn from_str(text: &str) -> Result<Encoding, String> {
-        use clap::ValueEnum;
         let mut encoding = Encoding::default();
         let mut seen = [false; 5];
         let mut set = |slot: usize, name: &str| {
@@ -119,16 +119,16 @@ impl FromStr for Encoding {
             }
         };
         for name in text.split('/') {
-            if let Ok(digits) = DigitEncoding::from_str(name, false) {
+            if let Ok(digits) = DigitEncoding::from_name(name).ok_or(()) {
                 set(0, name)?;
                 encoding.digits = digits;
-            } else if let Ok(clause_set) = ClauseSet::from_str(name, false) {
+            } else if let Ok(clause_set) = ClauseSet::from_name(name).ok_or(()) {
                 set(1, name)?;
                 encoding.clause_set = clause_set;
-            } else if let Ok(amo) = amo::AmoEncoding::from_str(name, false) {
+            } else if let Ok(amo) = amo::AmoEncoding::from_name(name).ok_or(()) {
                 set(2, name)?;
                 encoding.amo = amo;
-            } else if let Ok(relation) = relation::RelationEncoding::from_str(name, false) {
+            } else if let Ok(relation) = relation::RelationEncoding::from_name(name).ok_or(()) {
                 set(3, name)?;
                 encoding.relation = relation;
             } else if name == "reduced" {
@@ -150,55 +150,31 @@ impl FromStr for Encoding {
     }
 }
 
-/// The name the CLI gives a value of an option.
-pub fn value_name<T: clap::ValueEnum>(value: &T) -> String {
-    value.to_possible_value().map(|p| p.get_name().to_owned()).unwrap_or_default()
-}
-
-/// What a clause was emitted for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ClauseKind {
-    CellAtLeastOne,
-    CellAtMostOne,
-    GroupAtLeastOne,
-    GroupAtMostOne,
-    Relation,
-    Given,
-    /// Order or log digits: monotone order literals, no log code above `n`.
-    Domain,
-    /// Order or log digits: pairwise disequality within groups.
-    AllDifferent,
-}
-
-impl ClauseKind {
-    pub const ALL: [ClauseKind; 8] = [
-        ClauseKind::CellAtLeastOne,
-        ClauseKind::CellAtMostOne,
-        ClauseKind::GroupAtLeastOne,
-        ClauseKind::GroupAtMostOne,
-        ClauseKind::Relation,
-        ClauseKind::Given,
-        ClauseKind::Domain,
-        ClauseKind::AllDifferent,
-    ];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            ClauseKind::CellAtLeastOne => "cell-alo",
-            ClauseKind::CellAtMostOne => "cell-amo",
-            ClauseKind::GroupAtLeastOne => "group-alo",
-            ClauseKind::GroupAtMostOne => "group-amo",
-            ClauseKind::Relation => "relation",
-            ClauseKind::Given => "given",
-            ClauseKind::Domain => "domain",
-            ClauseKind::AllDifferent => "all-different",
-        }
+crate::named_enum! {
+    /// What a clause was emitted for.
+    pub enum ClauseKind {
+        /// A cell holds at least one digit.
+        CellAtLeastOne = "cell-alo",
+        /// A cell holds at most one digit.
+        CellAtMostOne = "cell-amo",
+        /// A full group holds each digit at least once.
+        GroupAtLeastOne = "group-alo",
+        /// A group holds each digit at most once.
+        GroupAtMostOne = "group-amo",
+        /// A relation between two cells.
+        Relation = "relation",
+        /// A given digit.
+        Given = "given",
+        /// Order or log digits: monotone order literals, no log code above `n`.
+        Domain = "domain",
+        /// Order or log digits: pairwise disequality within groups.
+        AllDifferent = "all-different",
     }
 }
 
 /// Clauses emitted, by kind.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ClauseCounts([usize; ClauseKind::ALL.len()]);
+pub struct ClauseCounts([usize; ClauseKind::VARIANTS.len()]);
 
 impl FromIterator<ClauseKind> for ClauseCounts {
     fn from_iter<I: IntoIterator<Item = ClauseKind>>(kinds: I) -> ClauseCounts {
@@ -220,14 +196,14 @@ impl ClauseCounts {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (ClauseKind, usize)> + '_ {
-        ClauseKind::ALL.into_iter().map(|k| (k, self.get(k)))
+        ClauseKind::VARIANTS.iter().copied().map(|k| (k, self.get(k)))
     }
 }
 
 impl fmt::Display for ClauseCounts {
     /// The non-zero kinds, as `cell-alo 81, cell-amo 2916, ...`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kinds = self.iter().filter(|&(_, n)| n > 0).map(|(k, n)| format!("{} {n}", k.name()));
+        let kinds = self.iter().filter(|&(_, n)| n > 0).map(|(k, n)| format!("{k} {n}"));
         f.write_str(&itertools::join(kinds, ", "))
     }
 }
@@ -334,6 +310,7 @@ fn encode_direct(puzzle: &Puzzle, encoding: &Encoding, vars: &VarMap, out: &mut 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::named::Named;
 
     #[test]
     fn plain_9x9_sizes_match_lynce_ouaknine() {
@@ -371,7 +348,7 @@ mod tests {
         for (h, w) in [(2, 2), (2, 3), (3, 3), (4, 4), (5, 5)] {
             let puzzle = Puzzle::sudoku(h, w).unwrap();
             for clause_set in [ClauseSet::Minimal, ClauseSet::Efficient, ClauseSet::Extended] {
-                for amo in amo::AmoEncoding::ALL {
+                for &amo in amo::AmoEncoding::VARIANTS {
                     let e = encode(&puzzle, &Encoding { clause_set, amo, ..Encoding::default() });
                     let found = (e.formula.var_count(), e.formula.len());
                     assert_eq!(found, documented_size(h * w, clause_set, amo), "{h}x{w} {clause_set:?} {amo:?}");

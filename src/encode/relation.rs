@@ -21,21 +21,16 @@ use varisat::Lit;
 use super::{ClauseSink, VarMap};
 use crate::model::{Cell, Digit, Predicate, Relation};
 
-/// The relation encodings the CLI offers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum RelationEncoding {
-    /// One binary clause per forbidden pair of digits.
-    #[default]
-    ForbiddenPairs,
-    /// Support clauses (Gent 2002): unit propagation is arc consistent.
-    Support,
-    /// x(a,i) <-> x(b,t-i) for `= t` sums; support for the others.
-    Equivalence,
-}
-
-impl RelationEncoding {
-    pub const ALL: [RelationEncoding; 3] =
-        [RelationEncoding::ForbiddenPairs, RelationEncoding::Support, RelationEncoding::Equivalence];
+crate::named_enum! {
+    /// The relation encodings the CLI offers.
+    pub enum RelationEncoding = ForbiddenPairs {
+        /// One binary clause per forbidden pair of digits.
+        ForbiddenPairs = "forbidden-pairs",
+        /// Support clauses (Gent 2002): unit propagation is arc consistent.
+        Support = "support",
+        /// x(a,i) <-> x(b,t-i) for `= t` sums; support for the others.
+        Equivalence = "equivalence",
+    }
 }
 
 /// Emits the clauses of `relation` on an `n`-digit grid.
@@ -113,6 +108,7 @@ fn equivalence_side(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::named::Named;
     use varisat::{CnfFormula, Solver};
 
     /// On two 9-digit cells with exactly-one each, every encoding of every sum
@@ -121,7 +117,7 @@ mod tests {
     fn every_encoding_admits_exactly_the_allowed_pairs() {
         let vars = VarMap::new(9, crate::encode::DigitEncoding::Direct);
         let (a, b) = (Cell::new(0, 0), Cell::new(0, 1));
-        for encoding in RelationEncoding::ALL {
+        for &encoding in RelationEncoding::VARIANTS {
             for cmp in [Ordering::Less, Ordering::Equal, Ordering::Greater] {
                 for target in [2, 7, 10, 17, 19] {
                     let relation = Relation { a, b, predicate: Predicate::Sum { cmp, target } };

@@ -9,21 +9,19 @@ use varisat::{Lit, Var};
 use super::amo::bits_for;
 use crate::model::{Cell, Digit, Grid};
 
-/// How a cell's digit is spelled in primary variables.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum DigitEncoding {
-    /// One-hot: `x(cell,d)` is true when the cell holds `d`.
-    #[default]
-    Direct,
-    /// Order encoding (Tamura et al. 2009): `y(cell,d)` is "digit >= d", for `d` in `2..=n`.
-    Order,
-    /// Log encoding: the bits of `digit - 1`, least significant first.
-    Log,
+crate::named_enum! {
+    /// How a cell's digit is spelled in primary variables.
+    pub enum DigitEncoding = Direct {
+        /// One-hot: `x(cell,d)` is true when the cell holds `d`.
+        Direct = "direct",
+        /// Order encoding (Tamura et al. 2009): `y(cell,d)` is "digit >= d", for `d` in `2..=n`.
+        Order = "order",
+        /// Log encoding: the bits of `digit - 1`, least significant first.
+        Log = "log",
+    }
 }
 
 impl DigitEncoding {
-    pub const ALL: [DigitEncoding; 3] = [DigitEncoding::Direct, DigitEncoding::Order, DigitEncoding::Log];
-
     /// Primary variables per cell on an `n`-digit grid: `n`, `n - 1`, `ceil(log2 n)`.
     pub fn vars_per_cell(self, n: usize) -> usize {
         match self {
@@ -370,6 +368,7 @@ fn low_bits(bytes: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::named::Named;
 
     /// A cell's variable values as the bit set `read_cell` takes.
     fn bits(values: &[bool]) -> u64 {
@@ -412,7 +411,7 @@ mod tests {
             let mut puzzle = crate::model::Puzzle::sudoku(box_side, box_side).unwrap();
             puzzle.set_given(Cell::new(0, 0), 3).unwrap();
             let n = puzzle.side() as u64;
-            for digits in DigitEncoding::ALL {
+            for &digits in DigitEncoding::VARIANTS {
                 for reduce in [false, true] {
                     let encoding = super::super::Encoding { digits, reduce, ..Default::default() };
                     let map = super::super::encode(&puzzle, &encoding).vars;
@@ -444,7 +443,7 @@ mod tests {
     /// its digit literals true and every other digit's false, and decode back.
     #[test]
     fn every_digit_round_trips_through_its_spelling() {
-        for digits in DigitEncoding::ALL {
+        for &digits in DigitEncoding::VARIANTS {
             for n in [1, 2, 4, 6, 9, 16] {
                 let map = VarMap::new(n, digits);
                 let cell = Cell::new(0, 0);

@@ -9,13 +9,14 @@ use std::fmt;
 
 use crate::model::Puzzle;
 
-/// The input formats `satsudoku` reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Contest facts: `row(Line,S1..S6).` and `vertical(Line,S1..S9).`
-    Lp,
-    /// ICPC "sumdoku": 15 lines of `<`, `=`, `>`.
-    Kattis,
+crate::named_enum! {
+    /// The input formats `satsudoku` reads.
+    pub enum Format {
+        /// Contest facts: `row(Line,S1..S6).` and `vertical(Line,S1..S9).`
+        Lp = "lp",
+        /// ICPC "sumdoku": 15 lines of `<`, `=`, `>`.
+        Kattis = "kattis",
+    }
 }
 
 /// A malformed input, located at a 1-based line and column (in characters).

@@ -286,6 +286,7 @@ impl Engine for Enumerate<'_> {
 
 #[cfg(test)]
 mod tests {
+    use crate::named::Named;
     use std::cmp::Ordering;
 
     use super::*;
@@ -303,7 +304,7 @@ mod tests {
         let (a, b) = (Cell::new(0, 0), Cell::new(0, 1));
         puzzle.add_relation(a, b, Predicate::Sum { cmp: Ordering::Greater, target: 10 }).unwrap();
         puzzle.set_given(Cell::new(0, 2), 9).unwrap();
-        for relation in RelationEncoding::ALL {
+        for &relation in RelationEncoding::VARIANTS {
             let encoded = encode(&puzzle, &Encoding { relation, ..Encoding::default() });
             let engine = Enumerate::new(&puzzle, &encoded);
             let value = |d| engine.prop.var_value(encoded.vars.var(a, d));

@@ -30,37 +30,27 @@ pub trait AtMostOne {
     fn encode(&self, lits: &[Lit], sink: &mut dyn ClauseSink);
 }
 
-/// The at-most-one encodings the CLI offers.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
-pub enum AmoEncoding {
-    /// One binary clause per pair: n(n-1)/2 clauses, no auxiliary variables.
-    #[default]
-    Pairwise,
-    /// Sequential counter (Sinz 2005): n-1 auxiliary variables, 3n-4 clauses.
-    Sequential,
-    /// Ladder / regular encoding: n-1 auxiliary variables, 4n-5 clauses.
-    Ladder,
-    /// Commander (Klieber & Kwon 2007), groups of 3, recursive.
-    Commander,
-    /// Product (Chen 2010), recursive on a sqrt(n) x sqrt(n) grid.
-    Product,
-    /// Bitwise / binary (Frisch et al.): ceil(log2 n) bits, n*ceil(log2 n) clauses.
-    Bitwise,
-    /// Bimander (Nguyen & Mai 2015): pairwise in groups of 2, bitwise between groups.
-    Bimander,
+crate::named_enum! {
+    /// The at-most-one encodings the CLI offers.
+    pub enum AmoEncoding = Pairwise {
+        /// One binary clause per pair: n(n-1)/2 clauses, no auxiliary variables.
+        Pairwise = "pairwise",
+        /// Sequential counter (Sinz 2005): n-1 auxiliary variables, 3n-4 clauses.
+        Sequential = "sequential",
+        /// Ladder / regular encoding: n-1 auxiliary variables, 4n-5 clauses.
+        Ladder = "ladder",
+        /// Commander (Klieber & Kwon 2007), groups of 3, recursive.
+        Commander = "commander",
+        /// Product (Chen 2010), recursive on a sqrt(n) x sqrt(n) grid.
+        Product = "product",
+        /// Bitwise / binary (Frisch et al.): ceil(log2 n) bits, n*ceil(log2 n) clauses.
+        Bitwise = "bitwise",
+        /// Bimander (Nguyen & Mai 2015): pairwise in groups of 2, bitwise between groups.
+        Bimander = "bimander",
+    }
 }
 
 impl AmoEncoding {
-    pub const ALL: [AmoEncoding; 7] = [
-        AmoEncoding::Pairwise,
-        AmoEncoding::Sequential,
-        AmoEncoding::Ladder,
-        AmoEncoding::Commander,
-        AmoEncoding::Product,
-        AmoEncoding::Bitwise,
-        AmoEncoding::Bimander,
-    ];
-
     pub fn encoder(self) -> &'static dyn AtMostOne {
         match self {
             AmoEncoding::Pairwise => &Pairwise,
@@ -93,6 +83,7 @@ pub type Def = Pairwise;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::named::Named;
     use varisat::{CnfFormula, ExtendFormula, Solver, Var};
 
     /// Every encoding, on every list of up to 7 entries drawn from 4 variables
@@ -116,7 +107,7 @@ mod tests {
                 lists.push(list);
             }
         }
-        for encoding in AmoEncoding::ALL {
+        for &encoding in AmoEncoding::VARIANTS {
             for lits in &lists {
                 let mut formula = CnfFormula::new();
                 formula.set_var_count(4);
@@ -138,7 +129,7 @@ mod tests {
 
     #[test]
     fn sizes_follow_the_formulas_for_larger_n() {
-        for encoding in AmoEncoding::ALL {
+        for &encoding in AmoEncoding::VARIANTS {
             for n in [8, 9, 16, 25, 36, 64] {
                 let mut formula = CnfFormula::new();
                 let lits: Vec<Lit> = (0..n).map(|_| formula.new_lit()).collect();

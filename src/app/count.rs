@@ -1,0 +1,271 @@
+//! `satsudoku count`: one file, or a batch of files one line each.
+
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use satsudoku::count::{self, EngineKind, Limits, Observer, Search, Stop};
+use satsudoku::encode::{self, Encoding};
+use satsudoku::model::{Grid, Puzzle};
+use satsudoku::parse::Format;
+use satsudoku::report;
+
+use super::input::{read_puzzle, Source};
+use super::progress::ProgressLine;
+use super::{batch, AppError, Status};
+use crate::cli::{CountArgs, Progress};
+use crate::diag;
+
+/// Set by Ctrl-C; the running count stops within milliseconds and reports a lower bound.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// `count`'s options, resolved once.
+pub struct Settings {
+    pub sources: Vec<Source>,
+    pub format: Option<Format>,
+    pub encoding: Encoding,
+    pub engine: EngineKind,
+    /// `--jobs`, if given.
+    pub jobs: Option<usize>,
+    pub max: Option<u128>,
+    pub timeout: Option<Duration>,
+    pub print: bool,
+    pub stats: bool,
+    /// Whether to show the progress line (`auto` resolved against stderr).
+    pub progress: bool,
+}
+
+impl Settings {
+    pub fn resolve(args: &CountArgs) -> Result<Settings, AppError> {
+        let encoding = args.encoding.encoding().map_err(AppError::Usage)?;
+        let sources = if args.files.is_empty() {
+            vec![Source::Stdin]
+        } else {
+            args.files.iter().map(|f| Source::from_arg(Some(f))).collect()
+        };
+        Ok(Settings {
+            sources,
+            format: args.format,
+            encoding,
+            engine: args.engine.unwrap_or_else(|| EngineKind::fastest_for(encoding.digits)),
+            jobs: args.jobs.map(usize::from),
+            max: args.max,
+            timeout: args.timeout,
+            print: args.print,
+            stats: args.stats,
+            progress: match args.progress {
+                Progress::Always => true,
+                Progress::Never => false,
+                Progress::Auto => io::stderr().is_terminal(),
+            },
+        })
+    }
+
+    /// Several files: each line is `NAME<TAB>solutions(S).`
+    pub fn is_batch(&self) -> bool {
+        self.sources.len() > 1
+    }
+}
+
+pub fn run(settings: Settings) -> Result<Status, AppError> {
+    // Without a handler Ctrl-C simply ends the process; with one, the partial
+    // count is printed. A failure to install it only loses that nicety.
+    if ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).is_err() {
+        diag!("satsudoku: warning: cannot catch Ctrl-C; an interrupted count prints nothing");
+    }
+    let threads = settings.jobs.unwrap_or_else(count::all_cores);
+    let outcomes = if settings.is_batch() && !settings.print && threads > 1 {
+        batch::count_in_parallel(&settings, threads.min(settings.sources.len()))?
+    } else {
+        count_in_turn(&settings)
+    };
+    let skipped: Vec<String> = settings.sources[outcomes.len()..].iter().map(Source::name).collect();
+    if !skipped.is_empty() {
+        diag!("satsudoku: interrupted: not counted: {}", skipped.join(", "));
+    }
+    let mut status = if skipped.is_empty() { Status::Done } else { Status::LowerBound };
+    let mut unreadable = 0;
+    for outcome in outcomes {
+        match outcome {
+            Outcome::Counted(Status::Done) => {}
+            Outcome::Counted(other) => status = other,
+            // In a batch one bad file does not stop the others (its error
+            // went to stderr in its turn).
+            Outcome::Unreadable(_) if settings.is_batch() => unreadable += 1,
+            Outcome::Unreadable(err) | Outcome::Failed(err) => return Err(err),
+        }
+    }
+    if unreadable > 0 {
+        return Err(AppError::Batch { failed: unreadable, total: settings.sources.len() });
+    }
+    Ok(status)
+}
+
+/// How counting one file ended, once its output is written.
+pub enum Outcome {
+    Counted(Status),
+    /// The input could not be read or parsed.
+    Unreadable(AppError),
+    /// Counting or writing failed: the run stops.
+    Failed(AppError),
+}
+
+impl Outcome {
+    /// In a batch, reports an unreadable file on stderr in its turn; alone,
+    /// its error is the run's error.
+    pub fn announce(&self, batch: bool) {
+        if let (Outcome::Unreadable(err), true) = (self, batch) {
+            diag!("error: {err}");
+        }
+    }
+}
+
+/// Counts the files one after another, each with the `--jobs` the user gave
+/// (default: [`Search::auto`]), streaming output; stops after an interrupt.
+fn count_in_turn(settings: &Settings) -> Vec<Outcome> {
+    let search = match settings.jobs {
+        Some(jobs) => Search { engine: settings.engine, jobs, probe: None },
+        None => Search::auto(settings.engine),
+    };
+    let mut outcomes = Vec::new();
+    for source in &settings.sources {
+        if INTERRUPTED.load(Ordering::Relaxed) {
+            break;
+        }
+        let mut sinks =
+            Sinks { out: BufWriter::new(io::stdout().lock()), diag: Stderr, show_progress: settings.progress };
+        let outcome = count_file(source, search, settings, &mut sinks);
+        let failed = matches!(outcome, Outcome::Failed(_));
+        outcome.announce(settings.is_batch());
+        outcomes.push(outcome);
+        if failed {
+            break;
+        }
+    }
+    outcomes
+}
+
+/// Reads, counts and reports one file (`NAME<TAB>` before its line in a batch).
+pub fn count_file<O: Write, D: Write>(
+    source: &Source,
+    search: Search,
+    settings: &Settings,
+    sinks: &mut Sinks<O, D>,
+) -> Outcome {
+    match read_puzzle(source, settings.format) {
+        Err(err) => Outcome::Unreadable(err),
+        Ok((name, puzzle)) => {
+            let batch_name = settings.is_batch().then_some(name.as_str());
+            match count_one(batch_name, &puzzle, search, settings, sinks) {
+                Ok(status) => Outcome::Counted(status),
+                Err(err) => Outcome::Failed(err),
+            }
+        }
+    }
+}
+
+/// Where one count writes: its results, its diagnostics, and whether it
+/// shows a progress line (on stderr).
+pub struct Sinks<O: Write, D: Write> {
+    pub out: O,
+    pub diag: D,
+    pub show_progress: bool,
+}
+
+/// stderr, whose write errors are ignored (see [`super::diag`]).
+pub struct Stderr;
+
+impl Write for Stderr {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let _ = io::stderr().write_all(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let _ = io::stderr().flush();
+        Ok(())
+    }
+}
+
+/// Counts one puzzle and prints its line: `solutions(S).`, after `NAME<TAB>`
+/// in a batch.
+fn count_one<O: Write, D: Write>(
+    batch_name: Option<&str>,
+    puzzle: &Puzzle,
+    search: Search,
+    settings: &Settings,
+    sinks: &mut Sinks<O, D>,
+) -> Result<Status, AppError> {
+    let (prefix, name) = match batch_name {
+        Some(name) => (format!("{name}\t"), format!("{name}: ")),
+        None => (String::new(), String::new()),
+    };
+    let start = Instant::now();
+    let encoded = encode::encode(puzzle, &settings.encoding);
+    let encode_time = start.elapsed();
+
+    let limits = Limits { max: settings.max, timeout: settings.timeout, interrupt: Some(&INTERRUPTED) };
+    let progress = ProgressLine::new(sinks.show_progress);
+    let mut view = CountView { out: &mut sinks.out, print: settings.print, write_error: None, progress };
+    let count = count::count_models(puzzle, &encoded, search, limits, &mut view)?;
+    view.progress.clear();
+    let to_stdout = AppError::write("stdout");
+    if let Some(err) = view.write_error {
+        return Err(to_stdout(err));
+    }
+    writeln!(view.out, "{prefix}{}", report::solutions_fact(count.models))
+        .and_then(|()| view.out.flush())
+        .map_err(to_stdout)?;
+
+    // Diagnostics: a failed write to them is ignored (see `Stderr`).
+    let diag = &mut sinks.diag;
+    if settings.stats {
+        let _ = writeln!(diag, "{}", report::encoding_stats(&encoded));
+        let _ = writeln!(diag, "{}", report::search_stats(&count.stats));
+        let (encode_ms, count_ms) = (report::millis(encode_time), report::millis(count.elapsed));
+        let _ = writeln!(diag, "time: encode {encode_ms}, count {count_ms}");
+    }
+    let elapsed = report::millis(count.elapsed);
+    let why = match count.stop {
+        Stop::Complete => return Ok(Status::Done),
+        Stop::MaxReached => {
+            format!("stopped at --max {}: more solutions exist, the count is a lower bound", count.models)
+        }
+        Stop::Timeout => format!("stopped by --timeout after {elapsed}: the count is a lower bound"),
+        Stop::Interrupted => format!("interrupted after {elapsed}: the count is a lower bound"),
+        // The callback stops the count only on a write error, returned above.
+        Stop::Caller => return Err(AppError::Other(anyhow::anyhow!("counting stopped before the end"))),
+    };
+    let _ = writeln!(diag, "satsudoku: {name}{why}");
+    Ok(Status::LowerBound)
+}
+
+/// What a count shows while it runs: the solutions with `--print` (stdout)
+/// and the progress line (stderr).
+struct CountView<W: Write> {
+    out: W,
+    print: bool,
+    write_error: Option<io::Error>,
+    progress: ProgressLine,
+}
+
+impl<W: Write> Observer for CountView<W> {
+    fn wants_models(&self) -> bool {
+        self.print
+    }
+
+    fn model(&mut self, index: u128, grid: &Grid) -> ControlFlow<()> {
+        match self.out.write_all(report::solution_facts(index, grid).as_bytes()) {
+            Ok(()) => ControlFlow::Continue(()),
+            Err(err) => {
+                self.write_error = Some(err);
+                ControlFlow::Break(())
+            }
+        }
+    }
+
+    fn progress(&mut self, models: u128, elapsed: Duration) {
+        self.progress.update(models, elapsed);
+    }
+}

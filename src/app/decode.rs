@@ -1,0 +1,70 @@
+//! `satsudoku decode`: a SAT solver's model of an exported CNF, read back
+//! into a grid and checked against the puzzle.
+
+use std::io::{self, Write};
+
+use satsudoku::dimacs::{self, SolverAnswer};
+use satsudoku::encode::{self, Encoding};
+use satsudoku::model::check;
+use satsudoku::parse::Format;
+
+use super::input::{read_puzzle, read_text, Source};
+use super::{AppError, Status};
+use crate::cli::DecodeArgs;
+use crate::diag;
+
+/// `decode`'s options, resolved once.
+pub struct Settings {
+    pub puzzle: Source,
+    pub model: Source,
+    pub format: Option<Format>,
+    pub encoding: Encoding,
+}
+
+impl Settings {
+    pub fn resolve(args: &DecodeArgs) -> Result<Settings, AppError> {
+        Ok(Settings {
+            puzzle: Source::from_arg(Some(&args.puzzle)),
+            model: Source::from_arg(Some(&args.model)),
+            format: args.format,
+            encoding: args.encoding.encoding().map_err(AppError::Usage)?,
+        })
+    }
+}
+
+pub fn run(settings: Settings) -> Result<Status, AppError> {
+    let (_, puzzle) = read_puzzle(&settings.puzzle, settings.format)?;
+    let model = read_text(&settings.model)?;
+    let encoded = encode::encode(&puzzle, &settings.encoding);
+    let var_count = encoded.formula.var_count();
+    let values = match dimacs::parse_model(&model.text, &model.name, var_count)? {
+        SolverAnswer::Sat(values) => values,
+        SolverAnswer::Unsat => {
+            diag!("satsudoku: {}: the solver reports UNSAT: the puzzle has no solution", model.name);
+            return Ok(Status::NotASolution);
+        }
+        SolverAnswer::Unknown => {
+            diag!("satsudoku: {}: the solver gave no answer (UNKNOWN)", model.name);
+            return Ok(Status::NotASolution);
+        }
+    };
+    let grid = match encoded.vars.decode(|v| values.get(v.index()).copied().flatten()) {
+        Ok(grid) => grid,
+        Err(err) => {
+            diag!("satsudoku: {}: not a grid: {err}", model.name);
+            return Ok(Status::NotASolution);
+        }
+    };
+    let mut out = io::stdout().lock();
+    write!(out, "{grid}").and_then(|()| out.flush()).map_err(AppError::write("stdout"))?;
+    let violations = check::violations(&puzzle, &grid);
+    if violations.is_empty() {
+        diag!("satsudoku: the model solves the puzzle");
+        return Ok(Status::Done);
+    }
+    for v in &violations {
+        diag!("satsudoku: violation: {v}");
+    }
+    diag!("satsudoku: the model does NOT solve the puzzle ({} violations)", violations.len());
+    Ok(Status::NotASolution)
+}

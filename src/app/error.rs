@@ -1,0 +1,80 @@
+//! The binary's one error type: what went wrong, and the exit status it
+//! maps to (see the README's exit statuses).
+
+use std::io;
+
+use satsudoku::count::CountError;
+use satsudoku::parse::ParseError;
+
+use super::input::InputError;
+
+/// Why a run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    /// An input that cannot be used: exit 2.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// A malformed input: exit 2.
+    #[error(transparent)]
+    Parse(#[from] ParseError),
+    /// Options that do not go together: exit 2.
+    #[error("{0}")]
+    Usage(String),
+    /// Some inputs of a batch could not be used (each was reported in its
+    /// turn): exit 2.
+    #[error("{failed} of {total} files could not be counted")]
+    Batch { failed: usize, total: usize },
+    /// Writing a result failed: exit 1, or 0 for a closed pipe.
+    #[error("cannot write to {what}")]
+    Write {
+        what: String,
+        #[source]
+        source: io::Error,
+    },
+    /// The count failed: exit 1.
+    #[error(transparent)]
+    Count(#[from] CountError),
+    /// Anything else: exit 1.
+    #[error("{0:#}")]
+    Other(anyhow::Error),
+}
+
+impl AppError {
+    /// A failed write to `what` (a file name, or `stdout`).
+    pub fn write(what: impl Into<String>) -> impl FnOnce(io::Error) -> AppError {
+        let what = what.into();
+        move |source| AppError::Write { what, source }
+    }
+
+    /// The exit status the README documents for this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            AppError::Input(_) | AppError::Parse(_) | AppError::Usage(_) | AppError::Batch { .. } => 2,
+            AppError::Write { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => 0,
+            AppError::Write { .. } | AppError::Count(_) | AppError::Other(_) => 1,
+        }
+    }
+
+    /// A closed stdout (`satsudoku ... | head`) is not an error: nothing is printed.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, AppError::Write { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_kind_of_failure_has_its_documented_exit_status() {
+        let parse = ParseError { source_name: "x.lp".into(), line: 1, col: 2, message: "bad".into() };
+        assert_eq!(AppError::from(parse).exit_code(), 2);
+        assert_eq!(AppError::Usage("no".into()).exit_code(), 2);
+        assert_eq!(AppError::Batch { failed: 1, total: 2 }.exit_code(), 2);
+        let full = AppError::write("stdout")(io::Error::from_raw_os_error(28));
+        assert_eq!((full.exit_code(), full.is_broken_pipe()), (1, false));
+        let pipe = AppError::write("stdout")(io::ErrorKind::BrokenPipe.into());
+        assert_eq!((pipe.exit_code(), pipe.is_broken_pipe()), (0, true));
+        assert_eq!(AppError::Other(anyhow::anyhow!("x")).exit_code(), 1);
+    }
+}

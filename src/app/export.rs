@@ -1,0 +1,58 @@
+//! `satsudoku export`: the puzzle's CNF in DIMACS, with its projection.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use satsudoku::dimacs::{self, Dialect};
+use satsudoku::encode::{self, Encoded, Encoding};
+use satsudoku::parse::Format;
+
+use super::input::{read_puzzle, Source};
+use super::output::write_output;
+use super::{AppError, Status};
+use crate::cli::ExportArgs;
+
+/// `export`'s options, resolved once.
+pub struct Settings {
+    pub source: Source,
+    pub format: Option<Format>,
+    pub encoding: Encoding,
+    /// The output file; stdout when `None` or `-`.
+    pub output: Option<PathBuf>,
+    pub dialect: Dialect,
+}
+
+impl Settings {
+    pub fn resolve(args: &ExportArgs) -> Result<Settings, AppError> {
+        Ok(Settings {
+            source: Source::from_arg(args.input.file.as_deref()),
+            format: args.input.format,
+            encoding: args.encoding.encoding().map_err(AppError::Usage)?,
+            output: args.output.clone(),
+            dialect: args.dialect,
+        })
+    }
+}
+
+pub fn run(settings: Settings) -> Result<Status, AppError> {
+    let (name, puzzle) = read_puzzle(&settings.source, settings.format)?;
+    let encoded = encode::encode(&puzzle, &settings.encoding);
+    let projection: Vec<_> = (0..encoded.vars.primary_count()).map(varisat::Var::from_index).collect();
+    let comments = export_comments(&name, &encoded);
+    let inputs: Vec<_> = settings.source.path().into_iter().collect();
+    write_output(settings.output.as_deref(), &inputs, |out: &mut dyn Write| {
+        dimacs::write_dimacs(out, &encoded.formula, &projection, settings.dialect, &comments)
+    })?;
+    Ok(Status::Done)
+}
+
+/// Comment lines that say where an exported CNF comes from and how to read it.
+fn export_comments(source: &str, encoded: &Encoded) -> Vec<String> {
+    vec![
+        format!("satsudoku {} export", env!("CARGO_PKG_VERSION")),
+        format!("source: {source}"),
+        format!("encoding: {}", encoded.encoding),
+        format!("variables: {}; {} auxiliary follow", encoded.vars.describe(), encoded.aux_count()),
+        format!("clauses: {}", encoded.clause_counts),
+    ]
+}

@@ -1,0 +1,66 @@
+//! What each subcommand does, from parsed arguments to printed results: one
+//! file per subcommand, each resolving its options once into a settings
+//! struct. Results go to stdout; diagnostics go to stderr, and a failure to
+//! write them never stops a run.
+
+mod batch;
+mod compare;
+mod count;
+mod decode;
+mod error;
+mod export;
+mod input;
+mod output;
+mod progress;
+
+use std::fmt;
+use std::io::Write;
+
+pub use error::AppError;
+
+use crate::cli::{Cli, Command};
+
+/// How a successful run ended; each maps to an exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Done; exit 0.
+    Done,
+    /// The count is a lower bound (`--max`, `--timeout`, Ctrl-C); exit 3.
+    LowerBound,
+    /// The model given to `decode` is not a solution; exit 1.
+    NotASolution,
+}
+
+impl Status {
+    pub fn exit_code(self) -> u8 {
+        match self {
+            Status::Done => 0,
+            Status::NotASolution => 1,
+            Status::LowerBound => 3,
+        }
+    }
+}
+
+/// Runs one subcommand.
+pub fn run(cli: &Cli) -> Result<Status, AppError> {
+    match &cli.command {
+        Command::Count(args) => count::run(count::Settings::resolve(args)?),
+        Command::Export(args) => export::run(export::Settings::resolve(args)?),
+        Command::Decode(args) => decode::run(decode::Settings::resolve(args)?),
+        Command::Compare(args) => compare::run(compare::Settings::resolve(args)),
+    }
+}
+
+/// Writes a diagnostic line to stderr. A failed write is ignored: a closed
+/// or full stderr must not end a count whose results go to stdout.
+pub fn diag(args: fmt::Arguments) {
+    let _ = writeln!(std::io::stderr(), "{args}");
+}
+
+/// [`diag`] with `format!` arguments.
+#[macro_export]
+macro_rules! diag {
+    ($($arg:tt)*) => {
+        $crate::app::diag(format_args!($($arg)*))
+    };
+}

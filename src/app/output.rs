@@ -1,0 +1,110 @@
+//! Writing a result file: `-` or none is stdout; a new or regular file is
+//! replaced atomically (a temporary file beside it, persisted over it, with
+//! the old file's permissions); a device, FIFO or other special file is
+//! written through, never replaced; a symbolic link is followed; the input
+//! file itself is never overwritten.
+
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use super::error::AppError;
+use super::input::display_name;
+
+/// Writes what `write` produces to `path` (stdout for `None` or `-`),
+/// refusing to write over any of `inputs`.
+pub fn write_output(
+    path: Option<&Path>,
+    inputs: &[&Path],
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), AppError> {
+    let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
+        let mut out = BufWriter::new(io::stdout().lock());
+        return write(&mut out).and_then(|()| out.flush()).map_err(AppError::write("stdout"));
+    };
+    let name = display_name(path);
+    let target = resolve_links(path)?;
+    let meta = match fs::metadata(&target) {
+        Ok(meta) => Some(meta),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => None,
+        Err(err) => return Err(AppError::write(name)(err)),
+    };
+    if let Some(meta) = &meta {
+        if inputs.iter().any(|input| same_file(input, meta)) {
+            return Err(AppError::Usage(format!("{name} is an input of this run: refusing to overwrite it")));
+        }
+        if meta.is_dir() {
+            return Err(AppError::Usage(format!("{name} is a directory: expected a file to write")));
+        }
+    }
+    match meta {
+        Some(meta) if !meta.is_file() => {
+            // A device, FIFO or socket: write to it as it is.
+            let file = fs::OpenOptions::new().write(true).open(&target).map_err(AppError::write(name.clone()))?;
+            let mut out = BufWriter::new(file);
+            write(&mut out).and_then(|()| out.flush()).map_err(AppError::write(name))
+        }
+        meta => write_atomically(&target, meta.map(|m| m.permissions()), write).map_err(AppError::write(name)),
+    }
+}
+
+/// `path` with every symbolic link along it followed; a link to nowhere is
+/// an error, not a file to create in its place.
+fn resolve_links(path: &Path) -> Result<PathBuf, AppError> {
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => fs::canonicalize(path).map_err(|err| {
+            AppError::Usage(format!("{} is a symbolic link that leads nowhere: {err}", display_name(path)))
+        }),
+        _ => Ok(path.to_owned()),
+    }
+}
+
+/// Whether `input` is the file `meta` describes.
+fn same_file(input: &Path, meta: &fs::Metadata) -> bool {
+    let Ok(input) = fs::metadata(input) else { return false };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        input.dev() == meta.dev() && input.ino() == meta.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        input.len() == meta.len() && input.modified().ok() == meta.modified().ok()
+    }
+}
+
+/// Writes through a temporary file beside `path`, then persists it over
+/// `path`, so an error never leaves a truncated file. The new file gets
+/// `permissions` (those of the file it replaces), or the usual ones for a
+/// new file (0666 less the umask).
+fn write_atomically(
+    path: &Path,
+    permissions: Option<fs::Permissions>,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".satsudoku-").suffix(".tmp");
+    #[cfg(unix)]
+    let fresh = {
+        use std::os::unix::fs::PermissionsExt;
+        fs::Permissions::from_mode(0o666)
+    };
+    #[cfg(unix)]
+    builder.permissions(fresh);
+    let mut temp = builder.tempfile_in(dir)?;
+    {
+        let mut out = BufWriter::new(temp.as_file_mut());
+        write(&mut out)?;
+        out.flush()?;
+    }
+    if let Some(permissions) = permissions {
+        temp.as_file().set_permissions(permissions)?;
+    }
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|err| err.error)?;
+    Ok(())
+}
