@@ -65,10 +65,10 @@ impl Engine for Blocking<'_> {
         }
         self.sat_calls += 1;
         self.solver.assume(&self.assumptions);
-        if !self.solver.solve().map_err(|e| CountError::Solver(e.to_string()))? {
+        if !self.solver.solve().map_err(CountError::Solver)? {
             return Ok(None);
         }
-        let model = self.solver.model().ok_or_else(|| CountError::Solver("no model after SAT".into()))?;
+        let model = self.solver.model().ok_or(CountError::NoModel)?;
         let grid = self.encoded.vars.decode_model(&model)?;
         let mut clause = self.encoded.vars.blocking_clause(&grid);
         if let Some(activation) = self.activation {

@@ -46,8 +46,10 @@ impl EngineKind {
 /// What can go wrong while counting.
 #[derive(Debug, thiserror::Error)]
 pub enum CountError {
-    #[error("SAT solver failed: {0}")]
-    Solver(String),
+    #[error("SAT solver failed")]
+    Solver(#[source] varisat::solver::SolverError),
+    #[error("the SAT solver reported SAT without a model; this is a bug")]
+    NoModel,
     #[error("the solver returned a model that is not a grid: {0}")]
     Decode(#[from] crate::encode::DecodeError),
     #[error("the solver returned a grid that breaks the puzzle ({0}); this is a bug in satsudoku")]

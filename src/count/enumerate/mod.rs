@@ -195,7 +195,7 @@ impl<'a> Enumerate<'a> {
         });
         solver.assume(&assumptions);
         self.sat_calls += 1;
-        solver.solve().map_err(|e| CountError::Solver(e.to_string()))
+        solver.solve().map_err(CountError::Solver)
     }
 
     /// The grid of a complete assignment.
