@@ -7,10 +7,10 @@ cnf-samples contest.lp, zero.lp, some.lp, many.lp: 31 contest instances; and
 bench/instances/high/*.lp, contest instances with 10^3..10^4 solutions from
 bench/gen_instances.py (annealing), timed separately.
 
-Peers (installed by bench/install-peers.sh; any that is missing is skipped):
+Peers (installed by scripts/install-tools.sh --bench; any that is missing is skipped):
   floor    bench/peers/floor.c, a hand-written C bitset backtracking counter
   gprolog  bench/peers/sumdoku.pl, GNU Prolog CLP(FD), compiled with gplc
-  clingo   clingo from PyPI on an ASP encoding (bench/peers/peers.py)
+  clingo   clingo from PyPI on an ASP encoding (bench/peers/run_peer.py)
   clingo -t 2  the same on two threads, as satsudoku's default uses both cores
   cpsat    OR-tools CP-SAT, enumerating all solutions
   minisat  pysat's minisat22 blocking loop on satsudoku's exported CNF
@@ -63,7 +63,7 @@ def build(tmp):
         prolog = os.path.join(tmp, "sumdoku")
         subprocess.run(["gplc", "--no-top-level", "-o", prolog, os.path.join(HERE, "peers", "sumdoku.pl")], check=True)
         tools["gprolog"] = lambda lp, cnf: [prolog, lp]
-    peers = os.path.join(HERE, "peers", "peers.py")
+    peers = os.path.join(HERE, "peers", "run_peer.py")
     for name, peer, module, on in [("clingo", "clingo", "clingo", "lp"), ("clingo -t 2", "clingo2", "clingo", "lp"),
                                    ("cpsat", "cpsat", "ortools", "lp"), ("minisat", "minisat", "pysat", "cnf"),
                                    ("cadical", "cadical", "pysat", "cnf")]:

@@ -1,6 +1,6 @@
 //! Option enums with names: one list of variants, each with the name the
 //! command line and the encoding specs use and a line of help, written once
-//! in a [`named_enum!`] declaration. The library needs no CLI crate for
+//! in a [`crate::named_enum!`] declaration. The library needs no CLI crate for
 //! them; the binary builds its parsers from [`Named::VARIANTS`].
 
 use std::fmt;

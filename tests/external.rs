@@ -1,19 +1,51 @@
 //! Cross-checks with external tools: minisat solves exported CNF and its model
 //! decodes to the known solution; ganak (pyganak) counts every bundled sample
 //! and agrees with the recorded counts. In CI (CI=true) a missing tool fails;
-//! elsewhere it is skipped loudly on stderr (`scripts/install-peers.sh` installs both).
+//! elsewhere the test is skipped with a `SKIPPED` line naming the tool,
+//! written past the test harness's capture so that a plain `cargo test`
+//! shows it (`scripts/install-tools.sh` installs both tools).
 
+use std::io::Write;
 use std::path::Path;
 use std::process::Command as Process;
 
 use assert_cmd::Command;
 
-fn available(program: &str, args: &[&str]) -> bool {
-    let found = Process::new(program).args(args).output().is_ok_and(|o| o.status.success());
+/// A tool a cross-check needs, and how to tell whether it is installed.
+#[derive(Clone, Copy)]
+enum Tool {
+    Minisat,
+    Pyganak,
+}
+
+impl Tool {
+    fn name(self) -> &'static str {
+        match self {
+            Tool::Minisat => "minisat",
+            Tool::Pyganak => "pyganak (the python3 module)",
+        }
+    }
+
+    fn installed(self) -> bool {
+        match self {
+            Tool::Minisat => std::env::var_os("PATH")
+                .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join("minisat").is_file())),
+            Tool::Pyganak => {
+                Process::new("python3").args(["-c", "import pyganak"]).output().is_ok_and(|o| o.status.success())
+            }
+        }
+    }
+}
+
+/// Whether `tool` is installed. If not: a failure in CI, elsewhere a
+/// SKIPPED line on the process's stderr (not `eprintln!`, which the
+/// harness captures and shows only for failing tests).
+fn available(tool: Tool, test: &str) -> bool {
+    let found = tool.installed();
     if !found {
-        let message = format!("{program} is not installed (scripts/install-peers.sh installs it)");
+        let message = format!("{} is not installed (scripts/install-tools.sh installs it)", tool.name());
         assert!(std::env::var_os("CI").is_none(), "CI must run the external cross-check: {message}");
-        eprintln!("SKIPPED external cross-check: {message}");
+        let _ = writeln!(std::io::stderr().lock(), "SKIPPED {test}: {message}");
     }
     found
 }
@@ -44,7 +76,7 @@ fn ganak_count(stdout: &[u8]) -> u128 {
 
 #[test]
 fn ganak_counts_every_sample_like_satsudoku() {
-    if !available("python3", &["-c", "import pyganak"]) {
+    if !available(Tool::Pyganak, "ganak_counts_every_sample_like_satsudoku") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -61,7 +93,7 @@ fn ganak_counts_every_sample_like_satsudoku() {
 
 #[test]
 fn ganak_counts_the_committed_cnf_files() {
-    if !available("python3", &["-c", "import pyganak"]) {
+    if !available(Tool::Pyganak, "ganak_counts_the_committed_cnf_files") {
         return;
     }
     for (file, expected) in recorded_counts() {
@@ -76,7 +108,7 @@ fn ganak_counts_the_committed_cnf_files() {
 
 #[test]
 fn minisat_model_decodes_to_the_known_solution() {
-    if !available("sh", &["-c", "command -v minisat"]) {
+    if !available(Tool::Minisat, "minisat_model_decodes_to_the_known_solution") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -97,7 +129,7 @@ fn minisat_model_decodes_to_the_known_solution() {
 
 #[test]
 fn minisat_finds_no_model_of_the_zero_sample() {
-    if !available("sh", &["-c", "command -v minisat"]) {
+    if !available(Tool::Minisat, "minisat_finds_no_model_of_the_zero_sample") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -111,7 +143,7 @@ fn minisat_finds_no_model_of_the_zero_sample() {
 /// count equal to the puzzle's, in both projection dialects.
 #[test]
 fn ganak_projected_count_ignores_auxiliary_variables() {
-    if !available("python3", &["-c", "import pyganak"]) {
+    if !available(Tool::Pyganak, "ganak_projected_count_ignores_auxiliary_variables") {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -139,7 +171,7 @@ fn ganak_projected_count_ignores_auxiliary_variables() {
 #[test]
 fn integer_digit_encodings_count_and_decode_externally() {
     let dir = tempfile::tempdir().unwrap();
-    if available("python3", &["-c", "import pyganak"]) {
+    if available(Tool::Pyganak, "integer_digit_encodings_count_and_decode_externally") {
         for digits in ["order", "log"] {
             let cnf = dir.path().join(format!("many.{digits}.cnf"));
             export("cnf-samples/many.lp", &cnf, &["--digits", digits]);
@@ -148,7 +180,7 @@ fn integer_digit_encodings_count_and_decode_externally() {
             assert_eq!(ganak_count(&out.stdout), 117, "ganak on many.lp with {digits} digits");
         }
     }
-    if available("sh", &["-c", "command -v minisat"]) {
+    if available(Tool::Minisat, "integer_digit_encodings_count_and_decode_externally") {
         let (cnf, model) = (dir.path().join("contest.log.cnf"), dir.path().join("contest.log.model"));
         export("cnf-samples/contest.lp", &cnf, &["--digits", "log", "--dialect", "plain"]);
         let status = Process::new("minisat").arg("-verb=0").arg(&cnf).arg(&model).status().unwrap();
@@ -162,4 +194,21 @@ fn integer_digit_encodings_count_and_decode_externally() {
         let grid = String::from_utf8(decoded.get_output().stdout.clone()).unwrap();
         assert!(grid.starts_with("5 3 7 8 2 1 6 4 9\n"), "{grid}");
     }
+}
+
+/// The SKIPPED line reaches a plain `cargo test` run: this test runs one
+/// cross-check of this very binary with no minisat on PATH and outside
+/// CI, without `--nocapture`, and reads the line in what it printed.
+#[test]
+fn a_skipped_cross_check_says_so_and_names_the_tool() {
+    let me = std::env::current_exe().unwrap();
+    let out = Process::new(me)
+        .args(["--exact", "minisat_finds_no_model_of_the_zero_sample"])
+        .env("PATH", "/nonexistent")
+        .env_remove("CI")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("SKIPPED minisat_finds_no_model_of_the_zero_sample: minisat is not installed"), "{stderr}");
 }

@@ -133,6 +133,9 @@ impl<'a> Lexer<'a> {
     }
 }
 
+/// The most arguments a fact has (`vertical`: the line and nine symbols).
+const MAX_ARGS: usize = 10;
+
 /// One parsed fact before its meaning is checked.
 struct Fact {
     name: String,
@@ -177,6 +180,12 @@ impl Parser<'_> {
                 let message = format!("expected an integer, found {}", token.describe());
                 return Err(token.pos.error(self.name, message));
             };
+            // No fact takes more arguments; stopping here keeps memory
+            // proportional to the puzzle, not to a runaway fact.
+            if args.len() == MAX_ARGS {
+                let message = format!("expected ')': no fact takes more than {MAX_ARGS} arguments");
+                return Err(token.pos.error(self.name, message));
+            }
             args.push((value, token));
             let sep = self.lexer.next_token()?;
             match sep.kind {

@@ -21,7 +21,7 @@ impl Enumerate<'_> {
     /// [`Enumerate::split`] starting from `cubes` instead of the whole search.
     /// Each round extends every cube by each option of its next branch
     /// point; consecutive cubes share their start, which stays propagated
-    /// (see [`Enumerate::restrict_to`]).
+    /// (see `Enumerate::restrict_to`).
     pub fn split_further(&mut self, mut cubes: Vec<Cube>, target: usize) -> Vec<Cube> {
         while cubes.len() < target {
             let mut next = Vec::new();

@@ -14,14 +14,15 @@
 //! auxiliary variable never changes the count.
 //!
 //! Before the search, support clauses are derived from binary conflicts with
-//! each cell ([`supports`]): implied clauses, so the models do not change,
+//! each cell (`supports.rs`): implied clauses, so the models do not change,
 //! but on the forbidden-pairs encoding they lift unit propagation from
 //! forward checking to arc consistency, as the support encoding has it.
 //!
-//! One concern per file: [`propagate`] (the compiled formula and the
-//! [`Propagator`]), [`assignment`] (values and trail), [`branch`] (what to
-//! branch on), [`supports`], [`cubes`] (splitting the search and handing
-//! part of it to other threads), [`csr`] (the compressed lists they share).
+//! One concern per file: `propagate.rs` (the compiled formula and the
+//! [`Propagator`]), `assignment.rs` (values and trail), `branch.rs` (what
+//! to branch on), `supports.rs`, `cubes.rs` (splitting the search and
+//! handing part of it to other threads), `csr.rs` (the compressed lists
+//! they share).
 //!
 //! ## References
 //! - T. Toda, T. Soh, "Implementing Efficient All Solutions SAT Solvers", JEA 2016.
@@ -125,7 +126,7 @@ impl<'a> Enumerate<'a> {
     }
 
     /// Gives part of the search to `pool` when a worker waits there (see
-    /// [`Enumerate::give_work`]).
+    /// `Enumerate::give_work`).
     pub fn share_with(mut self, pool: &'a Pool) -> Enumerate<'a> {
         self.pool = Some(pool);
         self

@@ -18,7 +18,7 @@ use crate::model::{Cell, Digit};
 pub enum Strength {
     /// The formula exactly as encoded (and exported).
     AsEncoded,
-    /// The formula plus the support clauses [`derive_supports`] derives:
+    /// The formula plus the support clauses derived from binary conflicts:
     /// what the enum engine searches on.
     WithSupports,
 }

@@ -3,11 +3,11 @@
 Each prints solutions(S). for one instance, so bench/peers.py can time whole
 processes and check that every peer agrees.
 
-  peers.py clingo FILE.lp          clingo (PyPI) on an ASP encoding, models counted by clasp
-  peers.py clingo2 FILE.lp         the same on two threads (clasp's `-t 2`)
-  peers.py cpsat FILE.lp           OR-tools CP-SAT, enumerate_all_solutions with a counting callback
-  peers.py minisat FILE.cnf        pysat's minisat22 in a blocking loop on satsudoku's exported CNF
-  peers.py cadical FILE.cnf        pysat's cadical153 in the same loop
+  run_peer.py clingo FILE.lp          clingo (PyPI) on an ASP encoding, models counted by clasp
+  run_peer.py clingo2 FILE.lp         the same on two threads (clasp's `-t 2`)
+  run_peer.py cpsat FILE.lp           OR-tools CP-SAT, enumerate_all_solutions with a counting callback
+  run_peer.py minisat FILE.cnf        pysat's minisat22 in a blocking loop on satsudoku's exported CNF
+  run_peer.py cadical FILE.cnf        pysat's cadical153 in the same loop
 
 The CNF loops block on the projection (`c p show`) variables, as satsudoku does.
 """

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what the tests and benchmarks run besides satsudoku, from the
+# package registries (apt-get needs root):
+#   bash scripts/install-tools.sh          the tests' cross-check tools: minisat
+#                                          (Debian), ganak (PyPI's pyganak), and
+#                                          rsvg-convert (Debian's librsvg2-bin),
+#                                          which renders compare's chart in a test
+#   bash scripts/install-tools.sh --bench  also the peers bench/peers.py times:
+#                                          GNU Prolog and hyperfine (Debian),
+#                                          clingo, OR-tools and pysat (PyPI).
+# sharpSAT is not packaged; bench/peers.py uses it only if it is on PATH.
+set -euo pipefail
+apt_install() {
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+if ! command -v minisat >/dev/null 2>&1 || ! command -v rsvg-convert >/dev/null 2>&1; then
+  apt_install minisat librsvg2-bin
+fi
+if ! python3 -c 'import pyganak' >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check pyganak
+fi
+if [ "${1:-}" = "--bench" ]; then
+  if ! command -v gplc >/dev/null 2>&1 || ! command -v hyperfine >/dev/null 2>&1; then
+    apt_install gprolog hyperfine
+  fi
+  python3 -m pip install --quiet --disable-pip-version-check clingo ortools python-sat
+fi
+command -v minisat >/dev/null
+command -v rsvg-convert >/dev/null
+python3 -c 'import pyganak; print("pyganak", pyganak.__version__)'
