@@ -1,7 +1,8 @@
-//! The report's medians as an SVG bar chart: count time per encoding on a
-//! log axis (times span four orders of magnitude across encodings, and a
-//! linear axis squashes all but the slowest bar), clauses per encoding on
-//! a linear axis from zero. One bar per encoding, with gaps between.
+//! The report's medians as an SVG bar chart: count time and clauses per
+//! encoding, one bar each with gaps between. Each axis is linear from zero
+//! when its values are within 20x of each other, and log scale otherwise
+//! (times span four orders of magnitude across encodings, and a linear
+//! axis squashes all but the slowest bar to nothing).
 
 use plotters::coord::ranged1d::SegmentValue;
 use plotters::prelude::*;
@@ -37,62 +38,104 @@ fn draw(bars: &[Bar], svg: &mut String) -> Result<(), Box<dyn std::error::Error>
     let root = SVGBackend::with_string(svg, (WIDTH, height)).into_drawing_area();
     root.fill(&WHITE)?;
     let (left, right) = root.split_horizontally(WIDTH * 62 / 100);
-    let rows = (0..n.max(1) as i32).into_segmented();
-    let at = |i: usize| SegmentValue::Exact((n as usize - 1 - i) as i32);
-    let next = |i: usize| SegmentValue::Exact((n as usize - i) as i32);
-
-    // Count time, log axis: from half the fastest to a little above the slowest.
-    let times = bars.iter().map(|b| b.count_ms).filter(|&t| t > 0.0);
-    let (fastest, slowest) = times.fold((f64::INFINITY, 0.0f64), |(lo, hi), t| (lo.min(t), hi.max(t)));
-    let (low, high) = if slowest > 0.0 { (fastest / 2.0, slowest * 1.5) } else { (0.1, 1.0) };
-    let mut chart = ChartBuilder::on(&left)
-        .caption("count time, ms (median over files, log scale)", ("sans-serif", 17))
-        .margin(10)
-        .x_label_area_size(30)
-        .y_label_area_size(300)
-        .build_cartesian_2d((low..high).log_scale(), rows.clone())?;
-    let names = |y: &SegmentValue<i32>| match y {
-        SegmentValue::CenterOf(y) => {
-            bars.get((n as i32 - 1 - y) as usize).map(|b| b.encoding.clone()).unwrap_or_default()
+    let panels = [
+        (left, "count time, ms (median over files)", BLUE, true, bars.iter().map(|b| b.count_ms).collect::<Vec<_>>()),
+        (right, "clauses (median over files)", RED, false, bars.iter().map(|b| b.clauses).collect()),
+    ];
+    for (area, title, colour, named, values) in panels {
+        let panel = Panel { bars, values: &values, colour, named };
+        match Scale::of(&values) {
+            Scale::Linear { high } => panel.draw(&area, &format!("{title}"), 0.0, 0.0..high)?,
+            Scale::Log { low, high } => {
+                panel.draw(&area, &format!("{title}, log scale"), low, (low..high).log_scale())?
+            }
         }
-        _ => String::new(),
-    };
-    chart
-        .configure_mesh()
-        .disable_y_mesh()
-        .y_labels(bars.len().max(1))
-        .y_label_formatter(&names)
-        .x_labels(6)
-        .x_label_formatter(&|x| short(*x))
-        .draw()?;
-    chart.draw_series(bars.iter().enumerate().filter(|(_, b)| b.count_ms > 0.0).map(|(i, b)| {
-        let mut bar = Rectangle::new([(low, at(i)), (b.count_ms, next(i))], BLUE.mix(0.6).filled());
-        bar.set_margin(4, 4, 0, 0);
-        bar
-    }))?;
-
-    // Clauses, linear from zero.
-    let most = bars.iter().map(|b| b.clauses).fold(0.0, f64::max).max(1.0) * 1.1;
-    let mut chart = ChartBuilder::on(&right)
-        .caption("clauses (median over files)", ("sans-serif", 17))
-        .margin(10)
-        .x_label_area_size(30)
-        .y_label_area_size(10)
-        .build_cartesian_2d(0.0..most, rows)?;
-    chart
-        .configure_mesh()
-        .disable_y_mesh()
-        .y_label_formatter(&|_| String::new())
-        .x_labels(4)
-        .x_label_formatter(&|x| short(*x))
-        .draw()?;
-    chart.draw_series(bars.iter().enumerate().filter(|(_, b)| b.clauses > 0.0).map(|(i, b)| {
-        let mut bar = Rectangle::new([(0.0, at(i)), (b.clauses, next(i))], RED.mix(0.6).filled());
-        bar.set_margin(4, 4, 0, 0);
-        bar
-    }))?;
+    }
     root.present()?;
     Ok(())
+}
+
+/// How a panel's axis spreads its values: linear from zero while the
+/// smallest nonzero value is at least a twentieth of the largest (so every
+/// bar is some pixels wide), log scale beyond that.
+#[derive(Debug, PartialEq)]
+enum Scale {
+    Linear { high: f64 },
+    Log { low: f64, high: f64 },
+}
+
+impl Scale {
+    fn of(values: &[f64]) -> Scale {
+        let nonzero = values.iter().copied().filter(|&v| v > 0.0);
+        let (least, most) = nonzero.fold((f64::INFINITY, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+        if most == 0.0 {
+            return Scale::Linear { high: 1.0 };
+        }
+        if most / least <= 20.0 {
+            Scale::Linear { high: most * 1.1 }
+        } else {
+            // From half the smallest, so that the smallest bar has a width.
+            Scale::Log { low: least / 2.0, high: most * 1.5 }
+        }
+    }
+}
+
+/// One panel: a value per bar, drawn in one colour; the left panel names
+/// the encodings.
+struct Panel<'a> {
+    bars: &'a [Bar],
+    values: &'a [f64],
+    colour: RGBColor,
+    named: bool,
+}
+
+impl Panel<'_> {
+    /// Draws the panel on `area` with an x axis over `range`, bars starting at `base`.
+    fn draw<X>(
+        &self,
+        area: &DrawingArea<SVGBackend, plotters::coord::Shift>,
+        title: &str,
+        base: f64,
+        range: X,
+    ) -> Result<(), Box<dyn std::error::Error>>
+    where
+        X: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
+        X::CoordDescType: plotters::coord::ranged1d::ValueFormatter<f64>,
+    {
+        let n = self.bars.len();
+        // A segmented range `a..b` has a slot for each of `a..=b`: one per bar.
+        let rows = (0..n.max(1) as i32 - 1).into_segmented();
+        let at = |i: usize| SegmentValue::Exact((n - 1 - i) as i32);
+        let next = |i: usize| SegmentValue::Exact((n - i) as i32);
+        let mut chart = ChartBuilder::on(area)
+            .caption(title, ("sans-serif", 17))
+            .margin(10)
+            .x_label_area_size(30)
+            .y_label_area_size(if self.named { 300 } else { 10 })
+            .build_cartesian_2d(range, rows)?;
+        let names = |y: &SegmentValue<i32>| match y {
+            SegmentValue::CenterOf(y) if self.named => {
+                self.bars.get(n - 1 - *y as usize).map(|b| b.encoding.clone()).unwrap_or_default()
+            }
+            _ => String::new(),
+        };
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .light_line_style(WHITE)
+            .y_labels(n.max(1))
+            .y_label_formatter(&names)
+            .x_labels(6)
+            .x_label_formatter(&|x| short(*x))
+            .draw()?;
+        let style = self.colour.mix(0.6).filled();
+        chart.draw_series(self.values.iter().enumerate().filter(|(_, &v)| v > 0.0).map(|(i, &v)| {
+            let mut bar = Rectangle::new([(base, at(i)), (v, next(i))], style);
+            bar.set_margin(4, 4, 0, 0);
+            bar
+        }))?;
+        Ok(())
+    }
 }
 
 /// A tick label: `0.5`, `20`, `3k`, `12k`, `1.5M`.
@@ -112,6 +155,14 @@ fn short(x: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::short;
+
+    #[test]
+    fn an_axis_is_linear_until_values_spread_past_twenty_times() {
+        use super::Scale;
+        assert!(matches!(Scale::of(&[10.0, 200.0]), Scale::Linear { high } if (high - 220.0).abs() < 1e-9));
+        assert_eq!(Scale::of(&[10.0, 201.0, 0.0]), Scale::Log { low: 5.0, high: 301.5 });
+        assert_eq!(Scale::of(&[0.0]), Scale::Linear { high: 1.0 });
+    }
 
     #[test]
     fn tick_labels_are_short() {
