@@ -45,7 +45,7 @@ fn draw(bars: &[Bar], svg: &mut String) -> Result<(), Box<dyn std::error::Error>
     for (area, title, colour, named, values) in panels {
         let panel = Panel { bars, values: &values, colour, named };
         match Scale::of(&values) {
-            Scale::Linear { high } => panel.draw(&area, &format!("{title}"), 0.0, 0.0..high)?,
+            Scale::Linear { high } => panel.draw(&area, title, 0.0, 0.0..high)?,
             Scale::Log { low, high } => {
                 panel.draw(&area, &format!("{title}, log scale"), low, (low..high).log_scale())?
             }
