@@ -6,7 +6,7 @@
 mod common;
 
 use assert_cmd::Command;
-use common::{oracle_count, puzzle_of, Rng, Spec, SumRel};
+use common::{oracle_count, puzzle_of, rng, Draw, Spec, SumRel};
 use proptest::prelude::*;
 use satsudoku::count::enumerate::{Propagator, Strength};
 use satsudoku::count::{count_models, EngineKind, Limits, Search};
@@ -65,7 +65,7 @@ fn small_spec() -> impl Strategy<Value = Spec> {
     (any::<bool>(), any::<u64>(), 0usize..12, 0usize..7, any::<bool>()).prop_map(|(six, seed, givens, rels, diag)| {
         let (bh, bw) = if six { (2, 3) } else { (2, 2) };
         let n = bh * bw;
-        let mut rng = Rng::new(seed | 1);
+        let mut rng = rng(seed | 1);
         let mut perm: Vec<u32> = (1..=n as u32).collect();
         rng.shuffle(&mut perm);
         let grid = pattern_grid(bh, bw, &perm);

@@ -14,6 +14,7 @@
 //! never change a count.
 
 pub mod amo;
+mod decode;
 mod integer;
 mod reduce;
 pub mod relation;

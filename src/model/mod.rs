@@ -207,11 +207,6 @@ impl Puzzle {
         self.box_rows * self.box_cols
     }
 
-    /// Rows and columns of one box.
-    pub fn box_shape(&self) -> (usize, usize) {
-        (self.box_rows, self.box_cols)
-    }
-
     /// All cells in reading order.
     pub fn cells(&self) -> impl Iterator<Item = Cell> + '_ {
         let side = self.side();

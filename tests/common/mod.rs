@@ -1,29 +1,36 @@
-//! Test helpers written apart from the library: a seeded RNG, a random-grid
+//! Test helpers written apart from the library: a seeded RNG (proptest's), a random-grid
 //! generator, the contest layout, and a plain backtracking counter that is the
 //! oracle for every count. Nothing here calls the encoder or an engine; only
 //! [`puzzle_of`] touches the library, to hand the same spec to it.
 #![allow(dead_code)]
 
-/// xorshift64*: small, seeded, good enough to pick test instances.
-pub struct Rng(u64);
+use proptest::prelude::RngExt as _;
+use proptest::test_runner::{RngAlgorithm, TestRng};
 
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+/// A reproducible random source: proptest's ChaCha generator from a seed.
+pub type Rng = TestRng;
+
+/// The generator for `seed`.
+pub fn rng(seed: u64) -> Rng {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
+}
+
+/// What the tests draw from a generator.
+pub trait Draw {
+    /// A number in `0..n`.
+    fn below(&mut self, n: usize) -> usize;
+    /// Shuffles `items` (Fisher-Yates).
+    fn shuffle<T>(&mut self, items: &mut [T]);
+}
+
+impl Draw for Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.random_range(0..n)
     }
 
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+    fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
             items.swap(i, self.below(i + 1));
         }

@@ -77,9 +77,6 @@ impl AmoEncoding {
     }
 }
 
-/// The default at-most-one encoding.
-pub type Def = Pairwise;
-
 #[cfg(test)]
 mod tests {
     use super::*;

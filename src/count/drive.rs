@@ -1,0 +1,281 @@
+//! The count itself: workers on threads take cubes from a [`Pool`], run an
+//! engine on each, check every model with the independent checker, and
+//! add up; the calling thread watches the limits and shows progress. A
+//! count may start on one thread and go on from its frontier on several.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{RecvTimeoutError, SyncSender};
+use std::time::{Duration, Instant};
+
+use super::enumerate::Enumerate;
+use super::pool::Pool;
+use super::{engine, Count, CountError, Cube, EngineKind, Limits, Observer, Search, SearchStats, Stop};
+use crate::encode::Encoded;
+use crate::model::{check, Grid, Puzzle};
+
+/// How often the calling thread looks at the clock, the interrupt flag and
+/// the progress while workers count.
+const TICK: Duration = Duration::from_millis(20);
+
+/// Cubes per worker thread for the blocking engine: enough that one slow
+/// cube does not leave the other threads idle for long.
+const CUBES_PER_JOB: usize = 32;
+
+/// What the workers share.
+struct Shared<'a> {
+    pool: Pool,
+    /// Set to end every worker early.
+    stop: AtomicBool,
+    /// Models counted so far by all workers (for `--max` and progress; a
+    /// count that could overflow it would take centuries).
+    found: AtomicU64,
+    max: Option<u128>,
+    /// Nanoseconds from the start to the first model.
+    first: AtomicU64,
+    start: Instant,
+    encoded: &'a Encoded,
+    /// The independent checker, and the puzzle the engines count.
+    checker: check::Checker<'a>,
+}
+
+impl Shared<'_> {
+    /// Counts one more model unless `--max` are counted already.
+    fn admit(&self) -> bool {
+        let index = self.found.fetch_add(1, Ordering::Relaxed) + 1;
+        let admitted = self.max.is_none_or(|max| u128::from(index) <= max);
+        if !admitted {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        admitted
+    }
+}
+
+/// What one worker did.
+struct Worked {
+    found: u128,
+    stats: SearchStats,
+    /// What is left of the cube it was counting when it stopped (see
+    /// [`Engine::remaining`]); empty if it stopped between cubes, `None` if
+    /// unknown.
+    remaining: Option<Vec<Cube>>,
+}
+
+/// One worker thread: takes cubes until none are left or the count stops.
+fn work(shared: &Shared, kind: EngineKind, models: Option<&SyncSender<Grid>>) -> Result<Worked, CountError> {
+    let mut engine = engine(kind, shared.checker.puzzle(), shared.encoded, &shared.stop, &shared.pool);
+    let mut found: u128 = 0;
+    let mut remaining = Some(Vec::new());
+    let mut finished = false;
+    'cubes: while let Some(cube) = shared.pool.take(finished, &shared.stop) {
+        finished = true;
+        engine.start_cube(&cube)?;
+        while let Some(grid) = engine.step()? {
+            if !shared.checker.solves(&grid) {
+                let violations = shared.checker.violations(&grid);
+                return Err(CountError::NotASolution(
+                    violations.first().map_or_else(|| "a violation the checker did not name".into(), |v| v.to_string()),
+                ));
+            }
+            if !shared.admit() {
+                remaining = None; // this model is in no cube any more
+                break 'cubes;
+            }
+            found += 1;
+            if found == 1 {
+                let nanos = u64::try_from(shared.start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+                shared.first.fetch_min(nanos, Ordering::Relaxed);
+            }
+            if let Some(models) = models {
+                if models.send(grid).is_err() {
+                    remaining = None; // the caller stopped listening
+                    shared.stop.store(true, Ordering::Relaxed);
+                    break 'cubes;
+                }
+            }
+            if shared.stop.load(Ordering::Relaxed) {
+                break;
+            }
+        }
+        if shared.stop.load(Ordering::Relaxed) {
+            remaining = engine.remaining();
+            break;
+        }
+    }
+    Ok(Worked { found, stats: engine.stats(), remaining })
+}
+
+/// Counts the solutions of `puzzle` on `search.jobs` threads, shows each to
+/// `observer` if it asks, and checks every solution against the puzzle with the
+/// independent checker (never trusting the solver). The calling thread watches
+/// the time limit and the interrupt flag; the engines look at a shared stop
+/// flag between models and, for the enum engine, every 16 decisions.
+pub fn count_models(
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    search: impl Into<Search>,
+    limits: Limits,
+    observer: &mut impl Observer,
+) -> Result<Count, CountError> {
+    let search = search.into();
+    let start = Instant::now();
+    let Some(probe) = search.probe.filter(|_| search.jobs > 1) else {
+        return Ok(count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start, Resume::default())?.0);
+    };
+    if observer.wants_models() {
+        // Starting over would show models twice; one thread keeps their order.
+        return Ok(count_on(puzzle, encoded, search.engine, 1, limits, observer, start, Resume::default())?.0);
+    }
+    let budget = limits.timeout.map_or(probe, |t| t.min(probe));
+    let probed = Limits { timeout: Some(budget), ..limits };
+    let (first, remaining) = count_on(puzzle, encoded, search.engine, 1, probed, observer, start, Resume::default())?;
+    if first.stop != Stop::Timeout || limits.timeout.is_some_and(|t| t <= probe) {
+        return Ok(first);
+    }
+    // The enum engine hands over its frontier, so no work is lost; the
+    // blocking engine starts over.
+    let resume = match remaining {
+        Some(cubes) => Resume { cubes: Some(cubes), found: first.models },
+        None => Resume::default(),
+    };
+    let mut count = count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start, resume)?.0;
+    count.stats += first.stats;
+    count.first = first.first.or(count.first);
+    Ok(count)
+}
+
+/// Where [`count_on`] starts: the whole search, or the cubes left by an
+/// earlier count that found `found` models.
+#[derive(Default)]
+struct Resume {
+    cubes: Option<Vec<Cube>>,
+    found: u128,
+}
+
+/// [`count_models`] on `jobs` threads from `resume`, with times measured
+/// from `start`; also what is left to count if it stopped early (`None` if
+/// unknown).
+#[allow(clippy::too_many_arguments)]
+fn count_on(
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    engine: EngineKind,
+    jobs: usize,
+    limits: Limits,
+    observer: &mut impl Observer,
+    start: Instant,
+    resume: Resume,
+) -> Result<(Count, Option<Vec<Cube>>), CountError> {
+    let jobs = jobs.max(1);
+    let cubes = resume.cubes.unwrap_or_else(|| vec![Vec::new()]);
+    let (cubes, workers) = match engine {
+        // The enum engine splits its cube whenever a worker waits.
+        EngineKind::Enum => (cubes, jobs),
+        // Blocking counts in cubes even on one thread: each cube's blocking
+        // clauses retire when it is done, so the solver does not slow down
+        // as they pile up (high4.lp, 12,424 models on one thread: 14.5 s in
+        // one piece).
+        EngineKind::Blocking => {
+            let cubes = Enumerate::new(puzzle, encoded).split_further(cubes, jobs * CUBES_PER_JOB);
+            let workers = jobs.min(cubes.len()).max(1);
+            (cubes, workers)
+        }
+    };
+    let (sender, receiver) = std::sync::mpsc::sync_channel(1024);
+    let shared = Shared {
+        pool: Pool::new(cubes),
+        stop: AtomicBool::new(false),
+        found: AtomicU64::new(u64::try_from(resume.found).unwrap_or(u64::MAX)),
+        max: limits.max,
+        first: AtomicU64::new(u64::MAX),
+        start,
+        encoded,
+        checker: check::Checker::new(puzzle),
+    };
+    let wants_models = observer.wants_models();
+    let limit_reached = || {
+        if limits.timeout.is_some_and(|t| start.elapsed() >= t) {
+            Some(Stop::Timeout)
+        } else if limits.interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed)) {
+            Some(Stop::Interrupted)
+        } else {
+            None
+        }
+    };
+    // Keeps the first reason to stop and tells every worker.
+    let halt = |stop: &mut Option<Stop>, reason: Option<Stop>| {
+        if stop.is_none() && reason.is_some() {
+            *stop = reason;
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let mut stop = None;
+    halt(&mut stop, limit_reached());
+    let results = std::thread::scope(|scope| {
+        let mut handles = Vec::with_capacity(workers);
+        for _ in 0..workers {
+            // Each worker holds a sender until it ends, so the channel
+            // disconnects exactly when the last worker is done.
+            let sender = sender.clone();
+            let shared = &shared;
+            let worker = move || {
+                let result = work(shared, engine, wants_models.then_some(&sender));
+                if result.is_err() {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+                result
+            };
+            // The system may refuse a thread: count on those started.
+            match std::thread::Builder::new().spawn_scoped(scope, worker) {
+                Ok(handle) => handles.push(handle),
+                Err(err) if handles.is_empty() => return Err(CountError::Threads(err)),
+                Err(_) => break,
+            }
+        }
+        drop(sender);
+        let mut shown: u128 = 0;
+        loop {
+            halt(&mut stop, limit_reached());
+            // Wakes at the time limit, not up to a tick after it.
+            let until_limit = limits.timeout.filter(|_| stop.is_none()).map(|t| t.saturating_sub(start.elapsed()));
+            match receiver.recv_timeout(until_limit.map_or(TICK, |left| left.min(TICK))) {
+                Ok(grid) => {
+                    shown += 1;
+                    if stop.is_none() && observer.model(shown, &grid).is_break() {
+                        halt(&mut stop, Some(Stop::Caller));
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+            observer.progress(u128::from(shared.found.load(Ordering::Relaxed)), start.elapsed());
+        }
+        Ok(handles.into_iter().map(|h| h.join().expect("a counting thread panicked")).collect::<Vec<_>>())
+    })?;
+    let (mut models, mut stats) = (resume.found, SearchStats::default());
+    let mut remaining = Some(shared.pool.take_left());
+    for result in results {
+        let worked = result?;
+        models += worked.found;
+        stats += worked.stats;
+        remaining = remaining.zip(worked.remaining).map(|(mut all, left)| {
+            all.extend(left);
+            all
+        });
+    }
+    let max_reached = limits.max.is_some_and(|max| u128::from(shared.found.load(Ordering::Relaxed)) > max);
+    let stop = match stop {
+        Some(stop) => stop,
+        None if max_reached => Stop::MaxReached,
+        // A worker may have seen the stop flag only because another hit --max.
+        None => Stop::Complete,
+    };
+    let first = shared.first.load(Ordering::Relaxed);
+    let count = Count {
+        models,
+        stop,
+        stats,
+        elapsed: start.elapsed(),
+        first: (first != u64::MAX).then(|| Duration::from_nanos(first)),
+    };
+    Ok((count, remaining))
+}
