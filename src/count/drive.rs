@@ -172,8 +172,7 @@ fn count_on(
         EngineKind::Enum => (cubes, jobs),
         // Blocking counts in cubes even on one thread: each cube's blocking
         // clauses retire when it is done, so the solver does not slow down
-        // as they pile up (high4.lp, 12,424 models on one thread: 14.5 s in
-        // one piece).
+        // as they pile up (bench/results/design-notes.md).
         EngineKind::Blocking => {
             let cubes = Enumerate::new(puzzle, encoded).split_further(cubes, jobs * CUBES_PER_JOB);
             let workers = jobs.min(cubes.len()).max(1);

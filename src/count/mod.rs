@@ -33,9 +33,8 @@ crate::named_enum! {
 
 impl EngineKind {
     /// The engine `count` uses when none is asked for: `enum`, except with
-    /// log digits, where its search without learning is 15x to 170x slower
-    /// than `blocking` (many.lp 11.7 s against 0.85 s, some.lp 19 s against
-    /// 0.11 s, one thread).
+    /// log digits, where its search without learning is far slower than
+    /// `blocking` (figures in bench/results/design-notes.md).
     pub fn fastest_for(digits: DigitEncoding) -> EngineKind {
         match digits {
             DigitEncoding::Log => EngineKind::Blocking,
@@ -144,9 +143,9 @@ pub struct Search {
 }
 
 impl Search {
-    /// How long [`Search::auto`] counts on one thread before it splits.
-    /// 5 ms: contest puzzles finish within it; on the many-solution
-    /// instances it was faster than 20 ms (high4.lp: 73 against 85 ms).
+    /// How long [`Search::auto`] counts on one thread before it splits:
+    /// contest puzzles finish within it (figures in
+    /// bench/results/design-notes.md).
     pub const PROBE: Duration = Duration::from_millis(5);
 
     /// `engine` on every core, after a one-thread probe of [`Search::PROBE`].

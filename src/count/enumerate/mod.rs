@@ -149,8 +149,9 @@ impl<'a> Enumerate<'a> {
 
     /// For order and log digits, whose literals are not exclusive options: both
     /// values of the first open primary variable, or `None` when all are set.
-    /// (Branching on a cell's possible digits was measured 10x slower with log
-    /// digits: a bit shared by half the digits prunes them all at once.)
+    /// (Branching on a cell's possible digits was slower with log digits: a
+    /// bit shared by half the digits prunes them all at once; see
+    /// bench/results/design-notes.md.)
     fn choose_variable(&self) -> Option<Vec<Lit>> {
         let primary = self.encoded.vars.primary_count();
         let var = (0..primary).map(Var::from_index).find(|v| self.prop.state.values[v.index()] == UNSET)?;
