@@ -242,8 +242,13 @@ fn compare_json_parses_back_and_svg_is_well_formed() {
         assert_eq!(run["count"].as_u64(), Some(expected), "{run}");
         assert!(run["count_ms"].as_f64().is_some());
         assert!(run["clauses"].as_u64().unwrap() > 0);
+        // Regression: booleans were written as the strings "true" and "false".
+        assert_eq!(run["exact"], serde_json::Value::Bool(true), "{run}");
+        assert_eq!(run["kind"], "file");
     }
-    assert_eq!(json["aggregate"].as_array().unwrap().len(), 10);
+    let aggregate = json["aggregate"].as_array().unwrap();
+    assert_eq!(aggregate.len(), 10);
+    assert!(aggregate.iter().all(|row| row["exact"].is_null() && row["count"].is_null()));
 
     let svg = std::fs::read_to_string(svg.path()).unwrap();
     let doc = roxmltree::Document::parse(&svg).expect("the SVG is well-formed XML");
