@@ -10,7 +10,7 @@ use satsudoku::count::EngineKind;
 use satsudoku::dimacs::Dialect;
 use satsudoku::encode::amo::AmoEncoding;
 use satsudoku::encode::relation::RelationEncoding;
-use satsudoku::encode::{ClauseSet, DigitEncoding, Encoding};
+use satsudoku::encode::{ClauseSet, DigitEncoding, Encoding, SumEncoding};
 use satsudoku::named::Named;
 use satsudoku::parse::Format;
 
@@ -59,7 +59,7 @@ pub struct InputArgs {
 pub struct EncodingArgs {
     /// A whole encoding by name: option names joined by `/`, in any order, the rest default
     /// (`order`, `minimal/ladder`, `support/reduced`, `direct/extended/pairwise/forbidden-pairs`).
-    #[arg(long, value_name = "SPEC", conflicts_with_all = ["digits", "clause_set", "amo", "relation", "reduce"])]
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["digits", "clause_set", "amo", "relation", "sum", "reduce"])]
     pub encoding: Option<Encoding>,
     /// How a cell's digit is spelled in variables [default: direct].
     #[arg(long, value_parser = named::<DigitEncoding>())]
@@ -70,9 +70,13 @@ pub struct EncodingArgs {
     /// At-most-one encoding for cells and groups (direct digits only) [default: pairwise].
     #[arg(long, value_parser = named::<AmoEncoding>())]
     pub amo: Option<AmoEncoding>,
-    /// How each sum relation becomes clauses (direct digits only) [default: forbidden-pairs].
+    /// How each binary relation becomes clauses (direct digits only) [default: forbidden-pairs].
     #[arg(long, value_parser = named::<RelationEncoding>())]
     pub relation: Option<RelationEncoding>,
+    /// How sums over several cells (killer cages, little killers, arrows) become clauses
+    /// [default: partial-sums].
+    #[arg(long, value_parser = named::<SumEncoding>())]
+    pub sum: Option<SumEncoding>,
     /// Remove the variables the givens fix (Kwon & Jain's reduction).
     #[arg(long)]
     pub reduce: bool,
@@ -95,6 +99,7 @@ impl EncodingArgs {
             clause_set: self.clause_set.unwrap_or_default(),
             amo: self.amo.unwrap_or_default(),
             relation: self.relation.unwrap_or_default(),
+            sum: self.sum.unwrap_or_default(),
             reduce: self.reduce,
         })
     }

@@ -163,6 +163,7 @@ fn row(encoding: &str, count_ms: f64, clauses: u64) -> Row {
         clauses_given: None,
         clauses_domain: None,
         clauses_all_different: None,
+        clauses_constraint: None,
         count: None::<Count>,
         exact: None,
     }

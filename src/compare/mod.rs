@@ -217,6 +217,7 @@ pub struct Row {
     pub clauses_given: Option<Num>,
     pub clauses_domain: Option<Num>,
     pub clauses_all_different: Option<Num>,
+    pub clauses_constraint: Option<Num>,
     /// The count of a run; `None` for aggregates.
     pub count: Option<Count>,
     /// Whether the run's count is exact (not stopped by the time limit).
@@ -250,13 +251,14 @@ impl Row {
             clauses_given: kind(ClauseKind::Given),
             clauses_domain: kind(ClauseKind::Domain),
             clauses_all_different: kind(ClauseKind::AllDifferent),
+            clauses_constraint: kind(ClauseKind::Constraint),
             count: Some(Count(run.count)),
             exact: Some(run.exact),
         }
     }
 
     /// Every measured number, for aggregating them alike.
-    fn measures_mut(&mut self) -> [&mut Option<Num>; 19] {
+    fn measures_mut(&mut self) -> [&mut Option<Num>; 20] {
         [
             &mut self.primary,
             &mut self.aux,
@@ -277,6 +279,7 @@ impl Row {
             &mut self.clauses_given,
             &mut self.clauses_domain,
             &mut self.clauses_all_different,
+            &mut self.clauses_constraint,
         ]
     }
 

@@ -12,8 +12,9 @@
 //! - Relations: with order literals a sum is a comparison (Tamura et al.):
 //!   `a + b <= k` is `¬[a >= i] ∨ ¬[b >= k-i+1]` for `i` in `1..=n`, and
 //!   `a + b >= k` is `[a >= i+1] ∨ [b >= k-i]`, with constant literals
-//!   simplified; `=` is both, `<` is `<= t-1`, `>` is `>= t+1`. With log
-//!   literals every forbidden pair of digits is one clause of `2b` literals.
+//!   simplified; `=` is both, `<` is `<= t-1`, `>` is `>= t+1`. Other
+//!   relations, and every relation with log literals: each forbidden pair
+//!   of digits is one clause over the two digits' spellings.
 //!
 //! ## References
 //! - N. Tamura, A. Taga, S. Kitagawa, M. Banbara, "Compiling finite linear CSP
@@ -68,8 +69,8 @@ pub(super) fn encode(puzzle: &Puzzle, vars: &VarMap, out: &mut Recorder) {
 
     out.kind = ClauseKind::Relation;
     for relation in puzzle.relations() {
-        match vars.digits() {
-            DigitEncoding::Order => order_relation(vars, relation, out),
+        match (vars.digits(), relation.predicate) {
+            (DigitEncoding::Order, Predicate::Sum { cmp, target }) => order_relation(vars, relation, cmp, target, out),
             _ => {
                 for (i, j) in itertools::iproduct!(1..=n as Digit, 1..=n as Digit) {
                     if !relation.predicate.allows(i, j) {
@@ -117,8 +118,7 @@ fn add_or(out: &mut Recorder, x: AtLeast, y: AtLeast, negate: bool) {
 }
 
 /// A sum relation as order-encoding comparisons.
-fn order_relation(vars: &VarMap, relation: &Relation, out: &mut Recorder) {
-    let Predicate::Sum { cmp, target } = relation.predicate;
+fn order_relation(vars: &VarMap, relation: &Relation, cmp: Ordering, target: u32, out: &mut Recorder) {
     let (n, t) = (vars.side() as i64, i64::from(target));
     let (a, b) = (relation.a, relation.b);
     let (at_most, at_least_k) = match cmp {

@@ -14,6 +14,7 @@
 //! never change a count.
 
 pub mod amo;
+mod constraint;
 mod decode;
 mod integer;
 mod reduce;
@@ -27,6 +28,7 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
 use crate::model::{Digit, Puzzle};
 use crate::named::Named;
+pub use constraint::SumEncoding;
 pub use vars::{DecodeError, DigitEncoding, Slot, VarMap};
 
 /// Anything that accepts clauses and hands out fresh variables: varisat's
@@ -67,6 +69,8 @@ pub struct Encoding {
     pub clause_set: ClauseSet,
     pub amo: amo::AmoEncoding,
     pub relation: relation::RelationEncoding,
+    /// How sums over several cells become clauses (any digit encoding).
+    pub sum: SumEncoding,
     /// Apply the given-aware reduction (Kwon & Jain 2006).
     pub reduce: bool,
 }
@@ -82,6 +86,7 @@ impl Encoding {
         all.extend(
             relation::RelationEncoding::VARIANTS.iter().copied().skip(1).map(|relation| Encoding { relation, ..base }),
         );
+        all.extend(SumEncoding::VARIANTS.iter().skip(1).map(|&sum| Encoding { sum, ..base }));
         all.push(Encoding { reduce: true, ..base });
         all.extend([DigitEncoding::Order, DigitEncoding::Log].map(|digits| Encoding { digits, ..base }));
         all
@@ -89,11 +94,15 @@ impl Encoding {
 }
 
 impl fmt::Display for Encoding {
-    /// `direct/SET/AMO/RELATION`, or `order` or `log`; `/reduced` when reduced.
+    /// `direct/SET/AMO/RELATION`, or `order` or `log`; then the sum
+    /// encoding unless it is the default, and `/reduced` when reduced.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.digits)?;
         if self.digits == DigitEncoding::Direct {
             write!(f, "/{}/{}/{}", self.clause_set, self.amo, self.relation)?;
+        }
+        if self.sum != SumEncoding::default() {
+            write!(f, "/{}", self.sum)?;
         }
         if self.reduce {
             f.write_str("/reduced")?;
@@ -110,7 +119,7 @@ impl FromStr for Encoding {
     /// `direct/extended/pairwise/forbidden-pairs`.
     fn from_str(text: &str) -> Result<Encoding, String> {
         let mut encoding = Encoding::default();
-        let mut seen = [false; 5];
+        let mut seen = [false; 6];
         let mut set = |slot: usize, name: &str| {
             let again = std::mem::replace(&mut seen[slot], true);
             if again {
@@ -132,13 +141,16 @@ impl FromStr for Encoding {
             } else if let Ok(relation) = relation::RelationEncoding::from_name(name).ok_or(()) {
                 set(3, name)?;
                 encoding.relation = relation;
+            } else if let Some(sum) = SumEncoding::from_name(name) {
+                set(5, name)?;
+                encoding.sum = sum;
             } else if name == "reduced" {
                 set(4, name)?;
                 encoding.reduce = true;
             } else {
                 return Err(format!(
-                    "expected an encoding option (a digit encoding, clause set, at-most-one or relation \
-                     encoding, or `reduced`), found {name:?}"
+                    "expected an encoding option (a digit encoding, clause set, at-most-one, relation \
+                     or sum encoding, or `reduced`), found {name:?}"
                 ));
             }
         }
@@ -170,6 +182,8 @@ crate::named_enum! {
         Domain = "domain",
         /// Order or log digits: pairwise disequality within groups.
         AllDifferent = "all-different",
+        /// A constraint on several cells or on a cell's digits (sums, renban, ...).
+        Constraint = "constraint",
     }
 }
 
@@ -258,6 +272,11 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     match encoding.digits {
         DigitEncoding::Direct => encode_direct(puzzle, encoding, &vars, &mut out),
         DigitEncoding::Order | DigitEncoding::Log => integer::encode(puzzle, &vars, &mut out),
+    }
+    out.kind = ClauseKind::Constraint;
+    let mut spelling = constraint::Spelling::new(&vars);
+    for c in puzzle.constraints() {
+        constraint::encode_constraint(c, encoding.sum, puzzle.side(), &mut spelling, &mut out);
     }
     out.kind = ClauseKind::Given;
     for cell in puzzle.cells() {

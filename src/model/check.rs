@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Cell, Digit, Grid, Group, Predicate, Puzzle};
+use super::{Cell, Constraint, Digit, Grid, Group, Predicate, Puzzle};
 
 /// One way a grid fails a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -13,6 +13,7 @@ pub enum Violation {
     GivenChanged { cell: Cell, given: Digit, found: Digit },
     Repeated { group: usize, digit: Digit, first: Cell, second: Cell },
     Relation { a: Cell, b: Cell, predicate: Predicate, da: Digit, db: Digit },
+    Constraint { constraint: Constraint, digits: Vec<Digit> },
 }
 
 impl fmt::Display for Violation {
@@ -32,6 +33,9 @@ impl fmt::Display for Violation {
             }
             Violation::Relation { a, b, predicate, da, db } => {
                 write!(f, "{a}={da} and {b}={db} break the relation {predicate}")
+            }
+            Violation::Constraint { constraint, digits } => {
+                write!(f, "digits {} break the constraint {constraint}", itertools::join(digits, ","))
             }
         }
     }
@@ -106,6 +110,7 @@ impl<'a> Checker<'a> {
             }
         }
         self.relations.iter().all(|&(a, b, predicate)| predicate.allows(digits[a], digits[b]))
+            && self.puzzle.constraints().iter().all(|c| c.holds(|cell| grid.get(cell)))
     }
 
     /// Every violation of the puzzle by `grid`; empty when the grid is a solution.
@@ -143,6 +148,12 @@ impl<'a> Checker<'a> {
             let (da, db) = (grid.digits[a], grid.digits[b]);
             if !predicate.allows(da, db) {
                 found.push(Violation::Relation { a: relation.a, b: relation.b, predicate, da, db });
+            }
+        }
+        for constraint in puzzle.constraints() {
+            if !constraint.holds(|cell| grid.get(cell)) {
+                let digits = constraint.cells().iter().map(|&c| grid.get(c)).collect();
+                found.push(Violation::Constraint { constraint: constraint.clone(), digits });
             }
         }
         found

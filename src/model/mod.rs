@@ -1,8 +1,13 @@
-//! The puzzle model: a square grid cut into boxes, givens, all-different groups
-//! and binary relations between cells. Every input format produces a [`Puzzle`];
+//! The puzzle model: a square grid of `side` cells a row, optionally cut
+//! into boxes, with givens, all-different groups (rows, columns, boxes,
+//! irregular regions, extra groups), binary relations between cells, and
+//! [`Constraint`]s on more cells. Every input format produces a [`Puzzle`];
 //! every encoder consumes one.
 
 pub mod check;
+mod constraint;
+
+pub use constraint::Constraint;
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -40,7 +45,9 @@ pub enum GroupKind {
     Row,
     Column,
     Box,
-    /// Any further all-different group, such as a diagonal.
+    /// An irregular region of `side` cells (jigsaw).
+    Region,
+    /// Any further all-different group, such as a diagonal or a cage.
     Extra,
 }
 
@@ -51,18 +58,50 @@ pub struct Group {
     pub cells: Vec<Cell>,
 }
 
-/// A predicate on the pair of digits of two cells.
+/// A predicate on the pair of digits `(a, b)` of two cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Predicate {
-    /// `a + b` compares to `target` as `cmp` says: `Less` is `a + b < target`.
+    /// `a + b` compares to `target` as `cmp` says: `Less` is `a + b < target`
+    /// (the contest's relations; XV: `= 10`, `= 5`).
     Sum { cmp: Ordering, target: u32 },
+    /// `a + b != target` (negative XV).
+    SumNot { target: u32 },
+    /// `|a - b| = diff` (Kropki white dot: 1, or a given value).
+    Difference { diff: u32 },
+    /// `|a - b| != diff` (negative white dots; non-consecutive).
+    DifferenceNot { diff: u32 },
+    /// `|a - b| >= min` (German whispers: 5).
+    DifferenceAtLeast { min: u32 },
+    /// One digit is `ratio` times the other (Kropki black dot: 2).
+    Ratio { ratio: u32 },
+    /// Neither digit is `ratio` times the other (negative black dots).
+    RatioNot { ratio: u32 },
+    /// `a < b` (thermometers, greater-than signs, minimum and maximum cells).
+    Less,
+    /// `a <= b` (slow thermometers).
+    LessOrEqual,
+    /// `a = b` (palindromes, clones).
+    Equal,
+    /// `a != b` (anti-knight, anti-king).
+    NotEqual,
 }
 
 impl Predicate {
     /// Whether the pair of digits `(a, b)` satisfies the predicate.
     pub fn allows(&self, a: Digit, b: Digit) -> bool {
+        let (a, b) = (u32::from(a), u32::from(b));
         match *self {
-            Predicate::Sum { cmp, target } => (u32::from(a) + u32::from(b)).cmp(&target) == cmp,
+            Predicate::Sum { cmp, target } => (a + b).cmp(&target) == cmp,
+            Predicate::SumNot { target } => a + b != target,
+            Predicate::Difference { diff } => a.abs_diff(b) == diff,
+            Predicate::DifferenceNot { diff } => a.abs_diff(b) != diff,
+            Predicate::DifferenceAtLeast { min } => a.abs_diff(b) >= min,
+            Predicate::Ratio { ratio } => a == ratio * b || b == ratio * a,
+            Predicate::RatioNot { ratio } => a != ratio * b && b != ratio * a,
+            Predicate::Less => a < b,
+            Predicate::LessOrEqual => a <= b,
+            Predicate::Equal => a == b,
+            Predicate::NotEqual => a != b,
         }
     }
 }
@@ -78,6 +117,16 @@ impl fmt::Display for Predicate {
                 };
                 write!(f, "sum {op} {target}")
             }
+            Predicate::SumNot { target } => write!(f, "sum != {target}"),
+            Predicate::Difference { diff } => write!(f, "difference = {diff}"),
+            Predicate::DifferenceNot { diff } => write!(f, "difference != {diff}"),
+            Predicate::DifferenceAtLeast { min } => write!(f, "difference >= {min}"),
+            Predicate::Ratio { ratio } => write!(f, "ratio {ratio}"),
+            Predicate::RatioNot { ratio } => write!(f, "ratio not {ratio}"),
+            Predicate::Less => write!(f, "first < second"),
+            Predicate::LessOrEqual => write!(f, "first <= second"),
+            Predicate::Equal => write!(f, "equal"),
+            Predicate::NotEqual => write!(f, "different"),
         }
     }
 }
@@ -105,17 +154,28 @@ pub enum ModelError {
     GroupTooLarge { len: usize, side: usize },
     #[error("group lists cell {0} twice")]
     GroupRepeatsCell(Cell),
+    #[error("a region has {len} cells; it needs {side}, one per digit")]
+    RegionSize { len: usize, side: usize },
+    #[error("cell {0} is in two regions")]
+    RegionsOverlap(Cell),
+    #[error("grid side {0}: it must be 1 to {MAX_SIDE}")]
+    Side(usize),
+    #[error("{0}")]
+    Constraint(String),
 }
 
-/// A Sudoku-family puzzle: a `side x side` grid of boxes of `box_rows x box_cols`
-/// cells, optional givens, all-different groups and binary relations.
+/// A Sudoku-family puzzle: a `side x side` grid with digits `1..=side`,
+/// optionally cut into boxes, with optional givens, all-different groups,
+/// binary relations and n-ary constraints.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
-    box_rows: usize,
-    box_cols: usize,
+    side: usize,
+    /// Rows and columns of a box, when the grid has boxes.
+    boxes: Option<(usize, usize)>,
     givens: Vec<Option<Digit>>,
     groups: Vec<Group>,
     relations: Vec<Relation>,
+    constraints: Vec<Constraint>,
 }
 
 impl Puzzle {
@@ -142,7 +202,64 @@ impl Puzzle {
                 groups.push(Group { kind: GroupKind::Box, cells });
             }
         }
-        Ok(Puzzle { box_rows, box_cols, givens: vec![None; side * side], groups, relations: Vec::new() })
+        Ok(Puzzle {
+            side,
+            boxes: Some((box_rows, box_cols)),
+            givens: vec![None; side * side],
+            groups,
+            relations: Vec::new(),
+            constraints: Vec::new(),
+        })
+    }
+
+    /// An empty Latin square of `side`: rows and columns are all-different
+    /// groups, and there are no boxes (add regions for a jigsaw).
+    pub fn latin(side: usize) -> Result<Puzzle, ModelError> {
+        if side == 0 || side > MAX_SIDE {
+            return Err(ModelError::Side(side));
+        }
+        let mut groups = Vec::with_capacity(2 * side);
+        for r in 0..side {
+            groups.push(Group { kind: GroupKind::Row, cells: (0..side).map(|c| Cell::new(r, c)).collect() });
+        }
+        for c in 0..side {
+            groups.push(Group { kind: GroupKind::Column, cells: (0..side).map(|r| Cell::new(r, c)).collect() });
+        }
+        Ok(Puzzle {
+            side,
+            boxes: None,
+            givens: vec![None; side * side],
+            groups,
+            relations: Vec::new(),
+            constraints: Vec::new(),
+        })
+    }
+
+    /// Adds an irregular region of `side` cells (a jigsaw piece) as an
+    /// all-different group; no cell may be in two regions.
+    pub fn add_region(&mut self, cells: Vec<Cell>) -> Result<(), ModelError> {
+        let side = self.side();
+        if cells.len() != side {
+            return Err(ModelError::RegionSize { len: cells.len(), side });
+        }
+        self.check_group(&cells)?;
+        let taken = self.groups.iter().filter(|g| g.kind == GroupKind::Region).flat_map(|g| &g.cells);
+        if let Some(&cell) = taken.filter(|c| cells.contains(c)).min() {
+            return Err(ModelError::RegionsOverlap(cell));
+        }
+        self.groups.push(Group { kind: GroupKind::Region, cells });
+        Ok(())
+    }
+
+    /// Adds a constraint on more cells than a relation takes, after checking
+    /// its cells and digits.
+    pub fn add_constraint(&mut self, constraint: Constraint) -> Result<(), ModelError> {
+        for &cell in constraint.cells().iter() {
+            self.check_cell(cell)?;
+        }
+        constraint.validate(self.side()).map_err(ModelError::Constraint)?;
+        self.constraints.push(constraint);
+        Ok(())
     }
 
     /// Adds both main diagonals as all-different groups ("Sudoku X").
@@ -158,6 +275,13 @@ impl Puzzle {
     /// Adds an all-different group. A group of fewer than `side` cells only
     /// forbids repeats; a group of `side` cells also holds every digit.
     pub fn add_group(&mut self, cells: Vec<Cell>) -> Result<(), ModelError> {
+        self.check_group(&cells)?;
+        self.groups.push(Group { kind: GroupKind::Extra, cells });
+        Ok(())
+    }
+
+    /// A group's cells are in the grid, distinct, and at most `side` many.
+    fn check_group(&self, cells: &[Cell]) -> Result<(), ModelError> {
         let side = self.side();
         if cells.len() > side {
             return Err(ModelError::GroupTooLarge { len: cells.len(), side });
@@ -168,7 +292,6 @@ impl Puzzle {
                 return Err(ModelError::GroupRepeatsCell(cell));
             }
         }
-        self.groups.push(Group { kind: GroupKind::Extra, cells });
         Ok(())
     }
 
@@ -204,7 +327,12 @@ impl Puzzle {
 
     /// Number of rows, columns and digits.
     pub fn side(&self) -> usize {
-        self.box_rows * self.box_cols
+        self.side
+    }
+
+    /// Rows and columns of a box, if the grid has boxes.
+    pub fn boxes(&self) -> Option<(usize, usize)> {
+        self.boxes
     }
 
     /// All cells in reading order.
@@ -223,6 +351,10 @@ impl Puzzle {
 
     pub fn relations(&self) -> &[Relation] {
         &self.relations
+    }
+
+    pub fn constraints(&self) -> &[Constraint] {
+        &self.constraints
     }
 }
 
@@ -252,11 +384,22 @@ impl Grid {
     }
 }
 
+/// How a digit is written: `1`..`9`, then `A` for 10, `B` for 11, up to
+/// `Z` for 35; larger digits as numbers.
+pub fn symbol(digit: Digit) -> String {
+    match digit {
+        0..=9 => digit.to_string(),
+        10..=35 => char::from(b'A' + (digit - 10)).to_string(),
+        _ => digit.to_string(),
+    }
+}
+
 impl fmt::Display for Grid {
-    /// One line per row, digits separated by a space (the Kattis output form).
+    /// One line per row, digits separated by a space (the Kattis output
+    /// form), digits above 9 as letters.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for row in self.rows() {
-            let line = itertools::join(row, " ");
+            let line = itertools::join(row.iter().map(|&d| symbol(d)), " ");
             writeln!(f, "{line}")?;
         }
         Ok(())

@@ -2,8 +2,10 @@
 //! names the place (`file:line:col`), what was expected and what was found.
 
 pub mod contest;
+pub mod grid;
 pub mod kattis;
 pub mod lp;
+pub mod puzzle;
 
 use std::fmt;
 
@@ -16,6 +18,12 @@ crate::named_enum! {
         Lp = "lp",
         /// ICPC "sumdoku": 15 lines of `<`, `=`, `>`.
         Kattis = "kattis",
+        /// A classic puzzle on one line of n*n cells (`.` for blanks); several lines are a collection.
+        Givens = "givens",
+        /// A classic puzzle as n rows, with `|`, `-`, `+` and spaces as separators.
+        Grid = "grid",
+        /// The native format: size, boxes or regions, givens and every variant constraint.
+        Puzzle = "puzzle",
     }
 }
 
@@ -55,22 +63,65 @@ impl fmt::Display for Pos {
     }
 }
 
-/// Guesses the format from the first character that is not white space: `<`,
-/// `=` or `>` starts a Kattis file; anything else is read as LP facts (whose
-/// errors then explain what was expected).
+/// Guesses the format from the content:
+/// - `<`, `=` or `>` first: Kattis;
+/// - a first word `size`: the native puzzle format;
+/// - a first line with `(`, or a `%` or `/*` comment: LP facts;
+/// - a first puzzle line that is one word of n*n cell characters: givens
+///   (a collection if more lines follow);
+/// - other lines of cell characters and separators: a grid;
+/// - anything else is read as LP facts, whose errors then explain what was expected.
 pub fn detect(text: &str) -> Format {
-    match text.chars().find(|c| !c.is_whitespace()) {
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
+    let cell_like = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_');
+    let grid_like = |c: char| cell_like(c) || matches!(c, '|' | '-' | '+' | ' ' | '\t');
+    match first.chars().next() {
         Some('<' | '=' | '>') => Format::Kattis,
+        _ if first.split_whitespace().next() == Some("size") => Format::Puzzle,
+        _ if first.contains('(') || first.starts_with('%') || first.starts_with("/*") => Format::Lp,
+        _ if grid::puzzle_text(first).is_some_and(|word| {
+            let n = word.chars().count();
+            n >= 4 && word.chars().all(cell_like) && (2..=64).any(|s| s * s == n)
+        }) =>
+        {
+            Format::Givens
+        }
+        Some(_) if first.chars().all(grid_like) && looks_like_grid(text) => Format::Grid,
         _ => Format::Lp,
     }
+}
+
+/// Whether `text` has as many rows with cells as its first row has cells
+/// (separators and `#` comments aside): an n x n grid.
+fn looks_like_grid(text: &str) -> bool {
+    let cells = |line: &str| {
+        let line = line.split('#').next().unwrap_or("");
+        line.chars().filter(|c| !matches!(c, '|' | '-' | '+' | ' ' | '\t')).count()
+    };
+    let rows: Vec<usize> = text.lines().map(cells).filter(|&n| n > 0).collect();
+    rows.first().is_some_and(|&n| n >= 2 && rows.len() == n)
 }
 
 /// Parses `text` in `format`, or in the detected format when `None`.
 /// `source_name` appears in error messages (a path, or `<stdin>`).
 pub fn parse(text: &str, source_name: &str, format: Option<Format>) -> Result<Puzzle, ParseError> {
+    parse_with(text, source_name, format, None)
+}
+
+/// [`parse`] with a box shape for the `givens` and `grid` formats, instead
+/// of the usual one for the side.
+pub fn parse_with(
+    text: &str,
+    source_name: &str,
+    format: Option<Format>,
+    boxes: Option<(usize, usize)>,
+) -> Result<Puzzle, ParseError> {
     match format.unwrap_or_else(|| detect(text)) {
         Format::Lp => lp::parse_lp(text, source_name),
         Format::Kattis => kattis::parse_kattis(text, source_name),
+        Format::Givens => grid::parse_givens(text, source_name, boxes),
+        Format::Grid => grid::parse_grid(text, source_name, boxes),
+        Format::Puzzle => puzzle::parse_puzzle(text, source_name),
     }
 }
 

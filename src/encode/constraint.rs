@@ -1,0 +1,262 @@
+//! Clauses for the n-ary [`Constraint`]s, over any digit encoding: "cell
+//! holds d" is the digit's spelling (one literal with direct digits, a
+//! conjunction otherwise), so a clause that needs it negated takes the
+//! negated spelling, and one that needs it positive takes a defined
+//! auxiliary variable when the spelling is not a single literal.
+//!
+//! - `Digits`: a unit clause (direct digits) per excluded digit.
+//! - `Sum` (`Σ w·digit = t`): one-hot value sets merged two at a time. A
+//!   merge of sets `A` and `B` makes a variable `s(v)` for each reachable
+//!   partial sum `v` that can still reach `t` given the terms outside it,
+//!   with `a ∧ b → s(a+b)` and pairwise at-most-one on the `s`, so unit
+//!   propagation fixes every `s` once the digits are set (auxiliary
+//!   variables never change a count); pairs that cannot reach `t`, and at
+//!   the root every pair whose sum is not `t`, are forbidden by a clause.
+//!   [`SumEncoding::PartialSums`] merges the terms left to right, a chain of
+//!   partial sums (an MDD of the sum, as in Abío et al. 2012 and the
+//!   sequential weight counter of Hölldobler et al. 2012);
+//!   [`SumEncoding::Totalizer`] merges them as a balanced tree, the
+//!   generalized totalizer of Joshi, Martins & Manquinho (2015).
+//! - `Consecutive` (renban): a variable per window `k..k+len-1` of digits,
+//!   at least and at most one of them, and each cell outside the chosen
+//!   window forbidden.
+//! - `Between`: for each pair of end digits, the inner digits not strictly
+//!   between them are forbidden (one binary clause when no digit is).
+//! - `Contains`: a digit listed `c` times among `m` cells: every `m-c+1`
+//!   of the cells hold it at least once (at least `c` of the `m`).
+//!
+//! ## References
+//! - I. Abío, R. Nieuwenhuis, A. Oliveras, E. Rodríguez-Carbonell, V.
+//!   Mayer-Eichberger, "A New Look at BDDs for Pseudo-Boolean
+//!   Constraints", JAIR 45, 2012.
+//! - S. Hölldobler, N. Manthey, P. Steinke, "A compact encoding of
+//!   pseudo-Boolean constraints into SAT", KI 2012.
+//! - S. Joshi, R. Martins, V. Manquinho, "Generalized Totalizer Encoding
+//!   for Pseudo-Boolean Constraints", CP 2015.
+
+use std::collections::{BTreeMap, HashMap};
+
+use itertools::Itertools;
+use varisat::Lit;
+
+use super::{ClauseSink, DigitEncoding, VarMap};
+use crate::model::{Cell, Constraint, Digit};
+
+crate::named_enum! {
+    /// How a sum over several cells (killer cages, little killers, arrows) becomes clauses.
+    pub enum SumEncoding = PartialSums {
+        /// One-hot partial sums, merged left to right (an MDD of the sum).
+        PartialSums = "partial-sums",
+        /// One-hot partial sums, merged as a balanced tree (generalized totalizer).
+        Totalizer = "totalizer",
+    }
+}
+
+/// "Cell holds digit" as clause material, for any digit encoding.
+pub(super) struct Spelling<'a> {
+    vars: &'a VarMap,
+    /// Defined variables `e <-> cell = d` for spellings of several literals.
+    defined: HashMap<(Cell, Digit), Lit>,
+}
+
+impl<'a> Spelling<'a> {
+    pub(super) fn new(vars: &'a VarMap) -> Spelling<'a> {
+        Spelling { vars, defined: HashMap::new() }
+    }
+
+    /// Literals whose disjunction says "`cell` does not hold `d`".
+    fn not(&self, cell: Cell, d: Digit) -> Vec<Lit> {
+        self.vars.digit_lits(cell, d).into_iter().map(|l| !l).collect()
+    }
+
+    /// One literal that is true exactly when `cell` holds `d`.
+    fn is(&mut self, cell: Cell, d: Digit, out: &mut dyn ClauseSink) -> Lit {
+        if self.vars.digits() == DigitEncoding::Direct {
+            return self.vars.lit(cell, d);
+        }
+        if let Some(&lit) = self.defined.get(&(cell, d)) {
+            return lit;
+        }
+        let spelling = self.vars.digit_lits(cell, d);
+        let e = out.new_var().positive();
+        for &l in &spelling {
+            out.add_clause(&[!e, l]);
+        }
+        let mut back: Vec<Lit> = spelling.iter().map(|&l| !l).collect();
+        back.push(e);
+        out.add_clause(&back);
+        self.defined.insert((cell, d), e);
+        e
+    }
+}
+
+/// Emits the clauses of `constraint` on digits `1..=n`.
+pub(super) fn encode_constraint(
+    constraint: &Constraint,
+    sums: SumEncoding,
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    let digits = || 1..=n as Digit;
+    match constraint {
+        Constraint::Digits { cell, allowed } => {
+            for d in digits().filter(|d| allowed >> (d - 1) & 1 == 0) {
+                out.add_clause(&spelling.not(*cell, d));
+            }
+        }
+        Constraint::Sum { terms, target } => encode_sum(terms, i64::from(*target), sums, n, spelling, out),
+        Constraint::Consecutive { cells } => {
+            let len = cells.len();
+            if len == 0 {
+                return;
+            }
+            let windows: Vec<Lit> = (1..=n + 1 - len).map(|_| out.new_var().positive()).collect();
+            out.add_clause(&windows);
+            for (i, &a) in windows.iter().enumerate() {
+                for &b in &windows[i + 1..] {
+                    out.add_clause(&[!a, !b]);
+                }
+            }
+            for (k, &window) in (1..).zip(&windows) {
+                for &cell in cells {
+                    for d in digits().filter(|&d| usize::from(d) < k || usize::from(d) >= k + len) {
+                        let mut clause = spelling.not(cell, d);
+                        clause.push(!window);
+                        out.add_clause(&clause);
+                    }
+                }
+            }
+        }
+        Constraint::Between { ends: (a, b), inner } => {
+            for (i, j) in itertools::iproduct!(digits(), digits()) {
+                let ends = [spelling.not(*a, i), spelling.not(*b, j)].concat();
+                let (lo, hi) = (i.min(j), i.max(j));
+                if hi - lo <= 1 {
+                    if !inner.is_empty() {
+                        out.add_clause(&ends); // no digit lies strictly between
+                    }
+                    continue;
+                }
+                for &m in inner {
+                    for k in digits().filter(|&k| k <= lo || k >= hi) {
+                        out.add_clause(&[ends.clone(), spelling.not(m, k)].concat());
+                    }
+                }
+            }
+        }
+        Constraint::Contains { cells, digits: wanted } => {
+            let counts = wanted.iter().counts();
+            for (&&d, &c) in counts.iter().sorted() {
+                let lits: Vec<Lit> = cells.iter().map(|&cell| spelling.is(cell, d, out)).collect();
+                for subset in lits.iter().copied().combinations(cells.len() + 1 - c) {
+                    out.add_clause(&subset);
+                }
+            }
+        }
+    }
+}
+
+/// A one-hot set of values: the literal true when the value is taken.
+type Values = BTreeMap<i64, Lit>;
+
+/// `Σ w·digit = target` over `terms`, merged as `sums` says.
+fn encode_sum(
+    terms: &[(Cell, i32)],
+    target: i64,
+    sums: SumEncoding,
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    let leaves: Vec<Values> = terms
+        .iter()
+        .filter(|&&(_, w)| w != 0)
+        .map(|&(cell, w)| (1..=n as Digit).map(|d| (i64::from(w) * i64::from(d), spelling.is(cell, d, out))).collect())
+        .collect();
+    let range = |v: &Values| (*v.keys().next().expect("values"), *v.keys().next_back().expect("values"));
+    let (lo, hi) = leaves.iter().map(range).fold((0, 0), |(lo, hi), (a, b)| (lo + a, hi + b));
+    let sum = Sum { target, total: (lo, hi) };
+    match leaves.len() {
+        0 => {
+            if target != 0 {
+                out.add_clause(&[]);
+            }
+        }
+        1 => {
+            for (&v, &lit) in &leaves[0] {
+                if v != target {
+                    out.add_clause(&[!lit]);
+                }
+            }
+        }
+        _ => match sums {
+            SumEncoding::PartialSums => {
+                let mut leaves = leaves.into_iter();
+                let mut node = leaves.next().expect("two leaves or more");
+                let mut rest: Vec<Values> = leaves.collect();
+                let last = rest.len() - 1;
+                for (i, leaf) in rest.drain(..).enumerate() {
+                    node = sum.merge(node, leaf, i == last, out);
+                }
+            }
+            SumEncoding::Totalizer => {
+                sum.tree(leaves, true, out);
+            }
+        },
+    }
+}
+
+/// The sum being encoded: its target and the range of all its terms.
+struct Sum {
+    target: i64,
+    total: (i64, i64),
+}
+
+impl Sum {
+    /// Merges `leaves` as a balanced tree; the root's pairs are checked against the target.
+    fn tree(&self, mut leaves: Vec<Values>, root: bool, out: &mut dyn ClauseSink) -> Values {
+        if leaves.len() == 1 {
+            return leaves.pop().expect("one leaf");
+        }
+        let right = leaves.split_off(leaves.len() / 2);
+        let left = self.tree(leaves, false, out);
+        let right = self.tree(right, false, out);
+        self.merge(left, right, root, out)
+    }
+
+    /// The one-hot set of `a + b`; at the root, only pairs summing to the
+    /// target are allowed and no set is made.
+    fn merge(&self, a: Values, b: Values, root: bool, out: &mut dyn ClauseSink) -> Values {
+        if a.is_empty() || b.is_empty() {
+            out.add_clause(&[]); // an earlier merge found no reachable sum
+            return Values::new();
+        }
+        let span = |v: &Values| (*v.keys().next().expect("values"), *v.keys().next_back().expect("values"));
+        let ((alo, ahi), (blo, bhi)) = (span(&a), span(&b));
+        // What the terms outside this node can still add.
+        let (rest_lo, rest_hi) = (self.total.0 - alo - blo, self.total.1 - ahi - bhi);
+        let mut merged = Values::new();
+        for (&x, &lx) in &a {
+            for (&y, &ly) in &b {
+                let s = x + y;
+                let reachable =
+                    if root { s == self.target } else { (s + rest_lo..=s + rest_hi).contains(&self.target) };
+                if !reachable {
+                    out.add_clause(&[!lx, !ly]);
+                } else if !root {
+                    let ls = *merged.entry(s).or_insert_with(|| out.new_var().positive());
+                    out.add_clause(&[!lx, !ly, ls]);
+                }
+            }
+        }
+        // At most one partial sum, so that propagation fixes them all.
+        let lits: Vec<Lit> = merged.values().copied().collect();
+        for (i, &p) in lits.iter().enumerate() {
+            for &q in &lits[i + 1..] {
+                out.add_clause(&[!p, !q]);
+            }
+        }
+        merged
+    }
+}

@@ -1,0 +1,138 @@
+//! Constraints on one cell's digits or on more than two cells: what the
+//! variant rules need beyond all-different groups and binary relations.
+
+use std::fmt;
+
+use super::{Cell, Digit};
+
+/// A constraint on one cell's digits or on several cells.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Constraint {
+    /// The cell's digit is one of `allowed`, bit `d - 1` for digit `d`
+    /// (odd and even cells).
+    Digits { cell: Cell, allowed: u64 },
+    /// The sum of `weight * digit` over the terms equals `target`: killer
+    /// cages (weights 1; the cage's distinctness is a group of its own),
+    /// little killer sums, arrows (the line's cells weigh 1, the circle's
+    /// cells `-1`, or `-10`, `-1` for a two-cell circle read as a number).
+    Sum { terms: Vec<(Cell, i32)>, target: i32 },
+    /// The cells hold consecutive digits in some order (renban lines; their
+    /// distinctness is a group of its own).
+    Consecutive { cells: Vec<Cell> },
+    /// Every cell of `inner` holds a digit strictly between the digits of
+    /// the two `ends` (between lines).
+    Between { ends: (Cell, Cell), inner: Vec<Cell> },
+    /// The cells hold each of `digits` at least as often as it is listed
+    /// (quadruples).
+    Contains { cells: Vec<Cell>, digits: Vec<Digit> },
+}
+
+impl Constraint {
+    /// The cells the constraint reads.
+    pub fn cells(&self) -> Vec<Cell> {
+        match self {
+            Constraint::Digits { cell, .. } => vec![*cell],
+            Constraint::Sum { terms, .. } => terms.iter().map(|&(c, _)| c).collect(),
+            Constraint::Consecutive { cells } | Constraint::Contains { cells, .. } => cells.clone(),
+            Constraint::Between { ends, inner } => [ends.0, ends.1].into_iter().chain(inner.iter().copied()).collect(),
+        }
+    }
+
+    /// Whether the digits `digit_of` gives the cells satisfy the constraint.
+    pub fn holds(&self, digit_of: impl Fn(Cell) -> Digit) -> bool {
+        match self {
+            Constraint::Digits { cell, allowed } => allowed >> (digit_of(*cell) - 1) & 1 == 1,
+            Constraint::Sum { terms, target } => {
+                terms.iter().map(|&(c, w)| i64::from(w) * i64::from(digit_of(c))).sum::<i64>() == i64::from(*target)
+            }
+            Constraint::Consecutive { cells } => {
+                let digits: Vec<Digit> = cells.iter().map(|&c| digit_of(c)).collect();
+                let (lo, hi) = (digits.iter().min(), digits.iter().max());
+                let mut sorted = digits.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                match (lo, hi) {
+                    (Some(&lo), Some(&hi)) => sorted.len() == digits.len() && usize::from(hi - lo) + 1 == digits.len(),
+                    _ => true,
+                }
+            }
+            Constraint::Between { ends, inner } => {
+                let (a, b) = (digit_of(ends.0), digit_of(ends.1));
+                let (lo, hi) = (a.min(b), a.max(b));
+                inner.iter().all(|&c| (lo + 1..hi).contains(&digit_of(c)))
+            }
+            Constraint::Contains { cells, digits } => {
+                let mut wanted = digits.clone();
+                wanted.sort_unstable();
+                wanted.dedup();
+                wanted.iter().all(|&d| {
+                    let listed = digits.iter().filter(|&&x| x == d).count();
+                    cells.iter().filter(|&&c| digit_of(c) == d).count() >= listed
+                })
+            }
+        }
+    }
+
+    /// Why the constraint cannot hold on a grid of digits `1..=side`
+    /// whatever the other rules say, if it cannot: a repeated cell, a
+    /// digit out of range, a sum out of reach.
+    pub(super) fn validate(&self, side: usize) -> Result<(), String> {
+        let cells = self.cells();
+        for (i, cell) in cells.iter().enumerate() {
+            if cells[..i].contains(cell) {
+                return Err(format!("{self} lists cell {cell} twice"));
+            }
+        }
+        let n = side as i64;
+        match self {
+            Constraint::Digits { allowed, .. } if allowed & (u64::MAX >> (64 - side)) == 0 => {
+                Err(format!("{self} allows no digit of 1..{side}"))
+            }
+            Constraint::Sum { terms, target } => {
+                // Each term alone ranges over 1..=n times its weight.
+                let (lo, hi) = terms.iter().fold((0i64, 0i64), |(lo, hi), &(_, w)| {
+                    let (a, b) = (i64::from(w), i64::from(w) * n);
+                    (lo + a.min(b), hi + a.max(b))
+                });
+                if terms.is_empty() || !(lo..=hi).contains(&i64::from(*target)) {
+                    return Err(format!("{self}: {target} is out of reach, the cells can sum to {lo}..{hi} only"));
+                }
+                Ok(())
+            }
+            Constraint::Consecutive { cells } if cells.len() > side => {
+                Err(format!("{self}: {} cells cannot hold distinct consecutive digits of 1..{side}", cells.len()))
+            }
+            Constraint::Contains { cells, digits } => {
+                if let Some(d) = digits.iter().find(|&&d| d == 0 || usize::from(d) > side) {
+                    return Err(format!("{self}: digit {d} is outside 1..{side}"));
+                }
+                if digits.len() > cells.len() {
+                    return Err(format!("{self}: {} digits do not fit in {} cells", digits.len(), cells.len()));
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for Constraint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cells = |cells: &[Cell]| itertools::join(cells, " ");
+        match self {
+            Constraint::Digits { cell, allowed } => {
+                let digits = (1..=64u8).filter(|d| allowed >> (d - 1) & 1 == 1);
+                write!(f, "{cell} in {{{}}}", itertools::join(digits, ","))
+            }
+            Constraint::Sum { terms, target } => {
+                let parts = terms.iter().map(|&(c, w)| if w == 1 { c.to_string() } else { format!("{w}*{c}") });
+                write!(f, "sum {} = {target}", itertools::join(parts, " + "))
+            }
+            Constraint::Consecutive { cells: c } => write!(f, "consecutive {}", cells(c)),
+            Constraint::Between { ends, inner } => write!(f, "between {} and {}: {}", ends.0, ends.1, cells(inner)),
+            Constraint::Contains { cells: c, digits } => {
+                write!(f, "{} contain {}", cells(c), itertools::join(digits, ","))
+            }
+        }
+    }
+}
