@@ -53,6 +53,16 @@ pub struct InputArgs {
     /// Input format; detected from the content when not given.
     #[arg(long, value_parser = named::<Format>())]
     pub format: Option<Format>,
+    /// Box shape for the givens and grid formats, rows x columns [default: the usual one for the side].
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
+    pub boxes: Option<(usize, usize)>,
+}
+
+/// `RxC`, each at least 1.
+fn parse_box(text: &str) -> Result<(usize, usize), String> {
+    let shape =
+        text.split_once(['x', 'X']).and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)));
+    shape.filter(|&(r, c)| r >= 1 && c >= 1).ok_or_else(|| format!("expected a box shape such as 2x3, found {text:?}"))
 }
 
 #[derive(Debug, Clone, Copy, Args)]
@@ -108,11 +118,15 @@ impl EncodingArgs {
 #[derive(Debug, Args)]
 pub struct CountArgs {
     /// Puzzle files; `-` or none reads stdin. With several, each count line is
-    /// `FILE<TAB>solutions(S).`
+    /// `FILE<TAB>solutions(S).`; a collection (one puzzle a line) gives one
+    /// `LINE<TAB>solutions(S).` line per puzzle.
     pub files: Vec<PathBuf>,
     /// Input format; detected from the content when not given.
     #[arg(long, value_parser = named::<Format>())]
     pub format: Option<Format>,
+    /// Box shape for the givens and grid formats, rows x columns [default: the usual one for the side].
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
+    pub boxes: Option<(usize, usize)>,
     #[command(flatten)]
     pub encoding: EncodingArgs,
     /// Counting engine [default: enum; blocking with --digits log]
@@ -173,6 +187,9 @@ pub struct DecodeArgs {
     /// Input format of the puzzle; detected when not given.
     #[arg(long, value_parser = named::<Format>())]
     pub format: Option<Format>,
+    /// Box shape for the givens and grid formats, rows x columns.
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
+    pub boxes: Option<(usize, usize)>,
     /// The encoding options the CNF was exported with (they fix the numbering).
     #[command(flatten)]
     pub encoding: EncodingArgs,
@@ -212,6 +229,9 @@ pub struct CompareArgs {
     /// Input format of the puzzles; detected from the content when not given.
     #[arg(long, value_parser = named::<Format>())]
     pub input_format: Option<Format>,
+    /// Box shape for the givens and grid formats, rows x columns.
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
+    pub boxes: Option<(usize, usize)>,
     /// Counting engine for the times.
     #[arg(long, value_parser = named::<EngineKind>(), default_value_t)]
     pub engine: EngineKind,

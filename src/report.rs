@@ -22,6 +22,12 @@ pub fn solution_facts(index: u128, grid: &Grid) -> String {
     out
 }
 
+/// A solution as its grid: a `% solution K` line, then one line per row,
+/// digits separated by spaces (above 9 as letters).
+pub fn solution_grid(index: u128, grid: &Grid) -> String {
+    format!("% solution {index}\n{grid}")
+}
+
 /// Milliseconds with three decimals.
 pub fn millis(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1e3)

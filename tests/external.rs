@@ -212,3 +212,23 @@ fn a_skipped_cross_check_says_so_and_names_the_tool() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("SKIPPED minisat_finds_no_model_of_the_zero_sample: minisat is not installed"), "{stderr}");
 }
+
+/// The family samples (classic, 16x16, jigsaw, killer, variants): ganak's
+/// count of each export, projected on the primary variables (killer cages
+/// and arrows add auxiliary ones), equals the recorded count.
+#[test]
+fn ganak_counts_the_family_samples_like_satsudoku() {
+    if !available(Tool::Pyganak, "ganak_counts_the_family_samples_like_satsudoku") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let index = std::fs::read_to_string("cnf-samples/family/COUNTS.tsv").unwrap();
+    for line in index.lines().filter(|l| !l.starts_with('#')) {
+        let (file, expected) = line.split_once('\t').unwrap();
+        let cnf = dir.path().join(format!("{file}.cnf"));
+        export(&format!("cnf-samples/family/{file}"), &cnf, &[]);
+        let out = Process::new("python3").arg("scripts/ganak_count.py").arg(&cnf).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(ganak_count(&out.stdout), expected.parse::<u128>().unwrap(), "ganak on {file}");
+    }
+}

@@ -193,35 +193,10 @@ impl Spec {
         })
     }
 
-    /// Grids with distinct rows, columns and boxes and the givens, by
-    /// backtracking; each kept if it keeps every rule.
+    /// Grids with distinct rows, columns and boxes and the givens, each
+    /// kept if it keeps every rule.
     fn oracle(&self) -> u64 {
-        fn fill(spec: &Spec, g: &mut Vec<u32>, i: usize, count: &mut u64) {
-            let n = spec.n;
-            if i == n * n {
-                *count += u64::from(spec.keeps(g));
-                return;
-            }
-            let (r, c) = (i / n, i % n);
-            let (h, w) = spec.boxes;
-            for d in 1..=n as u32 {
-                if spec.givens[i] != 0 && spec.givens[i] != d {
-                    continue;
-                }
-                let clash = (0..c).any(|k| g[r * n + k] == d)
-                    || (0..r).any(|k| g[k * n + c] == d)
-                    || (0..i).any(|j| (j / n) / h == r / h && (j % n) / w == c / w && g[j] == d);
-                if !clash {
-                    g[i] = d;
-                    fill(spec, g, i + 1, count);
-                    g[i] = 0;
-                }
-            }
-        }
-        let mut g = vec![0; self.n * self.n];
-        let mut count = 0;
-        fill(self, &mut g, 0, &mut count);
-        count
+        common::count_grids(self.n, self.boxes, &self.givens, &|g| self.keeps(g))
     }
 }
 

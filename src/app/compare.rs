@@ -6,9 +6,8 @@ use std::path::PathBuf;
 
 use satsudoku::compare::{self, Report, TableFormat};
 use satsudoku::encode::Encoding;
-use satsudoku::parse::Format;
 
-use super::input::{read_puzzle, Source};
+use super::input::{read_puzzle, Reading, Source};
 use super::output::write_output;
 use super::{AppError, Status};
 use crate::cli::CompareArgs;
@@ -17,7 +16,7 @@ use crate::diag;
 /// `compare`'s options, resolved once.
 pub struct Settings {
     pub sources: Vec<Source>,
-    pub format: Option<Format>,
+    pub reading: Reading,
     pub encodings: Vec<Encoding>,
     pub measure: compare::Settings,
     pub table: TableFormat,
@@ -28,7 +27,7 @@ impl Settings {
     pub fn resolve(args: &CompareArgs) -> Settings {
         Settings {
             sources: args.files.iter().map(|f| Source::from_arg(Some(f))).collect(),
-            format: args.input_format,
+            reading: Reading { format: args.input_format, boxes: args.boxes },
             encodings: args.encodings.0.clone(),
             measure: compare::Settings { engine: args.engine, repeat: args.repeat, timeout: args.timeout },
             table: args.format,
@@ -40,7 +39,7 @@ impl Settings {
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     let mut puzzles = Vec::new();
     for source in &settings.sources {
-        puzzles.push(read_puzzle(source, settings.format)?);
+        puzzles.push(read_puzzle(source, settings.reading)?);
     }
     let mut runs = Vec::new();
     for (name, puzzle) in &puzzles {

@@ -11,7 +11,7 @@ use satsudoku::model::{Grid, Puzzle};
 use satsudoku::parse::Format;
 use satsudoku::report;
 
-use super::input::{read_puzzle, Source};
+use super::input::{read_input, Input, Reading, Source};
 use super::progress::ProgressLine;
 use super::{batch, AppError, Status};
 use crate::cli::{CountArgs, Progress};
@@ -23,7 +23,7 @@ pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// `count`'s options, resolved once.
 pub struct Settings {
     pub sources: Vec<Source>,
-    pub format: Option<Format>,
+    pub reading: Reading,
     pub encoding: Encoding,
     pub engine: EngineKind,
     /// `--jobs`, if given.
@@ -46,7 +46,7 @@ impl Settings {
         };
         Ok(Settings {
             sources,
-            format: args.format,
+            reading: Reading { format: args.format, boxes: args.boxes },
             encoding,
             engine: args.engine.unwrap_or_else(|| EngineKind::fastest_for(encoding.digits)),
             jobs: args.jobs.map(usize::from),
@@ -85,11 +85,15 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         diag!("satsudoku: interrupted: not counted: {}", skipped.join(", "));
     }
     let mut status = if skipped.is_empty() { Status::Done } else { Status::LowerBound };
-    let mut unreadable = 0;
+    let (mut unreadable, mut bad_lines, mut puzzles) = (0, 0, 0);
     for outcome in outcomes {
         match outcome {
-            Outcome::Counted(Status::Done) => {}
-            Outcome::Counted(other) => status = other,
+            Outcome::Counted { status: counted, bad, total } => {
+                (bad_lines, puzzles) = (bad_lines + bad, puzzles + total);
+                if counted != Status::Done {
+                    status = counted;
+                }
+            }
             // In a batch one bad file does not stop the others (its error
             // went to stderr in its turn).
             Outcome::Unreadable(_) if settings.is_batch() => unreadable += 1,
@@ -99,12 +103,17 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     if unreadable > 0 {
         return Err(AppError::Batch { failed: unreadable, total: settings.sources.len() });
     }
+    if bad_lines > 0 {
+        return Err(AppError::Collection { failed: bad_lines, total: puzzles });
+    }
     Ok(status)
 }
 
 /// How counting one file ended, once its output is written.
 pub enum Outcome {
-    Counted(Status),
+    /// Counted: the status of its counts, and of its `total` puzzles the
+    /// `bad` lines of a collection that could not be (each reported in turn).
+    Counted { status: Status, bad: usize, total: usize },
     /// The input could not be read or parsed.
     Unreadable(AppError),
     /// Counting or writing failed: the run stops.
@@ -146,21 +155,69 @@ fn count_in_turn(settings: &Settings) -> Vec<Outcome> {
     outcomes
 }
 
-/// Reads, counts and reports one file (`NAME<TAB>` before its line in a batch).
+/// Reads, counts and reports one file (`NAME<TAB>` before its line in a
+/// batch), or each puzzle of a collection (`LINE<TAB>`, or `NAME:LINE<TAB>`
+/// in a batch), going on past a bad line.
 pub fn count_file<O: Write, D: Write>(
     source: &Source,
     search: Search,
     settings: &Settings,
     sinks: &mut Sinks<O, D>,
 ) -> Outcome {
-    match read_puzzle(source, settings.format) {
-        Err(err) => Outcome::Unreadable(err),
-        Ok((name, puzzle)) => {
-            let batch_name = settings.is_batch().then_some(name.as_str());
-            match count_one(batch_name, &puzzle, search, settings, sinks) {
-                Ok(status) => Outcome::Counted(status),
+    let input = match read_input(source, settings.reading) {
+        Err(err) => return Outcome::Unreadable(err),
+        Ok(input) => input,
+    };
+    match input {
+        Input::One { name, puzzle, format } => {
+            let label = settings.is_batch().then_some(name.as_str());
+            let style = PrintStyle::of(format);
+            match count_one(label, &name, &puzzle, search, style, settings, sinks) {
+                Ok(status) => Outcome::Counted { status, bad: 0, total: 1 },
                 Err(err) => Outcome::Failed(err),
             }
+        }
+        Input::Collection { name, puzzles } => {
+            let (mut status, mut bad, total) = (Status::Done, 0, puzzles.len());
+            for (line, parsed) in puzzles {
+                if INTERRUPTED.load(Ordering::Relaxed) {
+                    let _ = writeln!(sinks.diag, "satsudoku: {name}: interrupted before line {line}");
+                    status = Status::LowerBound;
+                    break;
+                }
+                let label = if settings.is_batch() { format!("{name}:{line}") } else { line.to_string() };
+                match parsed {
+                    Err(err) => {
+                        let _ = writeln!(sinks.diag, "error: {err}");
+                        bad += 1;
+                    }
+                    Ok(puzzle) => {
+                        match count_one(Some(&label), &name, &puzzle, search, PrintStyle::Grid, settings, sinks) {
+                            Ok(Status::Done) => {}
+                            Ok(other) => status = other,
+                            Err(err) => return Outcome::Failed(err),
+                        }
+                    }
+                }
+            }
+            Outcome::Counted { status, bad, total }
+        }
+    }
+}
+
+/// How `--print` shows a solution: as the contest's LP facts, or as the
+/// grid in the puzzle's own symbols (digits above 9 as letters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrintStyle {
+    Facts,
+    Grid,
+}
+
+impl PrintStyle {
+    fn of(format: Format) -> PrintStyle {
+        match format {
+            Format::Lp | Format::Kattis => PrintStyle::Facts,
+            _ => PrintStyle::Grid,
         }
     }
 }
@@ -188,26 +245,39 @@ impl Write for Stderr {
     }
 }
 
-/// Counts one puzzle and prints its line: `solutions(S).`, after `NAME<TAB>`
-/// in a batch.
+/// Counts one puzzle and prints its line: `solutions(S).`, after
+/// `LABEL<TAB>` in a batch or collection. `source` names the file in a
+/// note on conflicting givens.
 fn count_one<O: Write, D: Write>(
-    batch_name: Option<&str>,
+    label: Option<&str>,
+    source: &str,
     puzzle: &Puzzle,
     search: Search,
+    style: PrintStyle,
     settings: &Settings,
     sinks: &mut Sinks<O, D>,
 ) -> Result<Status, AppError> {
-    let (prefix, name) = match batch_name {
-        Some(name) => (format!("{name}\t"), format!("{name}: ")),
+    let (prefix, name) = match label {
+        Some(label) => (format!("{label}\t"), format!("{label}: ")),
         None => (String::new(), String::new()),
     };
+    let conflicts = puzzle.given_conflicts();
+    if !conflicts.is_empty() {
+        let at = label
+            .map_or_else(|| source.to_owned(), |l| if l == source { l.to_owned() } else { format!("{source}: {l}") });
+        let _ = writeln!(
+            sinks.diag,
+            "satsudoku: {at}: the givens conflict, so there is no solution: {}",
+            conflicts.join("; ")
+        );
+    }
     let start = Instant::now();
     let encoded = encode::encode(puzzle, &settings.encoding);
     let encode_time = start.elapsed();
 
     let limits = Limits { max: settings.max, timeout: settings.timeout, interrupt: Some(&INTERRUPTED) };
     let progress = ProgressLine::new(sinks.show_progress);
-    let mut view = CountView { out: &mut sinks.out, print: settings.print, write_error: None, progress };
+    let mut view = CountView { out: &mut sinks.out, print: settings.print, style, write_error: None, progress };
     let count = count::count_models(puzzle, &encoded, search, limits, &mut view)?;
     view.progress.clear();
     let to_stdout = AppError::write("stdout");
@@ -246,6 +316,7 @@ fn count_one<O: Write, D: Write>(
 struct CountView<W: Write> {
     out: W,
     print: bool,
+    style: PrintStyle,
     write_error: Option<io::Error>,
     progress: ProgressLine,
 }
@@ -256,7 +327,11 @@ impl<W: Write> Observer for CountView<W> {
     }
 
     fn model(&mut self, index: u128, grid: &Grid) -> ControlFlow<()> {
-        match self.out.write_all(report::solution_facts(index, grid).as_bytes()) {
+        let text = match self.style {
+            PrintStyle::Facts => report::solution_facts(index, grid),
+            PrintStyle::Grid => report::solution_grid(index, grid),
+        };
+        match self.out.write_all(text.as_bytes()) {
             Ok(()) => ControlFlow::Continue(()),
             Err(err) => {
                 self.write_error = Some(err);

@@ -6,9 +6,8 @@ use std::io::{self, Write};
 use satsudoku::dimacs::{self, SolverAnswer};
 use satsudoku::encode::{self, Encoding};
 use satsudoku::model::check;
-use satsudoku::parse::Format;
 
-use super::input::{read_puzzle, read_text, Source};
+use super::input::{read_puzzle, read_text, Reading, Source};
 use super::{AppError, Status};
 use crate::cli::DecodeArgs;
 use crate::diag;
@@ -17,7 +16,7 @@ use crate::diag;
 pub struct Settings {
     pub puzzle: Source,
     pub model: Source,
-    pub format: Option<Format>,
+    pub reading: Reading,
     pub encoding: Encoding,
 }
 
@@ -26,14 +25,14 @@ impl Settings {
         Ok(Settings {
             puzzle: Source::from_arg(Some(&args.puzzle)),
             model: Source::from_arg(Some(&args.model)),
-            format: args.format,
+            reading: Reading { format: args.format, boxes: args.boxes },
             encoding: args.encoding.encoding().map_err(AppError::Usage)?,
         })
     }
 }
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
-    let (_, puzzle) = read_puzzle(&settings.puzzle, settings.format)?;
+    let (_, puzzle) = read_puzzle(&settings.puzzle, settings.reading)?;
     let model = read_text(&settings.model)?;
     let encoded = encode::encode(&puzzle, &settings.encoding);
     let var_count = encoded.formula.var_count();

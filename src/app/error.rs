@@ -24,6 +24,10 @@ pub enum AppError {
     /// turn): exit 2.
     #[error("{failed} of {total} files could not be counted")]
     Batch { failed: usize, total: usize },
+    /// Some lines of a collection could not be parsed (each was reported in
+    /// its turn, the others counted): exit 2.
+    #[error("{failed} of {total} puzzles of the collection could not be counted")]
+    Collection { failed: usize, total: usize },
     /// Writing a result failed: exit 1, or 0 for a closed pipe.
     #[error("cannot write to {what}")]
     Write {
@@ -49,7 +53,11 @@ impl AppError {
     /// The exit status the README documents for this error.
     pub fn exit_code(&self) -> u8 {
         match self {
-            AppError::Input(_) | AppError::Parse(_) | AppError::Usage(_) | AppError::Batch { .. } => 2,
+            AppError::Input(_)
+            | AppError::Parse(_)
+            | AppError::Usage(_)
+            | AppError::Batch { .. }
+            | AppError::Collection { .. } => 2,
             AppError::Write { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => 0,
             AppError::Write { .. } | AppError::Count(_) | AppError::Other(_) => 1,
         }

@@ -5,9 +5,8 @@ use std::path::PathBuf;
 
 use satsudoku::dimacs::{self, Dialect};
 use satsudoku::encode::{self, Encoded, Encoding};
-use satsudoku::parse::Format;
 
-use super::input::{read_puzzle, Source};
+use super::input::{read_puzzle, Reading, Source};
 use super::output::write_output;
 use super::{AppError, Status};
 use crate::cli::ExportArgs;
@@ -15,7 +14,7 @@ use crate::cli::ExportArgs;
 /// `export`'s options, resolved once.
 pub struct Settings {
     pub source: Source,
-    pub format: Option<Format>,
+    pub reading: Reading,
     pub encoding: Encoding,
     /// The output file; stdout when `None` or `-`.
     pub output: Option<PathBuf>,
@@ -26,7 +25,7 @@ impl Settings {
     pub fn resolve(args: &ExportArgs) -> Result<Settings, AppError> {
         Ok(Settings {
             source: Source::from_arg(args.input.file.as_deref()),
-            format: args.input.format,
+            reading: Reading { format: args.input.format, boxes: args.input.boxes },
             encoding: args.encoding.encoding().map_err(AppError::Usage)?,
             output: args.output.clone(),
             dialect: args.dialect,
@@ -35,7 +34,7 @@ impl Settings {
 }
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
-    let (name, puzzle) = read_puzzle(&settings.source, settings.format)?;
+    let (name, puzzle) = read_puzzle(&settings.source, settings.reading)?;
     let encoded = encode::encode(&puzzle, &settings.encoding);
     let projection: Vec<_> = (0..encoded.vars.primary_count()).map(varisat::Var::from_index).collect();
     let comments = export_comments(&name, &encoded);

@@ -8,7 +8,7 @@ use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use satsudoku::model::Puzzle;
-use satsudoku::parse::{self, Format, Pos};
+use satsudoku::parse::{self, Format, ParseError, Pos};
 
 use super::error::AppError;
 
@@ -130,11 +130,46 @@ fn decode_utf8(bytes: Vec<u8>, name: &str) -> Result<String, AppError> {
     }
 }
 
+/// How the input is to be read: its format (detected when `None`) and the
+/// box shape for `givens` and `grid` (the usual one for the side when `None`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Reading {
+    pub format: Option<Format>,
+    pub boxes: Option<(usize, usize)>,
+}
+
 /// Reads and parses one puzzle.
-pub fn read_puzzle(source: &Source, format: Option<Format>) -> Result<(String, Puzzle), AppError> {
+pub fn read_puzzle(source: &Source, reading: Reading) -> Result<(String, Puzzle), AppError> {
     let Text { name, text } = read_text(source)?;
-    let puzzle = parse::parse(&text, &name, format)?;
+    let puzzle = parse::parse_with(&text, &name, reading.format, reading.boxes)?;
     Ok((name, puzzle))
+}
+
+/// A read input: one puzzle, or a collection of `givens` lines.
+pub enum Input {
+    One {
+        name: String,
+        puzzle: Puzzle,
+        format: Format,
+    },
+    /// Each puzzle line with its line number, parsed or not.
+    Collection {
+        name: String,
+        puzzles: Vec<(usize, Result<Puzzle, ParseError>)>,
+    },
+}
+
+/// Reads one puzzle, or a collection when the text is `givens` lines and
+/// more than one of them.
+pub fn read_input(source: &Source, reading: Reading) -> Result<Input, AppError> {
+    let Text { name, text } = read_text(source)?;
+    let format = reading.format.unwrap_or_else(|| parse::detect(&text));
+    if format == Format::Givens && parse::grid::is_collection(&text) {
+        let puzzles = parse::grid::parse_collection(&text, &name, reading.boxes);
+        return Ok(Input::Collection { name, puzzles });
+    }
+    let puzzle = parse::parse_with(&text, &name, Some(format), reading.boxes)?;
+    Ok(Input::One { name, puzzle, format })
 }
 
 #[cfg(test)]

@@ -356,6 +356,39 @@ impl Puzzle {
     pub fn constraints(&self) -> &[Constraint] {
         &self.constraints
     }
+
+    /// How the givens contradict each other directly, if they do: two
+    /// equal givens in one group, two givens that break a relation, a given
+    /// a one-cell constraint excludes. Empty does not mean the puzzle has
+    /// a solution, only that no rule is broken by the givens alone.
+    pub fn given_conflicts(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        for group in &self.groups {
+            for (i, &a) in group.cells.iter().enumerate() {
+                for &b in &group.cells[i + 1..] {
+                    if let (Some(x), Some(y)) = (self.given(a), self.given(b)) {
+                        if x == y {
+                            found.push(format!("{a} and {b} are both given {x} in one {:?} group", group.kind));
+                        }
+                    }
+                }
+            }
+        }
+        for r in &self.relations {
+            if let (Some(x), Some(y)) = (self.given(r.a), self.given(r.b)) {
+                if !r.predicate.allows(x, y) {
+                    found.push(format!("{}={x} and {}={y} are given but break {}", r.a, r.b, r.predicate));
+                }
+            }
+        }
+        for c in &self.constraints {
+            let cells = c.cells();
+            if cells.iter().all(|&cell| self.given(cell).is_some()) && !c.holds(|cell| self.given(cell).unwrap_or(0)) {
+                found.push(format!("the givens break {c}"));
+            }
+        }
+        found
+    }
 }
 
 /// A filled grid, digits in reading order.

@@ -80,8 +80,13 @@ pub fn detect(text: &str) -> Format {
         _ if first.split_whitespace().next() == Some("size") => Format::Puzzle,
         _ if first.contains('(') || first.starts_with('%') || first.starts_with("/*") => Format::Lp,
         _ if grid::puzzle_text(first).is_some_and(|word| {
+            // A word of cell characters that has n*n of them, or blanks or
+            // digits (so that a line of the wrong length gets the givens
+            // format's message).
             let n = word.chars().count();
-            n >= 4 && word.chars().all(cell_like) && (2..=64).any(|s| s * s == n)
+            let square = (2..=64).any(|s| s * s == n);
+            let blanks_or_digits = word.chars().any(|c| c == '.' || c.is_ascii_digit());
+            n >= 4 && word.chars().all(cell_like) && (square || blanks_or_digits)
         }) =>
         {
             Format::Givens

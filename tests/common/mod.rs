@@ -306,3 +306,44 @@ pub fn puzzle_of(spec: &Spec) -> satsudoku::model::Puzzle {
     }
     puzzle
 }
+
+/// Grids of side `n` whose rows and columns hold distinct digits, and the
+/// boxes of `h x w` cells too (`(1, n)` for no boxes: a box is then a row),
+/// that agree with `givens` (0 blank) and that `keep` accepts; by plain
+/// backtracking, filling next the open cell with the fewest digits left.
+/// The oracle for every family count.
+pub fn count_grids(n: usize, (h, w): (usize, usize), givens: &[u32], keep: &dyn Fn(&[u32]) -> bool) -> u64 {
+    fn candidates(n: usize, h: usize, w: usize, g: &[u32], i: usize) -> Vec<u32> {
+        let (r, c) = (i / n, i % n);
+        let used = |d: u32| {
+            (0..n).any(|k| g[r * n + k] == d || g[k * n + c] == d)
+                || (0..n * n).any(|j| (j / n) / h == r / h && (j % n) / w == c / w && g[j] == d)
+        };
+        (1..=n as u32).filter(|&d| !used(d)).collect()
+    }
+    fn fill(n: usize, h: usize, w: usize, keep: &dyn Fn(&[u32]) -> bool, g: &mut Vec<u32>) -> u64 {
+        let open =
+            (0..n * n).filter(|&i| g[i] == 0).map(|i| (candidates(n, h, w, g, i), i)).min_by_key(|(c, _)| c.len());
+        let Some((digits, i)) = open else {
+            return u64::from(keep(g));
+        };
+        let mut count = 0;
+        for d in digits {
+            g[i] = d;
+            count += fill(n, h, w, keep, g);
+        }
+        g[i] = 0;
+        count
+    }
+    // The givens must not clash among themselves.
+    let mut g = vec![0; n * n];
+    for (i, &d) in givens.iter().enumerate() {
+        if d != 0 {
+            if !candidates(n, h, w, &g, i).contains(&d) {
+                return 0;
+            }
+            g[i] = d;
+        }
+    }
+    fill(n, h, w, keep, &mut g)
+}
