@@ -6,6 +6,7 @@ pub mod grid;
 pub mod kattis;
 pub mod lp;
 pub mod puzzle;
+pub mod rules;
 
 use std::fmt;
 

@@ -13,6 +13,7 @@
 use std::cmp::Ordering;
 
 use super::grid::{box_shape, read_row};
+use super::rules::{self, Global, Marker, Negative};
 use super::{quote, ParseError, Pos};
 use crate::model::{Cell, Constraint, Digit, ModelError, Predicate, Puzzle};
 
@@ -165,15 +166,6 @@ struct Builder<'a> {
     lines: Vec<(usize, Vec<Word<'a>>)>,
 }
 
-/// Marker kinds that `negative` names: the relation every unmarked
-/// orthogonal pair must not have.
-const NEGATIVE: [(&str, Predicate); 4] = [
-    ("white", Predicate::DifferenceNot { diff: 1 }),
-    ("black", Predicate::RatioNot { ratio: 2 }),
-    ("x", Predicate::SumNot { target: 10 }),
-    ("v", Predicate::SumNot { target: 5 }),
-];
-
 impl Builder<'_> {
     fn build(self, p: &Parser) -> Result<Puzzle, ParseError> {
         let n = self.side;
@@ -216,80 +208,38 @@ impl Builder<'_> {
             }
         }
         let mut negatives = Vec::new();
-        let mut marked: Vec<(&str, Cell, Cell)> = Vec::new();
+        let mut marked = Vec::new();
         for (_, line) in &self.lines {
-            let mut c = Directive { p, puzzle: &mut puzzle, line, n };
-            let head = line[0].text;
-            if head == "negative" {
-                for w in &line[1..] {
-                    let Some(&(_, predicate)) = NEGATIVE.iter().find(|(k, _)| *k == w.text) else {
-                        return Err(p.error(
-                            w.pos,
-                            format!("expected white, black, x or v after \"negative\", found {}", quote(w.text)),
-                        ));
-                    };
-                    negatives.push((w.text, predicate));
-                }
+            if line[0].text == "negative" {
                 if line.len() == 1 {
                     return Err(p.error(line[0].pos, "expected white, black, x or v after \"negative\""));
                 }
+                for w in &line[1..] {
+                    negatives.push(match w.text {
+                        "white" => Negative::White,
+                        "black" => Negative::Black,
+                        "x" => Negative::X,
+                        "v" => Negative::V,
+                        other => {
+                            let message =
+                                format!("expected white, black, x or v after \"negative\", found {}", quote(other));
+                            return Err(p.error(w.pos, message));
+                        }
+                    });
+                }
                 continue;
             }
-            if let Some(pair) = c.directive()? {
-                marked.push(pair);
+            let mut c = Directive { p, puzzle: &mut puzzle, line, n };
+            if let Some(marker) = c.directive()? {
+                marked.push(marker);
             }
         }
-        for (kind, predicate) in negatives {
-            for (a, b) in orthogonal_pairs(n) {
-                let is_marked =
-                    |k: &str| marked.iter().any(|&(m, x, y)| m == k && ((x, y) == (a, b) || (x, y) == (b, a)));
-                // Negative XV spares every pair with an X or a V.
-                let spared =
-                    if kind == "x" || kind == "v" { is_marked("x") || is_marked("v") } else { is_marked(kind) };
-                if !spared {
-                    puzzle.add_relation(a, b, predicate).map_err(model(Pos { line: 1, col: 1 }))?;
-                }
-            }
+        for kind in negatives {
+            rules::negative(&mut puzzle, kind, &marked).map_err(|e| p.error(Pos { line: 1, col: 1 }, e))?;
         }
         Ok(puzzle)
     }
 }
-
-/// Every pair of orthogonally adjacent cells, once.
-pub(super) fn orthogonal_pairs(n: usize) -> Vec<(Cell, Cell)> {
-    let mut pairs = Vec::new();
-    for r in 0..n {
-        for c in 0..n {
-            if c + 1 < n {
-                pairs.push((Cell::new(r, c), Cell::new(r, c + 1)));
-            }
-            if r + 1 < n {
-                pairs.push((Cell::new(r, c), Cell::new(r + 1, c)));
-            }
-        }
-    }
-    pairs
-}
-
-/// Cells `(dr, dc)` apart, each unordered pair once.
-pub(super) fn pairs_at(n: usize, steps: &[(i64, i64)]) -> Vec<(Cell, Cell)> {
-    let mut pairs = Vec::new();
-    for r in 0..n as i64 {
-        for c in 0..n as i64 {
-            for &(dr, dc) in steps {
-                let (r2, c2) = (r + dr, c + dc);
-                let later = (r2, c2) > (r, c);
-                if later && (0..n as i64).contains(&r2) && (0..n as i64).contains(&c2) {
-                    pairs.push((Cell::new(r as usize, c as usize), Cell::new(r2 as usize, c2 as usize)));
-                }
-            }
-        }
-    }
-    pairs
-}
-
-pub(super) const KNIGHT: [(i64, i64); 8] = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)];
-pub(super) const KING_DIAGONAL: [(i64, i64); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 
 /// A constraint line's cells before a `:`, after it, and the number after `=`.
 type Parts = (Vec<Cell>, Vec<Cell>, Option<(i64, Pos)>);
@@ -403,72 +353,48 @@ impl<'w> Directive<'_, '_, 'w> {
         Ok(())
     }
 
-    /// Reads one constraint line; a marker pair (`white`, `black`, `x`,
-    /// `v`) is returned for the negative constraints.
-    fn directive(&mut self) -> Result<Option<(&'static str, Cell, Cell)>, ParseError> {
+    /// Adds a rule, or says why it cannot be added, at the directive.
+    fn rule(&mut self, add: impl FnOnce(&mut Puzzle) -> Result<(), String>) -> Result<(), ParseError> {
         let head = self.head();
-        let n = self.n;
+        add(self.puzzle).map_err(|e| self.err(head.pos, format!("{}: {e}", head.text)))
+    }
+
+    /// Reads one constraint line; a marker (`white`, `black`, `x`, `v`) is
+    /// returned with its cells for the negative constraints.
+    fn directive(&mut self) -> Result<Option<(Marker, Cell, Cell)>, ParseError> {
+        let head = self.head();
         if head.text == "quadruple" {
             self.quadruple()?;
             return Ok(None);
         }
         let (cells, second, value) = self.parts()?;
-        let value_or = |default: i64| value.map_or(default, |v| v.0);
         let no_value = |this: &Self| match value {
             Some((_, pos)) => Err(this.err(pos, format!("{} takes no '= N'", head.text))),
             None => Ok(()),
         };
-        let positive = |this: &Self, v: i64| match value {
-            Some((_, pos)) if v <= 0 || v > 64 * 64 => {
-                Err(this.err(pos, format!("expected a positive number, found {v}")))
-            }
-            _ => Ok(v as u32),
+        let positive = |this: &Self, default: u32| match value {
+            None => Ok(default),
+            Some((v, _)) if (1..=4096).contains(&v) => Ok(v as u32),
+            Some((v, pos)) => Err(this.err(pos, format!("expected a positive number, found {v}"))),
         };
-        let whole_grid = |this: &Self| {
-            if cells.is_empty() && second.is_empty() && value.is_none() {
-                Ok(())
-            } else {
-                Err(this.err(head.pos, format!("{} takes no cells: it applies to the whole grid", head.text)))
-            }
+        let global = match head.text {
+            "diagonal+" => Some(Global::AntiDiagonal),
+            "diagonal-" => Some(Global::MainDiagonal),
+            "antiknight" => Some(Global::AntiKnight),
+            "antiking" => Some(Global::AntiKing),
+            "nonconsecutive" => Some(Global::Nonconsecutive),
+            "windoku" => Some(Global::Windoku),
+            "disjoint" => Some(Global::DisjointGroups),
+            _ => None,
         };
+        if let Some(rule) = global {
+            if !cells.is_empty() || !second.is_empty() || value.is_some() {
+                return Err(self.err(head.pos, format!("{} takes no cells: it applies to the whole grid", head.text)));
+            }
+            self.rule(|p| rules::global(p, rule))?;
+            return Ok(None);
+        }
         match head.text {
-            "diagonal+" | "diagonal-" => {
-                whole_grid(self)?;
-                let cells =
-                    (0..n).map(|i| if head.text == "diagonal-" { Cell::new(i, i) } else { Cell::new(n - 1 - i, i) });
-                self.group(cells.collect())?;
-            }
-            "antiknight" | "antiking" | "nonconsecutive" => {
-                whole_grid(self)?;
-                let (pairs, predicate) = match head.text {
-                    "antiknight" => (pairs_at(n, &KNIGHT), Predicate::NotEqual),
-                    "antiking" => (pairs_at(n, &KING_DIAGONAL), Predicate::NotEqual),
-                    _ => (orthogonal_pairs(n), Predicate::DifferenceNot { diff: 1 }),
-                };
-                for (a, b) in pairs {
-                    self.relate(a, b, predicate)?;
-                }
-            }
-            "windoku" => {
-                whole_grid(self)?;
-                if n != 9 {
-                    return Err(self.err(head.pos, "windoku needs a 9 x 9 grid"));
-                }
-                for (r0, c0) in itertools::iproduct!([1, 5], [1, 5]) {
-                    self.group(itertools::iproduct!(r0..r0 + 3, c0..c0 + 3).map(|(r, c)| Cell::new(r, c)).collect())?;
-                }
-            }
-            "disjoint" => {
-                whole_grid(self)?;
-                let Some((h, w)) = self.puzzle.boxes() else {
-                    return Err(self.err(head.pos, "disjoint groups need boxes"));
-                };
-                for (i, j) in itertools::iproduct!(0..h, 0..w) {
-                    let cells =
-                        itertools::iproduct!(0..n / h, 0..n / w).map(|(br, bc)| Cell::new(br * h + i, bc * w + j));
-                    self.group(cells.collect())?;
-                }
-            }
             "extra" => {
                 no_value(self)?;
                 self.expect_cells(&cells, &second, 1, true)?;
@@ -477,103 +403,75 @@ impl<'w> Directive<'_, '_, 'w> {
             "killer" => {
                 self.expect_cells(&cells, &second, 1, true)?;
                 if let Some((sum, pos)) = value {
-                    // Distinct digits: at least 1+2+..+k, at most n+(n-1)+..
-                    let k = cells.len() as i64;
-                    let (lo, hi) = (k * (k + 1) / 2, k * (2 * n as i64 - k + 1) / 2);
-                    if k <= n as i64 && !(lo..=hi).contains(&sum) {
+                    let (k, n) = (cells.len() as i64, self.n as i64);
+                    let (lo, hi) = (k * (k + 1) / 2, k * (2 * n - k + 1) / 2);
+                    if k <= n && !(lo..=hi).contains(&sum) {
                         return Err(
                             self.err(pos, format!("a cage of {k} distinct digits sums to {lo}..{hi}, not {sum}"))
                         );
                     }
-                    self.constrain(Constraint::Sum {
-                        terms: cells.iter().map(|&c| (c, 1)).collect(),
-                        target: sum as i32,
-                    })?;
                 }
-                self.group(cells)?;
+                self.rule(|p| rules::killer(p, cells, value.map(|v| v.0)))?;
             }
             "little-killer" => {
                 self.expect_cells(&cells, &second, 1, true)?;
                 let Some((sum, _)) = value else { return Err(self.err(head.pos, "little-killer needs '= SUM'")) };
-                self.constrain(Constraint::Sum { terms: cells.iter().map(|&c| (c, 1)).collect(), target: sum as i32 })?;
+                self.rule(|p| rules::little_killer(p, &cells, sum))?;
             }
             "arrow" => {
                 no_value(self)?;
                 if cells.is_empty() || second.is_empty() {
                     return Err(self.err(head.pos, "arrow takes the circle's cells, ':', then the line's cells"));
                 }
-                let m = cells.len() as u32;
-                let mut terms: Vec<(Cell, i32)> = second.iter().map(|&c| (c, 1)).collect();
-                terms.extend(cells.iter().enumerate().map(|(i, &c)| (c, -(10i32.pow(m - 1 - i as u32)))));
-                self.constrain(Constraint::Sum { terms, target: 0 })?;
+                self.rule(|p| rules::arrow(p, &cells, &second))?;
             }
             "thermo" | "slow-thermo" => {
                 no_value(self)?;
                 self.expect_cells(&cells, &second, 2, true)?;
                 let predicate = if head.text == "thermo" { Predicate::Less } else { Predicate::LessOrEqual };
-                for w in cells.windows(2) {
-                    self.relate(w[0], w[1], predicate)?;
-                }
+                self.rule(|p| rules::along(p, &cells, predicate))?;
             }
             "greater" => {
                 no_value(self)?;
                 self.expect_cells(&cells, &second, 2, false)?;
                 self.relate(cells[1], cells[0], Predicate::Less)?;
             }
-            "white" | "black" | "x" | "v" | "sum" => {
+            "white" | "black" | "x" | "v" => {
                 self.expect_cells(&cells, &second, 2, false)?;
-                let (predicate, marker) = match head.text {
-                    "white" => (Predicate::Difference { diff: positive(self, value_or(1))? }, "white"),
-                    "black" => (Predicate::Ratio { ratio: positive(self, value_or(2))? }, "black"),
-                    "x" => {
-                        no_value(self)?;
-                        (Predicate::Sum { cmp: Ordering::Equal, target: 10 }, "x")
-                    }
-                    "v" => {
-                        no_value(self)?;
-                        (Predicate::Sum { cmp: Ordering::Equal, target: 5 }, "v")
-                    }
-                    _ => {
-                        let Some((target, _)) = value else { return Err(self.err(head.pos, "sum needs '= N'")) };
-                        (Predicate::Sum { cmp: Ordering::Equal, target: positive(self, target)? }, "sum")
-                    }
+                let marker = match head.text {
+                    "white" => Marker::White(positive(self, 1)?),
+                    "black" => Marker::Black(positive(self, 2)?),
+                    "x" => no_value(self).map(|()| Marker::X)?,
+                    _ => no_value(self).map(|()| Marker::V)?,
                 };
-                self.relate(cells[0], cells[1], predicate)?;
-                if marker != "sum" {
-                    return Ok(Some((marker, cells[0], cells[1])));
-                }
+                self.relate(cells[0], cells[1], marker.predicate())?;
+                return Ok(Some((marker, cells[0], cells[1])));
+            }
+            "sum" => {
+                self.expect_cells(&cells, &second, 2, false)?;
+                let Some((target, pos)) = value else { return Err(self.err(head.pos, "sum needs '= N'")) };
+                let target = u32::try_from(target)
+                    .map_err(|_| self.err(pos, format!("expected a positive number, found {target}")))?;
+                self.relate(cells[0], cells[1], Predicate::Sum { cmp: Ordering::Equal, target })?;
             }
             "odd" | "even" => {
                 no_value(self)?;
                 self.expect_cells(&cells, &second, 1, true)?;
-                let odd = (1..=64u32).filter(|d| d % 2 == 1).fold(0u64, |m, d| m | 1 << (d - 1));
-                let allowed = if head.text == "odd" { odd } else { !odd };
                 for cell in cells {
-                    self.constrain(Constraint::Digits { cell, allowed })?;
+                    self.rule(|p| rules::parity(p, cell, head.text == "odd"))?;
                 }
             }
             "minimum" | "maximum" => {
                 no_value(self)?;
                 self.expect_cells(&cells, &second, 1, true)?;
                 for cell in cells {
-                    let neighbours =
-                        orthogonal_pairs(n).into_iter().filter_map(|(a, b)| match (a == cell, b == cell) {
-                            (true, _) => Some(b),
-                            (_, true) => Some(a),
-                            _ => None,
-                        });
-                    for other in neighbours.collect::<Vec<_>>() {
-                        let (low, high) = if head.text == "minimum" { (cell, other) } else { (other, cell) };
-                        self.relate(low, high, Predicate::Less)?;
-                    }
+                    self.rule(|p| rules::extremum(p, cell, head.text == "minimum"))?;
                 }
             }
             "palindrome" => {
                 no_value(self)?;
                 self.expect_cells(&cells, &second, 2, true)?;
-                for i in 0..cells.len() / 2 {
-                    self.relate(cells[i], cells[cells.len() - 1 - i], Predicate::Equal)?;
-                }
+                self.rule(|p| rules::palindrome(p, &cells))?;
             }
             "clone" => {
                 no_value(self)?;
@@ -586,22 +484,18 @@ impl<'w> Directive<'_, '_, 'w> {
             }
             "whisper" => {
                 self.expect_cells(&cells, &second, 2, true)?;
-                let min = positive(self, value_or(5))?;
-                for w in cells.windows(2) {
-                    self.relate(w[0], w[1], Predicate::DifferenceAtLeast { min })?;
-                }
+                let min = positive(self, 5)?;
+                self.rule(|p| rules::along(p, &cells, Predicate::DifferenceAtLeast { min }))?;
             }
             "renban" => {
                 no_value(self)?;
                 self.expect_cells(&cells, &second, 2, true)?;
-                self.constrain(Constraint::Consecutive { cells: cells.clone() })?;
-                self.group(cells)?;
+                self.rule(|p| rules::renban(p, cells))?;
             }
             "between" => {
                 no_value(self)?;
                 self.expect_cells(&cells, &second, 2, true)?;
-                let ends = (cells[0], cells[cells.len() - 1]);
-                self.constrain(Constraint::Between { ends, inner: cells[1..cells.len() - 1].to_vec() })?;
+                self.rule(|p| rules::between(p, &cells))?;
             }
             other => {
                 return Err(
