@@ -232,3 +232,38 @@ fn both_sum_encodings_agree_in_compare() {
     let csv = String::from_utf8(out.stdout).unwrap();
     assert_eq!(csv.lines().filter(|l| l.starts_with("file,") && l.contains(",4,true")).count(), 3, "{csv}");
 }
+
+/// Regression guard: an f-puzzles constraint the tool does not know is an
+/// error naming it (exit 2), never dropped.
+#[test]
+fn an_unsupported_fpuzzles_constraint_is_named() {
+    let json = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"sandwichsum":[{"cell":"R0C1","value":"5"}]}"#;
+    rejects(json, "<stdin>: $.sandwichsum: unsupported f-puzzles constraint \"sandwichsum\"");
+}
+
+#[test]
+fn fpuzzles_errors_name_the_json_path() {
+    let json = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"killercage":[{"cells":["R1C1","R5C2"]}]}"#;
+    rejects(json, "<stdin>: $.killercage[0].cells[1]: cell \"R5C2\" is outside the 4 x 4 grid");
+    rejects("N4Ig*bad", "<stdin>:1:5: expected an f-puzzles share string (base64), found \"*\"");
+    rejects("{\"size\":4,\n \"grid\": [1,}", "<stdin>:2:13: expected f-puzzles JSON");
+}
+
+/// The family parsers never panic, whatever the text (the contest parsers
+/// have their own such test).
+mod fuzz {
+    use proptest::prelude::*;
+    use satsudoku::parse::{parse, Format};
+
+    proptest! {
+        #[test]
+        fn family_parsers_never_panic(
+            text in "(size [0-9]{1,2}\n|givens\n|regions\n|killer r[0-9]c[0-9] r[0-9]c[0-9] = [0-9]{1,2}\n|[.1-9A-G|+ -]{0,20}\n|arrow r1c1 : r2c2\n|quadruple r1c1 [0-9] [0-9]\n|negative [a-z]\n|[{}\\[\\]\":,0-9a-zA-Z]{0,30})*",
+        ) {
+            for format in [Format::Givens, Format::Grid, Format::Puzzle, Format::Fpuzzles] {
+                let _ = parse(&text, "x", Some(format));
+            }
+            let _ = parse(&text, "x", None);
+        }
+    }
+}

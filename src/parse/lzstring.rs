@@ -120,6 +120,15 @@ mod tests {
         assert_eq!(decompress_base64(compressed).as_deref(), Ok(text));
     }
 
+    proptest::proptest! {
+        /// Any base64 text decompresses or fails, never panics (share
+        /// strings come from users).
+        #[test]
+        fn never_panics(text in "[A-Za-z0-9+/=]{0,300}") {
+            let _ = decompress_base64(&text);
+        }
+    }
+
     #[test]
     fn rejects_what_is_not_base64() {
         assert_eq!(decompress_base64("ab*c"), Err(LzError::NotBase64(2, '*')));

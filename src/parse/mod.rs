@@ -2,9 +2,11 @@
 //! names the place (`file:line:col`), what was expected and what was found.
 
 pub mod contest;
+pub mod fpuzzles;
 pub mod grid;
 pub mod kattis;
 pub mod lp;
+mod lzstring;
 pub mod puzzle;
 pub mod rules;
 
@@ -25,6 +27,8 @@ crate::named_enum! {
         Grid = "grid",
         /// The native format: size, boxes or regions, givens and every variant constraint.
         Puzzle = "puzzle",
+        /// f-puzzles: the editor's JSON, its compressed share string, or a `?load=` link.
+        Fpuzzles = "fpuzzles",
     }
 }
 
@@ -38,7 +42,12 @@ pub struct ParseError {
 }
 
 impl fmt::Display for ParseError {
+    /// `file:line:col: message`, or `file: message` for an error placed by
+    /// a path (f-puzzles' JSON paths), whose line is 0.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            return write!(f, "{}: {}", self.source_name, self.message);
+        }
         write!(f, "{}:{}:{}: {}", self.source_name, self.line, self.col, self.message)
     }
 }
@@ -76,6 +85,9 @@ pub fn detect(text: &str) -> Format {
     let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
     let cell_like = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_');
     let grid_like = |c: char| cell_like(c) || matches!(c, '|' | '-' | '+' | ' ' | '\t');
+    if fpuzzles::looks_like(text) {
+        return Format::Fpuzzles;
+    }
     match first.chars().next() {
         Some('<' | '=' | '>') => Format::Kattis,
         _ if first.split_whitespace().next() == Some("size") => Format::Puzzle,
@@ -128,6 +140,7 @@ pub fn parse_with(
         Format::Givens => grid::parse_givens(text, source_name, boxes),
         Format::Grid => grid::parse_grid(text, source_name, boxes),
         Format::Puzzle => puzzle::parse_puzzle(text, source_name),
+        Format::Fpuzzles => fpuzzles::parse_fpuzzles(text, source_name),
     }
 }
 
