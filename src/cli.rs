@@ -53,9 +53,35 @@ pub struct InputArgs {
     /// Input format; detected from the content when not given.
     #[arg(long, value_parser = named::<Format>())]
     pub format: Option<Format>,
+    #[command(flatten)]
+    pub shape: ShapeArgs,
+}
+
+/// What a format alone does not say about the puzzle.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct ShapeArgs {
     /// Box shape for the givens and grid formats, rows x columns [default: the usual one for the side].
     #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
     pub boxes: Option<(usize, usize)>,
+    /// Takuzu rules: `all`, or `no-distinct` to allow equal rows and columns, as some publishers do.
+    #[arg(long, value_enum, default_value_t)]
+    pub takuzu_rules: TakuzuRules,
+}
+
+impl ShapeArgs {
+    pub fn options(&self) -> satsudoku::parse::Options {
+        satsudoku::parse::Options { boxes: self.boxes, takuzu_distinct: self.takuzu_rules == TakuzuRules::All }
+    }
+}
+
+/// Which Takuzu rules apply.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum TakuzuRules {
+    /// Balance, no three alike in a line, no two lines alike.
+    #[default]
+    All,
+    /// Balance and no three alike; rows (and columns) may repeat.
+    NoDistinct,
 }
 
 /// `RxC`, each at least 1.
@@ -124,9 +150,8 @@ pub struct CountArgs {
     /// Input format; detected from the content when not given.
     #[arg(long, value_parser = named::<Format>())]
     pub format: Option<Format>,
-    /// Box shape for the givens and grid formats, rows x columns [default: the usual one for the side].
-    #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
-    pub boxes: Option<(usize, usize)>,
+    #[command(flatten)]
+    pub shape: ShapeArgs,
     #[command(flatten)]
     pub encoding: EncodingArgs,
     /// Counting engine [default: enum; blocking with --digits log]
@@ -187,9 +212,8 @@ pub struct DecodeArgs {
     /// Input format of the puzzle; detected when not given.
     #[arg(long, value_parser = named::<Format>())]
     pub format: Option<Format>,
-    /// Box shape for the givens and grid formats, rows x columns.
-    #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
-    pub boxes: Option<(usize, usize)>,
+    #[command(flatten)]
+    pub shape: ShapeArgs,
     /// The encoding options the CNF was exported with (they fix the numbering).
     #[command(flatten)]
     pub encoding: EncodingArgs,
@@ -229,9 +253,8 @@ pub struct CompareArgs {
     /// Input format of the puzzles; detected from the content when not given.
     #[arg(long, value_parser = named::<Format>())]
     pub input_format: Option<Format>,
-    /// Box shape for the givens and grid formats, rows x columns.
-    #[arg(long = "box", value_name = "RxC", value_parser = parse_box)]
-    pub boxes: Option<(usize, usize)>,
+    #[command(flatten)]
+    pub shape: ShapeArgs,
     /// Counting engine for the times.
     #[arg(long, value_parser = named::<EngineKind>(), default_value_t)]
     pub engine: EngineKind,

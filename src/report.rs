@@ -28,6 +28,16 @@ pub fn solution_grid(index: u128, grid: &Grid) -> String {
     format!("% solution {index}\n{grid}")
 }
 
+/// A Takuzu grid as its rows of `0` and `1` (the model's digits 1 and 2).
+pub fn binary_rows(grid: &Grid) -> String {
+    let mut out = String::new();
+    for row in grid.rows() {
+        out.extend(row.iter().map(|&d| if d == 1 { '0' } else { '1' }));
+        out.push('\n');
+    }
+    out
+}
+
 /// Milliseconds with three decimals.
 pub fn millis(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1e3)

@@ -200,6 +200,14 @@ fn rejects_a_cell_twice_in_a_cage() {
 }
 
 #[test]
+fn rejects_overlapping_cages() {
+    rejects(
+        "size 4\nkiller r1c1 r1c2\nkiller r1c2 r2c2\n",
+        "<stdin>:3:1: killer: cell r1c2 is already in another cage",
+    );
+}
+
+#[test]
 fn rejects_a_cage_sum_out_of_reach() {
     rejects("size 4\nkiller r1c1 r1c2 = 8\n", "<stdin>:2:20: a cage of 2 distinct digits sums to 3..7, not 8");
 }

@@ -27,7 +27,7 @@ impl Settings {
     pub fn resolve(args: &CompareArgs) -> Settings {
         Settings {
             sources: args.files.iter().map(|f| Source::from_arg(Some(f))).collect(),
-            reading: Reading { format: args.input_format, boxes: args.boxes },
+            reading: Reading { format: args.input_format, options: args.shape.options() },
             encodings: args.encodings.0.clone(),
             measure: compare::Settings { engine: args.engine, repeat: args.repeat, timeout: args.timeout },
             table: args.format,

@@ -46,7 +46,7 @@ impl Settings {
         };
         Ok(Settings {
             sources,
-            reading: Reading { format: args.format, boxes: args.boxes },
+            reading: Reading { format: args.format, options: args.shape.options() },
             encoding,
             engine: args.engine.unwrap_or_else(|| EngineKind::fastest_for(encoding.digits)),
             jobs: args.jobs.map(usize::from),
@@ -205,18 +205,21 @@ pub fn count_file<O: Write, D: Write>(
     }
 }
 
-/// How `--print` shows a solution: as the contest's LP facts, or as the
-/// grid in the puzzle's own symbols (digits above 9 as letters).
+/// How `--print` and `decode` show a solution: as the contest's LP facts,
+/// as the grid in the puzzle's own symbols (digits above 9 as letters), or
+/// as Takuzu's rows of 0 and 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PrintStyle {
     Facts,
     Grid,
+    Binary,
 }
 
 impl PrintStyle {
-    fn of(format: Format) -> PrintStyle {
+    pub fn of(format: Format) -> PrintStyle {
         match format {
             Format::Lp | Format::Kattis => PrintStyle::Facts,
+            Format::Takuzu => PrintStyle::Binary,
             _ => PrintStyle::Grid,
         }
     }
@@ -330,6 +333,7 @@ impl<W: Write> Observer for CountView<W> {
         let text = match self.style {
             PrintStyle::Facts => report::solution_facts(index, grid),
             PrintStyle::Grid => report::solution_grid(index, grid),
+            PrintStyle::Binary => format!("% solution {index}\n{}", report::binary_rows(grid)),
         };
         match self.out.write_all(text.as_bytes()) {
             Ok(()) => ControlFlow::Continue(()),

@@ -6,8 +6,10 @@ use std::io::{self, Write};
 use satsudoku::dimacs::{self, SolverAnswer};
 use satsudoku::encode::{self, Encoding};
 use satsudoku::model::check;
+use satsudoku::report;
 
-use super::input::{read_puzzle, read_text, Reading, Source};
+use super::count::PrintStyle;
+use super::input::{read_input, read_text, Input, Reading, Source};
 use super::{AppError, Status};
 use crate::cli::DecodeArgs;
 use crate::diag;
@@ -25,14 +27,19 @@ impl Settings {
         Ok(Settings {
             puzzle: Source::from_arg(Some(&args.puzzle)),
             model: Source::from_arg(Some(&args.model)),
-            reading: Reading { format: args.format, boxes: args.boxes },
+            reading: Reading { format: args.format, options: args.shape.options() },
             encoding: args.encoding.encoding().map_err(AppError::Usage)?,
         })
     }
 }
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
-    let (_, puzzle) = read_puzzle(&settings.puzzle, settings.reading)?;
+    let (puzzle, format) = match read_input(&settings.puzzle, settings.reading)? {
+        Input::One { puzzle, format, .. } => (puzzle, format),
+        Input::Collection { name, .. } => {
+            return Err(AppError::Usage(format!("{name} is a collection: decode takes one puzzle")));
+        }
+    };
     let model = read_text(&settings.model)?;
     let encoded = encode::encode(&puzzle, &settings.encoding);
     let var_count = encoded.formula.var_count();
@@ -55,7 +62,11 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         }
     };
     let mut out = io::stdout().lock();
-    write!(out, "{grid}").and_then(|()| out.flush()).map_err(AppError::write("stdout"))?;
+    let text = match PrintStyle::of(format) {
+        PrintStyle::Binary => report::binary_rows(&grid),
+        PrintStyle::Facts | PrintStyle::Grid => grid.to_string(),
+    };
+    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(AppError::write("stdout"))?;
     let violations = check::violations(&puzzle, &grid);
     if violations.is_empty() {
         diag!("satsudoku: the model solves the puzzle");

@@ -25,7 +25,7 @@ impl Settings {
     pub fn resolve(args: &ExportArgs) -> Result<Settings, AppError> {
         Ok(Settings {
             source: Source::from_arg(args.input.file.as_deref()),
-            reading: Reading { format: args.input.format, boxes: args.input.boxes },
+            reading: Reading { format: args.input.format, options: args.input.shape.options() },
             encoding: args.encoding.encoding().map_err(AppError::Usage)?,
             output: args.output.clone(),
             dialect: args.dialect,

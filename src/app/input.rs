@@ -130,18 +130,18 @@ fn decode_utf8(bytes: Vec<u8>, name: &str) -> Result<String, AppError> {
     }
 }
 
-/// How the input is to be read: its format (detected when `None`) and the
-/// box shape for `givens` and `grid` (the usual one for the side when `None`).
+/// How the input is to be read: its format (detected when `None`) and
+/// what the format alone does not say (box shape, Takuzu rules).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Reading {
     pub format: Option<Format>,
-    pub boxes: Option<(usize, usize)>,
+    pub options: parse::Options,
 }
 
 /// Reads and parses one puzzle.
 pub fn read_puzzle(source: &Source, reading: Reading) -> Result<(String, Puzzle), AppError> {
     let Text { name, text } = read_text(source)?;
-    let puzzle = parse::parse_with(&text, &name, reading.format, reading.boxes)?;
+    let puzzle = parse::parse_with(&text, &name, reading.format, reading.options)?;
     Ok((name, puzzle))
 }
 
@@ -165,10 +165,10 @@ pub fn read_input(source: &Source, reading: Reading) -> Result<Input, AppError> 
     let Text { name, text } = read_text(source)?;
     let format = reading.format.unwrap_or_else(|| parse::detect(&text));
     if format == Format::Givens && parse::grid::is_collection(&text) {
-        let puzzles = parse::grid::parse_collection(&text, &name, reading.boxes);
+        let puzzles = parse::grid::parse_collection(&text, &name, reading.options.boxes);
         return Ok(Input::Collection { name, puzzles });
     }
-    let puzzle = parse::parse_with(&text, &name, Some(format), reading.boxes)?;
+    let puzzle = parse::parse_with(&text, &name, Some(format), reading.options)?;
     Ok(Input::One { name, puzzle, format })
 }
 

@@ -24,6 +24,10 @@
 //!   between them are forbidden (one binary clause when no digit is).
 //! - `Contains`: a digit listed `c` times among `m` cells: every `m-c+1`
 //!   of the cells hold it at least once (at least `c` of the `m`).
+//! - `NotAllEqual`: for each digit, one clause: some cell does not hold it.
+//! - `DistinctLines`: a defined variable `same(k)` per position (the two
+//!   cells hold one digit: `same(k) <-> OR_d (a_k = d ∧ b_k = d)`, with a
+//!   defined variable per conjunction), and the clause `OR_k ¬same(k)`.
 //!
 //! ## References
 //! - I. Abío, R. Nieuwenhuis, A. Oliveras, E. Rodríguez-Carbonell, V.
@@ -144,6 +148,34 @@ pub(super) fn encode_constraint(
                     }
                 }
             }
+        }
+        Constraint::NotAllEqual { cells } => {
+            for d in digits() {
+                let clause: Vec<Lit> = cells.iter().flat_map(|&c| spelling.not(c, d)).collect();
+                out.add_clause(&clause);
+            }
+        }
+        Constraint::DistinctLines { a, b } => {
+            // same(k) <-> OR_d both(k,d), both(k,d) <-> a_k = d ∧ b_k = d;
+            // then some position is not the same. Every auxiliary variable
+            // is defined both ways, so propagation fixes them all.
+            let mut differ = Vec::with_capacity(a.len());
+            for (&x, &y) in a.iter().zip(b) {
+                let same = out.new_var().positive();
+                let mut some_both = vec![!same];
+                for d in digits() {
+                    let (xd, yd) = (spelling.is(x, d, out), spelling.is(y, d, out));
+                    let both = out.new_var().positive();
+                    out.add_clause(&[!both, xd]);
+                    out.add_clause(&[!both, yd]);
+                    out.add_clause(&[!xd, !yd, both]);
+                    out.add_clause(&[!both, same]);
+                    some_both.push(both);
+                }
+                out.add_clause(&some_both);
+                differ.push(!same);
+            }
+            out.add_clause(&differ);
         }
         Constraint::Contains { cells, digits: wanted } => {
             let counts = wanted.iter().counts();

@@ -25,6 +25,11 @@ pub enum Constraint {
     /// The cells hold each of `digits` at least as often as it is listed
     /// (quadruples).
     Contains { cells: Vec<Cell>, digits: Vec<Digit> },
+    /// The cells do not all hold the same digit (Takuzu: no three equal in a row).
+    NotAllEqual { cells: Vec<Cell> },
+    /// The two lines of cells, position by position, differ somewhere
+    /// (Takuzu: no two equal rows or columns).
+    DistinctLines { a: Vec<Cell>, b: Vec<Cell> },
 }
 
 impl Constraint {
@@ -33,7 +38,10 @@ impl Constraint {
         match self {
             Constraint::Digits { cell, .. } => vec![*cell],
             Constraint::Sum { terms, .. } => terms.iter().map(|&(c, _)| c).collect(),
-            Constraint::Consecutive { cells } | Constraint::Contains { cells, .. } => cells.clone(),
+            Constraint::Consecutive { cells }
+            | Constraint::Contains { cells, .. }
+            | Constraint::NotAllEqual { cells } => cells.clone(),
+            Constraint::DistinctLines { a, b } => a.iter().chain(b).copied().collect(),
             Constraint::Between { ends, inner } => [ends.0, ends.1].into_iter().chain(inner.iter().copied()).collect(),
         }
     }
@@ -61,6 +69,8 @@ impl Constraint {
                 let (lo, hi) = (a.min(b), a.max(b));
                 inner.iter().all(|&c| (lo + 1..hi).contains(&digit_of(c)))
             }
+            Constraint::NotAllEqual { cells } => cells.iter().any(|&c| digit_of(c) != digit_of(cells[0])),
+            Constraint::DistinctLines { a, b } => a.iter().zip(b).any(|(&x, &y)| digit_of(x) != digit_of(y)),
             Constraint::Contains { cells, digits } => {
                 let mut wanted = digits.clone();
                 wanted.sort_unstable();
@@ -99,6 +109,9 @@ impl Constraint {
                 }
                 Ok(())
             }
+            Constraint::DistinctLines { a, b } if a.len() != b.len() || a.is_empty() => {
+                Err(format!("{self}: the lines need the same, nonzero length"))
+            }
             Constraint::Consecutive { cells } if cells.len() > side => {
                 Err(format!("{self}: {} cells cannot hold distinct consecutive digits of 1..{side}", cells.len()))
             }
@@ -133,6 +146,8 @@ impl fmt::Display for Constraint {
             Constraint::Contains { cells: c, digits } => {
                 write!(f, "{} contain {}", cells(c), itertools::join(digits, ","))
             }
+            Constraint::NotAllEqual { cells: c } => write!(f, "not all equal: {}", cells(c)),
+            Constraint::DistinctLines { a, b } => write!(f, "lines differ: {} / {}", cells(a), cells(b)),
         }
     }
 }

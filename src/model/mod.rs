@@ -212,6 +212,22 @@ impl Puzzle {
         })
     }
 
+    /// An empty grid of `side` with no groups at all: digits `1..=side` in
+    /// any cell, for puzzles whose rules are all constraints (Takuzu).
+    pub fn blank(side: usize) -> Result<Puzzle, ModelError> {
+        if side == 0 || side > MAX_SIDE {
+            return Err(ModelError::Side(side));
+        }
+        Ok(Puzzle {
+            side,
+            boxes: None,
+            givens: vec![None; side * side],
+            groups: Vec::new(),
+            relations: Vec::new(),
+            constraints: Vec::new(),
+        })
+    }
+
     /// An empty Latin square of `side`: rows and columns are all-different
     /// groups, and there are no boxes (add regions for a jigsaw).
     pub fn latin(side: usize) -> Result<Puzzle, ModelError> {

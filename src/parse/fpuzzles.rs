@@ -219,6 +219,7 @@ impl Reader<'_> {
         let n = p.side();
         let mut markers = Vec::new();
         let mut negatives = Vec::new();
+        let mut cages = rules::Cages::default();
         for (key, value) in self.root {
             let path = format!("$.{key}");
             if matches!(key.as_str(), "size" | "grid") || COSMETIC.contains(&key.as_str()) {
@@ -252,12 +253,14 @@ impl Reader<'_> {
                         Some("ratio") => negatives.push(Negative::Black),
                         Some("difference") => negatives.push(Negative::White),
                         Some("xv") => negatives.extend([Negative::X, Negative::V]),
-                        _ => return Err(self.err(
-                            &format!("{path}[{i}]"),
-                            format!(
+                        _ => {
+                            return Err(self.err(
+                                &format!("{path}[{i}]"),
+                                format!(
                                 "unsupported negative constraint {kind}: expected \"ratio\", \"difference\" or \"xv\""
                             ),
-                        )),
+                            ))
+                        }
                     }
                 }
                 continue;
@@ -280,7 +283,7 @@ impl Reader<'_> {
                     "killercage" | "cage" => {
                         let cs = cells("cells")?;
                         let sum = self.number(entry, &path)?;
-                        rules::killer(p, cs, sum).map_err(|e| self.err(&path, e))?;
+                        rules::killer(p, &mut cages, cs, sum).map_err(|e| self.err(&path, e))?;
                     }
                     "littlekillersum" => {
                         let cs = cells("cells")?;

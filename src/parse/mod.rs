@@ -9,6 +9,7 @@ pub mod lp;
 mod lzstring;
 pub mod puzzle;
 pub mod rules;
+pub mod takuzu;
 
 use std::fmt;
 
@@ -29,6 +30,8 @@ crate::named_enum! {
         Puzzle = "puzzle",
         /// f-puzzles: the editor's JSON, its compressed share string, or a `?load=` link.
         Fpuzzles = "fpuzzles",
+        /// Takuzu (Binairo): n rows of `0`, `1` and `.`, n even.
+        Takuzu = "takuzu",
     }
 }
 
@@ -88,6 +91,9 @@ pub fn detect(text: &str) -> Format {
     if fpuzzles::looks_like(text) {
         return Format::Fpuzzles;
     }
+    if looks_like_takuzu(text) {
+        return Format::Takuzu;
+    }
     match first.chars().next() {
         Some('<' | '=' | '>') => Format::Kattis,
         _ if first.split_whitespace().next() == Some("size") => Format::Puzzle,
@@ -109,6 +115,16 @@ pub fn detect(text: &str) -> Format {
     }
 }
 
+/// Whether `text` is rows of `0`, `1` and `.` only, as many as each has
+/// cells, with both a 0 and a 1 somewhere (a classic grid has other digits).
+fn looks_like_takuzu(text: &str) -> bool {
+    let rows: Vec<&str> =
+        text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()).collect();
+    let binary = rows.iter().all(|r| r.chars().all(|c| matches!(c, '0' | '1' | '.' | ' ')));
+    let square = rows.iter().all(|r| r.chars().filter(|&c| c != ' ').count() == rows.len());
+    binary && square && rows.len() >= 2 && text.contains('0') && text.contains('1')
+}
+
 /// Whether `text` has as many rows with cells as its first row has cells
 /// (separators and `#` comments aside): an n x n grid.
 fn looks_like_grid(text: &str) -> bool {
@@ -123,17 +139,33 @@ fn looks_like_grid(text: &str) -> bool {
 /// Parses `text` in `format`, or in the detected format when `None`.
 /// `source_name` appears in error messages (a path, or `<stdin>`).
 pub fn parse(text: &str, source_name: &str, format: Option<Format>) -> Result<Puzzle, ParseError> {
-    parse_with(text, source_name, format, None)
+    parse_with(text, source_name, format, Options::default())
 }
 
-/// [`parse`] with a box shape for the `givens` and `grid` formats, instead
-/// of the usual one for the side.
+/// What the format alone does not say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The box shape for the `givens` and `grid` formats, instead of the
+    /// usual one for the side.
+    pub boxes: Option<(usize, usize)>,
+    /// Takuzu: no two rows and no two columns alike (on by default).
+    pub takuzu_distinct: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { boxes: None, takuzu_distinct: true }
+    }
+}
+
+/// [`parse`] with [`Options`].
 pub fn parse_with(
     text: &str,
     source_name: &str,
     format: Option<Format>,
-    boxes: Option<(usize, usize)>,
+    options: Options,
 ) -> Result<Puzzle, ParseError> {
+    let boxes = options.boxes;
     match format.unwrap_or_else(|| detect(text)) {
         Format::Lp => lp::parse_lp(text, source_name),
         Format::Kattis => kattis::parse_kattis(text, source_name),
@@ -141,6 +173,7 @@ pub fn parse_with(
         Format::Grid => grid::parse_grid(text, source_name, boxes),
         Format::Puzzle => puzzle::parse_puzzle(text, source_name),
         Format::Fpuzzles => fpuzzles::parse_fpuzzles(text, source_name),
+        Format::Takuzu => takuzu::parse_takuzu(text, source_name, options.takuzu_distinct),
     }
 }
 

@@ -209,6 +209,7 @@ impl Builder<'_> {
         }
         let mut negatives = Vec::new();
         let mut marked = Vec::new();
+        let mut cages = rules::Cages::default();
         for (_, line) in &self.lines {
             if line[0].text == "negative" {
                 if line.len() == 1 {
@@ -229,7 +230,7 @@ impl Builder<'_> {
                 }
                 continue;
             }
-            let mut c = Directive { p, puzzle: &mut puzzle, line, n };
+            let mut c = Directive { p, puzzle: &mut puzzle, cages: &mut cages, line, n };
             if let Some(marker) = c.directive()? {
                 marked.push(marker);
             }
@@ -248,6 +249,7 @@ type Parts = (Vec<Cell>, Vec<Cell>, Option<(i64, Pos)>);
 struct Directive<'p, 'a, 'w> {
     p: &'p Parser<'a>,
     puzzle: &'p mut Puzzle,
+    cages: &'p mut rules::Cages,
     line: &'p [Word<'w>],
     n: usize,
 }
@@ -411,7 +413,9 @@ impl<'w> Directive<'_, '_, 'w> {
                         );
                     }
                 }
-                self.rule(|p| rules::killer(p, cells, value.map(|v| v.0)))?;
+                let (head, cages) = (self.head(), &mut *self.cages);
+                rules::killer(self.puzzle, cages, cells, value.map(|v| v.0))
+                    .map_err(|e| self.p.error(head.pos, format!("killer: {e}")))?;
             }
             "little-killer" => {
                 self.expect_cells(&cells, &second, 1, true)?;

@@ -81,9 +81,17 @@ pub fn global(p: &mut Puzzle, rule: Global) -> Result<(), String> {
     }
 }
 
+/// The cells already in a killer cage: cages may not overlap.
+#[derive(Debug, Default)]
+pub struct Cages(Vec<Cell>);
+
 /// A killer cage: distinct digits, summing to `sum` if given; a sum out of
-/// reach of distinct digits is an error.
-pub fn killer(p: &mut Puzzle, cells: Vec<Cell>, sum: Option<i64>) -> Result<(), String> {
+/// reach of distinct digits, or a cell already in another cage, is an error.
+pub fn killer(p: &mut Puzzle, cages: &mut Cages, cells: Vec<Cell>, sum: Option<i64>) -> Result<(), String> {
+    if let Some(cell) = cells.iter().find(|c| cages.0.contains(c)) {
+        return Err(format!("cell {cell} is already in another cage"));
+    }
+    cages.0.extend(&cells);
     if let Some(sum) = sum {
         let (k, n) = (cells.len() as i64, p.side() as i64);
         let (lo, hi) = (k * (k + 1) / 2, k * (2 * n - k + 1) / 2);

@@ -1,0 +1,142 @@
+//! Takuzu (Binairo): the counts of OEIS A253316 (full grids: 2, 72, 4,140,
+//! 4,111,116) and random puzzles with givens against an enumeration of the
+//! grids row by row, written here without the library.
+
+mod common;
+
+use assert_cmd::Command;
+use common::{rng, Draw};
+use predicates::str::contains;
+
+fn count(text: &str, extra: &[&str]) -> String {
+    let out = Command::cargo_bin("satsudoku")
+        .unwrap()
+        .args(["count", "--format", "takuzu"])
+        .args(extra)
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn blank(n: usize) -> String {
+    format!("{}\n", ".".repeat(n)).repeat(n)
+}
+
+/// The rows of length `n` that keep a line's rules: as many 1s as 0s, no
+/// three equal in a row. Bit `k` is cell `k`.
+fn valid_lines(n: usize) -> Vec<u32> {
+    (0..1u32 << n)
+        .filter(|&v| {
+            v.count_ones() as usize * 2 == n && (0..n.saturating_sub(2)).all(|k| (v >> k & 7) != 0 && (v >> k & 7) != 7)
+        })
+        .collect()
+}
+
+/// Grids of valid rows whose columns are valid too, agreeing with `givens`
+/// (-1 blank), with all rows and all columns distinct if `distinct`.
+fn oracle(n: usize, givens: &[i8], distinct: bool) -> u64 {
+    let lines = valid_lines(n);
+    let fits = |r: usize, row: u32| (0..n).all(|c| givens[r * n + c] < 0 || givens[r * n + c] as u32 == row >> c & 1);
+    fn fill(
+        n: usize,
+        r: usize,
+        rows: &mut Vec<u32>,
+        lines: &[u32],
+        fits: &dyn Fn(usize, u32) -> bool,
+        distinct: bool,
+    ) -> u64 {
+        if r == n {
+            let cols: Vec<u32> = (0..n).map(|c| (0..n).fold(0, |v, r| v | (rows[r] >> c & 1) << r)).collect();
+            let ok = cols.iter().all(|col| lines.contains(col));
+            let unique = |v: &[u32]| (0..v.len()).all(|i| (0..i).all(|j| v[i] != v[j]));
+            return u64::from(ok && (!distinct || (unique(rows) && unique(&cols))));
+        }
+        let mut count = 0;
+        for &row in lines {
+            if fits(r, row) {
+                rows.push(row);
+                count += fill(n, r + 1, rows, lines, fits, distinct);
+                rows.pop();
+            }
+        }
+        count
+    }
+    fill(n, 0, &mut Vec::new(), &lines, &fits, distinct)
+}
+
+#[test]
+fn full_grids_match_oeis_a253316() {
+    assert_eq!(count(&blank(2), &[]), "solutions(2).\n");
+    assert_eq!(count(&blank(4), &[]), "solutions(72).\n");
+    assert_eq!(count(&blank(6), &[]), "solutions(4140).\n");
+    assert_eq!([2, 4, 6].map(|n| oracle(n, &vec![-1; n * n], true)), [2, 72, 4140]);
+}
+
+/// 4,111,116 takes about 45 s with a release build on two cores, too long
+/// for `cargo test`'s debug build; `.ci/run` checks it with the release
+/// binary, and `cargo test -- --ignored` runs it here.
+#[test]
+#[ignore]
+fn the_8x8_count_matches_oeis_a253316() {
+    assert_eq!(count(&blank(8), &[]), "solutions(4111116).\n");
+}
+
+/// Random 4x4 and 6x6 puzzles, some givens of a random valid grid shown,
+/// under both rule sets.
+#[test]
+fn random_puzzles_match_the_oracle() {
+    let mut rng = rng(71);
+    for i in 0..40 {
+        let n = if i % 2 == 0 { 4 } else { 6 };
+        let lines = valid_lines(n);
+        let mut givens = vec![-1i8; n * n];
+        for _ in 0..rng.below(n * n / 2) {
+            let (r, c) = (rng.below(n), rng.below(n));
+            givens[r * n + c] = (lines[rng.below(lines.len())] >> c & 1) as i8;
+        }
+        let text: String = givens
+            .chunks(n)
+            .map(|row| {
+                row.iter().map(|&g| if g < 0 { '.' } else { char::from(b'0' + g as u8) }).collect::<String>() + "\n"
+            })
+            .collect();
+        for (distinct, extra) in [(true, &[][..]), (false, &["--takuzu-rules", "no-distinct"][..])] {
+            assert_eq!(
+                count(&text, extra),
+                format!("solutions({}).\n", oracle(n, &givens, distinct)),
+                "{text} {extra:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn solutions_print_as_rows_of_0_and_1() {
+    let out = Command::cargo_bin("satsudoku")
+        .unwrap()
+        .args(["count", "--print", "cnf-samples/family/takuzu-6x6.txt"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = stdout.lines().filter(|l| !l.starts_with('%') && !l.starts_with("solutions")).collect();
+    assert_eq!(rows.len(), 6, "{stdout}");
+    assert!(rows.iter().all(|r| r.len() == 6 && r.chars().all(|c| c == '0' || c == '1')), "{stdout}");
+}
+
+#[test]
+fn rejects_an_odd_side_and_other_symbols() {
+    let reject = |text: &str, message: &str| {
+        Command::cargo_bin("satsudoku")
+            .unwrap()
+            .args(["count", "--format", "takuzu"])
+            .write_stdin(text.to_owned())
+            .assert()
+            .code(2)
+            .stderr(contains(message.to_owned()));
+    };
+    reject("...\n...\n...\n", "<stdin>:1:1: a Takuzu grid has an even side (2 to 64), found 3 rows");
+    reject("01\n2.\n", "<stdin>:2:1: expected 0, 1 or '.', found \"2\"");
+    reject("01\n0\n", "<stdin>:2:1: expected 2 cells in the row (as many as rows), found 1");
+}
