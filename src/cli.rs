@@ -38,6 +38,8 @@ pub struct Cli {
 pub enum Command {
     /// Count the solutions and print `solutions(S).` on stdout.
     Count(CountArgs),
+    /// Say whether each puzzle has exactly one solution: `unique`, `none` or `multiple`.
+    Unique(UniqueArgs),
     /// Write the puzzle's CNF in DIMACS, with its projection.
     Export(ExportArgs),
     /// Read a SAT solver's model of an exported CNF and print the grid.
@@ -177,6 +179,25 @@ pub struct CountArgs {
     /// `auto` when stderr is a terminal.
     #[arg(long, value_enum, default_value_t)]
     pub progress: Progress,
+}
+
+#[derive(Debug, Args)]
+pub struct UniqueArgs {
+    /// Puzzle files (any format; a collection line by line); `-` or none reads stdin.
+    pub files: Vec<PathBuf>,
+    /// Input format; detected from the content when not given.
+    #[arg(long, value_parser = named::<Format>())]
+    pub format: Option<Format>,
+    #[command(flatten)]
+    pub shape: ShapeArgs,
+    #[command(flatten)]
+    pub encoding: EncodingArgs,
+    /// Counting engine [default: enum; blocking with --digits log]
+    #[arg(long, value_parser = named::<EngineKind>())]
+    pub engine: Option<EngineKind>,
+    /// Puzzles judged at a time, one thread each [default: all cores]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
+    pub jobs: Option<u16>,
 }
 
 /// When to show the progress line.

@@ -232,3 +232,33 @@ fn ganak_counts_the_family_samples_like_satsudoku() {
         assert_eq!(ganak_count(&out.stdout), expected.parse::<u128>().unwrap(), "ganak on {file}");
     }
 }
+
+/// minisat solves the export of a family puzzle and `decode` prints the
+/// model in the puzzle's own shape: letters on 16x16, 0 and 1 for Takuzu,
+/// with the checker's verdict on stderr.
+#[test]
+fn minisat_models_of_family_puzzles_decode_in_their_shape() {
+    if !available(Tool::Minisat, "minisat_models_of_family_puzzles_decode_in_their_shape") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (file, check) in [
+        (
+            "classic-16x16.txt",
+            (|row: &str| row.split(' ').count() == 16 && row.chars().any(|c| c.is_ascii_uppercase()))
+                as fn(&str) -> bool,
+        ),
+        ("takuzu-6x6.txt", |row: &str| row.len() == 6 && row.chars().all(|c| c == '0' || c == '1')),
+        ("killer-9x9.puzzle", |row: &str| row.split(' ').count() == 9),
+    ] {
+        let (cnf, model) = (dir.path().join(format!("{file}.cnf")), dir.path().join(format!("{file}.model")));
+        let puzzle = format!("cnf-samples/family/{file}");
+        export(&puzzle, &cnf, &["--dialect", "plain"]);
+        let status = Process::new("minisat").arg("-verb=0").arg(&cnf).arg(&model).status().unwrap();
+        assert_eq!(status.code(), Some(10), "{file}");
+        let out = Command::cargo_bin("satsudoku").unwrap().args(["decode", &puzzle]).arg(&model).assert().success();
+        let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert!(stdout.lines().count() > 1 && stdout.lines().all(check), "{file}: {stdout}");
+        assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("the model solves the puzzle"));
+    }
+}

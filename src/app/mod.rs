@@ -12,6 +12,7 @@ mod export;
 mod input;
 mod output;
 mod progress;
+mod unique;
 
 use std::fmt;
 use std::io::Write;
@@ -29,13 +30,15 @@ pub enum Status {
     LowerBound,
     /// The model given to `decode` is not a solution; exit 1.
     NotASolution,
+    /// Some puzzle given to `unique` has no solution or several; exit 1.
+    NotUnique,
 }
 
 impl Status {
     pub fn exit_code(self) -> u8 {
         match self {
             Status::Done => 0,
-            Status::NotASolution => 1,
+            Status::NotASolution | Status::NotUnique => 1,
             Status::LowerBound => 3,
         }
     }
@@ -45,6 +48,7 @@ impl Status {
 pub fn run(cli: &Cli) -> Result<Status, AppError> {
     match &cli.command {
         Command::Count(args) => count::run(count::Settings::resolve(args)?),
+        Command::Unique(args) => unique::run(unique::Settings::resolve(args)?),
         Command::Export(args) => export::run(export::Settings::resolve(args)?),
         Command::Decode(args) => decode::run(decode::Settings::resolve(args)?),
         Command::Compare(args) => compare::run(compare::Settings::resolve(args)),

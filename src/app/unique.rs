@@ -1,0 +1,234 @@
+//! `satsudoku unique`: is each puzzle's solution unique? One line each:
+//! `unique<TAB>SOLUTION`, `none`, or `multiple<TAB>SOLUTION<TAB>SOLUTION<TAB>CELLS`
+//! (the cells where the two differ), after `LABEL<TAB>` in a batch or a
+//! collection. The search stops at a second solution.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+
+use satsudoku::count::pool::Pool;
+use satsudoku::count::{self, EngineKind, Limits, Observer, Search, Stop};
+use satsudoku::encode::{self, Encoding};
+use satsudoku::model::{symbol, Grid, Puzzle};
+use satsudoku::parse::{Format, ParseError};
+
+use super::count::{PrintStyle, INTERRUPTED};
+use super::input::{read_input, Input, Reading, Source};
+use super::{AppError, Status};
+use crate::cli::UniqueArgs;
+use crate::diag;
+
+/// `unique`'s options, resolved once.
+pub struct Settings {
+    pub sources: Vec<Source>,
+    pub reading: Reading,
+    pub encoding: Encoding,
+    pub engine: EngineKind,
+    pub jobs: usize,
+}
+
+impl Settings {
+    pub fn resolve(args: &UniqueArgs) -> Result<Settings, AppError> {
+        let encoding = args.encoding.encoding().map_err(AppError::Usage)?;
+        let sources = if args.files.is_empty() {
+            vec![Source::Stdin]
+        } else {
+            args.files.iter().map(|f| Source::from_arg(Some(f))).collect()
+        };
+        Ok(Settings {
+            sources,
+            reading: Reading { format: args.format, options: args.shape.options() },
+            encoding,
+            engine: args.engine.unwrap_or_else(|| EngineKind::fastest_for(encoding.digits)),
+            jobs: args.jobs.map_or_else(count::all_cores, usize::from),
+        })
+    }
+}
+
+/// What a puzzle's solutions are, up to the second.
+#[derive(Debug)]
+pub enum Verdict {
+    None,
+    Unique(Grid),
+    Multiple(Grid, Grid),
+}
+
+/// One puzzle to judge: its label (or none for a lone puzzle), the puzzle
+/// or why it could not be read, and how to write its grids.
+struct Task {
+    label: Option<String>,
+    puzzle: Result<Puzzle, ParseError>,
+    style: PrintStyle,
+}
+
+pub fn run(settings: Settings) -> Result<Status, AppError> {
+    let batch = settings.sources.len() > 1;
+    let mut tasks = Vec::new();
+    let mut unreadable = 0;
+    for source in &settings.sources {
+        match read_input(source, settings.reading) {
+            Err(err) if batch => {
+                diag!("error: {err}");
+                unreadable += 1;
+            }
+            Err(err) => return Err(err),
+            Ok(Input::One { name, puzzle, format }) => {
+                tasks.push(Task { label: batch.then_some(name), puzzle: Ok(puzzle), style: PrintStyle::of(format) })
+            }
+            Ok(Input::Collection { name, puzzles }) => {
+                for (line, puzzle) in puzzles {
+                    let label = if batch { format!("{name}:{line}") } else { line.to_string() };
+                    tasks.push(Task { label: Some(label), puzzle, style: PrintStyle::of(Format::Givens) });
+                }
+            }
+        }
+    }
+    let (mut all_unique, mut bad) = (true, 0);
+    let mut stdout = io::stdout().lock();
+    let mut write = |task: &Task, verdict: Result<Verdict, AppError>| -> Result<(), AppError> {
+        let prefix = task.label.as_ref().map_or(String::new(), |l| format!("{l}\t"));
+        let line = match verdict? {
+            Verdict::Unique(grid) => format!("unique\t{}", one_line(&grid, task.style)),
+            Verdict::None => {
+                all_unique = false;
+                if let Ok(puzzle) = &task.puzzle {
+                    let conflicts = puzzle.given_conflicts();
+                    let at = task.label.as_deref().unwrap_or("the puzzle");
+                    if conflicts.is_empty() {
+                        diag!("satsudoku: {at}: no solution, though no two givens conflict directly");
+                    } else {
+                        diag!("satsudoku: {at}: no solution: the givens conflict: {}", conflicts.join("; "));
+                    }
+                }
+                "none".to_owned()
+            }
+            Verdict::Multiple(a, b) => {
+                all_unique = false;
+                let differ: Vec<String> = puzzle_cells(&a)
+                    .filter(|&(r, c)| a.get(cell(r, c)) != b.get(cell(r, c)))
+                    .map(|(r, c)| cell(r, c).to_string())
+                    .collect();
+                format!("multiple\t{}\t{}\t{}", one_line(&a, task.style), one_line(&b, task.style), differ.join(","))
+            }
+        };
+        writeln!(stdout, "{prefix}{line}").map_err(AppError::write("stdout"))
+    };
+    judge_all(&tasks, &settings, |task, verdict| match verdict {
+        None => {
+            if let Err(err) = &task.puzzle {
+                diag!("error: {err}");
+            }
+            bad += 1;
+            Ok(())
+        }
+        Some(verdict) => write(task, verdict),
+    })?;
+    stdout_flush()?;
+    if unreadable > 0 {
+        return Err(AppError::Batch { failed: unreadable, total: settings.sources.len() });
+    }
+    if bad > 0 {
+        return Err(AppError::Collection { failed: bad, total: tasks.len() });
+    }
+    Ok(if all_unique { Status::Done } else { Status::NotUnique })
+}
+
+fn stdout_flush() -> Result<(), AppError> {
+    io::stdout().flush().map_err(AppError::write("stdout"))
+}
+
+fn cell(r: usize, c: usize) -> satsudoku::model::Cell {
+    satsudoku::model::Cell::new(r, c)
+}
+
+fn puzzle_cells(grid: &Grid) -> impl Iterator<Item = (usize, usize)> {
+    let n = grid.side();
+    (0..n).flat_map(move |r| (0..n).map(move |c| (r, c)))
+}
+
+/// A grid on one line: its symbols in reading order (Takuzu as 0 and 1).
+fn one_line(grid: &Grid, style: PrintStyle) -> String {
+    grid.rows()
+        .flat_map(|row| row.iter())
+        .map(|&d| match style {
+            PrintStyle::Binary => (d - 1).to_string(),
+            PrintStyle::Facts | PrintStyle::Grid => symbol(d),
+        })
+        .collect()
+}
+
+/// Judges every task on `settings.jobs` threads, one puzzle per thread at a
+/// time; `report` sees each task in order, with `None` for one that could
+/// not be read. Stops after an interrupt.
+fn judge_all(
+    tasks: &[Task],
+    settings: &Settings,
+    mut report: impl FnMut(&Task, Option<Result<Verdict, AppError>>) -> Result<(), AppError>,
+) -> Result<(), AppError> {
+    let pool = Pool::new((0..tasks.len()).collect());
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for started in 0..settings.jobs.min(tasks.len()).max(1) {
+            let (sender, pool) = (sender.clone(), &pool);
+            let worker = move || {
+                let mut finished = false;
+                while let Some(index) = pool.take(finished, &INTERRUPTED) {
+                    finished = true;
+                    let verdict = tasks[index].puzzle.as_ref().ok().map(|p| judge(p, settings));
+                    if sender.send((index, verdict)).is_err() {
+                        break;
+                    }
+                }
+            };
+            if let Err(err) = std::thread::Builder::new().spawn_scoped(scope, worker) {
+                if started == 0 {
+                    return Err(AppError::Other(anyhow::Error::new(err).context("cannot start a worker thread")));
+                }
+                break;
+            }
+        }
+        drop(sender);
+        let (mut waiting, mut next) = (BTreeMap::new(), 0);
+        for (index, verdict) in receiver {
+            waiting.insert(index, verdict);
+            while let Some(verdict) = waiting.remove(&next) {
+                report(&tasks[next], verdict)?;
+                next += 1;
+            }
+        }
+        Ok(())
+    })
+}
+
+/// The first two solutions of `puzzle`, each checked by the independent checker.
+pub fn judge(puzzle: &Puzzle, settings: &Settings) -> Result<Verdict, AppError> {
+    let encoded = encode::encode(puzzle, &settings.encoding);
+    let mut found = Found(Vec::new());
+    let limits = Limits { max: Some(2), timeout: None, interrupt: Some(&INTERRUPTED) };
+    let counted = count::count_models(puzzle, &encoded, Search::from(settings.engine), limits, &mut found)?;
+    // A search stopped early (Ctrl-C) before a second solution says nothing.
+    if matches!(counted.stop, Stop::Interrupted | Stop::Timeout | Stop::Caller) && counted.models < 2 {
+        return Err(AppError::Other(anyhow::anyhow!("interrupted before the search ended")));
+    }
+    let mut grids = found.0.into_iter();
+    Ok(match (grids.next(), grids.next()) {
+        (None, _) => Verdict::None,
+        (Some(a), None) => Verdict::Unique(a),
+        (Some(a), Some(b)) => Verdict::Multiple(a, b),
+    })
+}
+
+/// Keeps the solutions a count shows.
+struct Found(Vec<Grid>);
+
+impl Observer for Found {
+    fn wants_models(&self) -> bool {
+        true
+    }
+
+    fn model(&mut self, _index: u128, grid: &Grid) -> ControlFlow<()> {
+        self.0.push(grid.clone());
+        ControlFlow::Continue(())
+    }
+}

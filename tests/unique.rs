@@ -1,0 +1,147 @@
+//! `satsudoku unique` against the backtracking oracle: random 4x4 and 6x6
+//! puzzles judged unique, none or multiple as the oracle's count says, each
+//! reported solution checked here (givens kept, rows, columns and boxes
+//! distinct), the differing cells exact; exit statuses 0, 1 and 2.
+
+mod common;
+
+use assert_cmd::Command;
+use common::{rng, Draw};
+use predicates::str::contains;
+
+fn satsudoku() -> Command {
+    Command::cargo_bin("satsudoku").unwrap()
+}
+
+fn symbol_value(c: char) -> u32 {
+    c.to_digit(36).unwrap()
+}
+
+/// Whether `line` is a solution of the `n x n` puzzle with `boxes` and `givens`.
+fn solves(line: &str, n: usize, (h, w): (usize, usize), givens: &[u32]) -> bool {
+    let g: Vec<u32> = line.chars().map(symbol_value).collect();
+    let distinct = |cells: Vec<usize>| (0..cells.len()).all(|i| (0..i).all(|j| g[cells[i]] != g[cells[j]]));
+    g.len() == n * n
+        && g.iter().zip(givens).all(|(&d, &given)| given == 0 || d == given)
+        && (0..n).all(|r| distinct((0..n).map(|c| r * n + c).collect()))
+        && (0..n).all(|c| distinct((0..n).map(|r| r * n + c).collect()))
+        && (0..n).all(|b| distinct((0..n).map(|k| (b / (n / w) * h + k / w) * n + b % (n / w) * w + k % w).collect()))
+}
+
+#[test]
+fn verdicts_match_the_oracle() {
+    let mut rng = rng(99);
+    let mut lines = Vec::new();
+    let mut cases = Vec::new();
+    for i in 0..40 {
+        let (n, boxes) = if i % 3 == 2 { (6, (2, 3)) } else { (4, (2, 2)) };
+        // A valid grid (a pattern, digits relabelled), some of it shown,
+        // and now and then one given changed.
+        let (h, w) = boxes;
+        let mut labels: Vec<u32> = (1..=n as u32).collect();
+        rng.shuffle(&mut labels);
+        let grid: Vec<u32> = (0..n * n).map(|i| labels[(w * ((i / n) % h) + (i / n) / h + i % n) % n]).collect();
+        let mut givens = vec![0u32; n * n];
+        for _ in 0..(n * n / 4 + rng.below(n * n / 3)) {
+            let k = rng.below(n * n);
+            givens[k] = grid[k];
+        }
+        if rng.below(5) == 0 {
+            givens[rng.below(n * n)] = 1 + rng.below(n) as u32;
+        }
+        let expected = common::count_grids(n, boxes, &givens, &|_| true);
+        lines.push(
+            givens.iter().map(|&d| if d == 0 { '.' } else { char::from_digit(d, 10).unwrap() }).collect::<String>(),
+        );
+        cases.push((n, boxes, givens, expected));
+    }
+    let out = satsudoku().arg("unique").write_stdin(lines.join("\n")).output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let verdicts: Vec<&str> = stdout.lines().collect();
+    assert_eq!(verdicts.len(), cases.len(), "{stdout}");
+    let mut seen = [0; 3];
+    for (line, (n, boxes, givens, expected)) in verdicts.iter().zip(&cases) {
+        let fields: Vec<&str> = line.split('\t').skip(1).collect();
+        match (fields[0], *expected) {
+            ("none", 0) => seen[0] += 1,
+            ("unique", 1) => {
+                assert!(solves(fields[1], *n, *boxes, givens), "{line}");
+                seen[1] += 1;
+            }
+            ("multiple", e) if e >= 2 => {
+                let (a, b) = (fields[1], fields[2]);
+                assert!(a != b && solves(a, *n, *boxes, givens) && solves(b, *n, *boxes, givens), "{line}");
+                let differ: Vec<String> = a
+                    .chars()
+                    .zip(b.chars())
+                    .enumerate()
+                    .filter(|(_, (x, y))| x != y)
+                    .map(|(i, _)| format!("r{}c{}", i / n + 1, i % n + 1))
+                    .collect();
+                assert_eq!(fields[3], differ.join(","), "{line}");
+                seen[2] += 1;
+            }
+            (verdict, e) => panic!("{verdict} where the oracle counts {e}: {line}"),
+        }
+    }
+    assert!(seen.iter().all(|&k| k > 0), "every verdict occurs: {seen:?}");
+    assert_eq!(out.status.code(), Some(1), "some puzzles are not unique");
+}
+
+#[test]
+fn a_unique_puzzle_gives_its_published_solution_and_exit_0() {
+    satsudoku()
+        .args(["unique", "cnf-samples/family/wikipedia.txt", "cnf-samples/family/inkala.txt"])
+        .assert()
+        .success()
+        .stdout(
+            "cnf-samples/family/wikipedia.txt\tunique\t534678912672195348198342567859761423426853791713924856961537284287419635345286179\n\
+             cnf-samples/family/inkala.txt\tunique\t812753649943682175675491283154237896369845721287169534521974368438526917796318452\n",
+        );
+}
+
+#[test]
+fn none_says_whether_the_givens_conflict() {
+    satsudoku()
+        .arg("unique")
+        .write_stdin("1..1............")
+        .assert()
+        .code(1)
+        .stdout("none\n")
+        .stderr(contains("no solution: the givens conflict: r1c1 and r1c4 are both given 1"));
+    satsudoku()
+        .arg("unique")
+        .write_stdin("12....34........")
+        .assert()
+        .code(1)
+        .stdout("none\n")
+        .stderr(contains("no solution, though no two givens conflict directly"));
+}
+
+#[test]
+fn every_format_is_judged() {
+    satsudoku().args(["unique", "cnf-samples/contest.lp"]).assert().success().stdout(contains("unique\t"));
+    satsudoku()
+        .args(["unique", "cnf-samples/family/killer-9x9.fpuzzles.txt"])
+        .assert()
+        .code(1)
+        .stdout(contains("multiple\t"));
+    satsudoku()
+        .args(["unique", "cnf-samples/family/takuzu-6x6.txt"])
+        .assert()
+        .success()
+        .stdout("unique\t101001010110110100001011011010100101\n");
+    satsudoku().args(["unique", "cnf-samples/family/jigsaw-7x7.puzzle"]).assert().success();
+}
+
+#[test]
+fn bad_input_is_exit_2_and_the_rest_is_judged() {
+    satsudoku()
+        .arg("unique")
+        .write_stdin("1...............\n12...\n")
+        .assert()
+        .code(2)
+        .stdout(contains("1\tmultiple\t"))
+        .stderr(contains("<stdin>:2:1: expected n*n cells"));
+    satsudoku().args(["unique", "tests/data/empty.lp"]).assert().code(2);
+}
