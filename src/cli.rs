@@ -143,22 +143,44 @@ impl EncodingArgs {
     }
 }
 
+/// The puzzles `count` and `unique` read.
 #[derive(Debug, Args)]
-pub struct CountArgs {
-    /// Puzzle files; `-` or none reads stdin. With several, each count line is
-    /// `FILE<TAB>solutions(S).`; a collection (one puzzle a line) gives one
-    /// `LINE<TAB>solutions(S).` line per puzzle.
+pub struct PuzzlesArgs {
+    /// Puzzle files, any format; `-` or none reads stdin. With several, each
+    /// output line starts with `FILE<TAB>`; a collection (one puzzle a line)
+    /// gives a line per puzzle, starting with `LINE<TAB>`.
     pub files: Vec<PathBuf>,
     /// Input format; detected from the content when not given.
     #[arg(long, value_parser = named::<Format>())]
     pub format: Option<Format>,
     #[command(flatten)]
     pub shape: ShapeArgs,
+}
+
+/// How `count` and `unique` search: the encoding and the engine.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
     #[command(flatten)]
     pub encoding: EncodingArgs,
     /// Counting engine [default: enum; blocking with --digits log]
     #[arg(long, value_parser = named::<EngineKind>())]
     pub engine: Option<EngineKind>,
+}
+
+impl SolveArgs {
+    /// The encoding, and the engine asked for or the fastest for it.
+    pub fn resolve(&self) -> Result<(Encoding, EngineKind), String> {
+        let encoding = self.encoding.encoding()?;
+        Ok((encoding, self.engine.unwrap_or_else(|| EngineKind::fastest_for(encoding.digits))))
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct CountArgs {
+    #[command(flatten)]
+    pub puzzles: PuzzlesArgs,
+    #[command(flatten)]
+    pub solve: SolveArgs,
     /// Worker threads, 1 to 256; above 1 the count is split into cubes counted
     /// in parallel [default: one thread for the first 5 ms, then all cores]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
@@ -183,18 +205,10 @@ pub struct CountArgs {
 
 #[derive(Debug, Args)]
 pub struct UniqueArgs {
-    /// Puzzle files (any format; a collection line by line); `-` or none reads stdin.
-    pub files: Vec<PathBuf>,
-    /// Input format; detected from the content when not given.
-    #[arg(long, value_parser = named::<Format>())]
-    pub format: Option<Format>,
     #[command(flatten)]
-    pub shape: ShapeArgs,
+    pub puzzles: PuzzlesArgs,
     #[command(flatten)]
-    pub encoding: EncodingArgs,
-    /// Counting engine [default: enum; blocking with --digits log]
-    #[arg(long, value_parser = named::<EngineKind>())]
-    pub engine: Option<EngineKind>,
+    pub solve: SolveArgs,
     /// Puzzles judged at a time, one thread each [default: all cores]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
     pub jobs: Option<u16>,

@@ -11,7 +11,7 @@ use satsudoku::model::{Grid, Puzzle};
 use satsudoku::parse::Format;
 use satsudoku::report;
 
-use super::input::{read_input, Input, Reading, Source};
+use super::input::{read_input, sources, Input, Reading, Source};
 use super::progress::ProgressLine;
 use super::{batch, AppError, Status};
 use crate::cli::{CountArgs, Progress};
@@ -38,17 +38,13 @@ pub struct Settings {
 
 impl Settings {
     pub fn resolve(args: &CountArgs) -> Result<Settings, AppError> {
-        let encoding = args.encoding.encoding().map_err(AppError::Usage)?;
-        let sources = if args.files.is_empty() {
-            vec![Source::Stdin]
-        } else {
-            args.files.iter().map(|f| Source::from_arg(Some(f))).collect()
-        };
+        let (encoding, engine) = args.solve.resolve().map_err(AppError::Usage)?;
+        let puzzles = &args.puzzles;
         Ok(Settings {
-            sources,
-            reading: Reading { format: args.format, options: args.shape.options() },
+            sources: sources(&puzzles.files),
+            reading: Reading { format: puzzles.format, options: puzzles.shape.options() },
             encoding,
-            engine: args.engine.unwrap_or_else(|| EngineKind::fastest_for(encoding.digits)),
+            engine,
             jobs: args.jobs.map(usize::from),
             max: args.max,
             timeout: args.timeout,

@@ -50,6 +50,15 @@ impl Source {
     }
 }
 
+/// The sources of a list of file arguments: stdin when there are none.
+pub fn sources(files: &[std::path::PathBuf]) -> Vec<Source> {
+    if files.is_empty() {
+        vec![Source::Stdin]
+    } else {
+        files.iter().map(|f| Source::from_arg(Some(f))).collect()
+    }
+}
+
 /// A path as messages show it: lossy UTF-8, control characters escaped
 /// (`\n`, `\u{1b}`), so a file name cannot rewrite the terminal or forge a line.
 pub fn display_name(path: &Path) -> String {

@@ -14,7 +14,7 @@ use satsudoku::model::{symbol, Grid, Puzzle};
 use satsudoku::parse::{Format, ParseError};
 
 use super::count::{PrintStyle, INTERRUPTED};
-use super::input::{read_input, Input, Reading, Source};
+use super::input::{read_input, sources, Input, Reading, Source};
 use super::{AppError, Status};
 use crate::cli::UniqueArgs;
 use crate::diag;
@@ -30,17 +30,13 @@ pub struct Settings {
 
 impl Settings {
     pub fn resolve(args: &UniqueArgs) -> Result<Settings, AppError> {
-        let encoding = args.encoding.encoding().map_err(AppError::Usage)?;
-        let sources = if args.files.is_empty() {
-            vec![Source::Stdin]
-        } else {
-            args.files.iter().map(|f| Source::from_arg(Some(f))).collect()
-        };
+        let (encoding, engine) = args.solve.resolve().map_err(AppError::Usage)?;
+        let puzzles = &args.puzzles;
         Ok(Settings {
-            sources,
-            reading: Reading { format: args.format, options: args.shape.options() },
+            sources: sources(&puzzles.files),
+            reading: Reading { format: puzzles.format, options: puzzles.shape.options() },
             encoding,
-            engine: args.engine.unwrap_or_else(|| EngineKind::fastest_for(encoding.digits)),
+            engine,
             jobs: args.jobs.map_or_else(count::all_cores, usize::from),
         })
     }

@@ -54,26 +54,30 @@ fn symbol(c: char) -> Option<Symbol> {
     }
 }
 
+/// What character `c` at `pos` is: `Some(cell)` (a blank or a digit up to
+/// `side`), `None` for a separator, or an error.
+fn read_cell(c: char, pos: Pos, side: usize, name: &str) -> Result<Option<Option<Digit>>, ParseError> {
+    match symbol(c) {
+        Some(Symbol::Separator) => Ok(None),
+        Some(Symbol::Blank) => Ok(Some(None)),
+        Some(Symbol::Digit(d)) if usize::from(d) <= side => Ok(Some(Some(d))),
+        Some(Symbol::Digit(d)) => {
+            Err(pos.error(name, format!("digit {} ({d}) is above the grid's {side} digits", quote(&c.to_string()))))
+        }
+        None => {
+            Err(pos
+                .error(name, format!("expected a digit, a letter or a blank ('.'), found {}", quote(&c.to_string()))))
+        }
+    }
+}
+
 /// The cells of one row of a grid, `side` of them, each a digit up to `side`.
 pub fn read_row(raw: &str, line: usize, side: usize, name: &str) -> Result<Vec<Option<Digit>>, ParseError> {
     let mut cells = Vec::with_capacity(side);
     for (i, c) in raw.chars().enumerate() {
         let pos = Pos { line, col: i + 1 };
-        match symbol(c) {
-            Some(Symbol::Separator) => {}
-            Some(Symbol::Blank) => cells.push(None),
-            Some(Symbol::Digit(d)) if usize::from(d) <= side => cells.push(Some(d)),
-            Some(Symbol::Digit(d)) => {
-                return Err(
-                    pos.error(name, format!("digit {} ({d}) is above the grid's {side} digits", quote(&c.to_string())))
-                )
-            }
-            None => {
-                return Err(pos.error(
-                    name,
-                    format!("expected a digit, a letter or a blank ('.'), found {}", quote(&c.to_string())),
-                ))
-            }
+        if let Some(cell) = read_cell(c, pos, side, name)? {
+            cells.push(cell);
         }
         if cells.len() > side {
             return Err(pos.error(name, format!("expected {side} cells in the row, found more")));
@@ -149,23 +153,7 @@ pub fn parse_givens_line(
     let (side, shape) = shape(count, boxes, start, name)?;
     let mut cells = Vec::with_capacity(side * side);
     for (i, c) in text.chars().enumerate() {
-        let pos = Pos { line, col: i + 1 };
-        match symbol(c) {
-            Some(Symbol::Separator) => {}
-            Some(Symbol::Blank) => cells.push(None),
-            Some(Symbol::Digit(d)) if usize::from(d) <= side => cells.push(Some(d)),
-            Some(Symbol::Digit(d)) => {
-                return Err(
-                    pos.error(name, format!("digit {} ({d}) is above the grid's {side} digits", quote(&c.to_string())))
-                )
-            }
-            None => {
-                return Err(pos.error(
-                    name,
-                    format!("expected a digit, a letter or a blank ('.'), found {}", quote(&c.to_string())),
-                ))
-            }
-        }
+        cells.extend(read_cell(c, Pos { line, col: i + 1 }, side, name)?);
     }
     build(side, Some(shape), &cells, start, name)
 }
