@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""satsudoku unique against tdoku on a collection of minimal classic puzzles,
+whole processes, taking turns run by run in one session; medians.
+
+usage: python3 bench/unique.py COUNT RUNS TDOKU_SOLVE
+  (from the repository root; builds satsudoku; generates COUNT puzzles with
+   bench/gen_minimal.py; writes bench/results/unique-DATE.md)
+
+Peers: tdoku (tdoku-solve 2, the same question: up to two solutions). The
+`sudoku` crate and a pysat blocking loop are not run here yet (not measured).
+"""
+import datetime
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def steal():
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    return fields[7], sum(fields)
+
+
+def timed(cmd, stdin_path):
+    with open(stdin_path) as stdin:
+        start = time.perf_counter()
+        out = subprocess.run(cmd, stdin=stdin, capture_output=True, text=True)
+        elapsed = time.perf_counter() - start
+    return elapsed, out
+
+
+def main():
+    count, runs, tdoku = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    subprocess.run(["cargo", "build", "--release", "--quiet"], check=True)
+    path = f"/tmp/satsudoku-minimal-{count}.txt"
+    with open(path, "w") as f:
+        subprocess.run([sys.executable, os.path.join(HERE, "gen_minimal.py"), str(count), "1", tdoku], stdout=f, check=True)
+    tools = {
+        "satsudoku unique -j1": ["target/release/satsudoku", "unique", "-j1", "-"],
+        "satsudoku unique (2 cores)": ["target/release/satsudoku", "unique", "-"],
+        "tdoku-solve 2": [tdoku, "2"],
+    }
+    times = {name: [] for name in tools}
+    stolen0, total0 = steal()
+    for _ in range(runs):
+        for name, cmd in tools.items():
+            elapsed, out = timed(cmd, path)
+            lines = [l for l in out.stdout.splitlines() if l.strip()]
+            if name.startswith("satsudoku"):
+                assert all("\tunique\t" in l for l in lines) and len(lines) == count, out.stderr[:500]
+            else:
+                assert all(l.split(":")[1] == "1" for l in lines) and len(lines) == count
+            times[name].append(elapsed)
+    stolen1, total1 = steal()
+    steal_share = 100.0 * (stolen1 - stolen0) / max(1, total1 - total0)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    tdoku_us = statistics.median(times["tdoku-solve 2"]) / count * 1e6
+    lines = [
+        f"# unique on {count} minimal 9x9 puzzles, {datetime.date.today()}",
+        "",
+        f"Command: `python3 bench/unique.py {count} {runs} TDOKU`, commit {commit}, {os.cpu_count()} cores, "
+        f"hypervisor steal {steal_share:.0f}% during the runs. Whole processes, medians of {runs} runs taken in turn; "
+        "every tool found every puzzle unique.",
+        "",
+        "| tool | total ms | per puzzle µs | ratio to tdoku |",
+        "|---|---:|---:|---:|",
+    ]
+    for name in tools:
+        med = statistics.median(times[name])
+        per = med / count * 1e6
+        lines.append(f"| {name} | {med * 1e3:.1f} | {per:.1f} | {per / tdoku_us:.1f}x |")
+    lines += ["", "Not measured here: the `sudoku` crate, a pysat+minisat blocking loop."]
+    os.makedirs("bench/results", exist_ok=True)
+    out = f"bench/results/unique-{datetime.date.today()}.md"
+    with open(out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
