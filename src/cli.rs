@@ -191,9 +191,13 @@ pub struct CountArgs {
     /// Stop after SECS seconds; the count is then a lower bound (exit 3).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
-    /// Print every solution as `solution(K,Row,[...]).` facts before the count.
+    /// Print every solution before the count (LP facts for the contest formats, grids otherwise).
     #[arg(long)]
     pub print: bool,
+    /// Count up to digit relabelling when the rules allow it (no givens, rules blind to digit
+    /// names): a full group fixed to 1..n, the count multiplied by n!. Off with --print and --max.
+    #[arg(long, value_enum, default_value_t)]
+    pub symmetry: SymmetryUse,
     /// Print variables, clauses by kind, SAT calls and times on stderr.
     #[arg(long)]
     pub stats: bool,
@@ -212,6 +216,16 @@ pub struct UniqueArgs {
     /// Puzzles judged at a time, one thread each [default: all cores]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
     pub jobs: Option<u16>,
+}
+
+/// Whether `count` may use symmetry.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum SymmetryUse {
+    /// Use it when the rules are proven invariant.
+    #[default]
+    Auto,
+    /// Always enumerate every solution.
+    None,
 }
 
 /// When to show the progress line.

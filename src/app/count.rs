@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use satsudoku::count::symmetry::relabelling;
 use satsudoku::count::{self, EngineKind, Limits, Observer, Search, Stop};
 use satsudoku::encode::{self, Encoding};
 use satsudoku::model::{Grid, Puzzle};
@@ -14,7 +15,7 @@ use satsudoku::report;
 use super::input::{read_input, sources, Input, Reading, Source};
 use super::progress::ProgressLine;
 use super::{batch, AppError, Status};
-use crate::cli::{CountArgs, Progress};
+use crate::cli::{CountArgs, Progress, SymmetryUse};
 use crate::diag;
 
 /// Set by Ctrl-C; the running count stops within milliseconds and reports a lower bound.
@@ -32,6 +33,8 @@ pub struct Settings {
     pub timeout: Option<Duration>,
     pub print: bool,
     pub stats: bool,
+    /// Count up to digit relabelling where the rules allow it.
+    pub symmetry: bool,
     /// Whether to show the progress line (`auto` resolved against stderr).
     pub progress: bool,
 }
@@ -50,6 +53,7 @@ impl Settings {
             timeout: args.timeout,
             print: args.print,
             stats: args.stats,
+            symmetry: args.symmetry == SymmetryUse::Auto && !args.print && args.max.is_none(),
             progress: match args.progress {
                 Progress::Always => true,
                 Progress::Never => false,
@@ -270,14 +274,24 @@ fn count_one<O: Write, D: Write>(
             conflicts.join("; ")
         );
     }
+    // Up to digit relabelling, when the rules are proven blind to digit names.
+    let symmetry = settings.symmetry.then(|| relabelling(puzzle)).flatten();
+    let reduced = symmetry.as_ref().map(|s| s.reduced(puzzle));
+    let (puzzle, factor) = match (&reduced, &symmetry) {
+        (Some(reduced), Some(s)) => (reduced, s.factor),
+        _ => (puzzle, 1),
+    };
     let start = Instant::now();
     let encoded = encode::encode(puzzle, &settings.encoding);
     let encode_time = start.elapsed();
 
     let limits = Limits { max: settings.max, timeout: settings.timeout, interrupt: Some(&INTERRUPTED) };
-    let progress = ProgressLine::new(sinks.show_progress);
+    let progress = ProgressLine::new(sinks.show_progress, factor);
     let mut view = CountView { out: &mut sinks.out, print: settings.print, style, write_error: None, progress };
-    let count = count::count_models(puzzle, &encoded, search, limits, &mut view)?;
+    let mut count = count::count_models(puzzle, &encoded, search, limits, &mut view)?;
+    count.models = count.models.checked_mul(factor).ok_or_else(|| {
+        AppError::Other(anyhow::anyhow!("the count times {factor} relabellings does not fit in 128 bits"))
+    })?;
     view.progress.clear();
     let to_stdout = AppError::write("stdout");
     if let Some(err) = view.write_error {
@@ -290,6 +304,14 @@ fn count_one<O: Write, D: Write>(
     // Diagnostics: a failed write to them is ignored (see `Stderr`).
     let diag = &mut sinks.diag;
     if settings.stats {
+        if let Some(s) = &symmetry {
+            let n = s.cells.len();
+            let _ = writeln!(
+                diag,
+                "symmetry: digit relabelling; {} fixed to 1..{n}, the count multiplied by {n}! = {}",
+                s.cells[0], s.factor
+            );
+        }
         let _ = writeln!(diag, "{}", report::encoding_stats(&encoded));
         let _ = writeln!(diag, "{}", report::search_stats(&count.stats));
         let (encode_ms, count_ms) = (report::millis(encode_time), report::millis(count.elapsed));
