@@ -6,10 +6,11 @@
 
 pub mod check;
 mod constraint;
+mod relation;
 
 pub use constraint::Constraint;
+pub use relation::{Predicate, Relation};
 
-use std::cmp::Ordering;
 use std::fmt;
 
 /// A digit, `1..=side`. `0` never appears in a [`Grid`] or a given.
@@ -56,87 +57,6 @@ pub enum GroupKind {
 pub struct Group {
     pub kind: GroupKind,
     pub cells: Vec<Cell>,
-}
-
-/// A predicate on the pair of digits `(a, b)` of two cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Predicate {
-    /// `a + b` compares to `target` as `cmp` says: `Less` is `a + b < target`
-    /// (the contest's relations; XV: `= 10`, `= 5`).
-    Sum { cmp: Ordering, target: u32 },
-    /// `a + b != target` (negative XV).
-    SumNot { target: u32 },
-    /// `|a - b| = diff` (Kropki white dot: 1, or a given value).
-    Difference { diff: u32 },
-    /// `|a - b| != diff` (negative white dots; non-consecutive).
-    DifferenceNot { diff: u32 },
-    /// `|a - b| >= min` (German whispers: 5).
-    DifferenceAtLeast { min: u32 },
-    /// One digit is `ratio` times the other (Kropki black dot: 2).
-    Ratio { ratio: u32 },
-    /// Neither digit is `ratio` times the other (negative black dots).
-    RatioNot { ratio: u32 },
-    /// `a < b` (thermometers, greater-than signs, minimum and maximum cells).
-    Less,
-    /// `a <= b` (slow thermometers).
-    LessOrEqual,
-    /// `a = b` (palindromes, clones).
-    Equal,
-    /// `a != b` (anti-knight, anti-king).
-    NotEqual,
-}
-
-impl Predicate {
-    /// Whether the pair of digits `(a, b)` satisfies the predicate.
-    pub fn allows(&self, a: Digit, b: Digit) -> bool {
-        let (a, b) = (u32::from(a), u32::from(b));
-        match *self {
-            Predicate::Sum { cmp, target } => (a + b).cmp(&target) == cmp,
-            Predicate::SumNot { target } => a + b != target,
-            Predicate::Difference { diff } => a.abs_diff(b) == diff,
-            Predicate::DifferenceNot { diff } => a.abs_diff(b) != diff,
-            Predicate::DifferenceAtLeast { min } => a.abs_diff(b) >= min,
-            Predicate::Ratio { ratio } => a == ratio * b || b == ratio * a,
-            Predicate::RatioNot { ratio } => a != ratio * b && b != ratio * a,
-            Predicate::Less => a < b,
-            Predicate::LessOrEqual => a <= b,
-            Predicate::Equal => a == b,
-            Predicate::NotEqual => a != b,
-        }
-    }
-}
-
-impl fmt::Display for Predicate {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Predicate::Sum { cmp, target } => {
-                let op = match cmp {
-                    Ordering::Less => "<",
-                    Ordering::Equal => "=",
-                    Ordering::Greater => ">",
-                };
-                write!(f, "sum {op} {target}")
-            }
-            Predicate::SumNot { target } => write!(f, "sum != {target}"),
-            Predicate::Difference { diff } => write!(f, "difference = {diff}"),
-            Predicate::DifferenceNot { diff } => write!(f, "difference != {diff}"),
-            Predicate::DifferenceAtLeast { min } => write!(f, "difference >= {min}"),
-            Predicate::Ratio { ratio } => write!(f, "ratio {ratio}"),
-            Predicate::RatioNot { ratio } => write!(f, "ratio not {ratio}"),
-            Predicate::Less => write!(f, "first < second"),
-            Predicate::LessOrEqual => write!(f, "first <= second"),
-            Predicate::Equal => write!(f, "equal"),
-            Predicate::NotEqual => write!(f, "different"),
-        }
-    }
-}
-
-/// A binary relation between the digits of two distinct cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Relation {
-    pub a: Cell,
-    pub b: Cell,
-    pub predicate: Predicate,
 }
 
 /// What can be wrong when a puzzle is built through the library API.

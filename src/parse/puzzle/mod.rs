@@ -1,0 +1,239 @@
+//! The native `puzzle` format: everything the model expresses, one
+//! directive a line, cells named `r1c1` (row, column, from 1). `#` starts a
+//! comment. The grammar is in the README ("The puzzle format").
+//!
+//! ```text
+//! size 6                  # first; boxes follow from the size (box 2x3 here)
+//! givens                  # then `size` rows: digits, `.` `0` `_` for blanks
+//! 1.....                  # (spaces and | - + separators are ignored)
+//! ...
+//! killer r1c1 r1c2 = 7    # one constraint a line
+//! ```
+
+use super::grid::{box_shape, read_row};
+use super::rules::{self, Negative};
+use super::{quote, ParseError, Pos};
+use crate::model::{Cell, Digit, ModelError, Puzzle};
+
+mod directive;
+
+use directive::Directive;
+
+/// A word of a line and where it starts.
+#[derive(Clone, Copy, Debug)]
+struct Word<'a> {
+    text: &'a str,
+    pos: Pos,
+}
+
+/// The words of a line before any `#`, with their columns (in characters).
+fn words(line: &str, number: usize) -> Vec<Word<'_>> {
+    let content = line.split('#').next().unwrap_or("");
+    let mut found = Vec::new();
+    let mut start = None;
+    for (col, (byte, c)) in content.char_indices().enumerate() {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some((byte, col)),
+            (true, Some((from, col0))) => {
+                found.push(Word { text: &content[from..byte], pos: Pos { line: number, col: col0 + 1 } });
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some((from, col0)) = start {
+        found.push(Word { text: &content[from..], pos: Pos { line: number, col: col0 + 1 } });
+    }
+    found
+}
+
+pub(super) struct Parser<'a> {
+    name: &'a str,
+    lines: Vec<&'a str>,
+    next: usize,
+}
+
+impl<'a> Parser<'a> {
+    fn error(&self, pos: Pos, message: impl Into<String>) -> ParseError {
+        pos.error(self.name, message)
+    }
+
+    /// The next line that has words, with its number.
+    fn next_line(&mut self) -> Option<(usize, Vec<Word<'a>>)> {
+        while self.next < self.lines.len() {
+            let number = self.next + 1;
+            let line = self.lines[self.next];
+            self.next += 1;
+            let found = words(line, number);
+            if !found.is_empty() {
+                return Some((number, found));
+            }
+        }
+        None
+    }
+
+    fn end(&self) -> Pos {
+        Pos { line: self.lines.len().max(1), col: self.lines.last().map_or(0, |l| l.chars().count()) + 1 }
+    }
+}
+
+/// Parses a `puzzle` file.
+pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
+    let mut p = Parser { name, lines: text.lines().collect(), next: 0 };
+    let Some((_, first)) = p.next_line() else {
+        return Err(p.error(Pos { line: 1, col: 1 }, "expected \"size N\", found end of input"));
+    };
+    if first[0].text != "size" {
+        return Err(p.error(first[0].pos, format!("expected \"size N\" first, found {}", quote(first[0].text))));
+    }
+    let side = match first.get(1).map(|w| (w, w.text.parse::<usize>())) {
+        Some((_, Ok(n))) if (1..=crate::model::MAX_SIDE).contains(&n) && first.len() == 2 => n,
+        Some((w, _)) => {
+            let message =
+                format!("expected a grid side 1..{} after \"size\", found {}", crate::model::MAX_SIDE, quote(w.text));
+            return Err(p.error(w.pos, message));
+        }
+        None => return Err(p.error(first[0].pos, "expected a grid side after \"size\"")),
+    };
+    let mut b = Builder { side, boxes: box_shape(side), box_pos: None, regions: None, givens: None, lines: Vec::new() };
+    while let Some((number, line)) = p.next_line() {
+        let head = line[0];
+        match head.text {
+            "box" => {
+                let Some(arg) = line.get(1) else {
+                    return Err(p.error(head.pos, "expected \"box RxC\" or \"box none\""));
+                };
+                b.boxes = match arg.text {
+                    "none" => None,
+                    text => Some(super::grid::parse_box(text, side).map_err(|m| p.error(arg.pos, m))?),
+                };
+                b.box_pos = Some(arg.pos);
+            }
+            "givens" => {
+                let mut digits = Vec::with_capacity(side * side);
+                for _ in 0..side {
+                    let Some((row_number, _)) = p.next_line() else {
+                        return Err(p.error(p.end(), format!("expected {side} rows of givens, found end of input")));
+                    };
+                    let raw = p.lines[row_number - 1].split('#').next().unwrap_or("");
+                    digits.extend(read_row(raw, row_number, side, name)?);
+                }
+                b.givens = Some((head.pos, digits));
+            }
+            "regions" => {
+                let mut labels = Vec::with_capacity(side * side);
+                for _ in 0..side {
+                    let Some((row_number, row)) = p.next_line() else {
+                        return Err(
+                            p.error(p.end(), format!("expected {side} rows of region labels, found end of input"))
+                        );
+                    };
+                    let chars: Vec<(char, Pos)> = row
+                        .iter()
+                        .flat_map(|w| {
+                            w.text
+                                .chars()
+                                .enumerate()
+                                .map(move |(i, c)| (c, Pos { line: row_number, col: w.pos.col + i }))
+                        })
+                        .collect();
+                    if chars.len() != side {
+                        let at = chars.get(side).map_or(row[0].pos, |c| c.1);
+                        return Err(
+                            p.error(at, format!("expected {side} region labels in the row, found {}", chars.len()))
+                        );
+                    }
+                    labels.extend(chars);
+                }
+                b.regions = Some((head.pos, labels));
+            }
+            _ => b.lines.push((number, line)),
+        }
+    }
+    b.build(&p)
+}
+
+struct Builder<'a> {
+    side: usize,
+    boxes: Option<(usize, usize)>,
+    box_pos: Option<Pos>,
+    regions: Option<(Pos, Vec<(char, Pos)>)>,
+    givens: Option<(Pos, Vec<Option<Digit>>)>,
+    lines: Vec<(usize, Vec<Word<'a>>)>,
+}
+
+impl Builder<'_> {
+    fn build(self, p: &Parser) -> Result<Puzzle, ParseError> {
+        let n = self.side;
+        let model = |pos: Pos| move |e: ModelError| p.error(pos, e.to_string());
+        let mut puzzle = match (self.boxes, &self.regions) {
+            (Some((h, w)), None) => Puzzle::sudoku(h, w).map_err(model(Pos { line: 1, col: 1 }))?,
+            (_, Some(_)) | (None, None) => Puzzle::latin(n).map_err(model(Pos { line: 1, col: 1 }))?,
+        };
+        if self.regions.is_none() && self.boxes.is_none() && self.box_pos.is_none() {
+            return Err(p.error(
+                Pos { line: 1, col: 1 },
+                format!("size {n} has no usual box shape: give \"box RxC\", \"box none\" or \"regions\""),
+            ));
+        }
+        if let Some((pos, labels)) = &self.regions {
+            let mut order: Vec<char> = Vec::new();
+            for &(c, _) in labels {
+                if !order.contains(&c) {
+                    order.push(c);
+                }
+            }
+            for label in order {
+                let cells: Vec<Cell> = labels
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, l)| l.0 == label)
+                    .map(|(i, _)| Cell::new(i / n, i % n))
+                    .collect();
+                let at = labels.iter().find(|l| l.0 == label).map_or(*pos, |l| l.1);
+                puzzle
+                    .add_region(cells)
+                    .map_err(|e| p.error(at, format!("region {}: {e}", quote(&label.to_string()))))?;
+            }
+        }
+        if let Some((pos, digits)) = &self.givens {
+            for (i, d) in digits.iter().enumerate() {
+                if let Some(d) = d {
+                    puzzle.set_given(Cell::new(i / n, i % n), *d).map_err(model(*pos))?;
+                }
+            }
+        }
+        let mut negatives = Vec::new();
+        let mut marked = Vec::new();
+        let mut cages = rules::Cages::default();
+        for (_, line) in &self.lines {
+            if line[0].text == "negative" {
+                if line.len() == 1 {
+                    return Err(p.error(line[0].pos, "expected white, black, x or v after \"negative\""));
+                }
+                for w in &line[1..] {
+                    negatives.push(match w.text {
+                        "white" => Negative::White,
+                        "black" => Negative::Black,
+                        "x" => Negative::X,
+                        "v" => Negative::V,
+                        other => {
+                            let message =
+                                format!("expected white, black, x or v after \"negative\", found {}", quote(other));
+                            return Err(p.error(w.pos, message));
+                        }
+                    });
+                }
+                continue;
+            }
+            let mut c = Directive { p, puzzle: &mut puzzle, cages: &mut cages, line, n };
+            if let Some(marker) = c.directive()? {
+                marked.push(marker);
+            }
+        }
+        for kind in negatives {
+            rules::negative(&mut puzzle, kind, &marked).map_err(|e| p.error(Pos { line: 1, col: 1 }, e))?;
+        }
+        Ok(puzzle)
+    }
+}
