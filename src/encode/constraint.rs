@@ -192,6 +192,12 @@ pub(super) fn encode_constraint(
 /// A one-hot set of values: the literal true when the value is taken.
 type Values = BTreeMap<i64, Lit>;
 
+/// The least and greatest value of a non-empty set.
+fn span(values: &Values) -> (i64, i64) {
+    let first = values.keys().next().copied().unwrap_or(0);
+    (first, values.keys().next_back().copied().unwrap_or(first))
+}
+
 /// `Σ w·digit = target` over `terms`, merged as `sums` says.
 fn encode_sum(
     terms: &[(Cell, i32)],
@@ -206,8 +212,7 @@ fn encode_sum(
         .filter(|&&(_, w)| w != 0)
         .map(|&(cell, w)| (1..=n as Digit).map(|d| (i64::from(w) * i64::from(d), spelling.is(cell, d, out))).collect())
         .collect();
-    let range = |v: &Values| (*v.keys().next().expect("values"), *v.keys().next_back().expect("values"));
-    let (lo, hi) = leaves.iter().map(range).fold((0, 0), |(lo, hi), (a, b)| (lo + a, hi + b));
+    let (lo, hi) = leaves.iter().map(span).fold((0, 0), |(lo, hi), (a, b)| (lo + a, hi + b));
     let sum = Sum { target, total: (lo, hi) };
     match leaves.len() {
         0 => {
@@ -264,7 +269,6 @@ impl Sum {
             out.add_clause(&[]); // an earlier merge found no reachable sum
             return Values::new();
         }
-        let span = |v: &Values| (*v.keys().next().expect("values"), *v.keys().next_back().expect("values"));
         let ((alo, ahi), (blo, bhi)) = (span(&a), span(&b));
         // What the terms outside this node can still add.
         let (rest_lo, rest_hi) = (self.total.0 - alo - blo, self.total.1 - ahi - bhi);

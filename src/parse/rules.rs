@@ -85,6 +85,12 @@ pub fn global(p: &mut Puzzle, rule: Global) -> Result<(), String> {
 #[derive(Debug, Default)]
 pub struct Cages(Vec<Cell>);
 
+/// The sums `k` distinct digits of `1..=n` can have: `1+2+..+k` to
+/// `n+(n-1)+..+(n-k+1)`.
+pub fn distinct_sum_range(k: i64, n: i64) -> (i64, i64) {
+    (k * (k + 1) / 2, k * (2 * n - k + 1) / 2)
+}
+
 /// A killer cage: distinct digits, summing to `sum` if given; a sum out of
 /// reach of distinct digits, or a cell already in another cage, is an error.
 pub fn killer(p: &mut Puzzle, cages: &mut Cages, cells: Vec<Cell>, sum: Option<i64>) -> Result<(), String> {
@@ -94,7 +100,7 @@ pub fn killer(p: &mut Puzzle, cages: &mut Cages, cells: Vec<Cell>, sum: Option<i
     cages.0.extend(&cells);
     if let Some(sum) = sum {
         let (k, n) = (cells.len() as i64, p.side() as i64);
-        let (lo, hi) = (k * (k + 1) / 2, k * (2 * n - k + 1) / 2);
+        let (lo, hi) = distinct_sum_range(k, n);
         if k <= n && !(lo..=hi).contains(&sum) {
             return Err(format!("a cage of {k} distinct digits sums to {lo}..{hi}, not {sum}"));
         }

@@ -177,8 +177,9 @@ impl<'w> Directive<'_, '_, 'w> {
             "killer" => {
                 self.expect_cells(&cells, &second, 1, true)?;
                 if let Some((sum, pos)) = value {
+                    // Checked here too, to point at the sum itself.
                     let (k, n) = (cells.len() as i64, self.n as i64);
-                    let (lo, hi) = (k * (k + 1) / 2, k * (2 * n - k + 1) / 2);
+                    let (lo, hi) = rules::distinct_sum_range(k, n);
                     if k <= n && !(lo..=hi).contains(&sum) {
                         return Err(
                             self.err(pos, format!("a cage of {k} distinct digits sums to {lo}..{hi}, not {sum}"))
