@@ -80,8 +80,9 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     } else {
         count_in_turn(&settings)
     };
+    // Files left after an interrupt (after a failure, the failure is the news).
     let skipped: Vec<String> = settings.sources[outcomes.len()..].iter().map(Source::name).collect();
-    if !skipped.is_empty() {
+    if !skipped.is_empty() && INTERRUPTED.load(Ordering::Relaxed) {
         diag!("satsudoku: interrupted: not counted: {}", skipped.join(", "));
     }
     let mut status = if skipped.is_empty() { Status::Done } else { Status::LowerBound };
