@@ -10,13 +10,13 @@ use satsudoku::count::Search;
 use super::count::{count_file, Outcome, Settings, Sinks, INTERRUPTED};
 use super::AppError;
 
-/// Counts `settings.sources` on `threads` threads. Output is gathered per
+/// Counts `settings.puzzles.sources` on `threads` threads. Output is gathered per
 /// file and written in the order of the files; there is no progress line.
 /// After an interrupt no new file is started, and the output stops before
 /// the first file that was not: the outcomes cover a prefix of the files.
 pub fn count_in_parallel(settings: &Settings, threads: usize) -> Result<Vec<Outcome>, AppError> {
-    let search = Search::from(settings.engine);
-    let files = &settings.sources;
+    let search = Search::from(settings.puzzles.engine);
+    let files = &settings.puzzles.sources;
     let pool = Pool::new((0..files.len()).collect());
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::scope(|scope| {

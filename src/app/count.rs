@@ -6,13 +6,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use satsudoku::count::symmetry::relabelling;
-use satsudoku::count::{self, EngineKind, Limits, Observer, Search, Stop};
-use satsudoku::encode::{self, Encoding};
+use satsudoku::count::{self, Limits, Observer, Search, Stop};
+use satsudoku::encode;
 use satsudoku::model::{Grid, Puzzle};
 use satsudoku::parse::Format;
 use satsudoku::report;
 
-use super::input::{read_input, sources, Input, Reading, Source};
+use super::input::{read_input, Input, Puzzles, Source};
 use super::progress::ProgressLine;
 use super::{batch, AppError, Status};
 use crate::cli::{CountArgs, Progress, SymmetryUse};
@@ -23,10 +23,7 @@ pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// `count`'s options, resolved once.
 pub struct Settings {
-    pub sources: Vec<Source>,
-    pub reading: Reading,
-    pub encoding: Encoding,
-    pub engine: EngineKind,
+    pub puzzles: Puzzles,
     /// `--jobs`, if given.
     pub jobs: Option<usize>,
     pub max: Option<u128>,
@@ -41,13 +38,8 @@ pub struct Settings {
 
 impl Settings {
     pub fn resolve(args: &CountArgs) -> Result<Settings, AppError> {
-        let (encoding, engine) = args.solve.resolve().map_err(AppError::Usage)?;
-        let puzzles = &args.puzzles;
         Ok(Settings {
-            sources: sources(&puzzles.files),
-            reading: Reading { format: puzzles.format, options: puzzles.shape.options() },
-            encoding,
-            engine,
+            puzzles: Puzzles::resolve(&args.puzzles, &args.solve)?,
             jobs: args.jobs.map(usize::from),
             max: args.max,
             timeout: args.timeout,
@@ -64,7 +56,7 @@ impl Settings {
 
     /// Several files: each line is `NAME<TAB>solutions(S).`
     pub fn is_batch(&self) -> bool {
-        self.sources.len() > 1
+        self.puzzles.is_batch()
     }
 }
 
@@ -76,12 +68,12 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     }
     let threads = settings.jobs.unwrap_or_else(count::all_cores);
     let outcomes = if settings.is_batch() && !settings.print && threads > 1 {
-        batch::count_in_parallel(&settings, threads.min(settings.sources.len()))?
+        batch::count_in_parallel(&settings, threads.min(settings.puzzles.sources.len()))?
     } else {
         count_in_turn(&settings)
     };
     // Files left after an interrupt (after a failure, the failure is the news).
-    let skipped: Vec<String> = settings.sources[outcomes.len()..].iter().map(Source::name).collect();
+    let skipped: Vec<String> = settings.puzzles.sources[outcomes.len()..].iter().map(Source::name).collect();
     if !skipped.is_empty() && INTERRUPTED.load(Ordering::Relaxed) {
         diag!("satsudoku: interrupted: not counted: {}", skipped.join(", "));
     }
@@ -102,7 +94,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         }
     }
     if unreadable > 0 {
-        return Err(AppError::Batch { failed: unreadable, total: settings.sources.len() });
+        return Err(AppError::Batch { failed: unreadable, total: settings.puzzles.sources.len() });
     }
     if bad_lines > 0 {
         return Err(AppError::Collection { failed: bad_lines, total: puzzles });
@@ -135,11 +127,11 @@ impl Outcome {
 /// (default: [`Search::auto`]), streaming output; stops after an interrupt.
 fn count_in_turn(settings: &Settings) -> Vec<Outcome> {
     let search = match settings.jobs {
-        Some(jobs) => Search { engine: settings.engine, jobs, probe: None },
-        None => Search::auto(settings.engine),
+        Some(jobs) => Search { engine: settings.puzzles.engine, jobs, probe: None },
+        None => Search::auto(settings.puzzles.engine),
     };
     let mut outcomes = Vec::new();
-    for source in &settings.sources {
+    for source in &settings.puzzles.sources {
         if INTERRUPTED.load(Ordering::Relaxed) {
             break;
         }
@@ -165,7 +157,7 @@ pub fn count_file<O: Write, D: Write>(
     settings: &Settings,
     sinks: &mut Sinks<O, D>,
 ) -> Outcome {
-    let input = match read_input(source, settings.reading) {
+    let input = match read_input(source, settings.puzzles.reading) {
         Err(err) => return Outcome::Unreadable(err),
         Ok(input) => input,
     };
@@ -283,7 +275,7 @@ fn count_one<O: Write, D: Write>(
         _ => (puzzle, 1),
     };
     let start = Instant::now();
-    let encoded = encode::encode(puzzle, &settings.encoding);
+    let encoded = encode::encode(puzzle, &settings.puzzles.encoding);
     let encode_time = start.elapsed();
 
     let limits = Limits { max: settings.max, timeout: settings.timeout, interrupt: Some(&INTERRUPTED) };

@@ -7,10 +7,13 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
+use satsudoku::count::EngineKind;
+use satsudoku::encode::Encoding;
 use satsudoku::model::Puzzle;
 use satsudoku::parse::{self, Format, ParseError, Pos};
 
 use super::error::AppError;
+use crate::cli::{PuzzlesArgs, SolveArgs};
 
 /// The largest input read, in bytes: far above any puzzle, so that reading
 /// `/dev/zero` or a runaway file ends with a clear error, not out of memory.
@@ -152,6 +155,32 @@ pub fn read_puzzle(source: &Source, reading: Reading) -> Result<(String, Puzzle)
     let Text { name, text } = read_text(source)?;
     let puzzle = parse::parse_with(&text, &name, reading.format, reading.options)?;
     Ok((name, puzzle))
+}
+
+/// What `count` and `unique` both resolve: the inputs, how to read them,
+/// the encoding and the engine.
+pub struct Puzzles {
+    pub sources: Vec<Source>,
+    pub reading: Reading,
+    pub encoding: Encoding,
+    pub engine: EngineKind,
+}
+
+impl Puzzles {
+    pub fn resolve(puzzles: &PuzzlesArgs, solve: &SolveArgs) -> Result<Puzzles, AppError> {
+        let (encoding, engine) = solve.resolve().map_err(AppError::Usage)?;
+        Ok(Puzzles {
+            sources: sources(&puzzles.files),
+            reading: Reading { format: puzzles.format, options: puzzles.shape.options() },
+            encoding,
+            engine,
+        })
+    }
+
+    /// Several files: each output line starts with `FILE<TAB>`.
+    pub fn is_batch(&self) -> bool {
+        self.sources.len() > 1
+    }
 }
 
 /// A read input: one puzzle, or a collection of `givens` lines.

@@ -8,35 +8,27 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 use satsudoku::count::pool::Pool;
-use satsudoku::count::{self, EngineKind, Limits, Observer, Search, Stop};
-use satsudoku::encode::{self, Encoding};
+use satsudoku::count::{self, Limits, Observer, Search, Stop};
+use satsudoku::encode;
 use satsudoku::model::{symbol, Grid, Puzzle};
 use satsudoku::parse::{Format, ParseError};
 
 use super::count::{PrintStyle, INTERRUPTED};
-use super::input::{read_input, sources, Input, Reading, Source};
+use super::input::{read_input, Input, Puzzles};
 use super::{AppError, Status};
 use crate::cli::UniqueArgs;
 use crate::diag;
 
 /// `unique`'s options, resolved once.
 pub struct Settings {
-    pub sources: Vec<Source>,
-    pub reading: Reading,
-    pub encoding: Encoding,
-    pub engine: EngineKind,
+    pub puzzles: Puzzles,
     pub jobs: usize,
 }
 
 impl Settings {
     pub fn resolve(args: &UniqueArgs) -> Result<Settings, AppError> {
-        let (encoding, engine) = args.solve.resolve().map_err(AppError::Usage)?;
-        let puzzles = &args.puzzles;
         Ok(Settings {
-            sources: sources(&puzzles.files),
-            reading: Reading { format: puzzles.format, options: puzzles.shape.options() },
-            encoding,
-            engine,
+            puzzles: Puzzles::resolve(&args.puzzles, &args.solve)?,
             jobs: args.jobs.map_or_else(count::all_cores, usize::from),
         })
     }
@@ -59,11 +51,11 @@ struct Task {
 }
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
-    let batch = settings.sources.len() > 1;
+    let batch = settings.puzzles.is_batch();
     let mut tasks = Vec::new();
     let mut unreadable = 0;
-    for source in &settings.sources {
-        match read_input(source, settings.reading) {
+    for source in &settings.puzzles.sources {
+        match read_input(source, settings.puzzles.reading) {
             Err(err) if batch => {
                 diag!("error: {err}");
                 unreadable += 1;
@@ -122,7 +114,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     })?;
     stdout_flush()?;
     if unreadable > 0 {
-        return Err(AppError::Batch { failed: unreadable, total: settings.sources.len() });
+        return Err(AppError::Batch { failed: unreadable, total: settings.puzzles.sources.len() });
     }
     if bad > 0 {
         return Err(AppError::Collection { failed: bad, total: tasks.len() });
@@ -199,10 +191,10 @@ fn judge_all(
 
 /// The first two solutions of `puzzle`, each checked by the independent checker.
 pub fn judge(puzzle: &Puzzle, settings: &Settings) -> Result<Verdict, AppError> {
-    let encoded = encode::encode(puzzle, &settings.encoding);
+    let encoded = encode::encode(puzzle, &settings.puzzles.encoding);
     let mut found = Found(Vec::new());
     let limits = Limits { max: Some(2), timeout: None, interrupt: Some(&INTERRUPTED) };
-    let counted = count::count_models(puzzle, &encoded, Search::from(settings.engine), limits, &mut found)?;
+    let counted = count::count_models(puzzle, &encoded, Search::from(settings.puzzles.engine), limits, &mut found)?;
     // A search stopped early (Ctrl-C) before a second solution says nothing.
     if matches!(counted.stop, Stop::Interrupted | Stop::Timeout | Stop::Caller) && counted.models < 2 {
         return Err(AppError::Other(anyhow::anyhow!("interrupted before the search ended")));
