@@ -8,9 +8,10 @@ use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 use satsudoku::count::pool::Pool;
-use satsudoku::count::{self, Limits, Observer, Search, Stop};
+use satsudoku::count::prepared::{Layout, LayoutSolver};
+use satsudoku::count::{self, EngineKind, Limits, Observer, Search, Stop};
 use satsudoku::encode;
-use satsudoku::model::{symbol, Grid, Puzzle};
+use satsudoku::model::{push_symbol, Grid, Puzzle};
 use satsudoku::parse::{Format, ParseError};
 
 use super::count::{PrintStyle, INTERRUPTED};
@@ -31,6 +32,15 @@ impl Settings {
             puzzles: Puzzles::resolve(&args.puzzles, &args.solve)?,
             jobs: args.jobs.map_or_else(count::all_cores, usize::from),
         })
+    }
+}
+
+impl Settings {
+    /// The layout of `puzzle`, prepared once for every puzzle that shares
+    /// it, when the engine and encoding allow (the enum engine, no
+    /// given-aware reduction).
+    fn layout_of(&self, puzzle: &Puzzle) -> Option<Layout> {
+        (self.puzzles.engine == EngineKind::Enum).then(|| Layout::new(puzzle, &self.puzzles.encoding)).flatten()
     }
 }
 
@@ -137,13 +147,14 @@ fn puzzle_cells(grid: &Grid) -> impl Iterator<Item = (usize, usize)> {
 
 /// A grid on one line: its symbols in reading order (Takuzu as 0 and 1).
 fn one_line(grid: &Grid, style: PrintStyle) -> String {
-    grid.rows()
-        .flat_map(|row| row.iter())
-        .map(|&d| match style {
-            PrintStyle::Binary => (d - 1).to_string(),
-            PrintStyle::Facts | PrintStyle::Grid => symbol(d),
-        })
-        .collect()
+    let mut line = String::with_capacity(grid.side() * grid.side());
+    for &d in grid.rows().flat_map(|row| row.iter()) {
+        match style {
+            PrintStyle::Binary => push_symbol(&mut line, d - 1),
+            PrintStyle::Facts | PrintStyle::Grid => push_symbol(&mut line, d),
+        }
+    }
+    line
 }
 
 /// Judges every task on `settings.jobs` threads, one puzzle per thread at a
@@ -160,12 +171,23 @@ fn judge_all(
         for started in 0..settings.jobs.min(tasks.len()).max(1) {
             let (sender, pool) = (sender.clone(), &pool);
             let worker = move || {
-                let mut finished = false;
-                while let Some(index) = pool.take(finished, &INTERRUPTED) {
-                    finished = true;
-                    let verdict = tasks[index].puzzle.as_ref().ok().map(|p| judge(p, settings));
-                    if sender.send((index, verdict)).is_err() {
-                        break;
+                let mut next = pool.take(false, &INTERRUPTED);
+                // Consecutive puzzles of one layout share an engine; another
+                // layout (or a puzzle that needs its own encoding) starts anew.
+                while let Some(first) = next {
+                    let layout = tasks[first].puzzle.as_ref().ok().and_then(|p| settings.layout_of(p));
+                    let mut solver = layout.as_ref().map(|layout| layout.solver(&INTERRUPTED));
+                    while let Some(index) = next {
+                        let verdict = match (&tasks[index].puzzle, &mut solver) {
+                            (Err(_), _) => None,
+                            (Ok(puzzle), Some(solver)) if solver.fits(puzzle) => Some(judge_on(solver, puzzle)),
+                            (Ok(puzzle), None) if index == first => Some(judge(puzzle, settings)),
+                            (Ok(_), _) => break,
+                        };
+                        if sender.send((index, verdict)).is_err() {
+                            return;
+                        }
+                        next = pool.take(true, &INTERRUPTED);
                     }
                 }
             };
@@ -199,12 +221,26 @@ pub fn judge(puzzle: &Puzzle, settings: &Settings) -> Result<Verdict, AppError> 
     if matches!(counted.stop, Stop::Interrupted | Stop::Timeout | Stop::Caller) && counted.models < 2 {
         return Err(AppError::Other(anyhow::anyhow!("interrupted before the search ended")));
     }
-    let mut grids = found.0.into_iter();
-    Ok(match (grids.next(), grids.next()) {
+    Ok(verdict(found.0))
+}
+
+/// [`judge`] on an engine prepared for the puzzle's layout.
+fn judge_on(solver: &mut LayoutSolver, puzzle: &Puzzle) -> Result<Verdict, AppError> {
+    let mut grids = Vec::with_capacity(2);
+    let solved = solver.solve(puzzle, Some(2), |grid| grids.push(grid.clone()))?;
+    if solved.stopped {
+        return Err(AppError::Other(anyhow::anyhow!("interrupted before the search ended")));
+    }
+    Ok(verdict(grids))
+}
+
+fn verdict(grids: Vec<Grid>) -> Verdict {
+    let mut grids = grids.into_iter();
+    match (grids.next(), grids.next()) {
         (None, _) => Verdict::None,
         (Some(a), None) => Verdict::Unique(a),
         (Some(a), Some(b)) => Verdict::Multiple(a, b),
-    })
+    }
 }
 
 /// Keeps the solutions a count shows.

@@ -6,6 +6,7 @@ pub mod blocking;
 mod drive;
 pub mod enumerate;
 pub mod pool;
+pub mod prepared;
 pub mod symmetry;
 
 use std::ops::ControlFlow;

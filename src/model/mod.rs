@@ -242,6 +242,25 @@ impl Puzzle {
         Ok(())
     }
 
+    /// The same puzzle with no givens: its layout.
+    pub fn without_givens(&self) -> Puzzle {
+        Puzzle { givens: vec![None; self.givens.len()], ..self.clone() }
+    }
+
+    /// Whether `other` differs from this puzzle at most in its givens.
+    pub fn same_layout(&self, other: &Puzzle) -> bool {
+        self.side == other.side
+            && self.boxes == other.boxes
+            && self.groups == other.groups
+            && self.relations == other.relations
+            && self.constraints == other.constraints
+    }
+
+    /// Each given's cell and digit, in reading order.
+    pub fn givens(&self) -> impl Iterator<Item = (Cell, Digit)> + '_ {
+        self.cells().filter_map(|cell| Some((cell, self.given(cell)?)))
+    }
+
     /// Relates the digits of two different cells.
     pub fn add_relation(&mut self, a: Cell, b: Cell, predicate: Predicate) -> Result<(), ModelError> {
         self.check_cell(a)?;
@@ -356,10 +375,17 @@ impl Grid {
 /// How a digit is written: `1`..`9`, then `A` for 10, `B` for 11, up to
 /// `Z` for 35; larger digits as numbers.
 pub fn symbol(digit: Digit) -> String {
+    let mut out = String::new();
+    push_symbol(&mut out, digit);
+    out
+}
+
+/// [`symbol`], appended to `out` without allocating a string of its own.
+pub fn push_symbol(out: &mut String, digit: Digit) {
     match digit {
-        0..=9 => digit.to_string(),
-        10..=35 => char::from(b'A' + (digit - 10)).to_string(),
-        _ => digit.to_string(),
+        0..=9 => out.push(char::from(b'0' + digit)),
+        10..=35 => out.push(char::from(b'A' + (digit - 10))),
+        _ => out.push_str(&digit.to_string()),
     }
 }
 

@@ -79,6 +79,14 @@ impl Branches {
         &self.lits[start..self.ends[set] as usize]
     }
 
+    pub(super) fn weights(&self) -> &[u16] {
+        &self.weight
+    }
+
+    pub(super) fn set_weights(&mut self, weights: &[u16]) {
+        self.weight.copy_from_slice(weights);
+    }
+
     pub(super) fn became_true(&mut self, lit: Lit) {
         let change = Branches::change(lit);
         for &set in self.sets_of.of(lit.index()) {
