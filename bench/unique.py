@@ -6,8 +6,12 @@ usage: python3 bench/unique.py COUNT RUNS TDOKU_SOLVE
   (from the repository root; builds satsudoku; generates COUNT puzzles with
    bench/gen_minimal.py; writes bench/results/unique-DATE.md)
 
-Peers: tdoku (tdoku-solve 2, the same question: up to two solutions). The
-`sudoku` crate and a pysat blocking loop are not run here yet (not measured).
+Peers, each asked the same question (up to two solutions per puzzle):
+- tdoku (`tdoku-solve 2`), built from ../shared/peers/tdoku;
+- the `sudoku` crate's `solutions_count_up_to(2)` (bench/peers/sudoku-crate,
+  built here with cargo);
+- a pysat+minisat22 blocking loop on satsudoku's exported layout CNF, givens
+  as assumptions (bench/peers/pysat_unique.py; needs `pip install python-sat`).
 """
 import datetime
 import os
@@ -25,6 +29,12 @@ def steal():
     return fields[7], sum(fields)
 
 
+def machine():
+    with open("/proc/cpuinfo") as f:
+        model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "unknown CPU")
+    return f"{model}, {os.cpu_count()} cores"
+
+
 def timed(cmd, stdin_path):
     with open(stdin_path) as stdin:
         start = time.perf_counter()
@@ -39,10 +49,19 @@ def main():
     path = f"/tmp/satsudoku-minimal-{count}.txt"
     with open(path, "w") as f:
         subprocess.run([sys.executable, os.path.join(HERE, "gen_minimal.py"), str(count), "1", tdoku], stdout=f, check=True)
+    subprocess.run(["cargo", "build", "--release", "--quiet", "--manifest-path", "bench/peers/sudoku-crate/Cargo.toml"],
+                   check=True)
+    empty = "/tmp/satsudoku-empty-9x9.txt"
+    with open(empty, "w") as f:
+        f.write("." * 81 + "\n")
+    layout = "/tmp/satsudoku-layout-9x9.cnf"
+    subprocess.run(["target/release/satsudoku", "export", empty, "-o", layout], check=True)
     tools = {
         "satsudoku unique -j1": ["target/release/satsudoku", "unique", "-j1", "-"],
         "satsudoku unique (2 cores)": ["target/release/satsudoku", "unique", "-"],
         "tdoku-solve 2": [tdoku, "2"],
+        "sudoku crate 0.8.0": ["bench/peers/sudoku-crate/target/release/sudoku-crate-peer", "2"],
+        "pysat minisat22 loop": [sys.executable, "bench/peers/pysat_unique.py", layout],
     }
     times = {name: [] for name in tools}
     stolen0, total0 = steal()
@@ -62,6 +81,8 @@ def main():
     lines = [
         f"# unique on {count} minimal 9x9 puzzles, {datetime.date.today()}",
         "",
+        f"Machine: {machine()}.",
+        "",
         f"Command: `python3 bench/unique.py {count} {runs} TDOKU`, commit {commit}, {os.cpu_count()} cores, "
         f"hypervisor steal {steal_share:.0f}% during the runs. Whole processes, medians of {runs} runs taken in turn; "
         "every tool found every puzzle unique.",
@@ -73,7 +94,6 @@ def main():
         med = statistics.median(times[name])
         per = med / count * 1e6
         lines.append(f"| {name} | {med * 1e3:.1f} | {per:.1f} | {per / tdoku_us:.1f}x |")
-    lines += ["", "Not measured here: the `sudoku` crate, a pysat+minisat blocking loop."]
     os.makedirs("bench/results", exist_ok=True)
     out = f"bench/results/unique-{datetime.date.today()}.md"
     with open(out, "w") as f:

@@ -170,14 +170,16 @@ pub fn count_file<O: Write, D: Write>(
                 Err(err) => Outcome::Failed(err),
             }
         }
-        Input::Collection { name, puzzles } => {
-            let (mut status, mut bad, total) = (Status::Done, 0, puzzles.len());
-            for (line, parsed) in puzzles {
+        Input::Collection(collection) => {
+            let name = &collection.name;
+            let (mut status, mut bad, total) = (Status::Done, 0, collection.lines().count());
+            for (line, text) in collection.lines() {
                 if INTERRUPTED.load(Ordering::Relaxed) {
                     let _ = writeln!(sinks.diag, "satsudoku: {name}: interrupted before line {line}");
                     status = Status::LowerBound;
                     break;
                 }
+                let parsed = collection.parse(line, text);
                 let label = if settings.is_batch() { format!("{name}:{line}") } else { line.to_string() };
                 match parsed {
                     Err(err) => {
@@ -185,7 +187,7 @@ pub fn count_file<O: Write, D: Write>(
                         bad += 1;
                     }
                     Ok(puzzle) => {
-                        match count_one(Some(&label), &name, &puzzle, search, PrintStyle::Grid, settings, sinks) {
+                        match count_one(Some(&label), name, &puzzle, search, PrintStyle::Grid, settings, sinks) {
                             Ok(Status::Done) => {}
                             Ok(other) => status = other,
                             Err(err) => return Outcome::Failed(err),

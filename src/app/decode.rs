@@ -36,7 +36,8 @@ impl Settings {
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     let (puzzle, format) = match read_input(&settings.puzzle, settings.reading)? {
         Input::One { puzzle, format, .. } => (puzzle, format),
-        Input::Collection { name, .. } => {
+        Input::Collection(collection) => {
+            let name = &collection.name;
             return Err(AppError::Usage(format!("{name} is a collection: decode takes one puzzle")));
         }
     };

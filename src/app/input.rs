@@ -190,11 +190,28 @@ pub enum Input {
         puzzle: Puzzle,
         format: Format,
     },
-    /// Each puzzle line with its line number, parsed or not.
-    Collection {
-        name: String,
-        puzzles: Vec<(usize, Result<Puzzle, ParseError>)>,
-    },
+    /// `givens` lines, each parsed when its turn comes (so that a large
+    /// collection is held as text, not as puzzles).
+    Collection(Collection),
+}
+
+/// A collection's text, and how to read its lines.
+pub struct Collection {
+    pub name: String,
+    text: String,
+    boxes: Option<(usize, usize)>,
+}
+
+impl Collection {
+    /// Each puzzle line's number and text.
+    pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> {
+        parse::grid::collection_lines(&self.text)
+    }
+
+    /// The puzzle on line `line`, whose text is `text`.
+    pub fn parse(&self, line: usize, text: &str) -> Result<Puzzle, ParseError> {
+        parse::grid::parse_givens_line(text, line, self.boxes, &self.name)
+    }
 }
 
 /// Reads one puzzle, or a collection when the text is `givens` lines and
@@ -203,8 +220,7 @@ pub fn read_input(source: &Source, reading: Reading) -> Result<Input, AppError> 
     let Text { name, text } = read_text(source)?;
     let format = reading.format.unwrap_or_else(|| parse::detect(&text));
     if format == Format::Givens && parse::grid::is_collection(&text) {
-        let puzzles = parse::grid::parse_collection(&text, &name, reading.options.boxes);
-        return Ok(Input::Collection { name, puzzles });
+        return Ok(Input::Collection(Collection { name, text, boxes: reading.options.boxes }));
     }
     let puzzle = parse::parse_with(&text, &name, Some(format), reading.options)?;
     Ok(Input::One { name, puzzle, format })

@@ -3,6 +3,7 @@
 //! (the cells where the two differ), after `LABEL<TAB>` in a batch or a
 //! collection. The search stops at a second solution.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
@@ -15,7 +16,7 @@ use satsudoku::model::{push_symbol, Grid, Puzzle};
 use satsudoku::parse::{Format, ParseError};
 
 use super::count::{PrintStyle, INTERRUPTED};
-use super::input::{read_input, Input, Puzzles};
+use super::input::{read_input, Collection, Input, Puzzles};
 use super::{AppError, Status};
 use crate::cli::UniqueArgs;
 use crate::diag;
@@ -52,17 +53,41 @@ pub enum Verdict {
     Multiple(Grid, Grid),
 }
 
-/// One puzzle to judge: its label (or none for a lone puzzle), the puzzle
-/// or why it could not be read, and how to write its grids.
-struct Task {
+/// One puzzle to judge: its label (or none for a lone puzzle), where it
+/// comes from, and how to write its grids.
+struct Task<'t> {
     label: Option<String>,
-    puzzle: Result<Puzzle, ParseError>,
+    body: Body<'t>,
     style: PrintStyle,
+}
+
+/// A puzzle read already, or a collection's line that the worker judging
+/// it parses.
+enum Body<'t> {
+    One(&'t Puzzle),
+    Line { collection: &'t Collection, line: usize, text: &'t str },
+}
+
+impl Task<'_> {
+    fn puzzle(&self) -> Result<Cow<'_, Puzzle>, ParseError> {
+        match self.body {
+            Body::One(puzzle) => Ok(Cow::Borrowed(puzzle)),
+            Body::Line { collection, line, text } => collection.parse(line, text).map(Cow::Owned),
+        }
+    }
+}
+
+/// What became of a task: its verdict (and for `none`, the conflicts among
+/// its givens), or why it could not be read or judged.
+enum Judged {
+    Verdict(Verdict, Vec<String>),
+    Unreadable(ParseError),
+    Failed(AppError),
 }
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     let batch = settings.puzzles.is_batch();
-    let mut tasks = Vec::new();
+    let mut inputs = Vec::new();
     let mut unreadable = 0;
     for source in &settings.puzzles.sources {
         match read_input(source, settings.puzzles.reading) {
@@ -71,37 +96,49 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
                 unreadable += 1;
             }
             Err(err) => return Err(err),
-            Ok(Input::One { name, puzzle, format }) => {
-                tasks.push(Task { label: batch.then_some(name), puzzle: Ok(puzzle), style: PrintStyle::of(format) })
-            }
-            Ok(Input::Collection { name, puzzles }) => {
-                for (line, puzzle) in puzzles {
-                    let label = if batch { format!("{name}:{line}") } else { line.to_string() };
-                    tasks.push(Task { label: Some(label), puzzle, style: PrintStyle::of(Format::Givens) });
+            Ok(input) => inputs.push(input),
+        }
+    }
+    let mut tasks = Vec::new();
+    for input in &inputs {
+        match input {
+            Input::One { name, puzzle, format } => tasks.push(Task {
+                label: batch.then(|| name.clone()),
+                body: Body::One(puzzle),
+                style: PrintStyle::of(*format),
+            }),
+            Input::Collection(collection) => {
+                for (line, text) in collection.lines() {
+                    let label = if batch { format!("{}:{line}", collection.name) } else { line.to_string() };
+                    let body = Body::Line { collection, line, text };
+                    tasks.push(Task { label: Some(label), body, style: PrintStyle::of(Format::Givens) });
                 }
             }
         }
     }
     let (mut all_unique, mut bad) = (true, 0);
     let mut stdout = io::stdout().lock();
-    let mut write = |task: &Task, verdict: Result<Verdict, AppError>| -> Result<(), AppError> {
+    judge_all(&tasks, &settings, |task, judged| {
         let prefix = task.label.as_ref().map_or(String::new(), |l| format!("{l}\t"));
-        let line = match verdict? {
-            Verdict::Unique(grid) => format!("unique\t{}", one_line(&grid, task.style)),
-            Verdict::None => {
+        let line = match judged {
+            Judged::Failed(err) => return Err(err),
+            Judged::Unreadable(err) => {
+                diag!("error: {err}");
+                bad += 1;
+                return Ok(());
+            }
+            Judged::Verdict(Verdict::Unique(grid), _) => format!("unique\t{}", one_line(&grid, task.style)),
+            Judged::Verdict(Verdict::None, conflicts) => {
                 all_unique = false;
-                if let Ok(puzzle) = &task.puzzle {
-                    let conflicts = puzzle.given_conflicts();
-                    let at = task.label.as_deref().unwrap_or("the puzzle");
-                    if conflicts.is_empty() {
-                        diag!("satsudoku: {at}: no solution, though no two givens conflict directly");
-                    } else {
-                        diag!("satsudoku: {at}: no solution: the givens conflict: {}", conflicts.join("; "));
-                    }
+                let at = task.label.as_deref().unwrap_or("the puzzle");
+                if conflicts.is_empty() {
+                    diag!("satsudoku: {at}: no solution, though no two givens conflict directly");
+                } else {
+                    diag!("satsudoku: {at}: no solution: the givens conflict: {}", conflicts.join("; "));
                 }
                 "none".to_owned()
             }
-            Verdict::Multiple(a, b) => {
+            Judged::Verdict(Verdict::Multiple(a, b), _) => {
                 all_unique = false;
                 let differ: Vec<String> = puzzle_cells(&a)
                     .filter(|&(r, c)| a.get(cell(r, c)) != b.get(cell(r, c)))
@@ -111,16 +148,6 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             }
         };
         writeln!(stdout, "{prefix}{line}").map_err(AppError::write("stdout"))
-    };
-    judge_all(&tasks, &settings, |task, verdict| match verdict {
-        None => {
-            if let Err(err) = &task.puzzle {
-                diag!("error: {err}");
-            }
-            bad += 1;
-            Ok(())
-        }
-        Some(verdict) => write(task, verdict),
     })?;
     stdout_flush()?;
     if unreadable > 0 {
@@ -158,12 +185,12 @@ fn one_line(grid: &Grid, style: PrintStyle) -> String {
 }
 
 /// Judges every task on `settings.jobs` threads, one puzzle per thread at a
-/// time; `report` sees each task in order, with `None` for one that could
-/// not be read. Stops after an interrupt.
+/// time, each worker parsing the lines it takes; `report` sees each task
+/// in order. Stops after an interrupt.
 fn judge_all(
     tasks: &[Task],
     settings: &Settings,
-    mut report: impl FnMut(&Task, Option<Result<Verdict, AppError>>) -> Result<(), AppError>,
+    mut report: impl FnMut(&Task, Judged) -> Result<(), AppError>,
 ) -> Result<(), AppError> {
     let pool = Pool::new((0..tasks.len()).collect());
     let (sender, receiver) = std::sync::mpsc::channel();
@@ -171,23 +198,31 @@ fn judge_all(
         for started in 0..settings.jobs.min(tasks.len()).max(1) {
             let (sender, pool) = (sender.clone(), &pool);
             let worker = move || {
-                let mut next = pool.take(false, &INTERRUPTED);
+                let mut next = pool.take(false, &INTERRUPTED).map(|index| (index, tasks[index].puzzle()));
                 // Consecutive puzzles of one layout share an engine; another
                 // layout (or a puzzle that needs its own encoding) starts anew.
-                while let Some(first) = next {
-                    let layout = tasks[first].puzzle.as_ref().ok().and_then(|p| settings.layout_of(p));
+                while let Some((first, _)) = next {
+                    let layout = match &next {
+                        Some((_, Ok(puzzle))) => settings.layout_of(puzzle),
+                        _ => None,
+                    };
                     let mut solver = layout.as_ref().map(|layout| layout.solver(&INTERRUPTED));
-                    while let Some(index) = next {
-                        let verdict = match (&tasks[index].puzzle, &mut solver) {
-                            (Err(_), _) => None,
-                            (Ok(puzzle), Some(solver)) if solver.fits(puzzle) => Some(judge_on(solver, puzzle)),
-                            (Ok(puzzle), None) if index == first => Some(judge(puzzle, settings)),
-                            (Ok(_), _) => break,
+                    while let Some((index, puzzle)) = next.take() {
+                        let judged = match (puzzle, &mut solver) {
+                            (Err(err), _) => Judged::Unreadable(err),
+                            (Ok(puzzle), Some(solver)) if solver.fits(&puzzle) => {
+                                with_conflicts(judge_on(solver, &puzzle), &puzzle)
+                            }
+                            (Ok(puzzle), None) if index == first => with_conflicts(judge(&puzzle, settings), &puzzle),
+                            (Ok(puzzle), _) => {
+                                next = Some((index, Ok(puzzle)));
+                                break;
+                            }
                         };
-                        if sender.send((index, verdict)).is_err() {
+                        if sender.send((index, judged)).is_err() {
                             return;
                         }
-                        next = pool.take(true, &INTERRUPTED);
+                        next = pool.take(true, &INTERRUPTED).map(|index| (index, tasks[index].puzzle()));
                     }
                 }
             };
@@ -200,15 +235,24 @@ fn judge_all(
         }
         drop(sender);
         let (mut waiting, mut next) = (BTreeMap::new(), 0);
-        for (index, verdict) in receiver {
-            waiting.insert(index, verdict);
-            while let Some(verdict) = waiting.remove(&next) {
-                report(&tasks[next], verdict)?;
+        for (index, judged) in receiver {
+            waiting.insert(index, judged);
+            while let Some(judged) = waiting.remove(&next) {
+                report(&tasks[next], judged)?;
                 next += 1;
             }
         }
         Ok(())
     })
+}
+
+/// A verdict with the direct conflicts among the givens when there is no solution.
+fn with_conflicts(verdict: Result<Verdict, AppError>, puzzle: &Puzzle) -> Judged {
+    match verdict {
+        Ok(Verdict::None) => Judged::Verdict(Verdict::None, puzzle.given_conflicts()),
+        Ok(verdict) => Judged::Verdict(verdict, Vec::new()),
+        Err(err) => Judged::Failed(err),
+    }
 }
 
 /// The first two solutions of `puzzle`, each checked by the independent checker.

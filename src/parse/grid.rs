@@ -171,18 +171,11 @@ pub fn parse_givens(text: &str, name: &str, boxes: Option<(usize, usize)>) -> Re
     parse_givens_line(first, line, boxes, name)
 }
 
-/// Every puzzle of a collection, one `givens` line each, with its line
-/// number; bad lines are errors in their place, the others still parse.
-pub fn parse_collection(
-    text: &str,
-    name: &str,
-    boxes: Option<(usize, usize)>,
-) -> Vec<(usize, Result<Puzzle, ParseError>)> {
-    text.lines()
-        .enumerate()
-        .filter_map(|(i, l)| Some((i + 1, puzzle_text(l)?)))
-        .map(|(line, t)| (line, parse_givens_line(t, line, boxes, name)))
-        .collect()
+/// The puzzle lines of a collection, one `givens` puzzle each (read with
+/// [`parse_givens_line`]), with their line numbers; comments and blank
+/// lines are left out.
+pub fn collection_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    text.lines().enumerate().filter_map(|(i, l)| Some((i + 1, puzzle_text(l)?)))
 }
 
 /// Whether `text` is a collection: more than one puzzle line.
