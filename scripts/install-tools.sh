@@ -2,9 +2,11 @@
 # Installs what the tests and benchmarks run besides satsudoku, from the
 # package registries (apt-get needs root):
 #   bash scripts/install-tools.sh          the tests' cross-check tools: minisat
-#                                          (Debian), ganak (PyPI's pyganak), and
+#                                          (Debian), ganak (PyPI's pyganak),
 #                                          rsvg-convert (Debian's librsvg2-bin),
-#                                          which renders compare's chart in a test
+#                                          which renders compare's chart in a test,
+#                                          and GNU parallel (Debian's parallel),
+#                                          which runs a split count in a test
 #   bash scripts/install-tools.sh --bench  also the peers bench/peers.py times:
 #                                          GNU Prolog and hyperfine (Debian),
 #                                          clingo, OR-tools and pysat (PyPI).
@@ -14,8 +16,9 @@ apt_install() {
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
 }
-if ! command -v minisat >/dev/null 2>&1 || ! command -v rsvg-convert >/dev/null 2>&1; then
-  apt_install minisat librsvg2-bin
+if ! command -v minisat >/dev/null 2>&1 || ! command -v rsvg-convert >/dev/null 2>&1 \
+  || ! command -v parallel >/dev/null 2>&1; then
+  apt_install minisat librsvg2-bin parallel
 fi
 if ! python3 -c 'import pyganak' >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check pyganak
@@ -28,4 +31,5 @@ if [ "${1:-}" = "--bench" ]; then
 fi
 command -v minisat >/dev/null
 command -v rsvg-convert >/dev/null
+command -v parallel >/dev/null
 python3 -c 'import pyganak; print("pyganak", pyganak.__version__)'

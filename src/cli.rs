@@ -46,6 +46,10 @@ pub enum Command {
     Decode(DecodeArgs),
     /// Compare encodings on puzzles: sizes, propagation, times and counts.
     Compare(CompareArgs),
+    /// Split a count into cube files and a manifest, to count on a cluster with `count --cube`.
+    Cubes(CubesArgs),
+    /// Add up the records of a split count: `solutions(S).` once every cube has one.
+    Sum(SumArgs),
 }
 
 #[derive(Debug, Args)]
@@ -201,10 +205,41 @@ pub struct CountArgs {
     /// Print variables, clauses by kind, SAT calls and times on stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Count one cube file written by `satsudoku cubes` (its puzzle and encoding are in it),
+    /// and write its record beside it (`.cube` replaced by `.result`) once the count is complete.
+    #[arg(long, value_name = "CUBEFILE", conflicts_with_all = ["files", "print", "max", "format"])]
+    pub cube: Option<PathBuf>,
     /// A progress line on stderr (models, rate, elapsed) once a count has run a second:
     /// `auto` when stderr is a terminal.
     #[arg(long, value_enum, default_value_t)]
     pub progress: Progress,
+}
+
+#[derive(Debug, Args)]
+pub struct CubesArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+    #[command(flatten)]
+    pub encoding: EncodingArgs,
+    /// Split this many branch points deep (each cube fixes one option of each).
+    #[arg(long, value_name = "D")]
+    pub depth: Option<usize>,
+    /// Split level by level into at least N cubes where the search allows [default: 64].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000).map(|n| n as usize))]
+    pub count: Option<usize>,
+    /// Count up to digit relabelling when the rules allow it (see `count --symmetry`).
+    #[arg(long, value_enum, default_value_t)]
+    pub symmetry: SymmetryUse,
+    /// Directory for the cube files and manifest.txt; created if needed, and
+    /// it must not hold another split.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct SumArgs {
+    /// A directory written by `satsudoku cubes`, with the records `count --cube` wrote.
+    pub dir: PathBuf,
 }
 
 #[derive(Debug, Args)]

@@ -9,6 +9,7 @@
 
 pub mod compare;
 pub mod count;
+pub mod cubes;
 pub mod dimacs;
 pub mod encode;
 pub mod model;

@@ -34,6 +34,8 @@ pub struct Settings {
     pub symmetry: bool,
     /// Whether to show the progress line (`auto` resolved against stderr).
     pub progress: bool,
+    /// `--cube`: count this cube file instead.
+    pub cube: Option<std::path::PathBuf>,
 }
 
 impl Settings {
@@ -51,6 +53,7 @@ impl Settings {
                 Progress::Never => false,
                 Progress::Auto => io::stderr().is_terminal(),
             },
+            cube: args.cube.clone(),
         })
     }
 
@@ -67,6 +70,11 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         diag!("satsudoku: warning: cannot catch Ctrl-C; an interrupted count prints nothing");
     }
     let threads = settings.jobs.unwrap_or_else(count::all_cores);
+    if let Some(cube) = &settings.cube {
+        let search = Search { engine: settings.puzzles.engine, jobs: threads, probe: None };
+        let limits = Limits { max: None, timeout: settings.timeout, interrupt: Some(&INTERRUPTED) };
+        return super::cubes::count_one(cube, search, limits);
+    }
     let outcomes = if settings.is_batch() && !settings.print && threads > 1 {
         batch::count_in_parallel(&settings, threads.min(settings.puzzles.sources.len()))?
     } else {

@@ -6,6 +6,7 @@
 mod batch;
 mod compare;
 mod count;
+mod cubes;
 mod decode;
 mod error;
 mod export;
@@ -52,6 +53,8 @@ pub fn run(cli: &Cli) -> Result<Status, AppError> {
         Command::Export(args) => export::run(export::Settings::resolve(args)?),
         Command::Decode(args) => decode::run(decode::Settings::resolve(args)?),
         Command::Compare(args) => compare::run(compare::Settings::resolve(args)),
+        Command::Cubes(args) => cubes::split(cubes::Settings::resolve(args)?),
+        Command::Sum(args) => cubes::sum(cubes::SumSettings::resolve(args)),
     }
 }
 

@@ -143,6 +143,22 @@ pub fn count_models(
     Ok(count)
 }
 
+/// [`count_models`] of the models that make every literal of `cube` true:
+/// one cube of a split count (see [`crate::cubes`]), counted on
+/// `search.jobs` threads with no probe.
+pub fn count_cube(
+    puzzle: &Puzzle,
+    encoded: &Encoded,
+    search: impl Into<Search>,
+    limits: Limits,
+    observer: &mut impl Observer,
+    cube: Cube,
+) -> Result<Count, CountError> {
+    let search = search.into();
+    let resume = Resume { cubes: Some(vec![cube]), found: 0 };
+    Ok(count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, Instant::now(), resume)?.0)
+}
+
 /// Where [`count_on`] starts: the whole search, or the cubes left by an
 /// earlier count that found `found` models.
 #[derive(Default)]

@@ -17,7 +17,7 @@ use varisat::Lit;
 
 use crate::encode::{DigitEncoding, Encoded};
 use crate::model::{Grid, Puzzle};
-pub use drive::count_models;
+pub use drive::{count_cube, count_models};
 use enumerate::Enumerate;
 use pool::Pool;
 

@@ -22,8 +22,24 @@ impl Enumerate<'_> {
     /// Each round extends every cube by each option of its next branch
     /// point; consecutive cubes share their start, which stays propagated
     /// (see `Enumerate::restrict_to`).
-    pub fn split_further(&mut self, mut cubes: Vec<Cube>, target: usize) -> Vec<Cube> {
-        while cubes.len() < target {
+    pub fn split_further(&mut self, cubes: Vec<Cube>, target: usize) -> Vec<Cube> {
+        self.split_until(cubes, target, usize::MAX)
+    }
+
+    /// [`Enumerate::split`] by levels: every cube is extended by each
+    /// option of `depth` branch points in turn (fewer where the search
+    /// ends sooner), whatever the number of cubes that makes.
+    pub fn split_to_depth(&mut self, depth: usize) -> Vec<Cube> {
+        self.split_until(vec![Vec::new()], usize::MAX, depth)
+    }
+
+    /// Extends `cubes` level by level until there are `target` of them or
+    /// `levels` rounds are done.
+    fn split_until(&mut self, mut cubes: Vec<Cube>, target: usize, levels: usize) -> Vec<Cube> {
+        for _ in 0..levels {
+            if cubes.len() >= target {
+                break;
+            }
             let mut next = Vec::new();
             let mut expanded = false;
             for cube in cubes {

@@ -1,0 +1,256 @@
+//! A count split for a cluster: `satsudoku cubes` writes the cube files
+//! and a manifest, `satsudoku count --cube` counts one cube into a record,
+//! `satsudoku sum` adds the records (file formats in [`satsudoku::cubes`]).
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use varisat::Lit;
+
+use satsudoku::count::enumerate::Enumerate;
+use satsudoku::count::symmetry::relabelling;
+use satsudoku::count::{self, Limits, Search, Stop};
+use satsudoku::cubes::{cube_name, digest, CubeFile, Manifest, Record};
+use satsudoku::encode::{self, Encoded, Encoding};
+use satsudoku::model::Puzzle;
+use satsudoku::parse;
+
+use super::input::{display_name, read_text, Reading, Source, Text};
+use super::output::write_output;
+use super::{AppError, Status};
+use crate::cli::{CubesArgs, SumArgs, SymmetryUse};
+use crate::diag;
+
+/// The manifest's file name in a cube directory.
+pub const MANIFEST: &str = "manifest.txt";
+
+/// How to split.
+#[derive(Clone, Copy, Debug)]
+pub enum Split {
+    /// Every cube this many branch points deep.
+    Depth(usize),
+    /// At least this many cubes, level by level.
+    Count(usize),
+}
+
+/// `cubes`' options, resolved once.
+pub struct Settings {
+    pub source: Source,
+    pub reading: Reading,
+    pub encoding: Encoding,
+    pub split: Split,
+    pub symmetry: bool,
+    pub dir: PathBuf,
+}
+
+impl Settings {
+    pub fn resolve(args: &CubesArgs) -> Result<Settings, AppError> {
+        let split = match (args.depth, args.count) {
+            (Some(depth), None) => Split::Depth(depth),
+            (None, count) => Split::Count(count.unwrap_or(64)),
+            (Some(_), Some(_)) => return Err(AppError::Usage("give --depth or --count, not both".into())),
+        };
+        Ok(Settings {
+            source: Source::from_arg(args.input.file.as_deref()),
+            reading: Reading { format: args.input.format, options: args.input.shape.options() },
+            encoding: args.encoding.encoding().map_err(AppError::Usage)?,
+            split,
+            symmetry: args.symmetry == SymmetryUse::Auto,
+            dir: args.output.clone(),
+        })
+    }
+}
+
+/// The puzzle a cube counts: the file's, reduced by relabelling when
+/// `symmetry` allows, with the factor that undoes the reduction.
+fn counted_puzzle(puzzle: Puzzle, symmetry: bool) -> (Puzzle, u128) {
+    match symmetry.then(|| relabelling(&puzzle)).flatten() {
+        Some(relabel) => (relabel.reduced(&puzzle), relabel.factor),
+        None => (puzzle, 1),
+    }
+}
+
+fn dimacs(lit: Lit) -> i64 {
+    let number = lit.index() as i64 + 1;
+    if lit.is_positive() {
+        number
+    } else {
+        -number
+    }
+}
+
+/// `satsudoku cubes`: splits the count of one puzzle into cube files in
+/// `settings.dir` (created if needed; it must hold no earlier split), and
+/// writes the manifest last.
+pub fn split(settings: Settings) -> Result<Status, AppError> {
+    let Text { name, text } = read_text(&settings.source)?;
+    let format = settings.reading.format.unwrap_or_else(|| parse::detect(&text));
+    let options = settings.reading.options;
+    let puzzle = parse::parse_with(&text, &name, Some(format), options)?;
+    let (puzzle, factor) = counted_puzzle(puzzle, settings.symmetry);
+    let encoded = encode::encode(&puzzle, &settings.encoding);
+    let mut engine = Enumerate::new(&puzzle, &encoded);
+    let cubes = match settings.split {
+        Split::Depth(depth) => engine.split_to_depth(depth),
+        Split::Count(count) => engine.split(count),
+    };
+    let cubes: Vec<Vec<i64>> = cubes.iter().map(|cube| cube.iter().map(|&l| dimacs(l)).collect()).collect();
+    let dir = &settings.dir;
+    let dir_name = display_name(dir);
+    fs::create_dir_all(dir).map_err(AppError::write(dir_name.clone()))?;
+    if dir.join(MANIFEST).exists() {
+        return Err(AppError::Usage(format!("{dir_name} holds a split already ({MANIFEST}): use another directory")));
+    }
+    let digest = digest(&text, format, options, &settings.encoding, factor, &cubes);
+    let of = cubes.len();
+    let write = |path: &Path, contents: String| {
+        write_output(Some(path), &[], |out: &mut dyn Write| out.write_all(contents.as_bytes()))
+    };
+    for (i, literals) in cubes.iter().enumerate() {
+        let cube = CubeFile {
+            digest: digest.clone(),
+            index: i + 1,
+            of,
+            encoding: settings.encoding,
+            factor,
+            format,
+            options,
+            literals: literals.clone(),
+            puzzle: text.clone(),
+        };
+        write(&dir.join(cube_name(i + 1, of)), cube.to_string())?;
+    }
+    let manifest = Manifest {
+        digest,
+        source: name.clone(),
+        encoding: settings.encoding,
+        factor,
+        cubes: cubes.into_iter().enumerate().map(|(i, literals)| (cube_name(i + 1, of), literals)).collect(),
+    };
+    write(&dir.join(MANIFEST), manifest.to_string())?;
+    let symmetry =
+        if factor > 1 { format!(", counts to be multiplied by {factor} (relabelling)") } else { String::new() };
+    diag!("satsudoku: {name}: {of} cubes in {dir_name}{symmetry}");
+    Ok(Status::Done)
+}
+
+/// Where the record of `cube` goes: beside it, `.cube` replaced by `.result`.
+pub fn record_path(cube: &Path) -> PathBuf {
+    cube.with_extension("result")
+}
+
+/// `satsudoku count --cube FILE`: counts one cube, prints its count, and
+/// writes its record atomically beside it, but only when the count is
+/// complete (a stopped count leaves no record, so `sum` names the cube).
+pub fn count_one(cube_path: &Path, search: Search, limits: Limits) -> Result<Status, AppError> {
+    let name = display_name(cube_path);
+    let Text { text, .. } = read_text(&Source::File(cube_path.to_owned()))?;
+    let cube = CubeFile::parse(&text, &name)?;
+    let puzzle = parse::parse_with(&cube.puzzle, &format!("{name} (its puzzle)"), Some(cube.format), cube.options)?;
+    let (puzzle, factor) = counted_puzzle(puzzle, cube.factor > 1);
+    if factor != cube.factor {
+        return Err(AppError::Usage(format!(
+            "{name}: the cube says its counts are multiplied by {}, but this puzzle's relabelling factor is {factor}",
+            cube.factor
+        )));
+    }
+    let encoded = encode::encode(&puzzle, &cube.encoding);
+    let literals = lits_of(&cube, &encoded, &name)?;
+    let counted = count::count_cube(&puzzle, &encoded, search, limits, &mut (), literals)?;
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "solutions({}).", counted.models).map_err(AppError::write("stdout"))?;
+    if counted.stop != Stop::Complete {
+        diag!("satsudoku: {name}: the count stopped early ({:?}); no record written", counted.stop);
+        return Ok(Status::LowerBound);
+    }
+    let record = Record { digest: cube.digest, index: cube.index, of: cube.of, solutions: counted.models };
+    let path = record_path(cube_path);
+    write_output(Some(&path), &[cube_path], |out: &mut dyn Write| out.write_all(record.to_string().as_bytes()))?;
+    Ok(Status::Done)
+}
+
+/// The cube's literals as the encoding's literals; an error for a variable
+/// the encoding does not have.
+fn lits_of(cube: &CubeFile, encoded: &Encoded, name: &str) -> Result<Vec<Lit>, AppError> {
+    let var_count = encoded.formula.var_count() as i64;
+    cube.literals
+        .iter()
+        .map(|&lit| {
+            if lit.abs() > var_count {
+                return Err(AppError::Usage(format!(
+                    "{name}: literal {lit} names a variable the encoding {} does not have ({var_count})",
+                    cube.encoding
+                )));
+            }
+            Ok(Lit::from_index(lit.unsigned_abs() as usize - 1, lit > 0))
+        })
+        .collect()
+}
+
+/// `sum`'s options.
+pub struct SumSettings {
+    pub dir: PathBuf,
+}
+
+impl SumSettings {
+    pub fn resolve(args: &SumArgs) -> SumSettings {
+        SumSettings { dir: args.dir.clone() }
+    }
+}
+
+/// `satsudoku sum DIR`: every `.result` record in `DIR` must match the
+/// manifest's digest, and each cube must have exactly one. Prints
+/// `solutions(S).`, the sum times the factor; with cubes missing, the sum
+/// of those present (a lower bound), their names on stderr, and exit 3.
+pub fn sum(settings: SumSettings) -> Result<Status, AppError> {
+    let dir = &settings.dir;
+    let manifest_path = dir.join(MANIFEST);
+    let Text { name, text } = read_text(&Source::File(manifest_path))?;
+    let manifest = Manifest::parse(&text, &name)?;
+    let of = manifest.cubes.len();
+    let entries = fs::read_dir(dir)
+        .map_err(|err| AppError::Other(anyhow::anyhow!("cannot read {}: {err}", display_name(dir))))?;
+    let mut records: BTreeMap<usize, String> = BTreeMap::new();
+    let mut total: u128 = 0;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "result"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let record_name = display_name(&path);
+        let Text { text, .. } = read_text(&Source::File(path))?;
+        let record = Record::parse(&text, &record_name)?;
+        if record.digest != manifest.digest || record.of != of {
+            return Err(AppError::Usage(format!(
+                "{record_name}: the record is of another split (digest {}, {} cubes) than {name} ({}, {of} cubes)",
+                record.digest, record.of, manifest.digest
+            )));
+        }
+        if let Some(first) = records.insert(record.index, record_name.clone()) {
+            return Err(AppError::Usage(format!("cube {} has two records: {first} and {record_name}", record.index)));
+        }
+        total = total.checked_add(record.solutions).ok_or_else(overflow)?;
+    }
+    let total = total.checked_mul(manifest.factor).ok_or_else(overflow)?;
+    let missing: Vec<&str> =
+        (1..=of).filter(|i| !records.contains_key(i)).map(|i| manifest.cubes[i - 1].0.as_str()).collect();
+    writeln!(std::io::stdout().lock(), "solutions({total}).").map_err(AppError::write("stdout"))?;
+    if missing.is_empty() {
+        return Ok(Status::Done);
+    }
+    diag!(
+        "satsudoku: {}: {} of {of} cubes have no record, so the sum is a lower bound: {}",
+        display_name(dir),
+        missing.len(),
+        missing.join(", ")
+    );
+    Ok(Status::LowerBound)
+}
+
+fn overflow() -> AppError {
+    AppError::Other(anyhow::anyhow!("the sum does not fit in 128 bits"))
+}
