@@ -27,7 +27,7 @@ fn count(text: &str, extra: &[&str]) -> (String, String) {
 fn six_by_six_grids_come_to_the_literature_number() {
     let (stdout, stderr) = count(&".".repeat(36), &[]);
     assert_eq!(stdout, "solutions(28200960).\n");
-    assert!(stderr.contains("the count multiplied by 6! = 720"), "{stderr}");
+    assert!(stderr.contains("the count multiplied by 720"), "{stderr}");
 }
 
 /// Invariant puzzles: the same count with and without the reduction, and

@@ -308,12 +308,8 @@ fn count_one<O: Write, D: Write>(
     let diag = &mut sinks.diag;
     if settings.stats {
         if let Some(s) = &symmetry {
-            let n = s.cells.len();
-            let _ = writeln!(
-                diag,
-                "symmetry: digit relabelling; {} fixed to 1..{n}, the count multiplied by {n}! = {}",
-                s.cells[0], s.factor
-            );
+            let fixed = itertools::join(s.fixed.iter().map(|(cell, d)| format!("{cell}={d}")), " ");
+            let _ = writeln!(diag, "symmetry: digit relabelling; fixed {fixed}, the count multiplied by {}", s.factor);
         }
         let _ = writeln!(diag, "{}", report::encoding_stats(&encoded));
         let _ = writeln!(diag, "{}", report::search_stats(&count.stats));

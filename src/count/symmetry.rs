@@ -1,55 +1,140 @@
-//! Digit relabelling symmetry. When every rule of a puzzle is unchanged by
-//! renaming the digits (no givens, all-different groups, relations that only
-//! say "equal" or "different", constraints that only compare digits for
-//! equality), each solution has exactly `n!` relabellings, all solutions,
-//! and exactly one of them writes a chosen full group as `1, 2, ..., n`. So
-//! the count is `n!` times the count with that group fixed: the search is
-//! `n!` times smaller. Invariance is proven from the rules, never assumed.
+//! Digit relabelling symmetry. Let `D` be the digits every cell may hold
+//! (all `1..=n` in a Sudoku, `{1, 2}` in Takuzu, whose cells allow only
+//! those). When every rule is unchanged by renaming the digits of `D` among
+//! themselves, each solution's relabellings are all solutions, and the
+//! count follows from a smaller search:
+//! - if a group holds exactly `|D|` cells (all different, so each solution
+//!   writes all of `D` in it), exactly one relabelling of each solution
+//!   writes the group as `D` in order: the count is `|D|!` times the count
+//!   with the group so fixed;
+//! - otherwise the solutions with the first cell holding each digit of `D`
+//!   are equally many (swapping two digits maps one set onto the other):
+//!   the count is `|D|` times the count with the first cell fixed
+//!   (Takuzu's complement symmetry, a factor of 2).
+//!
+//! Invariance is proven from the rules, never assumed: with no givens, for
+//! the generators of all permutations of `D` (a swap and a cycle), every
+//! relation's table and every constraint is checked, by its kind where the
+//! kind only compares digits for equality, else on every assignment of its
+//! cells over `D` (when there are at most 2^16; beyond, no symmetry).
 
-use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle};
+use crate::model::{Cell, Constraint, Digit, Puzzle};
 
-/// A reduction by relabelling: fix `cells` to `1..=n` and multiply by `factor`.
+/// The most assignments of one constraint's cells checked by brute force.
+const MAX_ASSIGNMENTS: usize = 1 << 16;
+
+/// A reduction by relabelling: fix `fixed` (cell, digit) and multiply by `factor`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Relabelling {
-    pub cells: Vec<Cell>,
-    /// `n!`, the number of relabellings.
+    pub fixed: Vec<(Cell, Digit)>,
+    /// The relabellings the fixing removes: `|D|!` or `|D|`.
     pub factor: u128,
 }
 
 impl Relabelling {
-    /// The puzzle with the group fixed.
+    /// The puzzle with the fixed cells given.
     pub fn reduced(&self, puzzle: &Puzzle) -> Puzzle {
         let mut reduced = puzzle.clone();
-        for (i, &cell) in self.cells.iter().enumerate() {
-            // The cells are in the grid and i < n: this cannot fail.
-            let _ = reduced.set_given(cell, (i + 1) as Digit);
+        for &(cell, digit) in &self.fixed {
+            // The cells are in the grid and the digits in 1..=n: this cannot fail.
+            let _ = reduced.set_given(cell, digit);
         }
         reduced
     }
 }
 
-/// The relabelling reduction of `puzzle`, if every rule is invariant under
-/// renaming digits and a group holds all `n` digits; `None` otherwise (or
-/// when `n!` does not fit in a `u128`).
+/// The relabelling reduction of `puzzle`, if every rule is proven
+/// invariant under renaming the digits its cells may hold; `None`
+/// otherwise (or when the factor does not fit in a `u128`).
 pub fn relabelling(puzzle: &Puzzle) -> Option<Relabelling> {
+    if puzzle.givens().next().is_some() {
+        return None;
+    }
+    let domain = common_domain(puzzle)?;
+    let digits: Vec<Digit> = (1..=puzzle.side() as Digit).filter(|&d| domain >> (d - 1) & 1 == 1).collect();
+    let k = digits.len();
+    if k < 2 {
+        return None;
+    }
+    // A swap and a cycle generate every permutation of the digits.
+    let swap = permutation(&digits, |i| [1, 0].get(i).copied().unwrap_or(i));
+    let cycle = permutation(&digits, |i| (i + 1) % k);
+    let generators = [swap, cycle];
+    let relations = puzzle.relations().iter().all(|r| {
+        generators.iter().all(|g| {
+            itertools::iproduct!(&digits, &digits)
+                .all(|(&a, &b)| r.predicate.allows(a, b) == r.predicate.allows(g[a as usize], g[b as usize]))
+        })
+    });
+    if !relations || !puzzle.constraints().iter().all(|c| invariant(c, &digits, &generators)) {
+        return None;
+    }
+    if let Some(group) = puzzle.groups().iter().find(|g| g.cells.len() == k) {
+        let factor = (1..=k as u128).try_fold(1u128, |f, i| f.checked_mul(i))?;
+        let fixed = group.cells.iter().copied().zip(digits).collect();
+        return Some(Relabelling { fixed, factor });
+    }
+    Some(Relabelling { fixed: vec![(Cell::new(0, 0), digits[0])], factor: k as u128 })
+}
+
+/// The digits every cell allows (bit `d - 1` for digit `d`), when all
+/// cells allow the same ones; `None` otherwise.
+fn common_domain(puzzle: &Puzzle) -> Option<u64> {
     let n = puzzle.side();
-    let no_givens = puzzle.cells().all(|c| puzzle.given(c).is_none());
-    let relations = puzzle.relations().iter().all(|r| matches!(r.predicate, Predicate::Equal | Predicate::NotEqual));
-    let constraints = puzzle.constraints().iter().all(|c| match c {
+    let all = u64::MAX >> (64 - n);
+    let mut domains = vec![all; n * n];
+    for c in puzzle.constraints() {
+        if let Constraint::Digits { cell, allowed } = c {
+            domains[cell.row * n + cell.col] &= allowed;
+        }
+    }
+    let first = domains[0];
+    domains.iter().all(|&d| d == first).then_some(first)
+}
+
+/// A permutation of `digits` as a table indexed by digit: the `i`th digit
+/// goes to the `to(i)`th; digits outside stay.
+fn permutation(digits: &[Digit], to: impl Fn(usize) -> usize) -> Vec<Digit> {
+    let mut table: Vec<Digit> = (0..=64).collect();
+    for (i, &d) in digits.iter().enumerate() {
+        table[d as usize] = digits[to(i)];
+    }
+    table
+}
+
+/// Whether constraint `c` holds of a relabelled assignment exactly when it
+/// holds of the assignment, for each generator, over the cells' digits.
+fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> bool {
+    match c {
+        // Only equality between digits matters to these.
         Constraint::NotAllEqual { .. } | Constraint::DistinctLines { .. } => true,
-        // Allowing every digit says nothing; anything less names digits.
-        Constraint::Digits { allowed, .. } => allowed & (u64::MAX >> (64 - n)) == u64::MAX >> (64 - n),
+        // Every cell's digits are in the domain, which this allows whole
+        // (the domain is the intersection of what each cell allows).
+        Constraint::Digits { .. } => true,
         Constraint::Sum { .. }
         | Constraint::Consecutive { .. }
         | Constraint::Between { .. }
-        | Constraint::Contains { .. } => false,
-    });
-    if !(no_givens && relations && constraints) {
-        return None;
+        | Constraint::Contains { .. } => {
+            let mut cells = c.cells();
+            cells.sort();
+            cells.dedup();
+            let k = digits.len();
+            let Some(total) = u32::try_from(cells.len()).ok().and_then(|len| k.checked_pow(len)) else {
+                return false;
+            };
+            if total > MAX_ASSIGNMENTS {
+                return false;
+            }
+            (0..total).all(|code| {
+                let digit_of = |cell: Cell| {
+                    let at = cells.binary_search(&cell).expect("a cell of the constraint");
+                    digits[code / k.pow(at as u32) % k]
+                };
+                let holds = c.holds(digit_of);
+                generators.iter().all(|g| c.holds(|cell| g[digit_of(cell) as usize]) == holds)
+            })
+        }
     }
-    let group = puzzle.groups().iter().find(|g| g.cells.len() == n)?;
-    let factor = (1..=n as u128).try_fold(1u128, |f, k| f.checked_mul(k))?;
-    Some(Relabelling { cells: group.cells.clone(), factor })
 }
 
 #[cfg(test)]
@@ -57,12 +142,13 @@ mod tests {
     use std::cmp::Ordering;
 
     use super::*;
+    use crate::model::Predicate;
 
     #[test]
     fn only_rules_blind_to_digit_names_allow_it() {
         let plain = Puzzle::sudoku(2, 2).unwrap();
         let r = relabelling(&plain).unwrap();
-        assert_eq!((r.factor, r.cells.len()), (24, 4));
+        assert_eq!((r.factor, r.fixed.len()), (24, 4));
         let mut given = plain.clone();
         given.set_given(Cell::new(0, 0), 1).unwrap();
         assert_eq!(relabelling(&given), None);
@@ -77,6 +163,29 @@ mod tests {
         let mut odd = plain;
         odd.add_constraint(Constraint::Digits { cell: Cell::new(0, 0), allowed: 0b0101 }).unwrap();
         assert_eq!(relabelling(&odd), None);
-        assert_eq!(relabelling(&Puzzle::blank(4).unwrap()), None, "no group of n cells to fix");
+        // No group to fix: the first cell is fixed, a factor of |D| = 4.
+        let blank = relabelling(&Puzzle::blank(4).unwrap()).unwrap();
+        assert_eq!((blank.factor, blank.fixed), (4, vec![(Cell::new(0, 0), 1)]));
+    }
+
+    /// Cells that allow only 1 and 2, rows that sum to 6 (two of each, as
+    /// Takuzu's balance): swapping 1 and 2 keeps every rule, a factor of 2
+    /// with the first cell fixed. A sum of 7 (three 2s and a 1) names digits.
+    #[test]
+    fn a_two_digit_domain_with_balanced_sums_has_the_complement_symmetry() {
+        let binary = |target: i32| {
+            let mut p = Puzzle::blank(4).unwrap();
+            for cell in p.cells().collect::<Vec<_>>() {
+                p.add_constraint(Constraint::Digits { cell, allowed: 0b11 }).unwrap();
+            }
+            for r in 0..4 {
+                let terms = (0..4).map(|c| (Cell::new(r, c), 1)).collect();
+                p.add_constraint(Constraint::Sum { terms, target }).unwrap();
+            }
+            p
+        };
+        let balanced = relabelling(&binary(6)).unwrap();
+        assert_eq!((balanced.factor, balanced.fixed), (2, vec![(Cell::new(0, 0), 1)]));
+        assert_eq!(relabelling(&binary(7)), None);
     }
 }
