@@ -158,3 +158,41 @@ fn bad_input_is_exit_2_and_the_rest_is_judged() {
         .stderr(contains("<stdin>:2:1: expected n*n cells"));
     satsudoku().args(["unique", "tests/data/empty.lp"]).assert().code(2);
 }
+
+/// A collection of 16x16 classic puzzles (4x4 boxes, digits above 9 as
+/// letters): `count` counts each line and `unique` judges it, both as the
+/// oracle counts.
+#[test]
+fn a_16x16_collection_is_counted_and_judged() {
+    let (n, (h, w)) = (16, (4, 4));
+    let mut rng = rng(1616);
+    let (mut lines, mut expected) = (Vec::new(), Vec::new());
+    for i in 0..6 {
+        let mut labels: Vec<u32> = (1..=16).collect();
+        rng.shuffle(&mut labels);
+        let grid: Vec<u32> = (0..n * n).map(|i| labels[(w * ((i / n) % h) + (i / n) / h + i % n) % n]).collect();
+        let mut givens = grid.clone();
+        for _ in 0..[40, 120][i % 2] + rng.below(30) {
+            givens[rng.below(n * n)] = 0;
+        }
+        if i == 4 {
+            // Two equal digits in the first row: no solution.
+            (givens[0], givens[1]) = (3, 3);
+        }
+        expected.push(common::count_grids(n, (h, w), &givens, &|_| true));
+        lines.push(givens.iter().map(|&d| if d == 0 { '.' } else { char::from_digit(d, 17).unwrap() }).collect::<String>());
+    }
+    // Letters A..G for 10..16, as the givens format reads them.
+    let text = lines.iter().map(|l| l.to_uppercase()).collect::<Vec<_>>().join("\n");
+    let counted = satsudoku().arg("count").write_stdin(text.clone()).output().unwrap();
+    let counted = String::from_utf8(counted.stdout).unwrap();
+    let judged = satsudoku().arg("unique").write_stdin(text).output().unwrap();
+    let judged = String::from_utf8(judged.stdout).unwrap();
+    for ((count_line, verdict_line), e) in counted.lines().zip(judged.lines()).zip(&expected) {
+        assert_eq!(count_line.split('\t').nth(1), Some(format!("solutions({e}).").as_str()));
+        let verdict = verdict_line.split('\t').nth(1).unwrap();
+        assert_eq!(verdict, ["none", "unique", "multiple"][(*e).min(2) as usize], "{verdict_line}");
+    }
+    assert_eq!((counted.lines().count(), judged.lines().count()), (6, 6));
+    assert!([0, 1, 2].iter().all(|&k| expected.iter().any(|&e| e.min(2) == k)), "every verdict occurs: {expected:?}");
+}
