@@ -22,12 +22,20 @@ fn count(text: &str, extra: &[&str]) -> (String, String) {
     (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
-/// 6x6 Sudoku grids (2x3 boxes): 28,200,960 (Pettersen, OEIS A107739).
+/// 6x6 Sudoku grids (2x3 boxes, and 3x2): 28,200,960 (Pettersen, OEIS
+/// A107739), counted up to relabelling and 12 column permutations (a
+/// factor of 8,640); Latin squares of order 6: 812,851,200 (OEIS A002860),
+/// up to relabelling and the 5! orders of the rows below the first.
 #[test]
 fn six_by_six_grids_come_to_the_literature_number() {
     let (stdout, stderr) = count(&".".repeat(36), &[]);
     assert_eq!(stdout, "solutions(28200960).\n");
-    assert!(stderr.contains("the count multiplied by 720"), "{stderr}");
+    assert!(stderr.contains("the count multiplied by 8640"), "{stderr}");
+    let (stdout, _) = count("size 6\nbox 3x2\n", &[]);
+    assert_eq!(stdout, "solutions(28200960).\n");
+    let (stdout, stderr) = count("size 6\nbox none\n", &[]);
+    assert_eq!(stdout, "solutions(812851200).\n");
+    assert!(stderr.contains("the count multiplied by 86400"), "{stderr}");
 }
 
 /// Invariant puzzles: the same count with and without the reduction, and

@@ -180,7 +180,9 @@ fn a_16x16_collection_is_counted_and_judged() {
             (givens[0], givens[1]) = (3, 3);
         }
         expected.push(common::count_grids(n, (h, w), &givens, &|_| true));
-        lines.push(givens.iter().map(|&d| if d == 0 { '.' } else { char::from_digit(d, 17).unwrap() }).collect::<String>());
+        lines.push(
+            givens.iter().map(|&d| if d == 0 { '.' } else { char::from_digit(d, 17).unwrap() }).collect::<String>(),
+        );
     }
     // Letters A..G for 10..16, as the givens format reads them.
     let text = lines.iter().map(|l| l.to_uppercase()).collect::<Vec<_>>().join("\n");

@@ -309,7 +309,16 @@ fn count_one<O: Write, D: Write>(
     if settings.stats {
         if let Some(s) = &symmetry {
             let fixed = itertools::join(s.fixed.iter().map(|(cell, d)| format!("{cell}={d}")), " ");
-            let _ = writeln!(diag, "symmetry: digit relabelling; fixed {fixed}, the count multiplied by {}", s.factor);
+            let rising = if s.rising.is_empty() {
+                String::new()
+            } else {
+                format!(", {} cells of the next line rising by band", s.rising.len() + 1)
+            };
+            let _ = writeln!(
+                diag,
+                "symmetry: digit relabelling; fixed {fixed}{rising}, the count multiplied by {}",
+                s.factor
+            );
         }
         let _ = writeln!(diag, "{}", report::encoding_stats(&encoded));
         let _ = writeln!(diag, "{}", report::search_stats(&count.stats));
