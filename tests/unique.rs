@@ -66,6 +66,16 @@ fn verdicts_match_the_oracle() {
         check_verdicts(&String::from_utf8(out.stdout).unwrap(), &cases, args);
         assert_eq!(out.status.code(), Some(1), "some puzzles are not unique ({args:?})");
     }
+    // `count` on the same collection: its lines in parallel on prepared
+    // engines, on one worker, or one after another (with --stats).
+    for args in [&[][..], &["-j1"], &["--stats"], &["--engine", "blocking"]] {
+        let out = satsudoku().arg("count").args(args).write_stdin(lines.join("\n")).output().unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let counts: Vec<String> =
+            cases.iter().enumerate().map(|(i, c)| format!("{}\tsolutions({}).", i + 1, c.3)).collect();
+        assert_eq!(stdout.lines().collect::<Vec<_>>(), counts, "count {args:?}");
+        assert_eq!(out.status.code(), Some(0), "count {args:?}");
+    }
 }
 
 type Case = (usize, (usize, usize), Vec<u32>, u64);

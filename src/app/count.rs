@@ -178,6 +178,9 @@ pub fn count_file<O: Write, D: Write>(
                 Err(err) => Outcome::Failed(err),
             }
         }
+        Input::Collection(collection) if super::collection::in_parallel(settings) => {
+            super::collection::count_lines(&collection, search, settings, sinks)
+        }
         Input::Collection(collection) => {
             let name = &collection.name;
             let (mut status, mut bad, total) = (Status::Done, 0, collection.lines().count());

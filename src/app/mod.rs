@@ -4,6 +4,7 @@
 //! write them never stops a run.
 
 mod batch;
+mod collection;
 mod compare;
 mod count;
 mod cubes;
@@ -11,6 +12,7 @@ mod decode;
 mod error;
 mod export;
 mod input;
+mod many;
 mod output;
 mod progress;
 mod unique;

@@ -3,20 +3,18 @@
 //! (the cells where the two differ), after `LABEL<TAB>` in a batch or a
 //! collection. The search stops at a second solution.
 
-use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 
-use satsudoku::count::pool::Pool;
-use satsudoku::count::prepared::{Layout, LayoutSolver};
-use satsudoku::count::{self, EngineKind, Limits, Observer, Search, Stop};
+use satsudoku::count::prepared::LayoutSolver;
+use satsudoku::count::{self, Limits, Observer, Search, Stop};
 use satsudoku::encode;
 use satsudoku::model::{push_symbol, Grid, Puzzle};
 use satsudoku::parse::{Format, ParseError};
 
 use super::count::{PrintStyle, INTERRUPTED};
-use super::input::{read_input, Collection, Input, Puzzles};
+use super::input::{read_input, Input, Puzzles};
+use super::many::{self, Body, Judge};
 use super::{AppError, Status};
 use crate::cli::UniqueArgs;
 use crate::diag;
@@ -36,15 +34,6 @@ impl Settings {
     }
 }
 
-impl Settings {
-    /// The layout of `puzzle`, prepared once for every puzzle that shares
-    /// it, when the engine and encoding allow (the enum engine, no
-    /// given-aware reduction).
-    fn layout_of(&self, puzzle: &Puzzle) -> Option<Layout> {
-        (self.puzzles.engine == EngineKind::Enum).then(|| Layout::new(puzzle, &self.puzzles.encoding)).flatten()
-    }
-}
-
 /// What a puzzle's solutions are, up to the second.
 #[derive(Debug)]
 pub enum Verdict {
@@ -53,28 +42,11 @@ pub enum Verdict {
     Multiple(Grid, Grid),
 }
 
-/// One puzzle to judge: its label (or none for a lone puzzle), where it
-/// comes from, and how to write its grids.
-struct Task<'t> {
+/// How to write one puzzle's line: its label (or none for a lone puzzle)
+/// and the style of its grids.
+struct Head {
     label: Option<String>,
-    body: Body<'t>,
     style: PrintStyle,
-}
-
-/// A puzzle read already, or a collection's line that the worker judging
-/// it parses.
-enum Body<'t> {
-    One(&'t Puzzle),
-    Line { collection: &'t Collection, line: usize, text: &'t str },
-}
-
-impl Task<'_> {
-    fn puzzle(&self) -> Result<Cow<'_, Puzzle>, ParseError> {
-        match self.body {
-            Body::One(puzzle) => Ok(Cow::Borrowed(puzzle)),
-            Body::Line { collection, line, text } => collection.parse(line, text).map(Cow::Owned),
-        }
-    }
 }
 
 /// What became of a task: its verdict (and for `none`, the conflicts among
@@ -99,26 +71,33 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             Ok(input) => inputs.push(input),
         }
     }
-    let mut tasks = Vec::new();
+    let (mut heads, mut bodies) = (Vec::new(), Vec::new());
     for input in &inputs {
         match input {
-            Input::One { name, puzzle, format } => tasks.push(Task {
-                label: batch.then(|| name.clone()),
-                body: Body::One(puzzle),
-                style: PrintStyle::of(*format),
-            }),
+            Input::One { name, puzzle, format } => {
+                heads.push(Head { label: batch.then(|| name.clone()), style: PrintStyle::of(*format) });
+                bodies.push(Body::One(puzzle));
+            }
             Input::Collection(collection) => {
                 for (line, text) in collection.lines() {
                     let label = if batch { format!("{}:{line}", collection.name) } else { line.to_string() };
-                    let body = Body::Line { collection, line, text };
-                    tasks.push(Task { label: Some(label), body, style: PrintStyle::of(Format::Givens) });
+                    heads.push(Head { label: Some(label), style: PrintStyle::of(Format::Givens) });
+                    bodies.push(Body::Line { collection, line, text });
                 }
             }
         }
     }
     let (mut all_unique, mut bad) = (true, 0);
     let mut stdout = io::stdout().lock();
-    judge_all(&tasks, &settings, |task, judged| {
+    let judge = Judge {
+        encoding: settings.puzzles.encoding,
+        engine: settings.puzzles.engine,
+        prepared: |solver: &mut LayoutSolver, puzzle: &Puzzle| with_conflicts(judge_on(solver, puzzle), puzzle),
+        own: |puzzle: &Puzzle| with_conflicts(judge(puzzle, &settings), puzzle),
+    };
+    many::judge_all(&bodies, settings.jobs, &judge, |index, judged| {
+        let task = &heads[index];
+        let judged = judged.unwrap_or_else(Judged::Unreadable);
         let prefix = task.label.as_ref().map_or(String::new(), |l| format!("{l}\t"));
         let line = match judged {
             Judged::Failed(err) => return Err(err),
@@ -154,7 +133,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         return Err(AppError::Batch { failed: unreadable, total: settings.puzzles.sources.len() });
     }
     if bad > 0 {
-        return Err(AppError::Collection { failed: bad, total: tasks.len() });
+        return Err(AppError::Collection { failed: bad, total: heads.len() });
     }
     Ok(if all_unique { Status::Done } else { Status::NotUnique })
 }
@@ -182,68 +161,6 @@ fn one_line(grid: &Grid, style: PrintStyle) -> String {
         }
     }
     line
-}
-
-/// Judges every task on `settings.jobs` threads, one puzzle per thread at a
-/// time, each worker parsing the lines it takes; `report` sees each task
-/// in order. Stops after an interrupt.
-fn judge_all(
-    tasks: &[Task],
-    settings: &Settings,
-    mut report: impl FnMut(&Task, Judged) -> Result<(), AppError>,
-) -> Result<(), AppError> {
-    let pool = Pool::new((0..tasks.len()).collect());
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::scope(|scope| {
-        for started in 0..settings.jobs.min(tasks.len()).max(1) {
-            let (sender, pool) = (sender.clone(), &pool);
-            let worker = move || {
-                let mut next = pool.take(false, &INTERRUPTED).map(|index| (index, tasks[index].puzzle()));
-                // Consecutive puzzles of one layout share an engine; another
-                // layout (or a puzzle that needs its own encoding) starts anew.
-                while let Some((first, _)) = next {
-                    let layout = match &next {
-                        Some((_, Ok(puzzle))) => settings.layout_of(puzzle),
-                        _ => None,
-                    };
-                    let mut solver = layout.as_ref().map(|layout| layout.solver(&INTERRUPTED));
-                    while let Some((index, puzzle)) = next.take() {
-                        let judged = match (puzzle, &mut solver) {
-                            (Err(err), _) => Judged::Unreadable(err),
-                            (Ok(puzzle), Some(solver)) if solver.fits(&puzzle) => {
-                                with_conflicts(judge_on(solver, &puzzle), &puzzle)
-                            }
-                            (Ok(puzzle), None) if index == first => with_conflicts(judge(&puzzle, settings), &puzzle),
-                            (Ok(puzzle), _) => {
-                                next = Some((index, Ok(puzzle)));
-                                break;
-                            }
-                        };
-                        if sender.send((index, judged)).is_err() {
-                            return;
-                        }
-                        next = pool.take(true, &INTERRUPTED).map(|index| (index, tasks[index].puzzle()));
-                    }
-                }
-            };
-            if let Err(err) = std::thread::Builder::new().spawn_scoped(scope, worker) {
-                if started == 0 {
-                    return Err(AppError::Other(anyhow::Error::new(err).context("cannot start a worker thread")));
-                }
-                break;
-            }
-        }
-        drop(sender);
-        let (mut waiting, mut next) = (BTreeMap::new(), 0);
-        for (index, judged) in receiver {
-            waiting.insert(index, judged);
-            while let Some(judged) = waiting.remove(&next) {
-                report(&tasks[next], judged)?;
-                next += 1;
-            }
-        }
-        Ok(())
-    })
 }
 
 /// A verdict with the direct conflicts among the givens when there is no solution.
