@@ -71,9 +71,11 @@ impl Assignment {
         self.trail.truncate(snapshot.trail.len());
         debug_assert_eq!(self.trail, snapshot.trail, "the snapshot is not of an earlier point of this search");
         self.branches.set_weights(&snapshot.weights);
+        self.branches.pending.clear();
     }
 
     pub(super) fn undo_to(&mut self, len: usize) {
+        self.branches.pending.clear();
         for lit in self.trail.drain(len..) {
             self.values[lit.index()] = UNSET;
             self.lit_values[lit.code()] = UNSET;

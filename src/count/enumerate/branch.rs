@@ -26,6 +26,11 @@ pub(super) struct Branches {
     /// Per set: literals not false, plus [`TRUE_WEIGHT`] per true literal.
     /// Sixteen bits, so that the smallest is found eight sets at a time.
     weight: Vec<u16>,
+    /// Sets whose weight fell to 1 or 0 since propagation last looked:
+    /// each set is exactly one of its literals in every solution, so one
+    /// open literal left must be true, and none left is a conflict (see
+    /// `Clauses::propagate`).
+    pub(super) pending: Vec<u32>,
 }
 
 /// Above the size of any set (at most 64 cells or digits), so that a set
@@ -36,7 +41,13 @@ const TRUE_WEIGHT: u16 = 1 << 8;
 impl Branches {
     /// No sets, on `var_count` variables: for propagation without a search.
     pub(super) fn none(var_count: usize) -> Branches {
-        Branches { lits: Vec::new(), ends: Vec::new(), sets_of: Csr::empty(var_count), weight: Vec::new() }
+        Branches {
+            lits: Vec::new(),
+            ends: Vec::new(),
+            sets_of: Csr::empty(var_count),
+            weight: Vec::new(),
+            pending: Vec::new(),
+        }
     }
 
     pub(super) fn new(puzzle: &Puzzle, encoded: &Encoded) -> Branches {
@@ -71,7 +82,7 @@ impl Branches {
             |(set, range): (usize, std::ops::Range<usize>)| lits[range].iter().map(move |l| (l.index(), set as u32));
         let sets_of = Csr::new(encoded.formula.var_count(), || ranges().enumerate().flat_map(in_set));
         let weight = ranges().map(|range| range.len() as u16).collect();
-        Branches { lits, ends, sets_of, weight }
+        Branches { lits, ends, sets_of, weight, pending: Vec::new() }
     }
 
     pub(super) fn set(&self, set: usize) -> &[Lit] {
@@ -90,8 +101,30 @@ impl Branches {
     pub(super) fn became_true(&mut self, lit: Lit) {
         let change = Branches::change(lit);
         for &set in self.sets_of.of(lit.index()) {
-            self.weight[set as usize] = self.weight[set as usize].wrapping_add(change);
+            let weight = self.weight[set as usize].wrapping_add(change);
+            self.weight[set as usize] = weight;
+            if weight <= 1 {
+                self.pending.push(set);
+            }
         }
+    }
+
+    /// The set's weight: open literals, plus [`TRUE_WEIGHT`] per true one.
+    pub(super) fn weight_of(&self, set: u32) -> u16 {
+        self.weight[set as usize]
+    }
+
+    /// Whether `clause` (sorted by code, no literal twice) says "at least
+    /// one of" some set: holds exactly that set's literals.
+    pub(super) fn is_set_clause(&self, clause: &[Lit]) -> bool {
+        let Some(first) = clause.first().filter(|l| l.is_positive() && l.index() < self.sets_of.keys()) else {
+            return false;
+        };
+        self.sets_of.of(first.index()).iter().any(|&set| {
+            let lits = self.set(set as usize);
+            lits.len() == clause.len()
+                && lits.iter().all(|l| clause.binary_search_by_key(&l.code(), |c| c.code()).is_ok())
+        })
     }
 
     pub(super) fn reopened(&mut self, lit: Lit) {

@@ -63,6 +63,11 @@ impl<T: Copy> Csr<T> {
         self.items.truncate(kept);
     }
 
+    /// The number of keys.
+    pub(super) fn keys(&self) -> usize {
+        self.starts.len() - 1
+    }
+
     pub(super) fn range(&self, key: usize) -> std::ops::Range<usize> {
         self.starts[key] as usize..self.starts[key + 1] as usize
     }

@@ -85,6 +85,11 @@ impl Propagator {
             derive_supports(&mut lits, &mut clauses, &mut units, &cell_of(encoded), &implied);
         }
         let derived = (clauses.len() - before) as u64;
+        // "At least one of a branch set" is propagated from the set's weight
+        // (`Clauses::propagate`), so those clauses need no watches.
+        if !branches.weights().is_empty() {
+            clauses.retain(|&(start, len)| !branches.is_set_clause(&lits[start as usize..(start + len) as usize]));
+        }
         let watches = Watches::new(2 * var_count, &lits, &clauses);
         let mut propagator = Propagator {
             clauses: Clauses { implied, lits, spans: clauses, watches },
@@ -177,9 +182,35 @@ pub(super) struct Clauses {
 
 impl Clauses {
     /// Unit propagation of `state`'s trail from position `head`; false on conflict.
-    pub(super) fn propagate(&mut self, state: &mut Assignment, mut head: usize) -> bool {
+    pub(super) fn propagate(&mut self, state: &mut Assignment, head: usize) -> bool {
+        let ok = self.propagate_all(state, head);
+        if !ok {
+            state.branches.pending.clear();
+        }
+        ok
+    }
+
+    /// [`Clauses::propagate`], leaving the pending branch sets after a conflict.
+    fn propagate_all(&mut self, state: &mut Assignment, mut head: usize) -> bool {
         let Clauses { implied, lits, spans, watches } = self;
-        while head < state.trail.len() {
+        loop {
+            // A branch set with one open literal left makes it true; with
+            // none, it is a conflict (its clause "at least one" is not watched).
+            if let Some(set) = state.branches.pending.pop() {
+                match state.branches.weight_of(set) {
+                    0 => return false,
+                    1 => {
+                        let set = state.branches.set(set as usize);
+                        let open = set.iter().copied().find(|&l| state.value(l) != 0).expect("one literal is open");
+                        state.assign(open);
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            if head >= state.trail.len() {
+                break;
+            }
             let made_true = state.trail[head];
             let falsified = !made_true;
             head += 1;
