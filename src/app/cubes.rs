@@ -130,8 +130,7 @@ pub fn split(settings: Settings) -> Result<Status, AppError> {
         cubes: cubes.into_iter().enumerate().map(|(i, literals)| (cube_name(i + 1, of), literals)).collect(),
     };
     write(&dir.join(MANIFEST), manifest.to_string())?;
-    let symmetry =
-        if factor > 1 { format!(", counts to be multiplied by {factor} (relabelling)") } else { String::new() };
+    let symmetry = if factor > 1 { format!(", counts to be multiplied by {factor} (symmetry)") } else { String::new() };
     diag!("satsudoku: {name}: {of} cubes in {dir_name}{symmetry}");
     Ok(Status::Done)
 }

@@ -13,6 +13,12 @@
 //! assumptions whether the primary assignment extends to a model, so an
 //! auxiliary variable never changes the count.
 //!
+//! The branch sets also propagate: each keeps the number of its literals
+//! not yet false, and since every solution makes exactly one of them true,
+//! a set left with one open literal makes it true and a set left with none
+//! is a conflict. The formula's clauses that say "at least one of the set"
+//! are therefore not watched (`propagate.rs`).
+//!
 //! Before the search, support clauses are derived from binary conflicts with
 //! each cell (`supports.rs`): implied clauses, so the models do not change,
 //! but on the forbidden-pairs encoding they lift unit propagation from
