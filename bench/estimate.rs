@@ -14,7 +14,7 @@
 use std::time::{Duration, Instant};
 
 use satsudoku::count::enumerate::Enumerate;
-use satsudoku::count::symmetry::relabelling;
+use satsudoku::count::symmetry;
 use satsudoku::count::{count_cube, EngineKind, Limits, Search};
 use satsudoku::encode::{encode, Encoding};
 use satsudoku::parse::{parse_with, Format, Options};
@@ -43,12 +43,10 @@ fn main() {
     let options = Options { boxes: Some((num(r), num(c))), takuzu_distinct: true };
     let text = std::fs::read_to_string(file).expect("the puzzle file");
     let puzzle = parse_with(&text, file, Some(Format::Givens), options).expect("a puzzle");
-    let (puzzle, factor) = match relabelling(&puzzle) {
-        Some(r) => (r.reduced(&puzzle), r.factor),
-        None => (puzzle, 1),
-    };
-    let encoded = encode(&puzzle, &Encoding::default());
-    let mut engine = Enumerate::new(&puzzle, &encoded);
+    let reduced = symmetry::reduce(&puzzle, true);
+    let (puzzle, factor) = (&*reduced.puzzle, reduced.factor());
+    let encoded = encode(puzzle, &Encoding::default());
+    let mut engine = Enumerate::new(puzzle, &encoded);
     let top = engine.split_to_depth(num(depth));
     let mut rng = Draws(num(seed) as u64);
     let search = Search { engine: EngineKind::Enum, jobs: satsudoku::count::all_cores(), probe: None };
@@ -61,7 +59,7 @@ fn main() {
         for _ in 0..draws {
             let sub = subs[rng.below(subs.len())].clone();
             let start = Instant::now();
-            let count = count_cube(&puzzle, &encoded, search, Limits::default(), &mut (), sub).expect("a count");
+            let count = count_cube(puzzle, &encoded, search, Limits::default(), &mut (), sub).expect("a count");
             let elapsed = start.elapsed();
             (counted, spent) = (counted + count.models, spent + elapsed);
             sub_count += count.models as f64;

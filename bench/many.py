@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from unique import machine, steal, timed  # noqa: E402
+from unique import machine, steal, timed, write_results  # noqa: E402
 
 
 def main():
@@ -75,10 +75,7 @@ def main():
                      f"{med['satsudoku -j1'] / med['tdoku']:.1f}x |")
     per = {name: statistics.median(med[name] / expected * 1e9 for expected, med in rows) for name in tools}
     lines += ["", "Median nanoseconds per solution: " + ", ".join(f"{name} {ns:.0f}" for name, ns in per.items()) + "."]
-    out = f"bench/results/many-{datetime.date.today()}.md"
-    with open(out, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write_results("many", lines)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,14 @@ def machine():
     return f"{model}, {os.cpu_count()} cores"
 
 
+def write_results(name, lines):
+    """Writes bench/results/NAME-DATE.md and prints it."""
+    os.makedirs("bench/results", exist_ok=True)
+    with open(f"bench/results/{name}-{datetime.date.today()}.md", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
 def timed(cmd, stdin_path):
     with open(stdin_path) as stdin:
         start = time.perf_counter()
@@ -94,11 +102,7 @@ def main():
         med = statistics.median(times[name])
         per = med / count * 1e6
         lines.append(f"| {name} | {med * 1e3:.1f} | {per:.1f} | {per / tdoku_us:.1f}x |")
-    os.makedirs("bench/results", exist_ok=True)
-    out = f"bench/results/unique-{datetime.date.today()}.md"
-    with open(out, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    write_results("unique", lines)
 
 
 if __name__ == "__main__":

@@ -9,13 +9,13 @@ use std::io::Write;
 use std::sync::atomic::Ordering;
 
 use satsudoku::count::prepared::LayoutSolver;
-use satsudoku::count::symmetry::relabelling;
+use satsudoku::count::symmetry::{self, relabelling};
 use satsudoku::count::{self, Limits, Search, Stop};
 use satsudoku::encode;
 use satsudoku::model::Puzzle;
 use satsudoku::report;
 
-use super::count::{Outcome, Settings, Sinks, INTERRUPTED};
+use super::count::{total, Outcome, Settings, Sinks, INTERRUPTED};
 use super::input::Collection;
 use super::many::{self, Body, Judge};
 use super::{AppError, Status};
@@ -109,19 +109,12 @@ fn with_conflicts(models: u128, lower_bound: Option<String>, puzzle: &Puzzle) ->
 /// A line counted on its own encoding and one thread, up to relabelling
 /// where the rules allow.
 fn count_alone(puzzle: &Puzzle, settings: &Settings) -> Result<Counted, AppError> {
-    let symmetry = settings.symmetry.then(|| relabelling(puzzle)).flatten();
-    let reduced = symmetry.as_ref().map(|s| s.reduced(puzzle));
-    let (counted_puzzle, factor) = match (&reduced, &symmetry) {
-        (Some(reduced), Some(s)) => (reduced, s.factor),
-        _ => (puzzle, 1),
-    };
-    let encoded = encode::encode(counted_puzzle, &settings.puzzles.encoding);
+    let reduced = symmetry::reduce(puzzle, settings.symmetry);
+    let encoded = encode::encode(&reduced.puzzle, &settings.puzzles.encoding);
     let limits = Limits { max: settings.max, timeout: None, interrupt: Some(&INTERRUPTED) };
     let search = Search { engine: settings.puzzles.engine, jobs: 1, probe: None };
-    let count = count::count_models(counted_puzzle, &encoded, search, limits, &mut ())?;
-    let models = count.models.checked_mul(factor).ok_or_else(|| {
-        AppError::Other(anyhow::anyhow!("the count times {factor} relabellings does not fit in 128 bits"))
-    })?;
+    let count = count::count_models(&reduced.puzzle, &encoded, search, limits, &mut ())?;
+    let models = total(&reduced, count.models)?;
     let lower_bound = match count.stop {
         Stop::Complete => None,
         Stop::MaxReached => {

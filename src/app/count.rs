@@ -5,7 +5,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use satsudoku::count::symmetry::relabelling;
+use satsudoku::count::symmetry::{self, Reduced};
 use satsudoku::count::{self, Limits, Observer, Search, Stop};
 use satsudoku::encode;
 use satsudoku::model::{Grid, Puzzle};
@@ -211,6 +211,14 @@ pub fn count_file<O: Write, D: Write>(
     }
 }
 
+/// The full count from the count of `reduced`; an error if it does not fit in 128 bits.
+pub fn total(reduced: &Reduced, counted: u128) -> Result<u128, AppError> {
+    reduced.total(counted).ok_or_else(|| {
+        let factor = reduced.factor();
+        AppError::Other(anyhow::anyhow!("the count times {factor} relabellings does not fit in 128 bits"))
+    })
+}
+
 /// How `--print` and `decode` show a solution: as the contest's LP facts,
 /// as the grid in the puzzle's own symbols (digits above 9 as letters), or
 /// as Takuzu's rows of 0 and 1.
@@ -281,12 +289,8 @@ fn count_one<O: Write, D: Write>(
         );
     }
     // Up to digit relabelling, when the rules are proven blind to digit names.
-    let symmetry = settings.symmetry.then(|| relabelling(puzzle)).flatten();
-    let reduced = symmetry.as_ref().map(|s| s.reduced(puzzle));
-    let (puzzle, factor) = match (&reduced, &symmetry) {
-        (Some(reduced), Some(s)) => (reduced, s.factor),
-        _ => (puzzle, 1),
-    };
+    let reduced = symmetry::reduce(puzzle, settings.symmetry);
+    let (puzzle, factor) = (&*reduced.puzzle, reduced.factor());
     let start = Instant::now();
     let encoded = encode::encode(puzzle, &settings.puzzles.encoding);
     let encode_time = start.elapsed();
@@ -295,9 +299,7 @@ fn count_one<O: Write, D: Write>(
     let progress = ProgressLine::new(sinks.show_progress, factor);
     let mut view = CountView { out: &mut sinks.out, print: settings.print, style, write_error: None, progress };
     let mut count = count::count_models(puzzle, &encoded, search, limits, &mut view)?;
-    count.models = count.models.checked_mul(factor).ok_or_else(|| {
-        AppError::Other(anyhow::anyhow!("the count times {factor} relabellings does not fit in 128 bits"))
-    })?;
+    count.models = total(&reduced, count.models)?;
     view.progress.clear();
     let to_stdout = AppError::write("stdout");
     if let Some(err) = view.write_error {
@@ -310,7 +312,7 @@ fn count_one<O: Write, D: Write>(
     // Diagnostics: a failed write to them is ignored (see `Stderr`).
     let diag = &mut sinks.diag;
     if settings.stats {
-        if let Some(s) = &symmetry {
+        if let Some(s) = &reduced.relabelling {
             let fixed = itertools::join(s.fixed.iter().map(|(cell, d)| format!("{cell}={d}")), " ");
             let rising = if s.rising.is_empty() {
                 String::new()

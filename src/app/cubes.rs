@@ -10,11 +10,10 @@ use std::path::{Path, PathBuf};
 use varisat::Lit;
 
 use satsudoku::count::enumerate::Enumerate;
-use satsudoku::count::symmetry::relabelling;
+use satsudoku::count::symmetry;
 use satsudoku::count::{self, Limits, Search, Stop};
 use satsudoku::cubes::{cube_name, digest, CubeFile, Manifest, Record};
 use satsudoku::encode::{self, Encoded, Encoding};
-use satsudoku::model::Puzzle;
 use satsudoku::parse;
 
 use super::input::{display_name, read_text, Reading, Source, Text};
@@ -63,15 +62,6 @@ impl Settings {
     }
 }
 
-/// The puzzle a cube counts: the file's, reduced by relabelling when
-/// `symmetry` allows, with the factor that undoes the reduction.
-fn counted_puzzle(puzzle: Puzzle, symmetry: bool) -> (Puzzle, u128) {
-    match symmetry.then(|| relabelling(&puzzle)).flatten() {
-        Some(relabel) => (relabel.reduced(&puzzle), relabel.factor),
-        None => (puzzle, 1),
-    }
-}
-
 fn dimacs(lit: Lit) -> i64 {
     let number = lit.index() as i64 + 1;
     if lit.is_positive() {
@@ -89,9 +79,10 @@ pub fn split(settings: Settings) -> Result<Status, AppError> {
     let format = settings.reading.format.unwrap_or_else(|| parse::detect(&text));
     let options = settings.reading.options;
     let puzzle = parse::parse_with(&text, &name, Some(format), options)?;
-    let (puzzle, factor) = counted_puzzle(puzzle, settings.symmetry);
-    let encoded = encode::encode(&puzzle, &settings.encoding);
-    let mut engine = Enumerate::new(&puzzle, &encoded);
+    let reduced = symmetry::reduce(&puzzle, settings.symmetry);
+    let (puzzle, factor) = (&*reduced.puzzle, reduced.factor());
+    let encoded = encode::encode(puzzle, &settings.encoding);
+    let mut engine = Enumerate::new(puzzle, &encoded);
     let cubes = match settings.split {
         Split::Depth(depth) => engine.split_to_depth(depth),
         Split::Count(count) => engine.split(count),
@@ -148,16 +139,17 @@ pub fn count_one(cube_path: &Path, search: Search, limits: Limits) -> Result<Sta
     let Text { text, .. } = read_text(&Source::File(cube_path.to_owned()))?;
     let cube = CubeFile::parse(&text, &name)?;
     let puzzle = parse::parse_with(&cube.puzzle, &format!("{name} (its puzzle)"), Some(cube.format), cube.options)?;
-    let (puzzle, factor) = counted_puzzle(puzzle, cube.factor > 1);
+    let reduced = symmetry::reduce(&puzzle, cube.factor > 1);
+    let (puzzle, factor) = (&*reduced.puzzle, reduced.factor());
     if factor != cube.factor {
         return Err(AppError::Usage(format!(
             "{name}: the cube says its counts are multiplied by {}, but this puzzle's relabelling factor is {factor}",
             cube.factor
         )));
     }
-    let encoded = encode::encode(&puzzle, &cube.encoding);
+    let encoded = encode::encode(puzzle, &cube.encoding);
     let literals = lits_of(&cube, &encoded, &name)?;
-    let counted = count::count_cube(&puzzle, &encoded, search, limits, &mut (), literals)?;
+    let counted = count::count_cube(puzzle, &encoded, search, limits, &mut (), literals)?;
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "solutions({}).", counted.models).map_err(AppError::write("stdout"))?;
     if counted.stop != Stop::Complete {

@@ -14,7 +14,7 @@ use super::enumerate::Enumerate;
 use super::{CountError, Engine};
 use crate::encode::{encode, Encoded, Encoding};
 use crate::model::check::Checker;
-use crate::model::{Grid, Puzzle};
+use crate::model::{Cell, Digit, Grid, Puzzle};
 
 /// A layout, encoded once.
 pub struct Layout {
@@ -47,6 +47,7 @@ impl Layout {
             checker: Checker::new(&self.puzzle),
             layout: self,
             stop,
+            givens: Vec::new(),
             cube: Vec::new(),
         }
     }
@@ -58,6 +59,8 @@ pub struct LayoutSolver<'a> {
     engine: Enumerate<'a>,
     checker: Checker<'a>,
     stop: &'a AtomicBool,
+    /// The current puzzle's givens, and the cube they make.
+    givens: Vec<(Cell, Digit)>,
     cube: Vec<Lit>,
 }
 
@@ -86,8 +89,11 @@ impl LayoutSolver<'_> {
         mut model: impl FnMut(&Grid),
     ) -> Result<Solved, CountError> {
         assert!(self.layout.fits(puzzle), "LayoutSolver::solve: the puzzle does not fit the layout");
+        // Each model is checked against the givens too: they are listed once.
+        self.givens.clear();
+        self.givens.extend(puzzle.givens());
         self.cube.clear();
-        for (cell, digit) in puzzle.givens() {
+        for &(cell, digit) in &self.givens {
             self.cube.extend(self.layout.encoded.vars.digit_lits(cell, digit));
         }
         self.engine.restart(&self.cube)?;
@@ -97,7 +103,7 @@ impl LayoutSolver<'_> {
                 let stopped = self.stop.load(Ordering::Relaxed);
                 return Ok(Solved { models, stopped });
             };
-            let givens_kept = puzzle.givens().all(|(cell, digit)| grid.get(cell) == digit);
+            let givens_kept = self.givens.iter().all(|&(cell, digit)| grid.get(cell) == digit);
             if !givens_kept || !self.checker.solves(&grid) {
                 let mut violations = self.checker.violations(&grid);
                 violations.extend(Checker::new(puzzle).violations(&grid));
@@ -115,7 +121,6 @@ impl LayoutSolver<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Cell;
 
     /// The 4x4 grid has 288 solutions (a known count; also the oracle's in
     /// tests/family.rs). Fixing the first row leaves 288 / 4! = 12; a

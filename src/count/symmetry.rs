@@ -66,6 +66,33 @@ impl Relabelling {
     }
 }
 
+/// A puzzle as it is counted: reduced by [`relabelling`] when that is
+/// allowed and proven, with the reduction (none: the puzzle itself).
+pub struct Reduced<'p> {
+    pub puzzle: std::borrow::Cow<'p, Puzzle>,
+    pub relabelling: Option<Relabelling>,
+}
+
+impl Reduced<'_> {
+    /// What the reduced count is multiplied by (1 without a reduction).
+    pub fn factor(&self) -> u128 {
+        self.relabelling.as_ref().map_or(1, |r| r.factor)
+    }
+
+    /// The full count from the reduced one; `None` if it does not fit in a `u128`.
+    pub fn total(&self, counted: u128) -> Option<u128> {
+        counted.checked_mul(self.factor())
+    }
+}
+
+/// `puzzle` reduced by [`relabelling`] when `allowed` and the rules permit.
+pub fn reduce(puzzle: &Puzzle, allowed: bool) -> Reduced<'_> {
+    match allowed.then(|| relabelling(puzzle)).flatten() {
+        Some(r) => Reduced { puzzle: std::borrow::Cow::Owned(r.reduced(puzzle)), relabelling: Some(r) },
+        None => Reduced { puzzle: std::borrow::Cow::Borrowed(puzzle), relabelling: None },
+    }
+}
+
 /// The relabelling reduction of `puzzle`, if every rule is proven
 /// invariant under renaming the digits its cells may hold; `None`
 /// otherwise (or when the factor does not fit in a `u128`).
