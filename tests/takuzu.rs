@@ -6,6 +6,7 @@ mod common;
 
 use assert_cmd::Command;
 use common::{rng, Draw};
+use predicates::prelude::*;
 use predicates::str::contains;
 
 fn count(text: &str, extra: &[&str]) -> String {
@@ -105,13 +106,35 @@ fn the_complement_symmetry_halves_the_search_and_keeps_the_count() {
     assert!(!String::from_utf8(given.stderr).unwrap().contains("symmetry"));
 }
 
-/// 4,111,116 takes about 20 s with a release build on two cores, too long
-/// for `cargo test`'s debug build; `.ci/run` checks it with the release
-/// binary, and `cargo test -- --ignored` runs it here.
+/// Counted a row at a time (`count::lines`), the 8x8 grids take well under
+/// a second; enumerating them (`--engine enum`) takes about 20 s in a
+/// release build.
 #[test]
-#[ignore]
 fn the_8x8_count_matches_oeis_a253316() {
     assert_eq!(count(&blank(8), &[]), "solutions(4111116).\n");
+    assert_eq!(count(&blank(8), &["--symmetry", "none"]), "solutions(4111116).\n");
+}
+
+/// A count by rows that runs out of time says so, prints the lower bound 0
+/// and exits 3.
+#[test]
+fn a_timeout_stops_the_count_by_rows() {
+    Command::cargo_bin("satsudoku")
+        .unwrap()
+        .args(["count", "--format", "takuzu", "--timeout", "0.05"])
+        .write_stdin(blank(10))
+        .assert()
+        .code(3)
+        .stdout("solutions(0).\n")
+        .stderr(contains("stopped by --timeout").and(contains("counting by rows gives no partial count")));
+}
+
+/// The 10x10 count, 48,183,195,384 (OEIS A253316), is out of reach of a
+/// debug build; `.ci/run` checks it with the release binary.
+#[test]
+#[ignore]
+fn the_10x10_count_matches_oeis_a253316() {
+    assert_eq!(count(&blank(10), &[]), "solutions(48183195384).\n");
 }
 
 /// Random 4x4 and 6x6 puzzles, some givens of a random valid grid shown,
@@ -133,12 +156,13 @@ fn random_puzzles_match_the_oracle() {
                 row.iter().map(|&g| if g < 0 { '.' } else { char::from(b'0' + g as u8) }).collect::<String>() + "\n"
             })
             .collect();
-        for (distinct, extra) in [(true, &[][..]), (false, &["--takuzu-rules", "no-distinct"][..])] {
-            assert_eq!(
-                count(&text, extra),
-                format!("solutions({}).\n", oracle(n, &givens, distinct)),
-                "{text} {extra:?}"
-            );
+        // Counted a row at a time (the default), and enumerated.
+        for (distinct, rules) in [(true, &[][..]), (false, &["--takuzu-rules", "no-distinct"][..])] {
+            let expected = format!("solutions({}).\n", oracle(n, &givens, distinct));
+            for engine in [&[][..], &["--engine", "enum"]] {
+                let extra = [rules, engine].concat();
+                assert_eq!(count(&text, &extra), expected, "{text} {extra:?}");
+            }
         }
     }
 }
@@ -170,4 +194,28 @@ fn rejects_an_odd_side_and_other_symbols() {
     reject("...\n...\n...\n", "<stdin>:1:1: a Takuzu grid has an even side (2 to 64), found 3 rows");
     reject("01\n2.\n", "<stdin>:2:1: expected 0, 1 or '.', found \"2\"");
     reject("01\n0\n", "<stdin>:2:1: expected 2 cells in the row (as many as rows), found 1");
+}
+
+/// 8x8 puzzles with a third to a half of a valid grid's cells given: the
+/// count by rows (the default) and full enumeration (`--engine enum`),
+/// two separate algorithms, agree under both rule sets.
+#[test]
+fn counting_by_rows_agrees_with_enumeration_on_8x8_puzzles() {
+    let mut rng = rng(88);
+    // A valid grid (rows and columns balanced, no triples, all distinct).
+    let grid = "01011010 11001100 00110011 10110100 01001011 10010011 10101100 01100101";
+    let cells: Vec<char> = grid.chars().filter(|c| !c.is_whitespace()).collect();
+    for _ in 0..12 {
+        let shown = 20 + rng.below(12);
+        let mut text: Vec<char> = vec!['.'; 64];
+        for _ in 0..shown {
+            let at = rng.below(64);
+            text[at] = cells[at];
+        }
+        let text: String = text.chunks(8).map(|row| row.iter().collect::<String>() + "\n").collect();
+        for rules in [&[][..], &["--takuzu-rules", "no-distinct"]] {
+            let enumerated = count(&text, &[rules, &["--engine", "enum"]].concat());
+            assert_eq!(count(&text, rules), enumerated, "{text} {rules:?}");
+        }
+    }
 }

@@ -5,6 +5,7 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use satsudoku::count::lines;
 use satsudoku::count::symmetry::{self, Reduced};
 use satsudoku::count::{self, Limits, Observer, Search, Stop};
 use satsudoku::encode;
@@ -36,6 +37,10 @@ pub struct Settings {
     pub progress: bool,
     /// `--cube`: count this cube file instead.
     pub cube: Option<std::path::PathBuf>,
+    /// Count Takuzu grids a row at a time ([`count::lines`]) rather than
+    /// enumerate them: unless an engine is asked for, or every solution
+    /// (`--print`) or a bound (`--max`).
+    pub lines: bool,
 }
 
 impl Settings {
@@ -54,6 +59,7 @@ impl Settings {
                 Progress::Auto => io::stderr().is_terminal(),
             },
             cube: args.cube.clone(),
+            lines: args.solve.engine.is_none() && !args.print && args.max.is_none(),
         })
     }
 
@@ -291,6 +297,9 @@ fn count_one<O: Write, D: Write>(
     // Up to digit relabelling, when the rules are proven blind to digit names.
     let reduced = symmetry::reduce(puzzle, settings.symmetry);
     let (puzzle, factor) = (&*reduced.puzzle, reduced.factor());
+    if let Some(takuzu) = settings.lines.then(|| lines::Takuzu::recognize(puzzle)).flatten() {
+        return count_lines(&takuzu, &reduced, search.jobs, settings, &prefix, &name, sinks);
+    }
     let start = Instant::now();
     let encoded = encode::encode(puzzle, &settings.puzzles.encoding);
     let encode_time = start.elapsed();
@@ -342,6 +351,46 @@ fn count_one<O: Write, D: Write>(
         Stop::Caller => return Err(AppError::Other(anyhow::anyhow!("counting stopped before the end"))),
     };
     let _ = writeln!(diag, "satsudoku: {name}{why}");
+    Ok(Status::LowerBound)
+}
+
+/// Counts a Takuzu a row at a time (see [`lines`]) and prints its line.
+fn count_lines<O: Write, D: Write>(
+    takuzu: &lines::Takuzu,
+    reduced: &Reduced,
+    jobs: usize,
+    settings: &Settings,
+    prefix: &str,
+    name: &str,
+    sinks: &mut Sinks<O, D>,
+) -> Result<Status, AppError> {
+    let start = Instant::now();
+    let deadline = settings.timeout.map(|t| start + t);
+    let stop = || INTERRUPTED.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+    let counted = takuzu.count(jobs, &stop);
+    let elapsed = report::millis(start.elapsed());
+    let models = if counted.stopped { 0 } else { total(reduced, counted.count)? };
+    writeln!(sinks.out, "{prefix}{}", report::solutions_fact(models))
+        .and_then(|()| sinks.out.flush())
+        .map_err(AppError::write("stdout"))?;
+    let diag = &mut sinks.diag;
+    if settings.stats {
+        if let Some(s) = &reduced.relabelling {
+            let fixed = itertools::join(s.fixed.iter().map(|(cell, d)| format!("{cell}={d}")), " ");
+            let _ = writeln!(diag, "symmetry: digit relabelling; fixed {fixed}, the count multiplied by {}", s.factor);
+        }
+        let _ = writeln!(
+            diag,
+            "method: Takuzu rows, top and bottom halves joined; {} states in the larger half",
+            counted.states
+        );
+        let _ = writeln!(diag, "time: count {elapsed}");
+    }
+    if !counted.stopped {
+        return Ok(Status::Done);
+    }
+    let why = if INTERRUPTED.load(Ordering::Relaxed) { "interrupted" } else { "stopped by --timeout" };
+    let _ = writeln!(diag, "satsudoku: {name}{why} after {elapsed}: counting by rows gives no partial count, so the count is the lower bound 0");
     Ok(Status::LowerBound)
 }
 

@@ -5,6 +5,7 @@
 pub mod blocking;
 mod drive;
 pub mod enumerate;
+pub mod lines;
 pub mod pool;
 pub mod prepared;
 pub mod symmetry;

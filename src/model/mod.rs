@@ -148,6 +148,43 @@ impl Puzzle {
         })
     }
 
+    /// An empty Takuzu (binary puzzle) of `side`, which must be even: every
+    /// cell allows only the digits 1 and 2 (Takuzu's 0 and 1); every row and
+    /// column sums to `3 * side / 2` (as many of each); every three
+    /// neighbours in a row or column are [`Constraint::NotAllEqual`]; and, if
+    /// `distinct`, every two rows and every two columns are
+    /// [`Constraint::DistinctLines`].
+    pub fn takuzu(side: usize, distinct: bool) -> Result<Puzzle, ModelError> {
+        if side % 2 == 1 {
+            return Err(ModelError::Side(side));
+        }
+        let mut puzzle = Puzzle::blank(side)?;
+        let lines: Vec<Vec<Cell>> = (0..side)
+            .map(|r| (0..side).map(|c| Cell::new(r, c)).collect())
+            .chain((0..side).map(|c| (0..side).map(|r| Cell::new(r, c)).collect()))
+            .collect();
+        for cell in puzzle.cells().collect::<Vec<_>>() {
+            puzzle.add_constraint(Constraint::Digits { cell, allowed: 0b11 })?;
+        }
+        let target = i32::try_from(3 * side / 2).map_err(|_| ModelError::Side(side))?;
+        for line in &lines {
+            puzzle.add_constraint(Constraint::Sum { terms: line.iter().map(|&c| (c, 1)).collect(), target })?;
+            for triple in line.windows(3) {
+                puzzle.add_constraint(Constraint::NotAllEqual { cells: triple.to_vec() })?;
+            }
+        }
+        if distinct {
+            for rows_or_cols in [&lines[..side], &lines[side..]] {
+                for (i, a) in rows_or_cols.iter().enumerate() {
+                    for b in &rows_or_cols[i + 1..] {
+                        puzzle.add_constraint(Constraint::DistinctLines { a: a.clone(), b: b.clone() })?;
+                    }
+                }
+            }
+        }
+        Ok(puzzle)
+    }
+
     /// An empty Latin square of `side`: rows and columns are all-different
     /// groups, and there are no boxes (add regions for a jigsaw).
     pub fn latin(side: usize) -> Result<Puzzle, ModelError> {

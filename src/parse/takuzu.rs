@@ -4,13 +4,11 @@
 //! no two rows and no two columns alike (this last rule can be dropped, as
 //! some publishers do).
 //!
-//! In the model the digits 0 and 1 are 1 and 2 (every cell allows only
-//! those), balance is a sum (`n/2` ones and `n/2` twos: `3n/2`), the triple
-//! rule a [`Constraint::NotAllEqual`] per three neighbours, and distinct
-//! lines a [`Constraint::DistinctLines`] per pair.
+//! In the model the digits 0 and 1 are 1 and 2; the rules are those of
+//! [`Puzzle::takuzu`].
 
 use super::{quote, ParseError, Pos};
-use crate::model::{Cell, Constraint, Puzzle, MAX_SIDE};
+use crate::model::{Cell, Puzzle, MAX_SIDE};
 
 /// Parses a Takuzu grid; `distinct` keeps the rule that lines differ.
 pub fn parse_takuzu(text: &str, name: &str, distinct: bool) -> Result<Puzzle, ParseError> {
@@ -51,32 +49,7 @@ pub fn parse_takuzu(text: &str, name: &str, distinct: bool) -> Result<Puzzle, Pa
         }
     }
     let model = |e: crate::model::ModelError| Pos { line: first, col: 1 }.error(name, e.to_string());
-    let mut puzzle = Puzzle::blank(n).map_err(model)?;
-    let lines: Vec<Vec<Cell>> = (0..n)
-        .map(|r| (0..n).map(|c| Cell::new(r, c)).collect())
-        .chain((0..n).map(|c| (0..n).map(|r| Cell::new(r, c)).collect()))
-        .collect();
-    for cell in puzzle.cells().collect::<Vec<_>>() {
-        puzzle.add_constraint(Constraint::Digits { cell, allowed: 0b11 }).map_err(model)?;
-    }
-    for line in &lines {
-        let target = 3 * n as i32 / 2;
-        puzzle
-            .add_constraint(Constraint::Sum { terms: line.iter().map(|&c| (c, 1)).collect(), target })
-            .map_err(model)?;
-        for triple in line.windows(3) {
-            puzzle.add_constraint(Constraint::NotAllEqual { cells: triple.to_vec() }).map_err(model)?;
-        }
-    }
-    if distinct {
-        for rows_or_cols in [&lines[..n], &lines[n..]] {
-            for (i, a) in rows_or_cols.iter().enumerate() {
-                for b in &rows_or_cols[i + 1..] {
-                    puzzle.add_constraint(Constraint::DistinctLines { a: a.clone(), b: b.clone() }).map_err(model)?;
-                }
-            }
-        }
-    }
+    let mut puzzle = Puzzle::takuzu(n, distinct).map_err(model)?;
     for (r, (_, cells)) in rows.iter().enumerate() {
         for (c, d) in cells.iter().enumerate() {
             if let Some(d) = d {
