@@ -5,9 +5,9 @@ use std::ops::ControlFlow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use satsudoku::count::lines;
 use satsudoku::count::symmetry::{self, Reduced};
 use satsudoku::count::{self, Limits, Observer, Search, Stop};
+use satsudoku::count::{lines, split};
 use satsudoku::encode;
 use satsudoku::model::{Grid, Puzzle};
 use satsudoku::parse::Format;
@@ -41,6 +41,10 @@ pub struct Settings {
     /// enumerate them: unless an engine is asked for, or every solution
     /// (`--print`) or a bound (`--max`).
     pub lines: bool,
+    /// Count the independent parts of a puzzle's open cells apart
+    /// ([`count::split`]): unless every solution (`--print`), a bound
+    /// (`--max`) or a time limit (`--timeout`) is asked for.
+    pub split: bool,
 }
 
 impl Settings {
@@ -60,6 +64,7 @@ impl Settings {
             },
             cube: args.cube.clone(),
             lines: args.solve.engine.is_none() && !args.print && args.max.is_none(),
+            split: !args.print && args.max.is_none() && args.timeout.is_none(),
         })
     }
 
@@ -303,6 +308,10 @@ fn count_one<O: Write, D: Write>(
     let start = Instant::now();
     let encoded = encode::encode(puzzle, &settings.puzzles.encoding);
     let encode_time = start.elapsed();
+    let parts = if settings.split { split::independent_parts(puzzle, &encoded) } else { Vec::new() };
+    if !parts.is_empty() {
+        return count_parts(puzzle, &encoded, &parts, &reduced, search, settings, &prefix, &name, sinks);
+    }
 
     let limits = Limits { max: settings.max, timeout: settings.timeout, interrupt: Some(&INTERRUPTED) };
     let progress = ProgressLine::new(sinks.show_progress, factor);
@@ -353,6 +362,78 @@ fn count_one<O: Write, D: Write>(
     let _ = writeln!(diag, "satsudoku: {name}{why}");
     Ok(Status::LowerBound)
 }
+
+/// Counts each independent part of the open cells on its own (see
+/// [`split`]) and prints the product.
+#[allow(clippy::too_many_arguments)]
+fn count_parts<O: Write, D: Write>(
+    puzzle: &Puzzle,
+    encoded: &encode::Encoded,
+    parts: &[Vec<satsudoku::model::Cell>],
+    reduced: &Reduced,
+    search: Search,
+    settings: &Settings,
+    prefix: &str,
+    name: &str,
+    sinks: &mut Sinks<O, D>,
+) -> Result<Status, AppError> {
+    let start = Instant::now();
+    let limits = Limits { max: None, timeout: None, interrupt: Some(&INTERRUPTED) };
+    let mut first = FirstGrid(None);
+    let found = count::count_models(puzzle, encoded, search, Limits { max: Some(1), ..limits }, &mut first)?;
+    let mut counts = Vec::new();
+    let mut complete = found.is_exact() || found.stop == Stop::MaxReached;
+    if let Some(grid) = &first.0 {
+        for part in parts {
+            let cube = split::cube_outside(puzzle, encoded, part, grid);
+            let counted = count::count_cube(puzzle, encoded, search, limits, &mut Quiet, cube)?;
+            complete &= counted.is_exact();
+            counts.push(counted.models);
+        }
+    }
+    let product = if first.0.is_none() { Some(0) } else { counts.iter().try_fold(1u128, |acc, &c| acc.checked_mul(c)) };
+    let product = product
+        .ok_or_else(|| AppError::Other(anyhow::anyhow!("the product of the parts' counts does not fit in 128 bits")))?;
+    let models = total(reduced, product)?;
+    writeln!(sinks.out, "{prefix}{}", report::solutions_fact(models))
+        .and_then(|()| sinks.out.flush())
+        .map_err(AppError::write("stdout"))?;
+    let elapsed = report::millis(start.elapsed());
+    if settings.stats {
+        let sizes = itertools::join(parts.iter().map(Vec::len), ", ");
+        let each = itertools::join(counts.iter(), " x ");
+        let _ = writeln!(
+            sinks.diag,
+            "split: the open cells fall into {} independent parts of {sizes} cells, counted apart: {each}",
+            parts.len()
+        );
+        let _ = writeln!(sinks.diag, "time: count {elapsed}");
+    }
+    if complete {
+        return Ok(Status::Done);
+    }
+    let _ = writeln!(sinks.diag, "satsudoku: {name}interrupted after {elapsed}: the count is a lower bound");
+    Ok(Status::LowerBound)
+}
+
+/// Keeps the first model a count shows (the count is limited to one).
+struct FirstGrid(Option<Grid>);
+
+impl Observer for FirstGrid {
+    fn wants_models(&self) -> bool {
+        true
+    }
+
+    fn model(&mut self, _index: u128, grid: &Grid) -> ControlFlow<()> {
+        self.0.get_or_insert_with(|| grid.clone());
+        ControlFlow::Continue(())
+    }
+}
+
+/// Sees no model.
+struct Quiet;
+
+impl Observer for Quiet {}
 
 /// Counts a Takuzu a row at a time (see [`lines`]) and prints its line.
 fn count_lines<O: Write, D: Write>(

@@ -8,6 +8,7 @@ pub mod enumerate;
 pub mod lines;
 pub mod pool;
 pub mod prepared;
+pub mod split;
 pub mod symmetry;
 
 use std::ops::ControlFlow;
