@@ -10,15 +10,16 @@
 //! interact), so a puzzle whose open cells fall into k parts of m
 //! solutions each costs k counts of m rather than an enumeration of m^k.
 //!
-//! Measured (bench/results/components-2026-11-23.md): on puzzles whose open
-//! cells split, such as a 16x16 grid with independent unavoidable
-//! rectangles left open, this is 700 to 2,000 times faster than
-//! enumeration; in the search of ordinary puzzles with 10^5 to 10^6
-//! solutions the open part splits at about 0.1% of the nodes, and a
-//! counter that looks for parts at every node is over 40 times slower than
-//! the enum engine. So parts are looked for once, at the root, which costs
-//! one propagation pass, and only by `count` (not by `unique`, where
-//! puzzles are many and their counts small).
+//! Measured (bench/results/components-2026-11-23.md): a counter that looks
+//! for components at every node (and caches them) beats enumeration 20x to
+//! 880x where the open cells split near the root, as in a 16x16 grid with
+//! independent unavoidable rectangles left open; in the search of ordinary
+//! puzzles with 10^5 to 10^6 solutions the open part splits at 0.05% to
+//! 0.33% of the nodes, and that counter is 11x to 45x slower than the enum
+//! engine. So parts are looked for once, at the root (2x to 21x faster than
+//! enumeration on those 16x16 grids), and only by `count` (not by `unique`,
+//! where puzzles are many and their counts small). A test on the puzzle
+//! alone rules most puzzles out in microseconds, before the formula is read.
 //!
 //! It works on direct digits without the given-aware reduction (the
 //! default encoding), whose variables are the cells' digits.
