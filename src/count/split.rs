@@ -38,13 +38,6 @@ pub fn independent_parts(puzzle: &Puzzle, encoded: &Encoded) -> Vec<Vec<Cell>> {
     let Some(value) = formula.propagate() else { return Vec::new() };
     // Join the open variables of each clause not yet satisfied.
     let mut parent: Vec<usize> = (0..value.len()).collect();
-    fn root(parent: &mut [usize], mut v: usize) -> usize {
-        while parent[v] != v {
-            parent[v] = parent[parent[v]];
-            v = parent[v];
-        }
-        v
-    }
     for clause in formula.clauses() {
         if clause.iter().any(|&(v, positive)| value[v as usize] == Some(positive)) {
             continue;
@@ -123,13 +116,6 @@ fn may_split(puzzle: &Puzzle) -> bool {
     }
     let open = |cell: Cell| !fixed[at(cell)];
     let mut parent: Vec<usize> = (0..n * n).collect();
-    fn root(parent: &mut [usize], mut v: usize) -> usize {
-        while parent[v] != v {
-            parent[v] = parent[parent[v]];
-            v = parent[v];
-        }
-        v
-    }
     let mut tie = |cells: &mut dyn Iterator<Item = Cell>| {
         if let Some(first) = cells.next() {
             for other in cells {
@@ -153,6 +139,15 @@ fn may_split(puzzle: &Puzzle) -> bool {
     roots.sort_unstable();
     roots.dedup();
     roots.len() >= 2
+}
+
+/// The representative of `v`'s part (union-find with path halving).
+fn root(parent: &mut [usize], mut v: usize) -> usize {
+    while parent[v] != v {
+        parent[v] = parent[parent[v]];
+        v = parent[v];
+    }
+    v
 }
 
 /// The formula's clauses in one array, and each variable's clauses.
