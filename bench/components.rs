@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::time::Instant;
 
-use satsudoku::count::{count_models, EngineKind, Limits, Observer, Search};
+use satsudoku::count::{count_models, EngineKind, Limits, Search};
 use satsudoku::encode::{encode, Encoding};
 use satsudoku::model::Puzzle;
 use satsudoku::parse::{parse_with, Options};
@@ -249,9 +249,6 @@ impl Counter {
     }
 }
 
-struct Quiet;
-impl Observer for Quiet {}
-
 fn main() {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let mut options = Options::default();
@@ -298,7 +295,7 @@ fn run(name: &str, puzzle: &Puzzle, late: usize, seconds: f64) {
     let search = Search { engine: EngineKind::Enum, jobs: 1, probe: None };
     let start = Instant::now();
     let limits = Limits { max: None, timeout: None, interrupt: None };
-    let counted = count_models(puzzle, &encoded, search, limits, &mut Quiet).expect("a count");
+    let counted = count_models(puzzle, &encoded, search, limits, &mut ()).expect("a count");
     let enum_ms = start.elapsed().as_secs_f64() * 1e3;
 
     let vars = encoded.formula.var_count();

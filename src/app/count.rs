@@ -15,6 +15,7 @@ use satsudoku::report;
 
 use super::input::{read_input, Input, Puzzles, Source};
 use super::progress::ProgressLine;
+use super::unique::Found;
 use super::{batch, AppError, Status};
 use crate::cli::{CountArgs, Progress, SymmetryUse};
 use crate::diag;
@@ -319,29 +320,16 @@ fn count_one<O: Write, D: Write>(
     let mut count = count::count_models(puzzle, &encoded, search, limits, &mut view)?;
     count.models = total(&reduced, count.models)?;
     view.progress.clear();
-    let to_stdout = AppError::write("stdout");
     if let Some(err) = view.write_error {
-        return Err(to_stdout(err));
+        return Err(AppError::write("stdout")(err));
     }
-    writeln!(view.out, "{prefix}{}", report::solutions_fact(count.models))
-        .and_then(|()| view.out.flush())
-        .map_err(to_stdout)?;
+    write_count(view.out, &prefix, count.models)?;
 
     // Diagnostics: a failed write to them is ignored (see `Stderr`).
     let diag = &mut sinks.diag;
     if settings.stats {
-        if let Some(s) = &reduced.relabelling {
-            let fixed = itertools::join(s.fixed.iter().map(|(cell, d)| format!("{cell}={d}")), " ");
-            let rising = if s.rising.is_empty() {
-                String::new()
-            } else {
-                format!(", {} cells of the next line rising by band", s.rising.len() + 1)
-            };
-            let _ = writeln!(
-                diag,
-                "symmetry: digit relabelling; fixed {fixed}{rising}, the count multiplied by {}",
-                s.factor
-            );
+        if let Some(note) = relabelling_note(&reduced) {
+            let _ = writeln!(diag, "{note}");
         }
         let _ = writeln!(diag, "{}", report::encoding_stats(&encoded));
         let _ = writeln!(diag, "{}", report::search_stats(&count.stats));
@@ -379,25 +367,23 @@ fn count_parts<O: Write, D: Write>(
 ) -> Result<Status, AppError> {
     let start = Instant::now();
     let limits = Limits { max: None, timeout: None, interrupt: Some(&INTERRUPTED) };
-    let mut first = FirstGrid(None);
+    let mut first = Found(Vec::new());
     let found = count::count_models(puzzle, encoded, search, Limits { max: Some(1), ..limits }, &mut first)?;
     let mut counts = Vec::new();
     let mut complete = found.is_exact() || found.stop == Stop::MaxReached;
-    if let Some(grid) = &first.0 {
+    if let Some(grid) = first.0.first() {
         for part in parts {
             let cube = split::cube_outside(puzzle, encoded, part, grid);
-            let counted = count::count_cube(puzzle, encoded, search, limits, &mut Quiet, cube)?;
+            let counted = count::count_cube(puzzle, encoded, search, limits, &mut (), cube)?;
             complete &= counted.is_exact();
             counts.push(counted.models);
         }
     }
-    let product = if first.0.is_none() { Some(0) } else { counts.iter().try_fold(1u128, |acc, &c| acc.checked_mul(c)) };
+    let product =
+        if first.0.is_empty() { Some(0) } else { counts.iter().try_fold(1u128, |acc, &c| acc.checked_mul(c)) };
     let product = product
         .ok_or_else(|| AppError::Other(anyhow::anyhow!("the product of the parts' counts does not fit in 128 bits")))?;
-    let models = total(reduced, product)?;
-    writeln!(sinks.out, "{prefix}{}", report::solutions_fact(models))
-        .and_then(|()| sinks.out.flush())
-        .map_err(AppError::write("stdout"))?;
+    write_count(&mut sinks.out, prefix, total(reduced, product)?)?;
     let elapsed = report::millis(start.elapsed());
     if settings.stats {
         let sizes = itertools::join(parts.iter().map(Vec::len), ", ");
@@ -416,24 +402,24 @@ fn count_parts<O: Write, D: Write>(
     Ok(Status::LowerBound)
 }
 
-/// Keeps the first model a count shows (the count is limited to one).
-struct FirstGrid(Option<Grid>);
-
-impl Observer for FirstGrid {
-    fn wants_models(&self) -> bool {
-        true
-    }
-
-    fn model(&mut self, _index: u128, grid: &Grid) -> ControlFlow<()> {
-        self.0.get_or_insert_with(|| grid.clone());
-        ControlFlow::Continue(())
-    }
+/// Writes a count's line, `solutions(S).` after `prefix`, and flushes it.
+fn write_count(out: &mut impl Write, prefix: &str, models: u128) -> Result<(), AppError> {
+    writeln!(out, "{prefix}{}", report::solutions_fact(models))
+        .and_then(|()| out.flush())
+        .map_err(AppError::write("stdout"))
 }
 
-/// Sees no model.
-struct Quiet;
-
-impl Observer for Quiet {}
+/// `--stats`' line on the relabelling a count used, if any.
+fn relabelling_note(reduced: &Reduced) -> Option<String> {
+    let s = reduced.relabelling.as_ref()?;
+    let fixed = itertools::join(s.fixed.iter().map(|(cell, d)| format!("{cell}={d}")), " ");
+    let rising = if s.rising.is_empty() {
+        String::new()
+    } else {
+        format!(", {} cells of the next line rising by band", s.rising.len() + 1)
+    };
+    Some(format!("symmetry: digit relabelling; fixed {fixed}{rising}, the count multiplied by {}", s.factor))
+}
 
 /// Counts a Takuzu a row at a time (see [`lines`]) and prints its line.
 fn count_lines<O: Write, D: Write>(
@@ -451,14 +437,11 @@ fn count_lines<O: Write, D: Write>(
     let counted = takuzu.count(jobs, &stop);
     let elapsed = report::millis(start.elapsed());
     let models = if counted.stopped { 0 } else { total(reduced, counted.count)? };
-    writeln!(sinks.out, "{prefix}{}", report::solutions_fact(models))
-        .and_then(|()| sinks.out.flush())
-        .map_err(AppError::write("stdout"))?;
+    write_count(&mut sinks.out, prefix, models)?;
     let diag = &mut sinks.diag;
     if settings.stats {
-        if let Some(s) = &reduced.relabelling {
-            let fixed = itertools::join(s.fixed.iter().map(|(cell, d)| format!("{cell}={d}")), " ");
-            let _ = writeln!(diag, "symmetry: digit relabelling; fixed {fixed}, the count multiplied by {}", s.factor);
+        if let Some(note) = relabelling_note(reduced) {
+            let _ = writeln!(diag, "{note}");
         }
         let _ = writeln!(
             diag,

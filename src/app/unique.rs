@@ -205,7 +205,7 @@ fn verdict(grids: Vec<Grid>) -> Verdict {
 }
 
 /// Keeps the solutions a count shows.
-struct Found(Vec<Grid>);
+pub(super) struct Found(pub(super) Vec<Grid>);
 
 impl Observer for Found {
     fn wants_models(&self) -> bool {

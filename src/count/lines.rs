@@ -61,7 +61,7 @@ pub struct Takuzu {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LineCount {
     pub count: u128,
-    /// The most states one row level held.
+    /// The states of the larger half.
     pub states: usize,
     /// Stopped before the end: `count` is 0 and means nothing.
     pub stopped: bool,
@@ -72,7 +72,8 @@ impl Takuzu {
     /// or without the distinct rule) and within the counter's sides.
     pub fn recognize(puzzle: &Puzzle) -> Option<Takuzu> {
         let side = puzzle.side();
-        if side % 2 == 1 || side > MAX_SIDE {
+        // Cheap refusals first: most puzzles counted are Sudokus.
+        if side % 2 == 1 || side > MAX_SIDE || !puzzle.groups().is_empty() || !puzzle.relations().is_empty() {
             return None;
         }
         let distinct =
@@ -94,10 +95,6 @@ impl Takuzu {
         Some(Takuzu { side, distinct, givens, impossible })
     }
 
-    pub fn side(&self) -> usize {
-        self.side
-    }
-
     /// Counts the solutions on `jobs` threads; `stop` is polled now and then
     /// and ends the count early when it returns true.
     ///
@@ -110,28 +107,12 @@ impl Takuzu {
     /// compatible pairs, of the product of their counts.
     pub fn count(&self, jobs: usize, stop: &(dyn Fn() -> bool + Sync)) -> LineCount {
         let n = self.side;
-        let lines = valid_lines(n);
-        let mut index = vec![u8::MAX; 1 << n];
-        for (i, &line) in lines.iter().enumerate() {
-            index[usize::from(line)] = i as u8;
-        }
-        let spread: Vec<u64> =
-            (0..1usize << n).map(|r| (0..n).fold(0, |acc, c| acc | ((r >> c & 1) as u64) << (4 * c))).collect();
-        // Bit `p` of a row's mask: the cells of the `p`th pair hold the same
-        // digit (45 pairs at 10; unused, and all 0, without the distinct rule).
-        let pairs: Vec<(usize, usize)> =
-            if self.distinct { (0..n).flat_map(|j| (0..j).map(move |i| (i, j))).collect() } else { Vec::new() };
-        let same: Vec<u64> = (0..1usize << n)
-            .map(|r| {
-                pairs.iter().enumerate().fold(0, |acc, (p, &(i, j))| acc | u64::from(r >> i & 1 == r >> j & 1) << p)
-            })
-            .collect();
-        let level = Level { n, distinct: self.distinct, index: &index, spread: &spread, same: &same };
+        let level = Level::new(n, self.distinct);
         let jobs = jobs.max(1);
         let middle = n / 2;
         let stopped = LineCount { count: 0, states: 0, stopped: true };
-        let Some(top) = self.half(&level, &lines, 0..middle, jobs, stop) else { return stopped };
-        let Some(bottom) = self.half(&level, &lines, (middle..n).rev(), jobs, stop) else { return stopped };
+        let Some(top) = self.half(&level, 0..middle, jobs, stop) else { return stopped };
+        let Some(bottom) = self.half(&level, (middle..n).rev(), jobs, stop) else { return stopped };
         let states = top.len().max(bottom.len());
         match level.join(top, bottom, jobs, stop) {
             Some(count) => LineCount { count, states, stopped: false },
@@ -144,7 +125,6 @@ impl Takuzu {
     fn half(
         &self,
         level: &Level,
-        lines: &[u16],
         rows: impl Iterator<Item = usize>,
         jobs: usize,
         stop: &(dyn Fn() -> bool + Sync),
@@ -153,7 +133,7 @@ impl Takuzu {
         let mut states = if self.impossible { Vec::new() } else { vec![start] };
         for (k, row) in rows.enumerate() {
             let (known, ones) = self.givens[row];
-            let candidates: Vec<u16> = lines.iter().copied().filter(|&line| line & known == ones).collect();
+            let candidates: Vec<u16> = level.lines.iter().copied().filter(|&line| line & known == ones).collect();
             states = level.next(k, &states, &candidates, jobs, stop)?;
         }
         Some(states)
@@ -195,19 +175,60 @@ struct State {
     value: Value,
 }
 
-/// What every row level shares.
-struct Level<'a> {
-    n: usize,
-    distinct: bool,
-    /// Line index by row value (`u8::MAX` for an invalid line).
-    index: &'a [u8],
-    /// A row's 1s spread into 4-bit lanes.
-    spread: &'a [u64],
-    /// The pairs of cells a row holds equal digits in.
-    same: &'a [u64],
+impl State {
+    /// What the join files a state by: its columns' 1s, and its last two
+    /// rows (the one next to the middle first).
+    fn run(&self) -> (u64, u16, u16) {
+        (self.value.ones, self.key.b, self.key.a)
+    }
 }
 
-impl Level<'_> {
+/// What every row level shares: the valid lines and tables by row value.
+struct Level {
+    n: usize,
+    distinct: bool,
+    /// Every cell of a row: `n` low bits.
+    full: u16,
+    lines: Vec<u16>,
+    /// Line index by row value (`u8::MAX` for an invalid line).
+    index: Vec<u8>,
+    /// A row's 1s spread into 4-bit lanes.
+    spread: Vec<u64>,
+    /// Bit `p`: the cells of the `p`th pair hold the same digit (45 pairs
+    /// at 10; unused, and all 0, without the distinct rule).
+    same: Vec<u64>,
+}
+
+impl Level {
+    fn new(n: usize, distinct: bool) -> Level {
+        let lines = valid_lines(n);
+        let mut index = vec![u8::MAX; 1 << n];
+        for (i, &line) in lines.iter().enumerate() {
+            index[usize::from(line)] = i as u8;
+        }
+        let spread =
+            (0..1usize << n).map(|r| (0..n).fold(0, |acc, c| acc | ((r >> c & 1) as u64) << (4 * c))).collect();
+        let pairs: Vec<(usize, usize)> =
+            if distinct { (0..n).flat_map(|j| (0..j).map(move |i| (i, j))).collect() } else { Vec::new() };
+        let same = (0..1usize << n)
+            .map(|r| {
+                pairs.iter().enumerate().fold(0, |acc, (p, &(i, j))| acc | u64::from(r >> i & 1 == r >> j & 1) << p)
+            })
+            .collect();
+        Level { n, distinct, full: (1u16 << n).wrapping_sub(1), lines, index, spread, same }
+    }
+
+    /// `v` in each column's 4-bit lane.
+    fn lane(&self, v: u64) -> u64 {
+        (0..self.n).fold(0, |acc, c| acc | v << (4 * c))
+    }
+
+    /// Whether three rows, one under the other, have three equal digits
+    /// down some column.
+    fn triple(&self, a: u16, b: u16, c: u16) -> bool {
+        ((a & b & c) | (!a & !b & !c & self.full)) != 0
+    }
+
     /// The states after placing row `k` (0-based) as each of `candidates`.
     /// Each of the `jobs` threads follows every transition but keeps only
     /// the keys that hash to it, so the threads' maps are disjoint and
@@ -221,7 +242,6 @@ impl Level<'_> {
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Option<Vec<State>> {
         let half = self.n / 2;
-        let full = (1u16 << self.n).wrapping_sub(1);
         let (lane_8, too_many_ones) = (self.lane(8), self.lane((7 - half) as u64));
         // Every column needs at least `k + 1 - half` ones after this row.
         let least = (k + 1).saturating_sub(half);
@@ -239,7 +259,7 @@ impl Level<'_> {
                     if set & bit != 0 {
                         continue;
                     }
-                    if k >= 2 && ((a & b & row) | (!a & !b & !row & full)) != 0 {
+                    if k >= 2 && self.triple(a, b, row) {
                         continue;
                     }
                     let ones = state.value.ones + self.spread[usize::from(row)];
@@ -256,27 +276,12 @@ impl Level<'_> {
             }
             Some(map)
         };
-        let maps: Vec<Option<Map>> = if jobs == 1 {
-            vec![work(0)]
-        } else {
-            std::thread::scope(|scope| {
-                let work = &work;
-                let handles: Vec<_> = (0..jobs).map(|job| scope.spawn(move || work(job))).collect();
-                handles.into_iter().map(|h| h.join().unwrap_or(None)).collect()
-            })
-        };
+        let maps = on_threads(jobs, work);
         let mut next = Vec::with_capacity(maps.iter().map(|m| m.as_ref().map_or(0, HashMap::len)).sum());
         for map in maps {
             next.extend(map?.into_iter().map(|(key, value)| State { key, value }));
         }
         Some(next)
-    }
-}
-
-impl Level<'_> {
-    /// `v` in each column's 4-bit lane.
-    fn lane(&self, v: u64) -> u64 {
-        (0..self.n).fold(0, |acc, c| acc | v << (4 * c))
     }
 
     /// The grids the `top` and `bottom` half states make together (see
@@ -292,9 +297,8 @@ impl Level<'_> {
         jobs: usize,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Option<u128> {
-        let order = |s: &State| (s.value.ones, s.key.b, s.key.a);
-        top.sort_unstable_by_key(order);
-        bottom.sort_unstable_by_key(order);
+        top.sort_unstable_by_key(State::run);
+        bottom.sort_unstable_by_key(State::run);
         let (top_runs, bottom_runs) = (runs(&top), runs(&bottom));
         // The bottom runs by their columns' 1s: a range of `bottom_runs`.
         let mut by_ones: HashMap<u64, (usize, usize), BuildHasherDefault<Mix>> = HashMap::default();
@@ -302,8 +306,6 @@ impl Level<'_> {
             by_ones.entry(bottom[run.start].value.ones).or_insert((i, i)).1 = i + 1;
         }
         let half = self.lane((self.n / 2) as u64);
-        let full = (1u16 << self.n).wrapping_sub(1);
-        let triple = |a: u16, b: u16, c: u16| ((a & b & c) | (!a & !b & !c & full)) != 0;
         // Rows on each side of the middle: three-in-a-row checks across it
         // need two on one side.
         let (up, down) = (self.n / 2 >= 2, self.n - self.n / 2 >= 2);
@@ -318,7 +320,7 @@ impl Level<'_> {
                 let (far, near) = (first.key.a, first.key.b);
                 for other in &bottom_runs[from..to] {
                     let b = &bottom[other.start];
-                    if (up && triple(far, near, b.key.b)) || (down && triple(near, b.key.b, b.key.a)) {
+                    if (up && self.triple(far, near, b.key.b)) || (down && self.triple(near, b.key.b, b.key.a)) {
                         continue;
                     }
                     let matches = &bottom[other.clone()];
@@ -335,27 +337,29 @@ impl Level<'_> {
             }
             Some(total)
         };
-        std::thread::scope(|scope| {
-            let work = &work;
-            let handles: Vec<_> = (0..jobs).map(|job| scope.spawn(move || work(job))).collect();
-            handles.into_iter().map(|h| h.join().unwrap_or(None)).sum()
-        })
+        on_threads(jobs, work).into_iter().sum()
     }
 }
 
-/// The runs of states with equal columns' 1s and last two rows, in order.
+/// `work(job)` for each job `0..jobs`, on a thread each (on this one if
+/// there is one job); a thread that panicked gives `None`.
+fn on_threads<T: Send>(jobs: usize, work: impl Fn(usize) -> Option<T> + Sync) -> Vec<Option<T>> {
+    if jobs == 1 {
+        return vec![work(0)];
+    }
+    std::thread::scope(|scope| {
+        let work = &work;
+        let handles: Vec<_> = (0..jobs).map(|job| scope.spawn(move || work(job))).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or(None)).collect()
+    })
+}
+
+/// The runs of states with equal [`State::run`], in order (the states sorted by it).
 fn runs(states: &[State]) -> Vec<std::ops::Range<usize>> {
     let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
     for (i, s) in states.iter().enumerate() {
         match runs.last_mut() {
-            Some(run)
-                if {
-                    let r = &states[run.start];
-                    (r.value.ones, r.key.a, r.key.b) == (s.value.ones, s.key.a, s.key.b)
-                } =>
-            {
-                run.end = i + 1
-            }
+            Some(run) if states[run.start].run() == s.run() => run.end = i + 1,
             _ => runs.push(i..i + 1),
         }
     }

@@ -3,6 +3,7 @@
 //! puzzle with the independent checker, and applies the limits.
 
 pub mod blocking;
+mod csr;
 mod drive;
 pub mod enumerate;
 pub mod lines;

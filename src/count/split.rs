@@ -24,6 +24,7 @@
 //! It works on direct digits without the given-aware reduction (the
 //! default encoding), whose variables are the cells' digits.
 
+use super::csr::Csr;
 use crate::encode::{DigitEncoding, Encoded};
 use crate::model::{Cell, Grid, Puzzle};
 
@@ -37,43 +38,37 @@ pub fn independent_parts(puzzle: &Puzzle, encoded: &Encoded) -> Vec<Vec<Cell>> {
     let formula = Flat::new(encoded);
     let Some(value) = formula.propagate() else { return Vec::new() };
     // Join the open variables of each clause not yet satisfied.
-    let mut parent: Vec<usize> = (0..value.len()).collect();
-    for clause in formula.clauses() {
+    let mut parts = Parts::new(value.len());
+    for clause in (0..formula.clauses.keys()).map(|c| formula.clauses.of(c)) {
         if clause.iter().any(|&(v, positive)| value[v as usize] == Some(positive)) {
             continue;
         }
-        let mut open = clause.iter().filter(|&&(v, _)| value[v as usize].is_none()).map(|&(v, _)| v as usize);
-        if let Some(first) = open.next() {
-            for other in open {
-                let (a, b) = (root(&mut parent, first), root(&mut parent, other));
-                parent[a] = b;
-            }
-        }
+        parts.tie(clause.iter().filter(|&&(v, _)| value[v as usize].is_none()).map(|&(v, _)| v as usize));
     }
     // A cell is open if one of its digits is; a primary variable not in
     // any open clause would be free, which the grid's rules never leave:
     // then nothing is split.
     let n = puzzle.side();
-    let mut parts: Vec<(usize, Vec<Cell>)> = Vec::new();
+    let mut cells_of: Vec<(usize, Vec<Cell>)> = Vec::new();
     for cell in puzzle.cells() {
         let open: Vec<usize> = (1..=n)
             .map(|d| encoded.vars.var(cell, d as u8).index())
             .filter(|&v| v < value.len() && value[v].is_none())
             .collect();
         let Some(&first) = open.first() else { continue };
-        let part = root(&mut parent, first);
-        if open.iter().any(|&v| root(&mut parent, v) != part) {
+        let part = parts.root(first);
+        if open.iter().any(|&v| parts.root(v) != part) {
             return Vec::new();
         }
-        match parts.iter_mut().find(|(r, _)| *r == part) {
+        match cells_of.iter_mut().find(|(r, _)| *r == part) {
             Some((_, cells)) => cells.push(cell),
-            None => parts.push((part, vec![cell])),
+            None => cells_of.push((part, vec![cell])),
         }
     }
-    if parts.len() < 2 {
+    if cells_of.len() < 2 {
         return Vec::new();
     }
-    parts.into_iter().map(|(_, cells)| cells).collect()
+    cells_of.into_iter().map(|(_, cells)| cells).collect()
 }
 
 /// A quick test on the puzzle, before the formula is read: whether its open
@@ -114,118 +109,107 @@ fn may_split(puzzle: &Puzzle) -> bool {
             break;
         }
     }
-    let open = |cell: Cell| !fixed[at(cell)];
-    let mut parent: Vec<usize> = (0..n * n).collect();
-    let mut tie = |cells: &mut dyn Iterator<Item = Cell>| {
-        if let Some(first) = cells.next() {
-            for other in cells {
-                let (a, b) = (root(&mut parent, at(first)), root(&mut parent, at(other)));
-                parent[a] = b;
-            }
-        }
-    };
+    let open = |cell: &Cell| !fixed[at(*cell)];
+    let mut parts = Parts::new(n * n);
     for group in puzzle.groups() {
         for d in 0..n {
-            tie(&mut group.cells.iter().copied().filter(|&c| open(c) && digits[at(c)] >> d & 1 == 1));
+            parts.tie(group.cells.iter().filter(|&c| open(c) && digits[at(*c)] >> d & 1 == 1).map(|&c| at(c)));
         }
     }
     for relation in puzzle.relations() {
-        tie(&mut [relation.a, relation.b].into_iter().filter(|&c| open(c)));
+        parts.tie([relation.a, relation.b].iter().filter(|&c| open(c)).map(|&c| at(c)));
     }
     for constraint in puzzle.constraints() {
-        tie(&mut constraint.cells().into_iter().filter(|&c| open(c)));
+        parts.tie(constraint.cells().iter().filter(|&c| open(c)).map(|&c| at(c)));
     }
-    let mut roots: Vec<usize> = puzzle.cells().filter(|&c| open(c)).map(|c| root(&mut parent, at(c))).collect();
+    let mut roots: Vec<usize> = puzzle.cells().filter(open).map(|c| parts.root(at(c))).collect();
     roots.sort_unstable();
     roots.dedup();
     roots.len() >= 2
 }
 
-/// The representative of `v`'s part (union-find with path halving).
-fn root(parent: &mut [usize], mut v: usize) -> usize {
-    while parent[v] != v {
-        parent[v] = parent[parent[v]];
-        v = parent[v];
+/// Union-find over `0..n`: which items are tied together, directly or not.
+struct Parts(Vec<usize>);
+
+impl Parts {
+    fn new(n: usize) -> Parts {
+        Parts((0..n).collect())
     }
-    v
+
+    /// The representative of `v`'s part (with path halving).
+    fn root(&mut self, mut v: usize) -> usize {
+        while self.0[v] != v {
+            self.0[v] = self.0[self.0[v]];
+            v = self.0[v];
+        }
+        v
+    }
+
+    /// Ties all of `items` into one part.
+    fn tie(&mut self, mut items: impl Iterator<Item = usize>) {
+        if let Some(first) = items.next() {
+            for other in items {
+                let (a, b) = (self.root(first), self.root(other));
+                self.0[a] = b;
+            }
+        }
+    }
 }
 
-/// The formula's clauses in one array, and each variable's clauses.
+/// The formula's clauses, and each variable's clauses, as compressed rows.
 struct Flat {
     vars: usize,
-    lits: Vec<(u32, bool)>,
-    /// Clause `i` is `lits[starts[i]..starts[i + 1]]`.
-    starts: Vec<usize>,
-    /// Variable `v`'s clauses are `occurs[at[v]..at[v + 1]]`.
-    occurs: Vec<u32>,
-    at: Vec<usize>,
+    /// Clause `c`'s literals as (variable, sign).
+    clauses: Csr<(u32, bool)>,
+    /// Variable `v`'s clauses.
+    occurs: Csr<u32>,
 }
 
 impl Flat {
     fn new(encoded: &Encoded) -> Flat {
-        let vars = encoded.formula.var_count();
-        let (mut lits, mut starts) = (Vec::new(), vec![0]);
-        let mut degree = vec![0usize; vars + 1];
-        for clause in encoded.formula.iter() {
-            for lit in clause {
-                lits.push((lit.index() as u32, lit.is_positive()));
-                degree[lit.index() + 1] += 1;
-            }
-            starts.push(lits.len());
-        }
-        let mut at = degree;
-        for v in 0..vars {
-            at[v + 1] += at[v];
-        }
-        let mut fill = at.clone();
-        let mut occurs = vec![0u32; lits.len()];
-        for i in 0..starts.len() - 1 {
-            for &(v, _) in &lits[starts[i]..starts[i + 1]] {
-                occurs[fill[v as usize]] = i as u32;
-                fill[v as usize] += 1;
-            }
-        }
-        Flat { vars, lits, starts, occurs, at }
-    }
-
-    fn clause(&self, i: usize) -> &[(u32, bool)] {
-        &self.lits[self.starts[i]..self.starts[i + 1]]
-    }
-
-    fn clauses(&self) -> impl Iterator<Item = &[(u32, bool)]> {
-        (0..self.starts.len() - 1).map(|i| self.clause(i))
+        let formula = &encoded.formula;
+        let vars = formula.var_count();
+        let lits = || {
+            formula
+                .iter()
+                .enumerate()
+                .flat_map(|(c, clause)| clause.iter().map(move |l| (c, (l.index() as u32, l.is_positive()))))
+        };
+        let clauses = Csr::new(formula.len(), lits);
+        let occurs = Csr::new(vars, || lits().map(|(c, (v, _))| (v as usize, c as u32)));
+        Flat { vars, clauses, occurs }
     }
 
     /// Unit propagation to a fixpoint: each variable's value, or `None` on
     /// a conflict. Each clause keeps its count of open literals; an
     /// assignment visits the clauses of its variable once.
     fn propagate(&self) -> Option<Vec<Option<bool>>> {
-        let count = self.starts.len() - 1;
+        let count = self.clauses.keys();
         let mut value: Vec<Option<bool>> = vec![None; self.vars];
-        let mut open: Vec<usize> = (0..count).map(|i| self.starts[i + 1] - self.starts[i]).collect();
+        let mut open: Vec<usize> = (0..count).map(|c| self.clauses.of(c).len()).collect();
         let mut satisfied = vec![false; count];
         if open.contains(&0) {
             return None;
         }
-        let mut queue: Vec<(u32, bool)> = self.clauses().filter(|c| c.len() == 1).map(|c| c[0]).collect();
+        let mut queue: Vec<(u32, bool)> = (0..count).filter(|&c| open[c] == 1).map(|c| self.clauses.of(c)[0]).collect();
         while let Some((var, positive)) = queue.pop() {
             match value[var as usize] {
                 Some(v) if v == positive => continue,
                 Some(_) => return None,
                 None => value[var as usize] = Some(positive),
             }
-            for &c in &self.occurs[self.at[var as usize]..self.at[var as usize + 1]] {
+            for &c in self.occurs.of(var as usize) {
                 let c = c as usize;
                 open[c] -= 1;
                 if satisfied[c] {
                     continue;
                 }
-                if self.clause(c).contains(&(var, positive)) {
+                if self.clauses.of(c).contains(&(var, positive)) {
                     satisfied[c] = true;
                 } else if open[c] == 0 {
                     return None;
                 } else if open[c] == 1 {
-                    queue.extend(self.clause(c).iter().copied().find(|&(v, _)| value[v as usize].is_none()));
+                    queue.extend(self.clauses.of(c).iter().copied().find(|&(v, _)| value[v as usize].is_none()));
                 }
             }
         }

@@ -4,7 +4,7 @@
 
 use varisat::Lit;
 
-use super::csr::Csr;
+use crate::count::csr::Csr;
 use crate::encode::{DigitEncoding, Encoded, Slot};
 use crate::model::{Digit, Puzzle};
 

@@ -27,15 +27,14 @@
 //! One concern per file: `propagate.rs` (the compiled formula and the
 //! [`Propagator`]), `assignment.rs` (values and trail), `branch.rs` (what
 //! to branch on), `supports.rs`, `cubes.rs` (splitting the search and
-//! handing part of it to other threads), `csr.rs` (the compressed lists
-//! they share).
+//! handing part of it to other threads); the compressed lists they share
+//! are `count/csr.rs`.
 //!
 //! ## References
 //! - T. Toda, T. Soh, "Implementing Efficient All Solutions SAT Solvers", JEA 2016.
 
 mod assignment;
 mod branch;
-mod csr;
 mod cubes;
 mod propagate;
 mod supports;

@@ -8,8 +8,8 @@ use varisat::{Lit, Var};
 
 use super::assignment::{Assignment, UNSET};
 use super::branch::Branches;
-use super::csr::{starts_of, Csr};
 use super::supports::{cell_of, derive_supports};
+use crate::count::csr::{starts_of, Csr};
 use crate::encode::{Encoded, VarMap};
 use crate::model::{Cell, Digit};
 

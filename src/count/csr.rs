@@ -1,5 +1,6 @@
-//! Compressed rows: items grouped by a small integer key in one array,
-//! as the implication lists, watch lists and branch sets keep them.
+//! Compressed rows: items grouped by a small integer key in one array, as
+//! the enum engine's implication lists, watch lists and branch sets keep
+//! them, and the split's clauses and occurrence lists.
 
 /// Where each key's region starts in an array holding, key after key, one
 /// slot per occurrence of the key in `keys` (below `count`); one more
