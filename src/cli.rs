@@ -199,7 +199,9 @@ pub struct CountArgs {
     #[arg(long)]
     pub print: bool,
     /// Count up to digit relabelling when the rules allow it (no givens, rules blind to digit
-    /// names): a full group fixed to 1..n, the count multiplied by n!. Off with --print and --max.
+    /// names): a full group fixed to 1..n, the count multiplied by n!; on plain Sudoku and Latin
+    /// squares also up to line permutations, and transposition where the reduced puzzle is
+    /// proven invariant under it (counted as 2L - F). Off with --print and --max.
     #[arg(long, value_enum, default_value_t)]
     pub symmetry: SymmetryUse,
     /// Print variables, clauses by kind, SAT calls and times on stderr.
@@ -259,6 +261,8 @@ pub enum SymmetryUse {
     /// Use it when the rules are proven invariant.
     #[default]
     Auto,
+    /// Relabelling and line permutations, not transposition (to measure what it saves).
+    NoTranspose,
     /// Always enumerate every solution.
     None,
 }

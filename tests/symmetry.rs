@@ -1,14 +1,22 @@
 //! Counting up to digit relabelling (`count --symmetry auto`, the default):
 //! on puzzles whose rules are blind to digit names the count is the same as
-//! full enumeration (`--symmetry none`) and the oracle's, the 6x6 grids come
-//! to the literature's 28,200,960, and puzzles with givens or digit-specific
-//! rules are never reduced.
+//! full enumeration (`--symmetry none`) and the oracle's, the 6x6 grids and
+//! Latin squares come to the literature's numbers, and puzzles with givens
+//! or digit-specific rules are never reduced. Transposition: `2L - F` on
+//! symmetric 9x9 puzzles equals the oracle's count, and `L` and `F` each
+//! equal the oracle's count of the grids at most and equal to their
+//! transposition.
 
 mod common;
 
 use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
+use satsudoku::count::symmetry::{transposition, Transposition};
+use satsudoku::count::{count_models, EngineKind, Limits, Search};
+use satsudoku::encode::{encode, DigitEncoding, Encoding};
+use satsudoku::model::{Cell, Predicate, Puzzle};
+use satsudoku::parse::parse;
 
 fn count(text: &str, extra: &[&str]) -> (String, String) {
     let out = Command::cargo_bin("satsudoku")
@@ -23,19 +31,118 @@ fn count(text: &str, extra: &[&str]) -> (String, String) {
 }
 
 /// 6x6 Sudoku grids (2x3 boxes, and 3x2): 28,200,960 (Pettersen, OEIS
-/// A107739), counted up to relabelling and 12 column permutations (a
-/// factor of 8,640); Latin squares of order 6: 812,851,200 (OEIS A002860),
-/// up to relabelling and the 5! orders of the rows below the first.
+/// A107739), counted with the first box fixed and the 8 row orders of the
+/// other bands and 6 column orders of the other stack (a factor of 6! x
+/// 48 = 34,560); no transposition, the boxes are not square.
 #[test]
 fn six_by_six_grids_come_to_the_literature_number() {
-    let (stdout, stderr) = count(&".".repeat(36), &[]);
-    assert_eq!(stdout, "solutions(28200960).\n");
-    assert!(stderr.contains("the count multiplied by 8640"), "{stderr}");
-    let (stdout, _) = count("size 6\nbox 3x2\n", &[]);
-    assert_eq!(stdout, "solutions(28200960).\n");
-    let (stdout, stderr) = count("size 6\nbox none\n", &[]);
-    assert_eq!(stdout, "solutions(812851200).\n");
-    assert!(stderr.contains("the count multiplied by 86400"), "{stderr}");
+    for text in [".".repeat(36), "size 6\nbox 3x2\n".to_owned()] {
+        let (stdout, stderr) = count(&text, &[]);
+        assert_eq!(stdout, "solutions(28200960).\n");
+        assert!(stderr.contains("the count multiplied by 34560"), "{stderr}");
+        assert!(!stderr.contains("transposition"), "{stderr}");
+    }
+}
+
+/// Latin squares of orders 4 to 6: 576, 161,280 and 812,851,200 (OEIS
+/// A002860), counted up to relabelling, the orders of the rows below the
+/// first (row and column 1 fixed to `1..n`: the reduced squares, 4, 56 and
+/// 9,408, OEIS A000315) and transposition; the same without it and with
+/// no symmetry at all (order 4 and 5).
+#[test]
+fn latin_squares_come_to_the_literature_numbers() {
+    for (n, squares, reduced) in [(4, 576u128, 4u128), (5, 161_280, 56), (6, 812_851_200, 9408)] {
+        let text = format!("size {n}\nbox none\n");
+        let (stdout, stderr) = count(&text, &[]);
+        assert_eq!(stdout, format!("solutions({squares}).\n"));
+        assert!(stderr.contains(&format!("2L - F = {reduced}\n")), "{stderr}");
+        let (stdout, stderr) = count(&text, &["--symmetry", "no-transpose"]);
+        assert_eq!(stdout, format!("solutions({squares}).\n"));
+        assert!(!stderr.contains("transposition"), "{stderr}");
+        if n < 6 {
+            assert_eq!(count(&text, &["--symmetry", "none"]).0, format!("solutions({squares}).\n"));
+        }
+    }
+}
+
+/// The oracle's solution: is `g` (9x9, row by row) equal to, or at most,
+/// its transposition with digits renamed by `rename`, compared cell by
+/// cell in row order?
+fn versus_transposition(g: &[u32], rename: &[u32]) -> std::cmp::Ordering {
+    (0..81)
+        .map(|i| g[i].cmp(&rename[g[(i % 9) * 9 + i / 9] as usize]))
+        .find(|o| o.is_ne())
+        .unwrap_or(std::cmp::Ordering::Equal)
+}
+
+/// 9x9 puzzles whose givens are their own transposition with the digits
+/// of the first box renamed (`2 <-> 4, 3 <-> 7, 6 <-> 8`, as transposing
+/// a box of `1..9` written row by row), taken from such a grid. The
+/// transposition is found and its renaming read off the givens; `F` and
+/// `L` equal the oracle's counts of the grids equal to and at most their
+/// transposition, and `2L - F` its count of all, with several encodings.
+#[test]
+fn transposition_counts_agree_with_the_oracle() {
+    // A grid with g(r, c) = rename(g(c, r)), and its givens kept in mirrored pairs.
+    let grid = "123684795456719823789532164835927416617458239294361578361245987948173652572896341";
+    let rename = [0, 1, 4, 7, 2, 5, 8, 3, 6, 9];
+    let digits: Vec<u32> = grid.bytes().map(|b| u32::from(b - b'0')).collect();
+    assert_eq!(common::count_grids(9, (3, 3), &digits, &|_| true), 1, "the grid is a Sudoku");
+    assert_eq!(versus_transposition(&digits, &rename), std::cmp::Ordering::Equal, "and its own transposition");
+    let puzzles = [
+        "123..4.9.456...8..789...1...............58..92...6.....61....879.....6......9.3.1",
+        "123.84..5456...8.3789.....4...9....66......3.2.......8.6......7....7...25728.634.",
+    ];
+    for text in puzzles {
+        let givens: Vec<u32> = text.bytes().map(|b| if b == b'.' { 0 } else { u32::from(b - b'0') }).collect();
+        let all = common::count_grids(9, (3, 3), &givens, &|_| true);
+        let fixed = common::count_grids(9, (3, 3), &givens, &|g| versus_transposition(g, &rename).is_eq());
+        let at_most = common::count_grids(9, (3, 3), &givens, &|g| versus_transposition(g, &rename).is_le());
+        assert!(fixed > 0 && fixed < at_most, "{text}: a test that means something");
+        let puzzle = parse(text, "test", None).unwrap();
+        let t = transposition(&puzzle).expect("the givens are symmetric");
+        assert_eq!(t.rename, rename.map(|d| d as u8).to_vec());
+        for digits in [DigitEncoding::Direct, DigitEncoding::Order, DigitEncoding::Log] {
+            for reduce in [false, true] {
+                let encoding = Encoding { digits, reduce, ..Encoding::default() };
+                let count = |p: &Puzzle| {
+                    let counted = count_models(
+                        p,
+                        &encode(p, &encoding),
+                        Search::from(EngineKind::default()),
+                        Limits::default(),
+                        &mut (),
+                    );
+                    let counted = counted.unwrap();
+                    assert!(counted.is_exact());
+                    counted.models
+                };
+                let (l, f) = (count(&t.constrained(&puzzle, false)), count(&t.constrained(&puzzle, true)));
+                assert_eq!((l, f), (u128::from(at_most), u128::from(fixed)), "{text} with {encoding}");
+                assert_eq!(Transposition::total(l, f), Some(u128::from(all)));
+            }
+        }
+    }
+}
+
+/// A rule that is not its own mirror image, or givens that are not,
+/// leave no transposition (for boxes that are not square, see the 6x6
+/// grids).
+#[test]
+fn only_mirrored_rules_have_a_transposition() {
+    let symmetric = "123..4.9.456...8..789...1...............58..92...6.....61....879.....6......9.3.1";
+    assert!(transposition(&parse(symmetric, "test", None).unwrap()).is_some());
+    let mut one_sided = symmetric.to_owned();
+    one_sided.replace_range(3..4, "6"); // r1c4 = 6, and r4c1 open
+    assert!(transposition(&parse(&one_sided, "test", None).unwrap()).is_none());
+    // A thermometer r1c4 < r1c5 without its mirror r4c1 < r5c1.
+    let mut thermo = parse(symmetric, "test", None).unwrap();
+    thermo.add_relation(Cell::new(0, 3), Cell::new(0, 4), Predicate::Less).unwrap();
+    assert!(transposition(&thermo).is_none());
+    // With its mirror (renamed: 4 < 5 read through the renaming is 2 < 5), it has one.
+    let mut mirrored = thermo.clone();
+    mirrored.add_relation(Cell::new(3, 0), Cell::new(4, 0), Predicate::BoxColumnOrder { side: 3 }).unwrap();
+    assert!(transposition(&mirrored).is_some());
 }
 
 /// Invariant puzzles: the same count with and without the reduction, and
@@ -69,9 +176,11 @@ fn reduced_counts_equal_full_enumeration_and_the_oracle() {
             common::count_grids(4, (1, 4), &[0; 16], &|g| distinct(g, &[0, 5, 10])),
         ),
     ];
-    for (text, expected) in cases {
+    for (i, (text, expected)) in cases.into_iter().enumerate() {
         let (reduced, stderr) = count(text, &[]);
         assert!(stderr.contains("symmetry: digit relabelling"), "{text}: {stderr}");
+        // Plain 4x4 Sudoku and Latin squares have a transposition.
+        assert_eq!(stderr.contains("symmetry: transposition"), i == 0 || i == 2, "{text}: {stderr}");
         let (full, stderr) = count(text, &["--symmetry", "none"]);
         assert!(!stderr.contains("symmetry"), "{stderr}");
         assert_eq!(reduced, full, "{text}");

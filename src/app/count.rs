@@ -34,6 +34,8 @@ pub struct Settings {
     pub stats: bool,
     /// Count up to digit relabelling where the rules allow it.
     pub symmetry: bool,
+    /// And up to transposition, where the reduced puzzle has it.
+    pub transpose: bool,
     /// Whether to show the progress line (`auto` resolved against stderr).
     pub progress: bool,
     /// `--cube`: count this cube file instead.
@@ -57,7 +59,8 @@ impl Settings {
             timeout: args.timeout,
             print: args.print,
             stats: args.stats,
-            symmetry: args.symmetry == SymmetryUse::Auto && !args.print && args.max.is_none(),
+            symmetry: args.symmetry != SymmetryUse::None && !args.print && args.max.is_none(),
+            transpose: args.symmetry == SymmetryUse::Auto,
             progress: match args.progress {
                 Progress::Always => true,
                 Progress::Never => false,
@@ -306,6 +309,9 @@ fn count_one<O: Write, D: Write>(
     if let Some(takuzu) = settings.lines.then(|| lines::Takuzu::recognize(puzzle)).flatten() {
         return count_lines(&takuzu, &reduced, search.jobs, settings, &prefix, &name, sinks);
     }
+    if let Some(transposition) = reduced.transposition.as_ref().filter(|_| settings.transpose) {
+        return count_transposed(transposition, &reduced, search, settings, &prefix, &name, sinks);
+    }
     let start = Instant::now();
     let encoded = encode::encode(puzzle, &settings.puzzles.encoding);
     let encode_time = start.elapsed();
@@ -337,15 +343,8 @@ fn count_one<O: Write, D: Write>(
         let _ = writeln!(diag, "time: encode {encode_ms}, count {count_ms}");
     }
     let elapsed = report::millis(count.elapsed);
-    let why = match count.stop {
-        Stop::Complete => return Ok(Status::Done),
-        Stop::MaxReached => {
-            format!("stopped at --max {}: more solutions exist, the count is a lower bound", count.models)
-        }
-        Stop::Timeout => format!("stopped by --timeout after {elapsed}: the count is a lower bound"),
-        Stop::Interrupted => format!("interrupted after {elapsed}: the count is a lower bound"),
-        // The callback stops the count only on a write error, returned above.
-        Stop::Caller => return Err(AppError::Other(anyhow::anyhow!("counting stopped before the end"))),
+    let Some(why) = stop_reason(count.stop, count.models, &elapsed)? else {
+        return Ok(Status::Done);
     };
     let _ = writeln!(diag, "satsudoku: {name}{why}");
     Ok(Status::LowerBound)
@@ -413,12 +412,90 @@ fn write_count(out: &mut impl Write, prefix: &str, models: u128) -> Result<(), A
 fn relabelling_note(reduced: &Reduced) -> Option<String> {
     let s = reduced.relabelling.as_ref()?;
     let fixed = itertools::join(s.fixed.iter().map(|(cell, d)| format!("{cell}={d}")), " ");
-    let rising = if s.rising.is_empty() {
-        String::new()
-    } else {
-        format!(", {} cells of the next line rising by band", s.rising.len() + 1)
+    let order = match s.order.len() {
+        0 => String::new(),
+        k => format!(", {k} order relations on the lines' first cells"),
     };
-    Some(format!("symmetry: digit relabelling; fixed {fixed}{rising}, the count multiplied by {}", s.factor))
+    Some(format!("symmetry: digit relabelling; fixed {fixed}{order}, the count multiplied by {}", s.factor))
+}
+
+/// Why a count that did not complete stopped, for the note that its count
+/// is a lower bound.
+fn stop_reason(stop: Stop, models: u128, elapsed: &str) -> Result<Option<String>, AppError> {
+    Ok(Some(match stop {
+        Stop::Complete => return Ok(None),
+        Stop::MaxReached => format!("stopped at --max {models}: more solutions exist, the count is a lower bound"),
+        Stop::Timeout => format!("stopped by --timeout after {elapsed}: the count is a lower bound"),
+        Stop::Interrupted => format!("interrupted after {elapsed}: the count is a lower bound"),
+        // The callback stops the count only on a write error, returned before.
+        Stop::Caller => return Err(AppError::Other(anyhow::anyhow!("counting stopped before the end"))),
+    }))
+}
+
+/// Counts a reduced puzzle with a transposition symmetry (see
+/// [`symmetry::Transposition`]): `F`, the grids equal to their
+/// transposition, then `L`, those at most it, and prints `2L - F` times
+/// the relabelling factor. Stopped early, it prints the larger partial
+/// count times the factor, a lower bound (`F <= L <= 2L - F`).
+fn count_transposed<O: Write, D: Write>(
+    transposition: &symmetry::Transposition,
+    reduced: &Reduced,
+    search: Search,
+    settings: &Settings,
+    prefix: &str,
+    name: &str,
+    sinks: &mut Sinks<O, D>,
+) -> Result<Status, AppError> {
+    let start = Instant::now();
+    let mut counts = Vec::new();
+    let mut stats = Vec::new();
+    for (equal, weight) in [(true, 1), (false, 2)] {
+        let puzzle = transposition.constrained(&reduced.puzzle, equal);
+        let encoded = encode::encode(&puzzle, &settings.puzzles.encoding);
+        let timeout = settings.timeout.map(|limit| limit.saturating_sub(start.elapsed()));
+        let limits = Limits { max: None, timeout, interrupt: Some(&INTERRUPTED) };
+        let progress = ProgressLine::new(sinks.show_progress, reduced.factor().saturating_mul(weight));
+        let mut view =
+            CountView { out: io::sink(), print: false, style: PrintStyle::Grid, write_error: None, progress };
+        let count = count::count_models(&puzzle, &encoded, search, limits, &mut view)?;
+        view.progress.clear();
+        counts.push(count.models);
+        stats.push((report::encoding_stats(&encoded), report::search_stats(&count.stats)));
+        if !count.is_exact() {
+            let elapsed = report::millis(start.elapsed());
+            let lower = counts.iter().max().copied().unwrap_or(0);
+            write_count(&mut sinks.out, prefix, total(reduced, lower)?)?;
+            if let Some(why) = stop_reason(count.stop, lower, &elapsed)? {
+                let _ = writeln!(sinks.diag, "satsudoku: {name}{why}");
+            }
+            return Ok(Status::LowerBound);
+        }
+    }
+    let (fixed, at_most) = (counts[0], counts[1]);
+    let counted = symmetry::Transposition::total(at_most, fixed).ok_or_else(|| {
+        AppError::Other(anyhow::anyhow!("the count 2 x {at_most} - {fixed} does not fit in 128 bits"))
+    })?;
+    write_count(&mut sinks.out, prefix, total(reduced, counted)?)?;
+    if settings.stats {
+        let diag = &mut sinks.diag;
+        if let Some(note) = relabelling_note(reduced) {
+            let _ = writeln!(diag, "{note}");
+        }
+        let renamed = transposition.rename.iter().enumerate().skip(1).filter(|&(d, &r)| usize::from(r) != d);
+        let renamed = itertools::join(renamed.map(|(d, r)| format!("{d}>{r}")), " ");
+        let renamed = if renamed.is_empty() { String::new() } else { format!(", digits renamed {renamed}") };
+        let _ = writeln!(
+            diag,
+            "symmetry: transposition{renamed}; {fixed} grids equal to their transposition (F), {at_most} at most it (L), in the order of {} cells: 2L - F = {counted}",
+            transposition.a.len()
+        );
+        for ((encoding, search), what) in stats.iter().zip(["F", "L"]) {
+            let _ = writeln!(diag, "{what}: {encoding}");
+            let _ = writeln!(diag, "{what}: {search}");
+        }
+        let _ = writeln!(diag, "time: count {}", report::millis(start.elapsed()));
+    }
+    Ok(Status::Done)
 }
 
 /// Counts a Takuzu a row at a time (see [`lines`]) and prints its line.

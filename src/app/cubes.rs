@@ -56,7 +56,7 @@ impl Settings {
             reading: Reading { format: args.input.format, options: args.input.shape.options() },
             encoding: args.encoding.encoding().map_err(AppError::Usage)?,
             split,
-            symmetry: args.symmetry == SymmetryUse::Auto,
+            symmetry: args.symmetry != SymmetryUse::None,
             dir: args.output.clone(),
         })
     }

@@ -34,43 +34,47 @@
 //! kind only compares digits for equality, else on every assignment of its
 //! cells over `D` (when there are at most 2^16; beyond, no symmetry).
 
-use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle};
+use std::collections::{HashMap, HashSet};
+
+use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle, Relation};
 
 /// The most assignments of one constraint's cells checked by brute force.
 const MAX_ASSIGNMENTS: usize = 1 << 16;
 
-/// A reduction by relabelling: fix `fixed` (cell, digit), require each
-/// pair of `rising` to hold rising digits, and multiply by `factor`.
+/// A reduction by relabelling: fix `fixed` (cell, digit), add the `order`
+/// relations, and multiply by `factor`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Relabelling {
     pub fixed: Vec<(Cell, Digit)>,
-    /// `(a, b)`: the digit of `a` is below the digit of `b` (the line order).
-    pub rising: Vec<(Cell, Cell)>,
+    /// Relations that sort lines by their first cells (the line order).
+    pub order: Vec<Relation>,
     /// The relabellings and line permutations the reduction removes.
     pub factor: u128,
 }
 
 impl Relabelling {
-    /// The puzzle with the fixed cells given.
+    /// The puzzle with the fixed cells given and the order relations added.
     pub fn reduced(&self, puzzle: &Puzzle) -> Puzzle {
         let mut reduced = puzzle.clone();
         for &(cell, digit) in &self.fixed {
             // The cells are in the grid and the digits in 1..=n: this cannot fail.
             let _ = reduced.set_given(cell, digit);
         }
-        for &(a, b) in &self.rising {
+        for r in &self.order {
             // Two different cells of the grid: this cannot fail.
-            let _ = reduced.add_relation(a, b, Predicate::Less);
+            let _ = reduced.add_relation(r.a, r.b, r.predicate);
         }
         reduced
     }
 }
 
 /// A puzzle as it is counted: reduced by [`relabelling`] when that is
-/// allowed and proven, with the reduction (none: the puzzle itself).
+/// allowed and proven, with the reduction (none: the puzzle itself), and
+/// the [`transposition`] of the reduced puzzle, if it has one.
 pub struct Reduced<'p> {
     pub puzzle: std::borrow::Cow<'p, Puzzle>,
     pub relabelling: Option<Relabelling>,
+    pub transposition: Option<Transposition>,
 }
 
 impl Reduced<'_> {
@@ -85,11 +89,16 @@ impl Reduced<'_> {
     }
 }
 
-/// `puzzle` reduced by [`relabelling`] when `allowed` and the rules permit.
+/// `puzzle` reduced by [`relabelling`] when `allowed` and the rules
+/// permit, with the reduced puzzle's [`transposition`].
 pub fn reduce(puzzle: &Puzzle, allowed: bool) -> Reduced<'_> {
     match allowed.then(|| relabelling(puzzle)).flatten() {
-        Some(r) => Reduced { puzzle: std::borrow::Cow::Owned(r.reduced(puzzle)), relabelling: Some(r) },
-        None => Reduced { puzzle: std::borrow::Cow::Borrowed(puzzle), relabelling: None },
+        Some(r) => {
+            let reduced = r.reduced(puzzle);
+            let transposition = transposition(&reduced);
+            Reduced { puzzle: std::borrow::Cow::Owned(reduced), relabelling: Some(r), transposition }
+        }
+        None => Reduced { puzzle: std::borrow::Cow::Borrowed(puzzle), relabelling: None, transposition: None },
     }
 }
 
@@ -122,38 +131,41 @@ pub fn relabelling(puzzle: &Puzzle) -> Option<Relabelling> {
     let relabellings = factorial(k)?;
     if let Some(lines) = line_permutations(puzzle) {
         let factor = relabellings.checked_mul(lines.count)?;
-        let fixed = lines.fixed.into_iter().zip(digits).collect();
-        return Some(Relabelling { fixed, rising: lines.rising, factor });
+        let fixed = lines.fixed.into_iter().map(|(cell, i)| (cell, digits[i])).collect();
+        return Some(Relabelling { fixed, order: lines.order, factor });
     }
     if let Some(group) = puzzle.groups().iter().find(|g| g.cells.len() == k) {
         let fixed = group.cells.iter().copied().zip(digits).collect();
-        return Some(Relabelling { fixed, rising: Vec::new(), factor: relabellings });
+        return Some(Relabelling { fixed, order: Vec::new(), factor: relabellings });
     }
-    Some(Relabelling { fixed: vec![(Cell::new(0, 0), digits[0])], rising: Vec::new(), factor: k as u128 })
+    Some(Relabelling { fixed: vec![(Cell::new(0, 0), digits[0])], order: Vec::new(), factor: k as u128 })
 }
 
 fn factorial(k: usize) -> Option<u128> {
     (1..=k as u128).try_fold(1u128, |f, i| f.checked_mul(i))
 }
 
-/// Line permutations to count up to: the first line to fix, the order the
-/// others are sorted into, and how many permutations that removes.
+/// Line permutations to count up to: the cells to fix (with the index of
+/// the digit each takes), the order relations that sort the others, and
+/// how many permutations that removes.
 struct Lines {
-    fixed: Vec<Cell>,
-    rising: Vec<(Cell, Cell)>,
+    fixed: Vec<(Cell, usize)>,
+    order: Vec<Relation>,
     count: u128,
 }
 
 /// On a plain Sudoku or Latin square (no relations, no constraints, and
 /// the groups exactly its rows, columns and boxes, checked as sets), the
-/// row or column permutations that keep the first line and the bands or
-/// stacks, whichever are more.
+/// line permutations to count up to: on a Latin square, every order of the
+/// rows below the first (the first column fixed as well); on a Sudoku,
+/// the band-keeping row permutations with row 1 fixed, the column ones
+/// with column 1 fixed, or those of both outside the first band and stack
+/// with the first box fixed, whichever are more.
 fn line_permutations(puzzle: &Puzzle) -> Option<Lines> {
     if !puzzle.relations().is_empty() || !puzzle.constraints().is_empty() {
         return None;
     }
     let n = puzzle.side();
-    let (h, w) = puzzle.boxes().unwrap_or((n, n));
     let plain = match puzzle.boxes() {
         Some((h, w)) => Puzzle::sudoku(h, w).ok()?,
         None => Puzzle::latin(n).ok()?,
@@ -174,31 +186,171 @@ fn line_permutations(puzzle: &Puzzle) -> Option<Lines> {
     if cell_sets(puzzle) != cell_sets(&plain) {
         return None;
     }
-    // Rows in bands of `h`, or columns in stacks of `w` (the transpose).
-    let rows = band_order(n, h, Cell::new);
-    let cols = band_order(n, w, |line, i| Cell::new(i, line));
-    [rows, cols].into_iter().flatten().max_by_key(|lines| lines.count)
+    let row = |line: usize, i: usize| Cell::new(line, i);
+    let col = |line: usize, i: usize| Cell::new(i, line);
+    let Some((h, w)) = puzzle.boxes() else {
+        // Rows below the first sorted by their first cells: with every
+        // column all different, the first column is then 1..n.
+        let (_, count) = sorted_lines(n, n, 1, row, Predicate::Less)?;
+        let fixed = (0..n).map(|i| (row(0, i), i)).chain((1..n).map(|i| (col(0, i), i))).collect();
+        return Some(Lines { fixed, order: Vec::new(), count });
+    };
+    let line_fixed = |at: &dyn Fn(usize, usize) -> Cell| (0..n).map(|i| (at(0, i), i)).collect::<Vec<_>>();
+    let rows = sorted_lines(n, h, 1, row, Predicate::Less).map(|(order, count)| Lines {
+        fixed: line_fixed(&row),
+        order,
+        count,
+    });
+    let cols = sorted_lines(n, w, 1, col, Predicate::Less).map(|(order, count)| Lines {
+        fixed: line_fixed(&col),
+        order,
+        count,
+    });
+    [rows, cols, first_box(n, h, w)].into_iter().flatten().max_by_key(|lines| lines.count)
 }
 
-/// The band order of lines `0..n` in bands of `h`: line 0 fixed, the first
-/// cells (`at(line, 0)`) rising within each band below line 0 and across
-/// the bands' first lines after the first band; `None` when the number of
-/// permutations does not fit in a `u128`.
-fn band_order(n: usize, h: usize, at: impl Fn(usize, usize) -> Cell) -> Option<Lines> {
+/// The first box fixed to `1..n` row by row, the rows of the other bands
+/// sorted by their first cells (`<`) and the columns of the other stacks
+/// by theirs: by `<` too, or, with square boxes, in the order of the
+/// digits read down the first box ([`Predicate::BoxColumnOrder`]), so
+/// that transposing and renaming the first box back to `1..n` maps the
+/// reduced grids onto themselves (see [`transposition`]).
+fn first_box(n: usize, h: usize, w: usize) -> Option<Lines> {
+    let column_order =
+        if h == w { Predicate::BoxColumnOrder { side: u32::try_from(w).ok()? } } else { Predicate::Less };
+    let (mut order, rows) = sorted_lines(n, h, h, Cell::new, Predicate::Less)?;
+    let (columns, cols) = sorted_lines(n, w, w, |line, i| Cell::new(i, line), column_order)?;
+    order.extend(columns);
+    let fixed = itertools::iproduct!(0..h, 0..w).map(|(r, c)| (Cell::new(r, c), r * w + c)).collect();
+    Some(Lines { fixed, order, count: rows.checked_mul(cols)? })
+}
+
+/// Relations that sort lines `0..n`, in bands of `h`, by their first cells
+/// (`at(line, 0)`), and how many permutations that removes: the lines of
+/// the first band from `from` on (`1`: all but line 0; `h`: none) within
+/// it, the lines of every other band within it, and those bands by their
+/// first lines: `(h - from)! (B - 1)! h!^(B - 1)` for `B = n / h` bands.
+/// `None` when the number does not fit in a `u128`.
+fn sorted_lines(
+    n: usize,
+    h: usize,
+    from: usize,
+    at: impl Fn(usize, usize) -> Cell,
+    predicate: Predicate,
+) -> Option<(Vec<Relation>, u128)> {
     let bands = n / h;
-    let mut rising = Vec::new();
+    let rising = |a: usize, b: usize| Relation { a: at(a, 0), b: at(b, 0), predicate };
+    let mut order = Vec::new();
     for band in 0..bands {
-        let first = if band == 0 { 1 } else { band * h };
-        for line in first..(band + 1) * h - 1 {
-            rising.push((at(line, 0), at(line + 1, 0)));
-        }
+        let first = if band == 0 { from } else { band * h };
+        order.extend((first..(band + 1) * h - 1).map(|line| rising(line, line + 1)));
     }
-    for band in 1..bands.saturating_sub(1) {
-        rising.push((at(band * h, 0), at((band + 1) * h, 0)));
-    }
+    order.extend((1..bands.saturating_sub(1)).map(|band| rising(band * h, (band + 1) * h)));
     let within = factorial(h)?.checked_pow(u32::try_from(bands - 1).ok()?)?;
-    let count = factorial(h - 1)?.checked_mul(factorial(bands - 1)?)?.checked_mul(within)?;
-    Some(Lines { fixed: (0..n).map(|i| at(0, i)).collect(), rising, count })
+    let count = factorial(h - from.min(h))?.checked_mul(factorial(bands - 1)?)?.checked_mul(within)?;
+    Some((order, count))
+}
+
+/// Transposing a grid and renaming its digits, as a symmetry of a
+/// (reduced) puzzle: `φ(x)(r, c) = rename[x(c, r)]`, an involution that
+/// maps the puzzle's solutions onto themselves. Each solution `x` with
+/// `x ≠ φ(x)` has a partner, and the [`Constraint::Lex`] on the cells
+/// `a` and their mirrors `b` holds of exactly one of the two; so with
+/// `L` the solutions that satisfy it and `F` those with `x = φ(x)`, the
+/// count is `2L - F`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transposition {
+    /// What each digit becomes (`rename[0]` unused).
+    pub rename: Vec<Digit>,
+    /// The cells on and above the diagonal, row by row, where `x` and
+    /// `φ(x)` can differ.
+    pub a: Vec<Cell>,
+    /// Their mirrors.
+    pub b: Vec<Cell>,
+}
+
+impl Transposition {
+    /// `puzzle` with the solutions at most their transposition (`equal`:
+    /// equal to it) in the lexicographic order of the cells `a`.
+    pub fn constrained(&self, puzzle: &Puzzle, equal: bool) -> Puzzle {
+        let mut p = puzzle.clone();
+        let lex = Constraint::Lex { a: self.a.clone(), b: self.b.clone(), rename: self.rename.clone(), equal };
+        // Cells of the grid and a permutation of its digits: this cannot fail.
+        let _ = p.add_constraint(lex);
+        p
+    }
+
+    /// The count `2L - F` from `L`, the count at most the transposition,
+    /// and `F`, the count equal to it; `None` if it does not fit in a
+    /// `u128` or `F > L` (impossible: the fixed grids satisfy both).
+    pub fn total(at_most: u128, fixed: u128) -> Option<u128> {
+        (fixed <= at_most).then_some(())?;
+        at_most.checked_mul(2)?.checked_sub(fixed)
+    }
+}
+
+/// The transposition of a puzzle with no n-ary constraints, if it is
+/// proven to map the puzzle's solutions onto themselves. The renaming is
+/// read off the givens (the digit given at `(c, r)` becomes the one given
+/// at `(r, c)`): every given's mirror must be given, every digit renamed,
+/// and renaming twice the identity. Then every group's mirror must be a
+/// group (as a set), and every relation's mirror image, renamed, must
+/// follow from a relation between the mirrored cells (compared as tables
+/// over all digit pairs) or from their givens.
+pub fn transposition(puzzle: &Puzzle) -> Option<Transposition> {
+    if !puzzle.constraints().is_empty() {
+        return None;
+    }
+    let n = puzzle.side();
+    let mirror = |c: Cell| Cell::new(c.col, c.row);
+    let given: HashMap<Cell, Digit> = puzzle.givens().collect();
+    let mut rename: Vec<Digit> = vec![0; n + 1];
+    for (&cell, &d) in &given {
+        let from = usize::from(*given.get(&mirror(cell))?);
+        if rename[from] != 0 && rename[from] != d {
+            return None;
+        }
+        rename[from] = d;
+    }
+    if (1..=n).any(|d| rename[d] == 0 || usize::from(rename[usize::from(rename[d])]) != d) {
+        return None;
+    }
+    let sorted = |cells: &mut dyn Iterator<Item = Cell>| {
+        let mut cells: Vec<Cell> = cells.collect();
+        cells.sort();
+        cells
+    };
+    let groups: HashSet<Vec<Cell>> = puzzle.groups().iter().map(|g| sorted(&mut g.cells.iter().copied())).collect();
+    if !puzzle.groups().iter().all(|g| groups.contains(&sorted(&mut g.cells.iter().map(|&c| mirror(c))))) {
+        return None;
+    }
+    let digits = || 1..=n as Digit;
+    let follows = |r: &Relation| {
+        let (a, b) = (mirror(r.a), mirror(r.b));
+        // What the relation asks of φ(x), as a relation on x's digits at a and b.
+        let wanted = |u: Digit, v: Digit| r.predicate.allows(rename[usize::from(u)], rename[usize::from(v)]);
+        if let (Some(&u), Some(&v)) = (given.get(&a), given.get(&b)) {
+            return wanted(u, v);
+        }
+        puzzle.relations().iter().any(|q| {
+            let allows = |u: Digit, v: Digit| match (q.a, q.b) {
+                (qa, qb) if (qa, qb) == (a, b) => q.predicate.allows(u, v),
+                _ => q.predicate.allows(v, u),
+            };
+            ((q.a, q.b) == (a, b) || (q.a, q.b) == (b, a))
+                && itertools::iproduct!(digits(), digits()).all(|(u, v)| !allows(u, v) || wanted(u, v))
+        })
+    };
+    if !puzzle.relations().iter().all(follows) {
+        return None;
+    }
+    let renamed = (1..=n).any(|d| usize::from(rename[d]) != d);
+    let (a, b) = itertools::iproduct!(0..n, 0..n)
+        .filter(|&(r, c)| r < c || (r == c && renamed))
+        .map(|(r, c)| (Cell::new(r, c), Cell::new(c, r)))
+        .filter(|(a, b)| !(given.contains_key(a) && given.contains_key(b)))
+        .unzip();
+    Some(Transposition { rename, a, b })
 }
 
 /// The digits every cell allows (bit `d - 1` for digit `d`), when all
@@ -235,6 +387,8 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         // Every cell's digits are in the domain, which this allows whole
         // (the domain is the intersection of what each cell allows).
         Constraint::Digits { .. } => true,
+        // It compares digits through a fixed renaming.
+        Constraint::Lex { .. } => false,
         Constraint::Sum { .. }
         | Constraint::Consecutive { .. }
         | Constraint::Between { .. }
@@ -272,7 +426,7 @@ mod tests {
     fn only_rules_blind_to_digit_names_allow_it() {
         let plain = Puzzle::sudoku(2, 2).unwrap();
         let r = relabelling(&plain).unwrap();
-        assert_eq!((r.factor, r.fixed.len()), (48, 4), "4! relabellings, 2 line orders");
+        assert_eq!((r.factor, r.fixed.len()), (96, 4), "4! relabellings, 2 row and 2 column orders");
         let mut given = plain.clone();
         given.set_given(Cell::new(0, 0), 1).unwrap();
         assert_eq!(relabelling(&given), None);
@@ -313,19 +467,43 @@ mod tests {
         assert_eq!(relabelling(&binary(7)), None);
     }
 
-    /// The line permutations' number, derived from the bands: `(h - 1)!
-    /// (B - 1)! h!^(B - 1)` for rows in `B` bands of `h` (or columns in
-    /// stacks), whichever is more; a diagonal or a jigsaw region has none.
+    /// The line permutations' number, derived from the bands: with the
+    /// first box fixed, `(B - 1)! h!^(B - 1)` row orders of the other bands
+    /// times the column orders of the other stacks, which beats `(h - 1)!
+    /// (B - 1)! h!^(B - 1)` with a whole line fixed; a Latin square has the
+    /// `(n - 1)!` orders of its rows below the first; a diagonal or a
+    /// jigsaw region has none.
     #[test]
     fn line_permutations_follow_the_bands() {
         let factor = |p: &Puzzle| relabelling(p).unwrap().factor;
         let fact = |k: u128| (1..=k).product::<u128>();
-        assert_eq!(factor(&Puzzle::sudoku(3, 3).unwrap()), fact(9) * 2 * 2 * 6 * 6);
-        // 2x4 boxes: columns in 2 stacks of 4 (3! 1! 4! = 144) beat rows in 4 bands of 2 (1! 3! 2!^3 = 48).
+        assert_eq!(factor(&Puzzle::sudoku(3, 3).unwrap()), fact(9) * 72 * 72);
+        // 2x4 boxes: rows in 3 other bands of 2 (3! 2!^3 = 48), columns in 1 other stack of 4 (4! = 24).
         let r = relabelling(&Puzzle::sudoku(2, 4).unwrap()).unwrap();
-        assert_eq!(r.factor, fact(8) * 144);
-        assert_eq!(r.fixed[1], (Cell::new(1, 0), 2), "the first column is fixed");
+        assert_eq!(r.factor, fact(8) * 48 * 24);
+        assert_eq!(r.fixed[4], (Cell::new(1, 0), 5), "the first box is fixed row by row");
+        assert!(r.order.iter().all(|o| o.predicate == Predicate::Less), "the boxes are not square");
         assert_eq!(factor(&Puzzle::latin(5).unwrap()), fact(5) * fact(4));
         assert_eq!(factor(&Puzzle::sudoku(3, 3).unwrap().with_diagonals()), fact(9));
+    }
+
+    /// Transposition after the reduction: square boxes sort the columns in
+    /// the first box's column order, and transposing with the first box
+    /// renamed back maps the reduced puzzle onto itself; a Latin square
+    /// needs no renaming; 2x4 boxes and a diagonal Sudoku (row 1 fixed)
+    /// have no transposition.
+    #[test]
+    fn reduced_square_layouts_have_a_transposition() {
+        let reduced = |p: Puzzle| relabelling(&p).unwrap().reduced(&p);
+        let t = transposition(&reduced(Puzzle::sudoku(3, 3).unwrap())).unwrap();
+        assert_eq!(t.rename, vec![0, 1, 4, 7, 2, 5, 8, 3, 6, 9]);
+        // The cells on and above the diagonal outside the first box.
+        assert_eq!((t.a.len(), t.a[0], t.b[0]), (45 - 6, Cell::new(0, 3), Cell::new(3, 0)));
+        let latin = transposition(&reduced(Puzzle::latin(5).unwrap())).unwrap();
+        assert_eq!((latin.rename, latin.a.len()), (vec![0, 1, 2, 3, 4, 5], 6), "r2..r4 above the diagonal");
+        assert_eq!(transposition(&reduced(Puzzle::sudoku(2, 4).unwrap())), None);
+        assert_eq!(transposition(&reduced(Puzzle::sudoku(3, 3).unwrap().with_diagonals())), None);
+        assert_eq!(Transposition::total(10, 4), Some(16));
+        assert_eq!(Transposition::total(3, 4), None);
     }
 }

@@ -28,6 +28,12 @@
 //! - `DistinctLines`: a defined variable `same(k)` per position (the two
 //!   cells hold one digit: `same(k) <-> OR_d (a_k = d ∧ b_k = d)`, with a
 //!   defined variable per conjunction), and the clause `OR_k ¬same(k)`.
+//! - `Lex` (`a ≤lex rename(b)`): a defined variable `eq(k)` per position
+//!   after the first, true when the positions before `k` are equal (`eq(k)
+//!   -> eq(k-1)`, `eq(k) ∧ b = v -> a = rename(v)`, and `eq(k-1) ∧ a =
+//!   rename(v) ∧ b = v -> eq(k)`), and under `eq(k)` every pair with `a_k >
+//!   rename(b_k)` forbidden; `equal`: `a_k = rename(v) <-> b_k = v`, two
+//!   binary clauses per digit and position.
 //!
 //! ## References
 //! - I. Abío, R. Nieuwenhuis, A. Oliveras, E. Rodríguez-Carbonell, V.
@@ -176,6 +182,40 @@ pub(super) fn encode_constraint(
                 differ.push(!same);
             }
             out.add_clause(&differ);
+        }
+        Constraint::Lex { a, b, rename, equal: true } => {
+            for (&x, &y) in a.iter().zip(b) {
+                for v in digits() {
+                    let u = rename[usize::from(v)];
+                    let (xu, yv) = (spelling.is(x, u, out), spelling.is(y, v, out));
+                    out.add_clause(&[!xu, yv]);
+                    out.add_clause(&[!yv, xu]);
+                }
+            }
+        }
+        Constraint::Lex { a, b, rename, equal: false } => {
+            // `None`: the empty prefix, always equal.
+            let mut prefix_equal: Option<Lit> = None;
+            for (k, (&x, &y)) in a.iter().zip(b).enumerate() {
+                let guard: Vec<Lit> = prefix_equal.map(|e| !e).into_iter().collect();
+                for (u, v) in itertools::iproduct!(digits(), digits()).filter(|&(u, v)| u > rename[usize::from(v)]) {
+                    out.add_clause(&[guard.clone(), spelling.not(x, u), spelling.not(y, v)].concat());
+                }
+                if k + 1 == a.len() {
+                    break;
+                }
+                let next = out.new_var().positive();
+                if let Some(e) = prefix_equal {
+                    out.add_clause(&[!next, e]);
+                }
+                for v in digits() {
+                    let u = rename[usize::from(v)];
+                    let xu = spelling.is(x, u, out);
+                    out.add_clause(&[vec![!next, xu], spelling.not(y, v)].concat());
+                    out.add_clause(&[guard.clone(), spelling.not(x, u), spelling.not(y, v), vec![next]].concat());
+                }
+                prefix_equal = Some(next);
+            }
         }
         Constraint::Contains { cells, digits: wanted } => {
             let counts = wanted.iter().counts();

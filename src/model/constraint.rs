@@ -30,6 +30,12 @@ pub enum Constraint {
     /// The two lines of cells, position by position, differ somewhere
     /// (Takuzu: no two equal rows or columns).
     DistinctLines { a: Vec<Cell>, b: Vec<Cell> },
+    /// The digits of `a`, position by position, are lexicographically at
+    /// most those of `b` renamed by `rename` (digit `d` reads as
+    /// `rename[d]`; a permutation, `rename[0]` unused), or equal to them
+    /// when `equal`: a transposition's symmetry breaking (see
+    /// `count::symmetry`).
+    Lex { a: Vec<Cell>, b: Vec<Cell>, rename: Vec<Digit>, equal: bool },
 }
 
 impl Constraint {
@@ -42,6 +48,8 @@ impl Constraint {
             | Constraint::Contains { cells, .. }
             | Constraint::NotAllEqual { cells } => cells.clone(),
             Constraint::DistinctLines { a, b } => a.iter().chain(b).copied().collect(),
+            // A cell may be compared with itself (the diagonal of a transposition).
+            Constraint::Lex { a, b, .. } => a.iter().chain(b.iter().filter(|c| !a.contains(c))).copied().collect(),
             Constraint::Between { ends, inner } => [ends.0, ends.1].into_iter().chain(inner.iter().copied()).collect(),
         }
     }
@@ -71,6 +79,13 @@ impl Constraint {
             }
             Constraint::NotAllEqual { cells } => cells.iter().any(|&c| digit_of(c) != digit_of(cells[0])),
             Constraint::DistinctLines { a, b } => a.iter().zip(b).any(|(&x, &y)| digit_of(x) != digit_of(y)),
+            Constraint::Lex { a, b, rename, equal } => {
+                let mut order = a.iter().zip(b).map(|(&x, &y)| digit_of(x).cmp(&rename[usize::from(digit_of(y))]));
+                match order.find(|o| o.is_ne()) {
+                    None => true,
+                    Some(first) => !equal && first.is_lt(),
+                }
+            }
             Constraint::Contains { cells, digits } => {
                 let mut wanted = digits.clone();
                 wanted.sort_unstable();
@@ -112,6 +127,17 @@ impl Constraint {
             Constraint::DistinctLines { a, b } if a.len() != b.len() || a.is_empty() => {
                 Err(format!("{self}: the lines need the same, nonzero length"))
             }
+            Constraint::Lex { a, b, rename, .. } => {
+                if a.len() != b.len() {
+                    return Err(format!("{self}: the lines need the same length"));
+                }
+                let mut sorted = rename.get(1..).unwrap_or_default().to_vec();
+                sorted.sort_unstable();
+                if rename.len() != side + 1 || sorted.iter().zip(1..).any(|(&d, i)| usize::from(d) != i) {
+                    return Err(format!("{self}: the renaming is not a permutation of 1..{side}"));
+                }
+                Ok(())
+            }
             Constraint::Consecutive { cells } if cells.len() > side => {
                 Err(format!("{self}: {} cells cannot hold distinct consecutive digits of 1..{side}", cells.len()))
             }
@@ -148,6 +174,11 @@ impl fmt::Display for Constraint {
             }
             Constraint::NotAllEqual { cells: c } => write!(f, "not all equal: {}", cells(c)),
             Constraint::DistinctLines { a, b } => write!(f, "lines differ: {} / {}", cells(a), cells(b)),
+            Constraint::Lex { a, b, rename, equal } => {
+                let op = if *equal { "=" } else { "<=" };
+                let renamed = itertools::join(rename.iter().enumerate().skip(1).map(|(d, r)| format!("{d}>{r}")), ",");
+                write!(f, "lex {} {op} {} renamed {renamed}", cells(a), cells(b))
+            }
         }
     }
 }

@@ -33,6 +33,11 @@ pub enum Predicate {
     Equal,
     /// `a != b` (anti-knight, anti-king).
     NotEqual,
+    /// `a` comes before `b` when the digits, written row by row into a
+    /// `side x side` box, are read column by column (the order that
+    /// transposing a Sudoku with its first box fixed turns into `<`; see
+    /// `count::symmetry`).
+    BoxColumnOrder { side: u32 },
 }
 
 impl Predicate {
@@ -51,6 +56,11 @@ impl Predicate {
             Predicate::LessOrEqual => a <= b,
             Predicate::Equal => a == b,
             Predicate::NotEqual => a != b,
+            Predicate::BoxColumnOrder { side } => {
+                let side = side.max(1);
+                let rank = |d: u32| d.saturating_sub(1) % side * side + d.saturating_sub(1) / side;
+                rank(a) < rank(b)
+            }
         }
     }
 }
@@ -76,6 +86,7 @@ impl fmt::Display for Predicate {
             Predicate::LessOrEqual => write!(f, "first <= second"),
             Predicate::Equal => write!(f, "equal"),
             Predicate::NotEqual => write!(f, "different"),
+            Predicate::BoxColumnOrder { side } => write!(f, "first before second down a {side}x{side} box"),
         }
     }
 }
