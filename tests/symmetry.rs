@@ -65,6 +65,26 @@ fn latin_squares_come_to_the_literature_numbers() {
     }
 }
 
+/// A transposed count that runs out of time prints a lower bound (the
+/// larger of its two partial counts, times the factor) and exits 3.
+#[test]
+fn a_timeout_stops_a_transposed_count_with_a_lower_bound() {
+    let out = Command::cargo_bin("satsudoku")
+        .unwrap()
+        .args(["count", "--stats", "--timeout", "0.5"])
+        .write_stdin("size 7\nbox none\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let found: u128 = stdout.trim().strip_prefix("solutions(").unwrap().strip_suffix(").").unwrap().parse().unwrap();
+    // 7! x 6! relabellings and row orders; 61,479,419,904,000 Latin squares in all.
+    assert!(found % 3_628_800 == 0 && found < 61_479_419_904_000, "{stdout}");
+    assert!(stderr.contains("symmetry: transposition") && stderr.contains("stopped by --timeout"), "{stderr}");
+    assert!(!stderr.contains("2L - F ="), "{stderr}");
+}
+
 /// The oracle's solution: is `g` (9x9, row by row) equal to, or at most,
 /// its transposition with digits renamed by `rename`, compared cell by
 /// cell in row order?

@@ -447,8 +447,7 @@ fn count_transposed<O: Write, D: Write>(
     sinks: &mut Sinks<O, D>,
 ) -> Result<Status, AppError> {
     let start = Instant::now();
-    let mut counts = Vec::new();
-    let mut stats = Vec::new();
+    let (mut counts, mut stats, mut stop) = (Vec::new(), Vec::new(), Stop::Complete);
     for (equal, weight) in [(true, 1), (false, 2)] {
         let puzzle = transposition.constrained(&reduced.puzzle, equal);
         let encoded = encode::encode(&puzzle, &settings.puzzles.encoding);
@@ -461,41 +460,50 @@ fn count_transposed<O: Write, D: Write>(
         view.progress.clear();
         counts.push(count.models);
         stats.push((report::encoding_stats(&encoded), report::search_stats(&count.stats)));
+        stop = count.stop;
         if !count.is_exact() {
-            let elapsed = report::millis(start.elapsed());
-            let lower = counts.iter().max().copied().unwrap_or(0);
-            write_count(&mut sinks.out, prefix, total(reduced, lower)?)?;
-            if let Some(why) = stop_reason(count.stop, lower, &elapsed)? {
-                let _ = writeln!(sinks.diag, "satsudoku: {name}{why}");
-            }
-            return Ok(Status::LowerBound);
+            break;
         }
     }
-    let (fixed, at_most) = (counts[0], counts[1]);
-    let counted = symmetry::Transposition::total(at_most, fixed).ok_or_else(|| {
-        AppError::Other(anyhow::anyhow!("the count 2 x {at_most} - {fixed} does not fit in 128 bits"))
-    })?;
+    let counted = match counts[..] {
+        [fixed, at_most] if stop == Stop::Complete => {
+            symmetry::Transposition::total(at_most, fixed).ok_or_else(|| {
+                AppError::Other(anyhow::anyhow!("the count 2 x {at_most} - {fixed} does not fit in 128 bits"))
+            })?
+        }
+        // Stopped: the larger partial count is a lower bound.
+        _ => counts.iter().max().copied().unwrap_or(0),
+    };
     write_count(&mut sinks.out, prefix, total(reduced, counted)?)?;
+    let diag = &mut sinks.diag;
+    let elapsed = report::millis(start.elapsed());
     if settings.stats {
-        let diag = &mut sinks.diag;
         if let Some(note) = relabelling_note(reduced) {
             let _ = writeln!(diag, "{note}");
         }
         let renamed = transposition.rename.iter().enumerate().skip(1).filter(|&(d, &r)| usize::from(r) != d);
         let renamed = itertools::join(renamed.map(|(d, r)| format!("{d}>{r}")), " ");
         let renamed = if renamed.is_empty() { String::new() } else { format!(", digits renamed {renamed}") };
-        let _ = writeln!(
-            diag,
-            "symmetry: transposition{renamed}; {fixed} grids equal to their transposition (F), {at_most} at most it (L), in the order of {} cells: 2L - F = {counted}",
-            transposition.a.len()
+        let found = itertools::join(
+            counts.iter().zip(["F (equal to it)", "L (at most it)"]).map(|(c, what)| format!("{what} {c}")),
+            ", ",
         );
+        let result = if stop == Stop::Complete { format!(": 2L - F = {counted}") } else { String::new() };
+        let cells = transposition.a.len();
+        let _ = writeln!(diag, "symmetry: transposition{renamed}, in the order of {cells} cells; {found}{result}");
         for ((encoding, search), what) in stats.iter().zip(["F", "L"]) {
             let _ = writeln!(diag, "{what}: {encoding}");
             let _ = writeln!(diag, "{what}: {search}");
         }
-        let _ = writeln!(diag, "time: count {}", report::millis(start.elapsed()));
+        let _ = writeln!(diag, "time: count {elapsed}");
     }
-    Ok(Status::Done)
+    match stop_reason(stop, counted, &elapsed)? {
+        None => Ok(Status::Done),
+        Some(why) => {
+            let _ = writeln!(diag, "satsudoku: {name}{why}");
+            Ok(Status::LowerBound)
+        }
+    }
 }
 
 /// Counts a Takuzu a row at a time (see [`lines`]) and prints its line.

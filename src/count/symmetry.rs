@@ -13,20 +13,31 @@
 //!   (Takuzu's complement symmetry, a factor of 2).
 //!
 //! On a plain Sudoku or Latin square (rows, columns and boxes only), the
-//! lines can be permuted too. With row 1 fixed to `1..=n`, the row
-//! permutations that keep row 1 and the bands (rows within a band, bands
-//! other than the first among themselves) map solutions to solutions, and
-//! with the relabellings they act freely: a permutation fixing row 1 can
-//! only be undone by the identity relabelling, and no row permutation
-//! fixes a grid whose columns are all different. So each orbit holds
-//! exactly one grid with row 1 fixed whose first column rises within each
-//! band (below row 1) and across the bands' top cells, and the count is the
-//! orbit size, `n!` times the permutations, times the count of such grids
-//! (`<` relations added to the puzzle). The same holds for columns and
-//! stacks with column 1 fixed; whichever gives more is used (2x4 boxes:
-//! 144 column permutations against 48 row permutations). The number of
-//! permutations is derived from the band height `h` and the `B = n / h`
-//! bands: `(h - 1)! (B - 1)! h!^(B - 1)` (144 for 9x9, 8 for 6x6).
+//! lines can be permuted too: rows within a band and bands among
+//! themselves, and columns within a stack and stacks. With row 1 fixed to
+//! `1..=n`, the row permutations that keep row 1 act freely together with
+//! the relabellings: a permutation fixing row 1 can only be undone by the
+//! identity relabelling, and no row permutation fixes a grid whose columns
+//! are all different. So each orbit holds exactly one grid with row 1 fixed
+//! whose first column rises within each band (below row 1) and across the
+//! bands' top cells, and the count is the orbit size, `n!` times the
+//! permutations, times the count of such grids (`<` relations added to the
+//! puzzle): `(h - 1)! (B - 1)! h!^(B - 1)` permutations for `B = n / h`
+//! bands of height `h`. The same holds for columns with column 1 fixed.
+//! With box 1 fixed instead, the rows outside the first band and the
+//! columns outside the first stack can be sorted at once (neither moves box
+//! 1, row 1 or column 1): `(B - 1)! h!^(B - 1)` times `(S - 1)! w!^(S - 1)`
+//! permutations, 5,184 for 9x9 against 144. Whichever removes the most is
+//! used. On a Latin square the sorted first column is `1..=n`, so it is
+//! fixed outright.
+//!
+//! After the reduction, a transposition that maps the reduced puzzle onto
+//! itself (the digits renamed so that box 1 comes back, see
+//! [`transposition`]) halves the count again, nearly: it is counted as `2L
+//! - F` ([`Transposition`]), since some grids are their own transposition.
+//! With square boxes the columns are sorted in the order of the digits read
+//! down box 1 ([`Predicate::BoxColumnOrder`]), the order transposition
+//! turns the rows' `<` into, so that the reduced puzzle is invariant.
 //!
 //! Invariance is proven from the rules, never assumed: with no givens, for
 //! the generators of all permutations of `D` (a swap and a cycle), every
