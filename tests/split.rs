@@ -4,8 +4,7 @@
 
 mod common;
 
-use assert_cmd::Command;
-use common::count_grids;
+use common::{count_grids, count_stats as count};
 
 /// A 16x16 Sudoku grid (4x4 boxes) from the shifted pattern, with up to
 /// `open` disjoint unavoidable rectangles blanked: four cells in two rows,
@@ -43,18 +42,6 @@ fn rectangles(open: usize) -> (Vec<u32>, usize) {
 fn text(grid: &[u32]) -> String {
     let symbols = b"123456789ABCDEFG";
     grid.iter().map(|&d| if d == 0 { '.' } else { char::from(symbols[d as usize - 1]) }).collect::<String>() + "\n"
-}
-
-fn count(text: &str, extra: &[&str]) -> (String, String) {
-    let out = Command::cargo_bin("satsudoku")
-        .unwrap()
-        .args(["count", "--stats"])
-        .args(extra)
-        .write_stdin(text.to_owned())
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
 
 #[test]

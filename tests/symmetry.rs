@@ -18,17 +18,7 @@ use satsudoku::encode::{encode, DigitEncoding, Encoding};
 use satsudoku::model::{Cell, Predicate, Puzzle};
 use satsudoku::parse::parse;
 
-fn count(text: &str, extra: &[&str]) -> (String, String) {
-    let out = Command::cargo_bin("satsudoku")
-        .unwrap()
-        .args(["count", "--stats"])
-        .args(extra)
-        .write_stdin(text)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
-}
+use common::count_stats as count;
 
 /// 6x6 Sudoku grids (2x3 boxes, and 3x2): 28,200,960 (Pettersen, OEIS
 /// A107739), counted with the first box fixed and the 8 row orders of the

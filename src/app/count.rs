@@ -306,20 +306,22 @@ fn count_one<O: Write, D: Write>(
     // Up to digit relabelling, when the rules are proven blind to digit names.
     let reduced = symmetry::reduce(puzzle, settings.symmetry);
     let (puzzle, factor) = (&*reduced.puzzle, reduced.factor());
+    let mut job = Job { reduced: &reduced, settings, prefix: &prefix, name: &name, sinks };
     if let Some(takuzu) = settings.lines.then(|| lines::Takuzu::recognize(puzzle)).flatten() {
-        return count_lines(&takuzu, &reduced, search.jobs, settings, &prefix, &name, sinks);
+        return count_lines(&takuzu, search.jobs, &mut job);
     }
-    if let Some(transposition) = reduced.transposition.as_ref().filter(|_| settings.transpose) {
-        return count_transposed(transposition, &reduced, search, settings, &prefix, &name, sinks);
+    if let Some(transposition) = settings.transpose.then(|| reduced.transposition()).flatten() {
+        return count_transposed(&transposition, search, &mut job);
     }
     let start = Instant::now();
     let encoded = encode::encode(puzzle, &settings.puzzles.encoding);
     let encode_time = start.elapsed();
     let parts = if settings.split { split::independent_parts(puzzle, &encoded) } else { Vec::new() };
     if !parts.is_empty() {
-        return count_parts(puzzle, &encoded, &parts, &reduced, search, settings, &prefix, &name, sinks);
+        return count_parts(puzzle, &encoded, &parts, search, &mut job);
     }
 
+    let sinks = job.sinks;
     let limits = Limits { max: settings.max, timeout: settings.timeout, interrupt: Some(&INTERRUPTED) };
     let progress = ProgressLine::new(sinks.show_progress, factor);
     let mut view = CountView { out: &mut sinks.out, print: settings.print, style, write_error: None, progress };
@@ -350,19 +352,53 @@ fn count_one<O: Write, D: Write>(
     Ok(Status::LowerBound)
 }
 
+/// One puzzle's count, as the methods other than plain enumeration (rows,
+/// parts, transposition) report it: its reduction, the options, the prefix
+/// of its line and the name in its notes, and where they go.
+struct Job<'a, O: Write, D: Write> {
+    reduced: &'a Reduced<'a>,
+    settings: &'a Settings,
+    prefix: &'a str,
+    name: &'a str,
+    sinks: &'a mut Sinks<O, D>,
+}
+
+impl<O: Write, D: Write> Job<'_, O, D> {
+    /// Prints the line of `counted` (the reduced count) times the
+    /// relabelling factor; with `--stats`, the relabelling note, the
+    /// method's `stats` lines and the time; and `why` the count is only a
+    /// lower bound, if it is.
+    fn finish(
+        &mut self,
+        counted: u128,
+        stats: &[String],
+        elapsed: &str,
+        why: Option<String>,
+    ) -> Result<Status, AppError> {
+        write_count(&mut self.sinks.out, self.prefix, total(self.reduced, counted)?)?;
+        let diag = &mut self.sinks.diag;
+        if self.settings.stats {
+            for line in relabelling_note(self.reduced).iter().chain(stats) {
+                let _ = writeln!(diag, "{line}");
+            }
+            let _ = writeln!(diag, "time: count {elapsed}");
+        }
+        let Some(why) = why else {
+            return Ok(Status::Done);
+        };
+        let _ = writeln!(diag, "satsudoku: {}{why}", self.name);
+        Ok(Status::LowerBound)
+    }
+}
+
 /// Counts each independent part of the open cells on its own (see
 /// [`split`]) and prints the product.
-#[allow(clippy::too_many_arguments)]
 fn count_parts<O: Write, D: Write>(
     puzzle: &Puzzle,
     encoded: &encode::Encoded,
     parts: &[Vec<satsudoku::model::Cell>],
-    reduced: &Reduced,
     search: Search,
-    settings: &Settings,
-    prefix: &str,
-    name: &str,
-    sinks: &mut Sinks<O, D>,
+    job: &mut Job<O, D>,
 ) -> Result<Status, AppError> {
     let start = Instant::now();
     let limits = Limits { max: None, timeout: None, interrupt: Some(&INTERRUPTED) };
@@ -382,23 +418,15 @@ fn count_parts<O: Write, D: Write>(
         if first.0.is_empty() { Some(0) } else { counts.iter().try_fold(1u128, |acc, &c| acc.checked_mul(c)) };
     let product = product
         .ok_or_else(|| AppError::Other(anyhow::anyhow!("the product of the parts' counts does not fit in 128 bits")))?;
-    write_count(&mut sinks.out, prefix, total(reduced, product)?)?;
     let elapsed = report::millis(start.elapsed());
-    if settings.stats {
-        let sizes = itertools::join(parts.iter().map(Vec::len), ", ");
-        let each = itertools::join(counts.iter(), " x ");
-        let _ = writeln!(
-            sinks.diag,
-            "split: the open cells fall into {} independent parts of {sizes} cells, counted apart: {each}",
-            parts.len()
-        );
-        let _ = writeln!(sinks.diag, "time: count {elapsed}");
-    }
-    if complete {
-        return Ok(Status::Done);
-    }
-    let _ = writeln!(sinks.diag, "satsudoku: {name}interrupted after {elapsed}: the count is a lower bound");
-    Ok(Status::LowerBound)
+    let sizes = itertools::join(parts.iter().map(Vec::len), ", ");
+    let each = itertools::join(counts.iter(), " x ");
+    let stats = format!(
+        "split: the open cells fall into {} independent parts of {sizes} cells, counted apart: {each}",
+        parts.len()
+    );
+    let why = (!complete).then(|| format!("interrupted after {elapsed}: the count is a lower bound"));
+    job.finish(product, &[stats], &elapsed, why)
 }
 
 /// Writes a count's line, `solutions(S).` after `prefix`, and flushes it.
@@ -439,27 +467,25 @@ fn stop_reason(stop: Stop, models: u128, elapsed: &str) -> Result<Option<String>
 /// count times the factor, a lower bound (`F <= L <= 2L - F`).
 fn count_transposed<O: Write, D: Write>(
     transposition: &symmetry::Transposition,
-    reduced: &Reduced,
     search: Search,
-    settings: &Settings,
-    prefix: &str,
-    name: &str,
-    sinks: &mut Sinks<O, D>,
+    job: &mut Job<O, D>,
 ) -> Result<Status, AppError> {
+    let (reduced, settings) = (job.reduced, job.settings);
     let start = Instant::now();
     let (mut counts, mut stats, mut stop) = (Vec::new(), Vec::new(), Stop::Complete);
-    for (equal, weight) in [(true, 1), (false, 2)] {
+    for (equal, weight, what) in [(true, 1, "F"), (false, 2, "L")] {
         let puzzle = transposition.constrained(&reduced.puzzle, equal);
         let encoded = encode::encode(&puzzle, &settings.puzzles.encoding);
         let timeout = settings.timeout.map(|limit| limit.saturating_sub(start.elapsed()));
         let limits = Limits { max: None, timeout, interrupt: Some(&INTERRUPTED) };
-        let progress = ProgressLine::new(sinks.show_progress, reduced.factor().saturating_mul(weight));
+        let progress = ProgressLine::new(job.sinks.show_progress, reduced.factor().saturating_mul(weight));
         let mut view =
             CountView { out: io::sink(), print: false, style: PrintStyle::Grid, write_error: None, progress };
         let count = count::count_models(&puzzle, &encoded, search, limits, &mut view)?;
         view.progress.clear();
         counts.push(count.models);
-        stats.push((report::encoding_stats(&encoded), report::search_stats(&count.stats)));
+        stats.push(format!("{what}: {}", report::encoding_stats(&encoded)));
+        stats.push(format!("{what}: {}", report::search_stats(&count.stats)));
         stop = count.stop;
         if !count.is_exact() {
             break;
@@ -474,73 +500,39 @@ fn count_transposed<O: Write, D: Write>(
         // Stopped: the larger partial count is a lower bound.
         _ => counts.iter().max().copied().unwrap_or(0),
     };
-    write_count(&mut sinks.out, prefix, total(reduced, counted)?)?;
-    let diag = &mut sinks.diag;
+    let renamed = transposition.rename.iter().enumerate().skip(1).filter(|&(d, &r)| usize::from(r) != d);
+    let renamed = itertools::join(renamed.map(|(d, r)| format!("{d}>{r}")), " ");
+    let renamed = if renamed.is_empty() { String::new() } else { format!(", digits renamed {renamed}") };
+    let found = itertools::join(
+        counts.iter().zip(["F (equal to it)", "L (at most it)"]).map(|(c, what)| format!("{what} {c}")),
+        ", ",
+    );
+    let result = if stop == Stop::Complete { format!(": 2L - F = {counted}") } else { String::new() };
+    let cells = transposition.a.len();
+    stats.insert(0, format!("symmetry: transposition{renamed}, in the order of {cells} cells; {found}{result}"));
     let elapsed = report::millis(start.elapsed());
-    if settings.stats {
-        if let Some(note) = relabelling_note(reduced) {
-            let _ = writeln!(diag, "{note}");
-        }
-        let renamed = transposition.rename.iter().enumerate().skip(1).filter(|&(d, &r)| usize::from(r) != d);
-        let renamed = itertools::join(renamed.map(|(d, r)| format!("{d}>{r}")), " ");
-        let renamed = if renamed.is_empty() { String::new() } else { format!(", digits renamed {renamed}") };
-        let found = itertools::join(
-            counts.iter().zip(["F (equal to it)", "L (at most it)"]).map(|(c, what)| format!("{what} {c}")),
-            ", ",
-        );
-        let result = if stop == Stop::Complete { format!(": 2L - F = {counted}") } else { String::new() };
-        let cells = transposition.a.len();
-        let _ = writeln!(diag, "symmetry: transposition{renamed}, in the order of {cells} cells; {found}{result}");
-        for ((encoding, search), what) in stats.iter().zip(["F", "L"]) {
-            let _ = writeln!(diag, "{what}: {encoding}");
-            let _ = writeln!(diag, "{what}: {search}");
-        }
-        let _ = writeln!(diag, "time: count {elapsed}");
-    }
-    match stop_reason(stop, counted, &elapsed)? {
-        None => Ok(Status::Done),
-        Some(why) => {
-            let _ = writeln!(diag, "satsudoku: {name}{why}");
-            Ok(Status::LowerBound)
-        }
-    }
+    let why = stop_reason(stop, counted, &elapsed)?;
+    job.finish(counted, &stats, &elapsed, why)
 }
 
 /// Counts a Takuzu a row at a time (see [`lines`]) and prints its line.
 fn count_lines<O: Write, D: Write>(
     takuzu: &lines::Takuzu,
-    reduced: &Reduced,
     jobs: usize,
-    settings: &Settings,
-    prefix: &str,
-    name: &str,
-    sinks: &mut Sinks<O, D>,
+    job: &mut Job<O, D>,
 ) -> Result<Status, AppError> {
     let start = Instant::now();
-    let deadline = settings.timeout.map(|t| start + t);
+    let deadline = job.settings.timeout.map(|t| start + t);
     let stop = || INTERRUPTED.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
     let counted = takuzu.count(jobs, &stop);
     let elapsed = report::millis(start.elapsed());
-    let models = if counted.stopped { 0 } else { total(reduced, counted.count)? };
-    write_count(&mut sinks.out, prefix, models)?;
-    let diag = &mut sinks.diag;
-    if settings.stats {
-        if let Some(note) = relabelling_note(reduced) {
-            let _ = writeln!(diag, "{note}");
-        }
-        let _ = writeln!(
-            diag,
-            "method: Takuzu rows, top and bottom halves joined; {} states in the larger half",
-            counted.states
-        );
-        let _ = writeln!(diag, "time: count {elapsed}");
-    }
-    if !counted.stopped {
-        return Ok(Status::Done);
-    }
-    let why = if INTERRUPTED.load(Ordering::Relaxed) { "interrupted" } else { "stopped by --timeout" };
-    let _ = writeln!(diag, "satsudoku: {name}{why} after {elapsed}: counting by rows gives no partial count, so the count is the lower bound 0");
-    Ok(Status::LowerBound)
+    let stats =
+        format!("method: Takuzu rows, top and bottom halves joined; {} states in the larger half", counted.states);
+    let why = counted.stopped.then(|| {
+        let why = if INTERRUPTED.load(Ordering::Relaxed) { "interrupted" } else { "stopped by --timeout" };
+        format!("{why} after {elapsed}: counting by rows gives no partial count, so the count is the lower bound 0")
+    });
+    job.finish(if counted.stopped { 0 } else { counted.count }, &[stats], &elapsed, why)
 }
 
 /// What a count shows while it runs: the solutions with `--print` (stdout)

@@ -80,12 +80,10 @@ impl Relabelling {
 }
 
 /// A puzzle as it is counted: reduced by [`relabelling`] when that is
-/// allowed and proven, with the reduction (none: the puzzle itself), and
-/// the [`transposition`] of the reduced puzzle, if it has one.
+/// allowed and proven, with the reduction (none: the puzzle itself).
 pub struct Reduced<'p> {
     pub puzzle: std::borrow::Cow<'p, Puzzle>,
     pub relabelling: Option<Relabelling>,
-    pub transposition: Option<Transposition>,
 }
 
 impl Reduced<'_> {
@@ -98,18 +96,19 @@ impl Reduced<'_> {
     pub fn total(&self, counted: u128) -> Option<u128> {
         counted.checked_mul(self.factor())
     }
+
+    /// The reduced puzzle's [`transposition`], if it was reduced and has one.
+    pub fn transposition(&self) -> Option<Transposition> {
+        self.relabelling.as_ref()?;
+        transposition(&self.puzzle)
+    }
 }
 
-/// `puzzle` reduced by [`relabelling`] when `allowed` and the rules
-/// permit, with the reduced puzzle's [`transposition`].
+/// `puzzle` reduced by [`relabelling`] when `allowed` and the rules permit.
 pub fn reduce(puzzle: &Puzzle, allowed: bool) -> Reduced<'_> {
     match allowed.then(|| relabelling(puzzle)).flatten() {
-        Some(r) => {
-            let reduced = r.reduced(puzzle);
-            let transposition = transposition(&reduced);
-            Reduced { puzzle: std::borrow::Cow::Owned(reduced), relabelling: Some(r), transposition }
-        }
-        None => Reduced { puzzle: std::borrow::Cow::Borrowed(puzzle), relabelling: None, transposition: None },
+        Some(r) => Reduced { puzzle: std::borrow::Cow::Owned(r.reduced(puzzle)), relabelling: Some(r) },
+        None => Reduced { puzzle: std::borrow::Cow::Borrowed(puzzle), relabelling: None },
     }
 }
 
@@ -182,15 +181,7 @@ fn line_permutations(puzzle: &Puzzle) -> Option<Lines> {
         None => Puzzle::latin(n).ok()?,
     };
     let cell_sets = |p: &Puzzle| {
-        let mut sets: Vec<Vec<Cell>> = p
-            .groups()
-            .iter()
-            .map(|g| {
-                let mut cells = g.cells.clone();
-                cells.sort();
-                cells
-            })
-            .collect();
+        let mut sets: Vec<Vec<Cell>> = p.groups().iter().map(|g| sorted(g.cells.iter().copied())).collect();
         sets.sort();
         sets
     };
@@ -200,9 +191,9 @@ fn line_permutations(puzzle: &Puzzle) -> Option<Lines> {
     let row = |line: usize, i: usize| Cell::new(line, i);
     let col = |line: usize, i: usize| Cell::new(i, line);
     let Some((h, w)) = puzzle.boxes() else {
-        // Rows below the first sorted by their first cells: with every
-        // column all different, the first column is then 1..n.
-        let (_, count) = sorted_lines(n, n, 1, row, Predicate::Less)?;
+        // The (n - 1)! orders of the rows below the first, sorted by their
+        // first cells: with every column all different, that column is 1..n.
+        let count = factorial(n - 1)?;
         let fixed = (0..n).map(|i| (row(0, i), i)).chain((1..n).map(|i| (col(0, i), i))).collect();
         return Some(Lines { fixed, order: Vec::new(), count });
     };
@@ -326,13 +317,8 @@ pub fn transposition(puzzle: &Puzzle) -> Option<Transposition> {
     if (1..=n).any(|d| rename[d] == 0 || usize::from(rename[usize::from(rename[d])]) != d) {
         return None;
     }
-    let sorted = |cells: &mut dyn Iterator<Item = Cell>| {
-        let mut cells: Vec<Cell> = cells.collect();
-        cells.sort();
-        cells
-    };
-    let groups: HashSet<Vec<Cell>> = puzzle.groups().iter().map(|g| sorted(&mut g.cells.iter().copied())).collect();
-    if !puzzle.groups().iter().all(|g| groups.contains(&sorted(&mut g.cells.iter().map(|&c| mirror(c))))) {
+    let groups: HashSet<Vec<Cell>> = puzzle.groups().iter().map(|g| sorted(g.cells.iter().copied())).collect();
+    if !puzzle.groups().iter().all(|g| groups.contains(&sorted(g.cells.iter().map(|&c| mirror(c))))) {
         return None;
     }
     let digits = || 1..=n as Digit;
@@ -344,10 +330,8 @@ pub fn transposition(puzzle: &Puzzle) -> Option<Transposition> {
             return wanted(u, v);
         }
         puzzle.relations().iter().any(|q| {
-            let allows = |u: Digit, v: Digit| match (q.a, q.b) {
-                (qa, qb) if (qa, qb) == (a, b) => q.predicate.allows(u, v),
-                _ => q.predicate.allows(v, u),
-            };
+            let allows =
+                |u: Digit, v: Digit| if q.a == a { q.predicate.allows(u, v) } else { q.predicate.allows(v, u) };
             ((q.a, q.b) == (a, b) || (q.a, q.b) == (b, a))
                 && itertools::iproduct!(digits(), digits()).all(|(u, v)| !allows(u, v) || wanted(u, v))
         })
@@ -362,6 +346,13 @@ pub fn transposition(puzzle: &Puzzle) -> Option<Transposition> {
         .filter(|(a, b)| !(given.contains_key(a) && given.contains_key(b)))
         .unzip();
     Some(Transposition { rename, a, b })
+}
+
+/// The cells in order (a group as a set).
+fn sorted(cells: impl Iterator<Item = Cell>) -> Vec<Cell> {
+    let mut cells: Vec<Cell> = cells.collect();
+    cells.sort();
+    cells
 }
 
 /// The digits every cell allows (bit `d - 1` for digit `d`), when all

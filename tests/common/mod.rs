@@ -1,7 +1,8 @@
 //! Test helpers written apart from the library: a seeded RNG (proptest's), a random-grid
 //! generator, the contest layout, and a plain backtracking counter that is the
 //! oracle for every count. Nothing here calls the encoder or an engine; only
-//! [`puzzle_of`] touches the library, to hand the same spec to it.
+//! [`puzzle_of`] touches the library, to hand the same spec to it, and
+//! [`count_stats`] runs the binary, for the tests that read its output.
 #![allow(dead_code)]
 
 use proptest::prelude::RngExt as _;
@@ -346,4 +347,18 @@ pub fn count_grids(n: usize, (h, w): (usize, usize), givens: &[u32], keep: &dyn 
         }
     }
     fill(n, h, w, keep, &mut g)
+}
+
+/// `satsudoku count --stats EXTRA` on `text`: its stdout and stderr, once
+/// it has exited 0.
+pub fn count_stats(text: &str, extra: &[&str]) -> (String, String) {
+    let out = assert_cmd::Command::cargo_bin("satsudoku")
+        .unwrap()
+        .args(["count", "--stats"])
+        .args(extra)
+        .write_stdin(text.to_owned())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
