@@ -292,7 +292,7 @@ fn main() {
 fn run(name: &str, puzzle: &Puzzle, late: usize, seconds: f64) {
     let encoded = encode(puzzle, &Encoding::default());
     assert_eq!(encoded.aux_count(), 0, "the experiment counts formulas without auxiliary variables");
-    let search = Search { engine: EngineKind::Enum, jobs: 1, probe: None };
+    let search = Search { engine: EngineKind::Enum, jobs: 1 };
     let start = Instant::now();
     let limits = Limits { max: None, timeout: None, interrupt: None };
     let counted = count_models(puzzle, &encoded, search, limits, &mut ()).expect("a count");

@@ -49,7 +49,7 @@ fn main() {
     let mut engine = Enumerate::new(puzzle, &encoded);
     let top = engine.split_to_depth(num(depth));
     let mut rng = Draws(num(seed) as u64);
-    let search = Search { engine: EngineKind::Enum, jobs: satsudoku::count::all_cores(), probe: None };
+    let search = Search { engine: EngineKind::Enum, jobs: satsudoku::count::all_cores() };
     let (mut estimates, mut counted, mut spent) = (Vec::new(), 0u128, Duration::ZERO);
     let (cubes, draws) = (num(cubes), num(draws));
     for i in 0..cubes {

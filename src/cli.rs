@@ -6,6 +6,7 @@ use std::time::Duration;
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 use satsudoku::compare::{EncodingList, TableFormat};
+use satsudoku::count::plan::SymmetryUse;
 use satsudoku::count::EngineKind;
 use satsudoku::dimacs::Dialect;
 use satsudoku::encode::amo::AmoEncoding;
@@ -13,6 +14,7 @@ use satsudoku::encode::relation::RelationEncoding;
 use satsudoku::encode::{ClauseSet, DigitEncoding, Encoding, SumEncoding};
 use satsudoku::named::Named;
 use satsudoku::parse::Format;
+use satsudoku::report::Output;
 
 /// The most worker threads `--jobs` accepts: far more than useful on any
 /// machine, few enough that starting them cannot exhaust memory.
@@ -166,17 +168,9 @@ pub struct PuzzlesArgs {
 pub struct SolveArgs {
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Counting engine [default: enum; blocking with --digits log]
+    /// Counting engine [default: the plan's choice: enum; blocking with --digits log]
     #[arg(long, value_parser = named::<EngineKind>())]
     pub engine: Option<EngineKind>,
-}
-
-impl SolveArgs {
-    /// The encoding, and the engine asked for or the fastest for it.
-    pub fn resolve(&self) -> Result<(Encoding, EngineKind), String> {
-        let encoding = self.encoding.encoding()?;
-        Ok((encoding, self.engine.unwrap_or_else(|| EngineKind::fastest_for(encoding.digits))))
-    }
 }
 
 #[derive(Debug, Args)]
@@ -202,11 +196,15 @@ pub struct CountArgs {
     /// names): a full group fixed to 1..n, the count multiplied by n!; on plain Sudoku and Latin
     /// squares also up to line permutations, and transposition where the reduced puzzle is
     /// proven invariant under it (counted as 2L - F). Off with --print and --max.
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = named::<SymmetryUse>(), default_value_t)]
     pub symmetry: SymmetryUse,
-    /// Print variables, clauses by kind, SAT calls and times on stderr.
+    /// Print the method, variables, clauses by kind, search effort and times on stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Output format: `text` (`solutions(S).`), `json` (a JSON object a line) or `mc`
+    /// (the model counting competition's lines).
+    #[arg(long, value_parser = named::<Output>(), default_value_t)]
+    pub output: Output,
     /// Count one cube file written by `satsudoku cubes` (its puzzle and encoding are in it),
     /// and write its record beside it (`.cube` replaced by `.result`) once the count is complete.
     #[arg(long, value_name = "CUBEFILE", conflicts_with_all = ["files", "print", "max", "format"])]
@@ -230,7 +228,7 @@ pub struct CubesArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1_000_000).map(|n| n as usize))]
     pub count: Option<usize>,
     /// Count up to digit relabelling when the rules allow it (see `count --symmetry`).
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = named::<SymmetryUse>(), default_value_t)]
     pub symmetry: SymmetryUse,
     /// Directory for the cube files and manifest.txt; created if needed, and
     /// it must not hold another split.
@@ -253,18 +251,9 @@ pub struct UniqueArgs {
     /// Puzzles judged at a time, one thread each [default: all cores]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
     pub jobs: Option<u16>,
-}
-
-/// Whether `count` may use symmetry.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum SymmetryUse {
-    /// Use it when the rules are proven invariant.
-    #[default]
-    Auto,
-    /// Relabelling and line permutations, not transposition (to measure what it saves).
-    NoTranspose,
-    /// Always enumerate every solution.
-    None,
+    /// Output format: `text` (tab-separated lines) or `json` (a JSON object a line).
+    #[arg(long, value_parser = named::<Output>(), default_value_t)]
+    pub output: Output,
 }
 
 /// When to show the progress line.
@@ -307,6 +296,24 @@ pub struct DecodeArgs {
     pub encoding: EncodingArgs,
 }
 
+/// What `compare --format` names: an input format, or (its meaning
+/// before) an output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareFormat {
+    Input(Format),
+    Output(TableFormat),
+}
+
+/// An input format's name, or an output format's.
+fn parse_compare_format(text: &str) -> Result<CompareFormat, String> {
+    if let Some(format) = Format::from_name(text) {
+        return Ok(CompareFormat::Input(format));
+    }
+    TableFormat::from_name(text)
+        .map(CompareFormat::Output)
+        .ok_or_else(|| format!("expected an input format ({}), found {text:?}", Format::names()))
+}
+
 /// Seconds as a non-negative decimal number.
 fn parse_seconds(text: &str) -> Result<Duration, String> {
     let secs: f64 = text.parse().map_err(|_| format!("expected seconds, found {text:?}"))?;
@@ -335,12 +342,17 @@ pub struct CompareArgs {
     /// Runs of each measurement; times are medians.
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,
-    /// Output format of the comparison.
-    #[arg(long, value_parser = named::<TableFormat>(), default_value_t)]
-    pub format: TableFormat,
-    /// Input format of the puzzles; detected from the content when not given.
-    #[arg(long, value_parser = named::<Format>())]
+    /// Input format of the puzzles; detected from the content when not given. (An output
+    /// format here, `table`, `csv`, `json` or `markdown`, is read as `--output`, with a note:
+    /// it was this flag's meaning before.)
+    #[arg(long, value_name = "FORMAT", value_parser = parse_compare_format)]
+    pub format: Option<CompareFormat>,
+    /// The input format's former spelling (`--format` now), still read, with a note.
+    #[arg(long, hide = true, value_parser = named::<Format>(), conflicts_with = "format")]
     pub input_format: Option<Format>,
+    /// Output format of the comparison.
+    #[arg(long, value_parser = named::<TableFormat>())]
+    pub output: Option<TableFormat>,
     #[command(flatten)]
     pub shape: ShapeArgs,
     /// Counting engine for the times.

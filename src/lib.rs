@@ -7,9 +7,9 @@
 //! The command line (`src/main.rs`, `src/cli.rs`, `src/app/`) is a thin
 //! client of this library and not part of its API.
 
+pub mod cluster;
 pub mod compare;
 pub mod count;
-pub mod cubes;
 pub mod dimacs;
 pub mod encode;
 pub mod model;

@@ -9,6 +9,7 @@ use assert_cmd::Command;
 use common::{oracle_count, puzzle_of, rng, Draw, Spec, SumRel};
 use proptest::prelude::*;
 use satsudoku::count::enumerate::{Propagator, Strength};
+use satsudoku::count::plan::Plan;
 use satsudoku::count::{count_models, EngineKind, Limits, Search};
 use satsudoku::encode::amo::AmoEncoding;
 use satsudoku::encode::relation::RelationEncoding;
@@ -104,7 +105,7 @@ proptest! {
         let puzzle = puzzle_of(&spec);
         for encoding in encodings() {
             for &engine in EngineKind::VARIANTS {
-                for search in [Search::from(engine), Search { engine, jobs, probe: None }] {
+                for search in [Search::from(engine), Search { engine, jobs }] {
                     prop_assert_eq!(count(&puzzle, &encoding, search), u128::from(expected), "{} on {:?}", encoding, search);
                 }
             }
@@ -282,19 +283,21 @@ fn encoding_options_that_do_not_combine_are_refused() {
         .stderr(predicates::str::contains("direct digits only"));
 }
 
-/// A probe too short to finish hands the count to the parallel split, which
-/// starts over: the result is the full count, not the probe's plus more.
+/// A probe too short to finish hands the count to the threads from its
+/// frontier: the result is the full count, each model counted once, not
+/// the probe's plus more (nor, on one thread, a count started over).
 #[test]
-fn a_probe_that_runs_out_hands_over_to_the_split() {
+fn a_probe_that_runs_out_hands_over_to_the_threads() {
     let text = std::fs::read_to_string("cnf-samples/many.lp").unwrap();
     let puzzle = parse(&text, "many.lp", None).unwrap();
-    let expected = 117u128; // COUNTS.tsv; tests/samples.rs confirms it with the oracle
-                            // A probe over before it starts, or (most likely) stopped mid-search:
-                            // the enum engine hands over its frontier, the blocking engine starts over.
-    for probe in [std::time::Duration::from_micros(1), std::time::Duration::from_millis(2)] {
-        for &engine in EngineKind::VARIANTS {
-            let search = Search { engine, jobs: 2, probe: Some(probe) };
-            assert_eq!(count(&puzzle, &Encoding::default(), search), expected, "{engine:?} {probe:?}");
+    let expected = "117"; // COUNTS.tsv; tests/samples.rs confirms it with the oracle
+    for probe in [0, 1, 10, 100] {
+        for jobs in [1, 2, 3] {
+            for &engine in EngineKind::VARIANTS {
+                let plan = Plan { engine: Some(engine), jobs: Some(jobs), probe, ..Plan::new(Encoding::default()) };
+                let tally = satsudoku::count::plan::count(&puzzle, &plan, &mut ()).unwrap();
+                assert_eq!(tally.count.to_string(), expected, "{engine:?} probe {probe}, {jobs} jobs");
+            }
         }
     }
 }

@@ -10,7 +10,7 @@ use satsudoku::encode::Encoding;
 use super::input::{read_puzzle, Reading, Source};
 use super::output::write_output;
 use super::{AppError, Status};
-use crate::cli::CompareArgs;
+use crate::cli::{CompareArgs, CompareFormat};
 use crate::diag;
 
 /// `compare`'s options, resolved once.
@@ -24,15 +24,34 @@ pub struct Settings {
 }
 
 impl Settings {
-    pub fn resolve(args: &CompareArgs) -> Settings {
-        Settings {
+    /// The options; the former spellings (`--format` for the output,
+    /// `--input-format` for the input) still work, with a note on stderr.
+    pub fn resolve(args: &CompareArgs) -> Result<Settings, AppError> {
+        let (mut input, mut table) = (args.input_format, args.output);
+        if input.is_some() {
+            diag!("satsudoku: note: compare --input-format is now spelled --format, as on every command");
+        }
+        match args.format {
+            Some(CompareFormat::Input(format)) => input = Some(format),
+            Some(CompareFormat::Output(format)) if table.is_none() => {
+                diag!("satsudoku: note: compare's output format is now --output {format}; --format names the input format, as on every command");
+                table = Some(format);
+            }
+            Some(CompareFormat::Output(format)) => {
+                return Err(AppError::Usage(format!(
+                    "--format {format} is an output format, and --output is given too: give the output format once, with --output"
+                )));
+            }
+            None => {}
+        }
+        Ok(Settings {
             sources: args.files.iter().map(|f| Source::from_arg(Some(f))).collect(),
-            reading: Reading { format: args.input_format, options: args.shape.options() },
+            reading: Reading { format: input, options: args.shape.options() },
             encodings: args.encodings.0.clone(),
             measure: compare::Settings { engine: args.engine, repeat: args.repeat, timeout: args.timeout },
-            table: args.format,
+            table: table.unwrap_or_default(),
             svg: args.svg.clone(),
-        }
+        })
     }
 }
 
@@ -42,7 +61,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         puzzles.push(read_puzzle(source, settings.reading)?);
     }
     let mut runs = Vec::new();
-    for (name, puzzle) in &puzzles {
+    for (name, puzzle, _) in &puzzles {
         let file_start = runs.len();
         for encoding in &settings.encodings {
             if std::io::stderr().is_terminal() {

@@ -6,10 +6,9 @@ use std::io::{self, Write};
 use satsudoku::dimacs::{self, SolverAnswer};
 use satsudoku::encode::{self, Encoding};
 use satsudoku::model::check;
-use satsudoku::report;
+use satsudoku::report::{self, PrintStyle};
 
-use super::count::PrintStyle;
-use super::input::{read_input, read_text, Input, Reading, Source};
+use super::input::{read_puzzle, read_text, Reading, Source};
 use super::{AppError, Status};
 use crate::cli::DecodeArgs;
 use crate::diag;
@@ -34,13 +33,7 @@ impl Settings {
 }
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
-    let (puzzle, format) = match read_input(&settings.puzzle, settings.reading)? {
-        Input::One { puzzle, format, .. } => (puzzle, format),
-        Input::Collection(collection) => {
-            let name = &collection.name;
-            return Err(AppError::Usage(format!("{name} is a collection: decode takes one puzzle")));
-        }
-    };
+    let (_, puzzle, format) = read_puzzle(&settings.puzzle, settings.reading)?;
     let model = read_text(&settings.model)?;
     let encoded = encode::encode(&puzzle, &settings.encoding);
     let var_count = encoded.formula.var_count();

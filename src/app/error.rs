@@ -25,9 +25,9 @@ pub enum AppError {
     #[error("{failed} of {total} files could not be counted")]
     Batch { failed: usize, total: usize },
     /// Some lines of a collection could not be parsed (each was reported in
-    /// its turn, the others counted): exit 2.
-    #[error("{failed} of {total} puzzles of the collection could not be counted")]
-    Collection { failed: usize, total: usize },
+    /// its turn, the others `verb`, counted or judged): exit 2.
+    #[error("{failed} of {total} puzzles of the collection could not be {verb}")]
+    Collection { failed: usize, total: usize, verb: &'static str },
     /// Writing a result failed: exit 1, or 0 for a closed pipe.
     #[error("cannot write to {what}")]
     Write {

@@ -34,7 +34,7 @@ impl Settings {
 }
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
-    let (name, puzzle) = read_puzzle(&settings.source, settings.reading)?;
+    let (name, puzzle, _) = read_puzzle(&settings.source, settings.reading)?;
     let encoded = encode::encode(&puzzle, &settings.encoding);
     let projection: Vec<_> = (0..encoded.vars.primary_count()).map(varisat::Var::from_index).collect();
     let comments = export_comments(&name, &encoded);

@@ -7,13 +7,10 @@ use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use satsudoku::count::EngineKind;
-use satsudoku::encode::Encoding;
 use satsudoku::model::Puzzle;
-use satsudoku::parse::{self, Format, ParseError, Pos};
+use satsudoku::parse::{self, Format, Pos};
 
 use super::error::AppError;
-use crate::cli::{PuzzlesArgs, SolveArgs};
 
 /// The largest input read, in bytes: far above any puzzle, so that reading
 /// `/dev/zero` or a runaway file ends with a clear error, not out of memory.
@@ -150,80 +147,13 @@ pub struct Reading {
     pub options: parse::Options,
 }
 
-/// Reads and parses one puzzle.
-pub fn read_puzzle(source: &Source, reading: Reading) -> Result<(String, Puzzle), AppError> {
-    let Text { name, text } = read_text(source)?;
-    let puzzle = parse::parse_with(&text, &name, reading.format, reading.options)?;
-    Ok((name, puzzle))
-}
-
-/// What `count` and `unique` both resolve: the inputs, how to read them,
-/// the encoding and the engine.
-pub struct Puzzles {
-    pub sources: Vec<Source>,
-    pub reading: Reading,
-    pub encoding: Encoding,
-    pub engine: EngineKind,
-}
-
-impl Puzzles {
-    pub fn resolve(puzzles: &PuzzlesArgs, solve: &SolveArgs) -> Result<Puzzles, AppError> {
-        let (encoding, engine) = solve.resolve().map_err(AppError::Usage)?;
-        Ok(Puzzles {
-            sources: sources(&puzzles.files),
-            reading: Reading { format: puzzles.format, options: puzzles.shape.options() },
-            encoding,
-            engine,
-        })
-    }
-
-    /// Several files: each output line starts with `FILE<TAB>`.
-    pub fn is_batch(&self) -> bool {
-        self.sources.len() > 1
-    }
-}
-
-/// A read input: one puzzle, or a collection of `givens` lines.
-pub enum Input {
-    One {
-        name: String,
-        puzzle: Puzzle,
-        format: Format,
-    },
-    /// `givens` lines, each parsed when its turn comes (so that a large
-    /// collection is held as text, not as puzzles).
-    Collection(Collection),
-}
-
-/// A collection's text, and how to read its lines.
-pub struct Collection {
-    pub name: String,
-    text: String,
-    boxes: Option<(usize, usize)>,
-}
-
-impl Collection {
-    /// Each puzzle line's number and text.
-    pub fn lines(&self) -> impl Iterator<Item = (usize, &str)> {
-        parse::grid::collection_lines(&self.text)
-    }
-
-    /// The puzzle on line `line`, whose text is `text`.
-    pub fn parse(&self, line: usize, text: &str) -> Result<Puzzle, ParseError> {
-        parse::grid::parse_givens_line(text, line, self.boxes, &self.name)
-    }
-}
-
-/// Reads one puzzle, or a collection when the text is `givens` lines and
-/// more than one of them.
-pub fn read_input(source: &Source, reading: Reading) -> Result<Input, AppError> {
+/// Reads and parses one puzzle (a collection of several is an error that
+/// says so), and says in what format it was read.
+pub fn read_puzzle(source: &Source, reading: Reading) -> Result<(String, Puzzle, Format), AppError> {
     let Text { name, text } = read_text(source)?;
     let format = reading.format.unwrap_or_else(|| parse::detect(&text));
-    if format == Format::Givens && parse::grid::is_collection(&text) {
-        return Ok(Input::Collection(Collection { name, text, boxes: reading.options.boxes }));
-    }
     let puzzle = parse::parse_with(&text, &name, Some(format), reading.options)?;
-    Ok(Input::One { name, puzzle, format })
+    Ok((name, puzzle, format))
 }
 
 #[cfg(test)]

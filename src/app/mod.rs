@@ -3,22 +3,21 @@
 //! struct. Results go to stdout; diagnostics go to stderr, and a failure to
 //! write them never stops a run.
 
-mod batch;
-mod collection;
+mod cluster;
 mod compare;
 mod count;
-mod cubes;
 mod decode;
 mod error;
 mod export;
 mod input;
-mod many;
 mod output;
 mod progress;
+mod tasks;
 mod unique;
 
 use std::fmt;
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use error::AppError;
 
@@ -54,10 +53,28 @@ pub fn run(cli: &Cli) -> Result<Status, AppError> {
         Command::Unique(args) => unique::run(unique::Settings::resolve(args)?),
         Command::Export(args) => export::run(export::Settings::resolve(args)?),
         Command::Decode(args) => decode::run(decode::Settings::resolve(args)?),
-        Command::Compare(args) => compare::run(compare::Settings::resolve(args)),
-        Command::Cubes(args) => cubes::split(cubes::Settings::resolve(args)?),
-        Command::Sum(args) => cubes::sum(cubes::SumSettings::resolve(args)),
+        Command::Compare(args) => compare::run(compare::Settings::resolve(args)?),
+        Command::Cubes(args) => cluster::split(cluster::Settings::resolve(args)?),
+        Command::Sum(args) => cluster::sum(cluster::SumSettings::resolve(args)),
     }
+}
+
+/// Set by Ctrl-C (SIGINT), SIGTERM (what `timeout`, Slurm and GNU parallel
+/// send) or SIGHUP: the running count stops within milliseconds and reports
+/// a lower bound.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Makes those signals set [`INTERRUPTED`] instead of ending the process.
+/// A failure to install the handler only loses that nicety.
+pub fn catch_interrupts() {
+    if ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed)).is_err() {
+        diag(format_args!("satsudoku: warning: cannot catch Ctrl-C or SIGTERM; an interrupted count prints nothing"));
+    }
+}
+
+/// Whether the run was interrupted.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
 }
 
 /// Writes a diagnostic line to stderr. A failed write is ignored: a closed

@@ -7,24 +7,28 @@ use std::time::Duration;
 /// second once a count has run for a second; never on stdout.
 pub struct ProgressLine {
     enabled: bool,
-    /// Solutions each model found stands for (symmetry), at least 1.
-    factor: u128,
     /// When the line was last written, as time since the count started.
     last: Option<Duration>,
 }
 
 impl ProgressLine {
-    pub fn new(enabled: bool, factor: u128) -> ProgressLine {
-        ProgressLine { enabled, factor, last: None }
+    pub fn new(enabled: bool) -> ProgressLine {
+        ProgressLine { enabled, last: None }
     }
 
+    /// Whether the line is shown at all.
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// Shows `models`, the count as it would be printed now (the counting
+    /// plan scales it by the symmetry), if the line is due.
     pub fn update(&mut self, models: u128, elapsed: Duration) {
         if !self.enabled {
             return;
         }
         let due = self.last.map_or(elapsed.as_secs_f64() >= 1.0, |last| (elapsed - last).as_secs_f64() >= 0.25);
         if due {
-            let models = models.saturating_mul(self.factor);
             let rate = models as f64 / elapsed.as_secs_f64();
             let secs = elapsed.as_secs_f64();
             let _ = write!(std::io::stderr(), "\r\x1b[Ksatsudoku: {models} models, {rate:.0}/s, {secs:.1} s");

@@ -35,7 +35,7 @@ struct Shared<'a> {
     start: Instant,
     encoded: &'a Encoded,
     /// The independent checker, and the puzzle the engines count.
-    checker: check::Checker<'a>,
+    checker: check::Checker,
 }
 
 impl Shared<'_> {
@@ -108,7 +108,9 @@ fn work(shared: &Shared, kind: EngineKind, models: Option<&SyncSender<Grid>>) ->
 /// `observer` if it asks, and checks every solution against the puzzle with the
 /// independent checker (never trusting the solver). The calling thread watches
 /// the time limit and the interrupt flag; the engines look at a shared stop
-/// flag between models and, for the enum engine, every 16 decisions.
+/// flag between models and, for the enum engine, every 16 decisions. This is
+/// plain enumeration: the counting plan ([`super::plan`]) decides when a
+/// puzzle is counted another way.
 pub fn count_models(
     puzzle: &Puzzle,
     encoded: &Encoded,
@@ -117,35 +119,13 @@ pub fn count_models(
     observer: &mut impl Observer,
 ) -> Result<Count, CountError> {
     let search = search.into();
-    let start = Instant::now();
-    let Some(probe) = search.probe.filter(|_| search.jobs > 1) else {
-        return Ok(count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start, Resume::default())?.0);
-    };
-    if observer.wants_models() {
-        // Starting over would show models twice; one thread keeps their order.
-        return Ok(count_on(puzzle, encoded, search.engine, 1, limits, observer, start, Resume::default())?.0);
-    }
-    let budget = limits.timeout.map_or(probe, |t| t.min(probe));
-    let probed = Limits { timeout: Some(budget), ..limits };
-    let (first, remaining) = count_on(puzzle, encoded, search.engine, 1, probed, observer, start, Resume::default())?;
-    if first.stop != Stop::Timeout || limits.timeout.is_some_and(|t| t <= probe) {
-        return Ok(first);
-    }
-    // The enum engine hands over its frontier, so no work is lost; the
-    // blocking engine starts over.
-    let resume = match remaining {
-        Some(cubes) => Resume { cubes: Some(cubes), found: first.models },
-        None => Resume::default(),
-    };
-    let mut count = count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, start, resume)?.0;
-    count.stats += first.stats;
-    count.first = first.first.or(count.first);
-    Ok(count)
+    let resume = Resume::default();
+    Ok(count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, Instant::now(), resume)?.0)
 }
 
 /// [`count_models`] of the models that make every literal of `cube` true:
-/// one cube of a split count (see [`crate::cubes`]), counted on
-/// `search.jobs` threads with no probe.
+/// one cube of a split count (see [`crate::cluster`]), counted on
+/// `search.jobs` threads.
 pub fn count_cube(
     puzzle: &Puzzle,
     encoded: &Encoded,
@@ -162,16 +142,16 @@ pub fn count_cube(
 /// Where [`count_on`] starts: the whole search, or the cubes left by an
 /// earlier count that found `found` models.
 #[derive(Default)]
-struct Resume {
-    cubes: Option<Vec<Cube>>,
-    found: u128,
+pub(crate) struct Resume {
+    pub(crate) cubes: Option<Vec<Cube>>,
+    pub(crate) found: u128,
 }
 
 /// [`count_models`] on `jobs` threads from `resume`, with times measured
 /// from `start`; also what is left to count if it stopped early (`None` if
 /// unknown).
 #[allow(clippy::too_many_arguments)]
-fn count_on(
+pub(crate) fn count_on(
     puzzle: &Puzzle,
     encoded: &Encoded,
     engine: EngineKind,

@@ -6,11 +6,13 @@ pub mod blocking;
 mod csr;
 mod drive;
 pub mod enumerate;
-pub mod lines;
-pub mod pool;
-pub mod prepared;
-pub mod split;
+pub mod many;
+pub mod plan;
+mod pool;
+mod prepared;
+mod split;
 pub mod symmetry;
+mod takuzu;
 
 use std::ops::ControlFlow;
 use std::sync::atomic::AtomicBool;
@@ -61,6 +63,8 @@ pub enum CountError {
     Decode(#[from] crate::encode::DecodeError),
     #[error("the solver returned a grid that breaks the puzzle ({0}); this is a bug in satsudoku")]
     NotASolution(String),
+    #[error("the search was stopped before it could decide")]
+    Stopped,
 }
 
 /// Literals that restrict a count to part of the search (see
@@ -101,6 +105,34 @@ pub struct SearchStats {
     pub derived_clauses: Option<u64>,
 }
 
+impl SearchStats {
+    /// What was done after `before`, taken from the same engine.
+    pub fn since(self, before: SearchStats) -> SearchStats {
+        let sub = |a: Option<u64>, b: Option<u64>| a.map(|a| a.saturating_sub(b.unwrap_or(0)));
+        SearchStats {
+            sat_calls: self.sat_calls.saturating_sub(before.sat_calls),
+            decisions: sub(self.decisions, before.decisions),
+            conflicts: sub(self.conflicts, before.conflicts),
+            derived_clauses: self.derived_clauses,
+        }
+    }
+}
+
+impl std::fmt::Display for SearchStats {
+    /// Search effort, as `--stats` prints it (one item a line).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let known = |x: Option<u64>| x.map_or_else(|| "n/a".to_owned(), |x| x.to_string());
+        write!(
+            f,
+            "sat calls: {}\ndecisions: {}\nconflicts: {}\nderived clauses: {}",
+            self.sat_calls,
+            known(self.decisions),
+            known(self.conflicts),
+            known(self.derived_clauses)
+        )
+    }
+}
+
 impl std::ops::AddAssign for SearchStats {
     fn add_assign(&mut self, other: SearchStats) {
         let add = |a: Option<u64>, b: Option<u64>| match (a, b) {
@@ -133,30 +165,13 @@ pub fn engine<'a>(
 /// Which engine runs, on how many threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Search {
+    /// The engine.
     pub engine: EngineKind,
     /// Worker threads. Above 1 the count is split into cubes that the
-    /// workers take from a [`Pool`], and their counts are summed: the enum
+    /// workers take from a pool, and their counts are summed: the enum
     /// engine splits its cube when a worker waits, the blocking engine's
     /// count is split before it starts (see [`enumerate::Enumerate::split`]).
     pub jobs: usize,
-    /// Count on one thread for this long first, and go on from where it
-    /// stopped on `jobs` threads only if that did not finish: starting the
-    /// threads costs about two milliseconds, which short counts (most
-    /// puzzles) do not win back. When the observer wants every model, the
-    /// count stays on one thread.
-    pub probe: Option<Duration>,
-}
-
-impl Search {
-    /// How long [`Search::auto`] counts on one thread before it splits:
-    /// contest puzzles finish within it (figures in
-    /// bench/results/design-notes.md).
-    pub const PROBE: Duration = Duration::from_millis(5);
-
-    /// `engine` on every core, after a one-thread probe of [`Search::PROBE`].
-    pub fn auto(engine: EngineKind) -> Search {
-        Search { engine, jobs: all_cores(), probe: Some(Search::PROBE) }
-    }
 }
 
 /// The threads the machine can run at once (1 if it cannot say).
@@ -166,7 +181,7 @@ pub fn all_cores() -> usize {
 
 impl From<EngineKind> for Search {
     fn from(engine: EngineKind) -> Search {
-        Search { engine, jobs: 1, probe: None }
+        Search { engine, jobs: 1 }
     }
 }
 
@@ -180,6 +195,12 @@ pub trait Observer {
     /// The `index`th model (from 1, in the order the workers found them).
     fn model(&mut self, _index: u128, _grid: &Grid) -> ControlFlow<()> {
         ControlFlow::Continue(())
+    }
+    /// Whether [`Observer::progress`] should be called every few
+    /// milliseconds (a count that would otherwise run on the calling
+    /// thread then runs on a worker while the calling thread reports).
+    fn wants_progress(&self) -> bool {
+        false
     }
     /// Called every few milliseconds with the models found so far.
     fn progress(&mut self, _models: u128, _elapsed: Duration) {}
@@ -212,6 +233,10 @@ pub enum Stop {
     Caller,
     /// The interrupt flag was set: the count is a lower bound.
     Interrupted,
+    /// A step's budget of decisions ran out (the counting plan probes a
+    /// count this way before it chooses how to go on); never how a whole
+    /// count ends.
+    Budget,
 }
 
 /// The result of a count.

@@ -1,129 +1,234 @@
-//! Many puzzles of one layout, one engine. A collection's puzzles usually
+//! One puzzle counted on the calling thread, on an engine that can be kept
+//! for the next puzzle of the same layout. A collection's puzzles usually
 //! share their layout (the grid, groups, relations and constraints) and
 //! differ only in their givens, so the layout is encoded, compiled and given
 //! its derived supports once, and each puzzle's givens are a cube of the
 //! same engine (see [`Engine::start_cube`]): no encoding, allocation of a
 //! formula or thread per puzzle. Every solution is still checked by the
 //! independent checker, against the layout and the puzzle's givens.
+//!
+//! The count runs in steps ([`Prepared::run`]) that end at a number of
+//! models, a time or a number of decisions, and go on from where they
+//! stopped: the counting plan probes a count this way before it decides to
+//! split it into parts or hand it to more threads.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use varisat::Lit;
 
 use super::enumerate::Enumerate;
-use super::{CountError, Engine};
+use super::{CountError, Cube, Engine, Observer, SearchStats, Stop};
 use crate::encode::{encode, Encoded, Encoding};
 use crate::model::check::Checker;
 use crate::model::{Cell, Digit, Grid, Puzzle};
 
-/// A layout, encoded once.
-pub struct Layout {
-    puzzle: Puzzle,
+/// An encoded layout with its engine, ready for any puzzle that fits it.
+pub(crate) struct Prepared {
+    /// The puzzle the engine was built for: without its givens when the
+    /// encoding does not depend on them, so that other puzzles fit.
+    layout: Puzzle,
+    /// Whether puzzles other than the first may use it: false when the
+    /// encoding depends on the givens (the given-aware reduction).
+    reusable: bool,
     encoded: Encoded,
-}
-
-impl Layout {
-    /// The layout of `puzzle` under `encoding`; `None` when the encoding
-    /// depends on the givens (the given-aware reduction), so that each
-    /// puzzle needs its own.
-    pub fn new(puzzle: &Puzzle, encoding: &Encoding) -> Option<Layout> {
-        if encoding.reduce {
-            return None;
-        }
-        let puzzle = puzzle.without_givens();
-        let encoded = encode(&puzzle, encoding);
-        Some(Layout { puzzle, encoded })
-    }
-
-    /// Whether `puzzle` has this layout, whatever its givens.
-    pub fn fits(&self, puzzle: &Puzzle) -> bool {
-        self.puzzle.same_layout(puzzle)
-    }
-
-    /// An engine on this layout; it returns early once `stop` is set.
-    pub fn solver<'a>(&'a self, stop: &'a AtomicBool) -> LayoutSolver<'a> {
-        LayoutSolver {
-            engine: Enumerate::new(&self.puzzle, &self.encoded).stop_when(stop),
-            checker: Checker::new(&self.puzzle),
-            layout: self,
-            stop,
-            givens: Vec::new(),
-            cube: Vec::new(),
-        }
-    }
-}
-
-/// The enum engine of one [`Layout`], counting its puzzles one after another.
-pub struct LayoutSolver<'a> {
-    layout: &'a Layout,
-    engine: Enumerate<'a>,
-    checker: Checker<'a>,
-    stop: &'a AtomicBool,
-    /// The current puzzle's givens, and the cube they make.
+    engine: Enumerate<'static>,
+    checker: Checker,
+    /// The current puzzle's givens, checked in every model.
     givens: Vec<(Cell, Digit)>,
-    cube: Vec<Lit>,
+    /// Models found since [`Prepared::start`].
+    found: u128,
+    /// The search is done (every model of the cube found).
+    done: bool,
 }
 
-/// What [`LayoutSolver::solve`] found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solved {
-    pub models: u128,
-    /// The search ended before it was complete or reached `max`, because
-    /// the stop flag was set.
-    pub stopped: bool,
+/// Where a [`Prepared::run`] ends, at the latest.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Until {
+    /// This many models found since the start (the `(max + 1)`th is not
+    /// taken: its existence is what `MaxReached` says).
+    pub max: Option<u128>,
+    pub deadline: Option<Instant>,
+    /// This many decisions made since the engine was built.
+    pub decisions: Option<u64>,
+    pub interrupt: Option<&'static AtomicBool>,
 }
 
-impl LayoutSolver<'_> {
-    /// Whether `puzzle` has this solver's layout.
-    pub fn fits(&self, puzzle: &Puzzle) -> bool {
-        self.layout.fits(puzzle)
+impl Prepared {
+    /// The engine for `puzzle` under `encoding`; `interrupt` ends a run
+    /// early when it is set.
+    pub(crate) fn new(puzzle: &Puzzle, encoding: &Encoding, interrupt: Option<&'static AtomicBool>) -> Prepared {
+        let reusable = !encoding.reduce;
+        let layout = if reusable { puzzle.without_givens() } else { puzzle.clone() };
+        let encoded = encode(&layout, encoding);
+        let mut engine = Enumerate::new(&layout, &encoded);
+        if let Some(flag) = interrupt {
+            engine = engine.stop_when(flag);
+        }
+        Prepared {
+            checker: Checker::new(&layout),
+            layout,
+            reusable,
+            encoded,
+            engine,
+            givens: Vec::new(),
+            found: 0,
+            done: false,
+        }
     }
 
-    /// Counts the solutions of `puzzle`, which must fit the layout, up to
-    /// `max` of them, and shows each to `model` after the checker has
-    /// accepted it.
-    pub fn solve(
-        &mut self,
-        puzzle: &Puzzle,
-        max: Option<u128>,
-        mut model: impl FnMut(&Grid),
-    ) -> Result<Solved, CountError> {
-        assert!(self.layout.fits(puzzle), "LayoutSolver::solve: the puzzle does not fit the layout");
-        // Each model is checked against the givens too: they are listed once.
+    /// Whether `puzzle` can be counted on this engine.
+    pub(crate) fn fits(&self, puzzle: &Puzzle) -> bool {
+        if self.reusable {
+            self.layout.same_layout(puzzle)
+        } else {
+            self.layout == *puzzle
+        }
+    }
+
+    /// The encoding the engine searches (the layout's).
+    pub(crate) fn encoded(&self) -> &Encoded {
+        &self.encoded
+    }
+
+    /// Starts counting the models of `puzzle` (which must fit) that make
+    /// every literal of `cube` true.
+    pub(crate) fn start(&mut self, puzzle: &Puzzle, cube: &[Lit]) -> Result<(), CountError> {
+        debug_assert!(self.fits(puzzle), "Prepared::start: the puzzle does not fit the layout");
         self.givens.clear();
         self.givens.extend(puzzle.givens());
-        self.cube.clear();
-        for &(cell, digit) in &self.givens {
-            self.cube.extend(self.layout.encoded.vars.digit_lits(cell, digit));
-        }
-        self.engine.restart(&self.cube)?;
-        let mut models = 0;
-        while max.is_none_or(|max| models < max) {
-            let Some(grid) = self.engine.step()? else {
-                let stopped = self.stop.load(Ordering::Relaxed);
-                return Ok(Solved { models, stopped });
-            };
-            let givens_kept = self.givens.iter().all(|&(cell, digit)| grid.get(cell) == digit);
-            if !givens_kept || !self.checker.solves(&grid) {
-                let mut violations = self.checker.violations(&grid);
-                violations.extend(Checker::new(puzzle).violations(&grid));
-                let named =
-                    violations.first().map_or_else(|| "a violation the checker did not name".into(), |v| v.to_string());
-                return Err(CountError::NotASolution(named));
+        let mut literals: Cube = Vec::with_capacity(self.givens.len() + cube.len());
+        if self.reusable {
+            for &(cell, digit) in &self.givens {
+                literals.extend(self.encoded.vars.digit_lits(cell, digit));
             }
-            models += 1;
-            model(&grid);
         }
-        Ok(Solved { models, stopped: false })
+        literals.extend_from_slice(cube);
+        self.found = 0;
+        self.done = false;
+        self.engine.restart(&literals)
+    }
+
+    /// Counts on from where the last run stopped, showing each model to
+    /// `observer` if it wants them, until the search is done or `until`
+    /// says to stop: `Complete`, or the reason it stopped.
+    pub(crate) fn run(&mut self, until: Until, observer: &mut impl Observer) -> Result<Stop, CountError> {
+        if self.done {
+            return Ok(Stop::Complete);
+        }
+        let start = Instant::now();
+        if until.interrupt.is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed)) {
+            return Ok(Stop::Interrupted);
+        }
+        if until.deadline.is_some_and(|deadline| start >= deadline) {
+            return Ok(Stop::Timeout);
+        }
+        self.engine.halt_at(until.deadline, until.decisions);
+        let wants = observer.wants_models();
+        loop {
+            if until.max.is_some_and(|max| self.found >= max) {
+                // One more model decides whether the count is exact.
+                return Ok(match self.engine.step()? {
+                    None if !self.engine.halted() => {
+                        self.done = true;
+                        Stop::Complete
+                    }
+                    None => self.why_halted(until),
+                    Some(grid) => {
+                        self.check(&grid)?;
+                        Stop::MaxReached
+                    }
+                });
+            }
+            let Some(grid) = self.engine.step()? else {
+                if self.engine.halted() {
+                    return Ok(self.why_halted(until));
+                }
+                self.done = true;
+                return Ok(Stop::Complete);
+            };
+            self.check(&grid)?;
+            self.found += 1;
+            if wants && observer.model(self.found, &grid).is_break() {
+                return Ok(Stop::Caller);
+            }
+            if self.found % 4096 == 0 {
+                observer.progress(self.found, start.elapsed());
+            }
+        }
+    }
+
+    /// Models found since [`Prepared::start`].
+    pub(crate) fn found(&self) -> u128 {
+        self.found
+    }
+
+    /// What the engine has done since it was built.
+    pub(crate) fn stats(&self) -> SearchStats {
+        self.engine.stats()
+    }
+
+    /// The models of the current cube not yet found, as disjoint cubes of
+    /// [`Prepared::encoded`] (with the givens' literals in each).
+    pub(crate) fn frontier(&self) -> Vec<Cube> {
+        if self.done {
+            return Vec::new();
+        }
+        self.engine.remaining().unwrap_or_default()
+    }
+
+    /// Why the engine halted: the interrupt, the deadline or the budget.
+    fn why_halted(&self, until: Until) -> Stop {
+        if until.interrupt.is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed)) {
+            Stop::Interrupted
+        } else if until.decisions.is_some_and(|d| self.engine.decisions() >= d) {
+            Stop::Budget
+        } else {
+            Stop::Timeout
+        }
+    }
+
+    /// The independent checker's verdict on a model: it must solve the
+    /// layout and keep the givens.
+    fn check(&self, grid: &Grid) -> Result<(), CountError> {
+        let givens_kept = self.givens.iter().all(|&(cell, digit)| grid.get(cell) == digit);
+        if givens_kept && self.checker.solves(grid) {
+            return Ok(());
+        }
+        let mut violations = self.checker.violations(grid);
+        let changed = self.givens.iter().filter(|&&(cell, digit)| grid.get(cell) != digit);
+        violations.extend(changed.map(|&(cell, given)| crate::model::check::Violation::GivenChanged {
+            cell,
+            given,
+            found: grid.get(cell),
+        }));
+        let named = violations.first().map_or_else(|| "a violation the checker did not name".into(), |v| v.to_string());
+        Err(CountError::NotASolution(named))
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::ops::ControlFlow;
+
     use super::*;
 
+    /// Keeps every model a run shows.
+    struct Keep(Vec<Grid>);
+
+    impl Observer for Keep {
+        fn wants_models(&self) -> bool {
+            true
+        }
+
+        fn model(&mut self, _index: u128, grid: &Grid) -> ControlFlow<()> {
+            self.0.push(grid.clone());
+            ControlFlow::Continue(())
+        }
+    }
+
     /// The 4x4 grid has 288 solutions (a known count; also the oracle's in
-    /// tests/family.rs). Fixing the first row leaves 288 / 4! = 12; a
+    /// tests/it/family.rs). Fixing the first row leaves 288 / 4! = 12; a
     /// puzzle with a clash leaves none; one engine answers all three in
     /// turn, in any order, and a different layout does not fit.
     #[test]
@@ -136,16 +241,34 @@ mod tests {
         let mut clash = empty.clone();
         clash.set_given(Cell::new(0, 0), 1).unwrap();
         clash.set_given(Cell::new(3, 0), 1).unwrap();
-        let layout = Layout::new(&row, &Encoding::default()).unwrap();
-        assert!(!layout.fits(&Puzzle::latin(4).unwrap()));
-        let never = AtomicBool::new(false);
-        let mut solver = layout.solver(&never);
+        let mut prepared = Prepared::new(&row, &Encoding::default(), None);
+        assert!(!prepared.fits(&Puzzle::latin(4).unwrap()));
         for (puzzle, expected) in [(&row, 12), (&empty, 288), (&clash, 0), (&row, 12), (&clash, 0), (&empty, 288)] {
-            let mut grids = Vec::new();
-            let solved = solver.solve(puzzle, None, |g| grids.push(g.clone())).unwrap();
-            assert_eq!(solved, Solved { models: expected, stopped: false });
-            assert!(grids.iter().all(|g| puzzle.givens().all(|(cell, d)| g.get(cell) == d)));
+            let mut kept = Keep(Vec::new());
+            prepared.start(puzzle, &[]).unwrap();
+            assert_eq!(prepared.run(Until::default(), &mut kept).unwrap(), Stop::Complete);
+            assert_eq!(prepared.found(), expected);
+            assert!(kept.0.iter().all(|g| puzzle.givens().all(|(cell, d)| g.get(cell) == d)));
         }
-        assert_eq!(solver.solve(&empty, Some(2), |_| {}).unwrap().models, 2);
+        prepared.start(&empty, &[]).unwrap();
+        let until = Until { max: Some(2), ..Until::default() };
+        assert_eq!(prepared.run(until, &mut ()).unwrap(), Stop::MaxReached);
+        assert_eq!(prepared.found(), 2);
+    }
+
+    /// A run stopped by its decision budget goes on from where it stopped:
+    /// the two runs together find the 288 grids of the 4x4 Sudoku once.
+    #[test]
+    fn a_run_halted_by_its_budget_goes_on_where_it_stopped() {
+        let empty = Puzzle::sudoku(2, 2).unwrap();
+        let mut prepared = Prepared::new(&empty, &Encoding::default(), None);
+        prepared.start(&empty, &[]).unwrap();
+        let mut kept = Keep(Vec::new());
+        let first = prepared.run(Until { decisions: Some(40), ..Until::default() }, &mut kept).unwrap();
+        assert_eq!(first, Stop::Budget);
+        assert!(kept.0.len() < 288);
+        assert_eq!(prepared.run(Until::default(), &mut kept).unwrap(), Stop::Complete);
+        let distinct: std::collections::HashSet<_> = kept.0.iter().collect();
+        assert_eq!((kept.0.len(), distinct.len()), (288, 288));
     }
 }

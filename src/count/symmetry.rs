@@ -79,6 +79,18 @@ impl Relabelling {
     }
 }
 
+impl std::fmt::Display for Relabelling {
+    /// The reduction as `--stats` names it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let fixed = itertools::join(self.fixed.iter().map(|(cell, d)| format!("{cell}={d}")), " ");
+        let order = match self.order.len() {
+            0 => String::new(),
+            k => format!(", {k} order relations on the lines' first cells"),
+        };
+        write!(f, "symmetry: digit relabelling; fixed {fixed}{order}, the count multiplied by {}", self.factor)
+    }
+}
+
 /// A puzzle as it is counted: reduced by [`relabelling`] when that is
 /// allowed and proven, with the reduction (none: the puzzle itself).
 pub struct Reduced<'p> {

@@ -23,6 +23,7 @@ mod vars;
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 
 use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
@@ -226,7 +227,9 @@ impl fmt::Display for ClauseCounts {
 /// The encoder's output: the formula, how to read it, and what was emitted.
 #[derive(Debug)]
 pub struct Encoded {
-    pub formula: CnfFormula,
+    /// The clauses; shared, so that an engine can keep them without
+    /// borrowing the encoding (a prepared engine owns both).
+    pub formula: Arc<CnfFormula>,
     pub vars: VarMap,
     pub clause_counts: ClauseCounts,
     pub encoding: Encoding,
@@ -241,6 +244,20 @@ impl Encoded {
     /// Literals in all clauses.
     pub fn literal_count(&self) -> usize {
         self.formula.iter().map(<[Lit]>::len).sum()
+    }
+
+    /// The encoding and its size, as `--stats` prints it (one item a line).
+    pub fn summary(&self) -> String {
+        format!(
+            "encoding: {}\nvariables: {} ({} primary, {} auxiliary)\nclauses: {} ({})\nliterals: {}",
+            self.encoding,
+            self.formula.var_count(),
+            self.vars.primary_count(),
+            self.aux_count(),
+            self.formula.len(),
+            self.clause_counts,
+            self.literal_count(),
+        )
     }
 }
 
@@ -288,9 +305,11 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     }
     if encoding.reduce {
         let (formula, kinds, vars) = reduce::reduce(puzzle, &out.formula, &out.kinds, &vars);
-        return Encoded { formula, vars, clause_counts: kinds.into_iter().collect(), encoding: *encoding };
+        let clause_counts = kinds.into_iter().collect();
+        return Encoded { formula: Arc::new(formula), vars, clause_counts, encoding: *encoding };
     }
-    Encoded { formula: out.formula, vars, clause_counts: out.kinds.into_iter().collect(), encoding: *encoding }
+    let clause_counts = out.kinds.into_iter().collect();
+    Encoded { formula: Arc::new(out.formula), vars, clause_counts, encoding: *encoding }
 }
 
 /// Cell and group constraints and relations over one-hot variables.

@@ -48,9 +48,11 @@ pub fn violations(puzzle: &Puzzle, grid: &Grid) -> Vec<Violation> {
 
 /// The checker of one puzzle's grids. Counting checks every model, so the
 /// cells of givens, groups and relations are turned into positions in the
-/// grid's digits once, here.
-pub struct Checker<'a> {
-    puzzle: &'a Puzzle,
+/// grid's digits once, here. It keeps its own copy of the puzzle, so that
+/// an engine prepared for many puzzles can keep its checker beside it.
+#[derive(Clone, Debug)]
+pub struct Checker {
+    puzzle: Puzzle,
     /// The positions of each group's cells, group after group.
     group_cells: Vec<usize>,
     /// The positions of each relation's two cells, and its predicate.
@@ -59,19 +61,21 @@ pub struct Checker<'a> {
     givens: Vec<(usize, Digit)>,
 }
 
-impl<'a> Checker<'a> {
-    pub fn new(puzzle: &'a Puzzle) -> Checker<'a> {
+impl Checker {
+    /// The checker of `puzzle`'s grids.
+    pub fn new(puzzle: &Puzzle) -> Checker {
         let at = |cell: Cell| cell.row * puzzle.side() + cell.col;
         Checker {
-            puzzle,
+            puzzle: puzzle.clone(),
             group_cells: puzzle.groups().iter().flat_map(|g| g.cells.iter().map(|&c| at(c))).collect(),
             relations: puzzle.relations().iter().map(|r| (at(r.a), at(r.b), r.predicate)).collect(),
             givens: puzzle.givens.iter().enumerate().filter_map(|(at, given)| Some((at, (*given)?))).collect(),
         }
     }
 
-    pub fn puzzle(&self) -> &'a Puzzle {
-        self.puzzle
+    /// The puzzle checked.
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.puzzle
     }
 
     /// Each group with the positions of its cells.
@@ -115,7 +119,7 @@ impl<'a> Checker<'a> {
 
     /// Every violation of the puzzle by `grid`; empty when the grid is a solution.
     pub fn violations(&self, grid: &Grid) -> Vec<Violation> {
-        let (puzzle, side) = (self.puzzle, self.puzzle.side());
+        let (puzzle, side) = (&self.puzzle, self.puzzle.side());
         if grid.side() != side {
             return vec![Violation::WrongSize { expected: side, found: grid.side() }];
         }

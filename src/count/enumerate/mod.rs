@@ -26,7 +26,7 @@
 //!
 //! One concern per file: `propagate.rs` (the compiled formula and the
 //! [`Propagator`]), `assignment.rs` (values and trail), `branch.rs` (what
-//! to branch on), `supports.rs`, `cubes.rs` (splitting the search and
+//! to branch on), `supports.rs`, `frontier.rs` (splitting the search and
 //! handing part of it to other threads); the compressed lists they share
 //! are `count/csr.rs`.
 //!
@@ -35,17 +35,19 @@
 
 mod assignment;
 mod branch;
-mod cubes;
+mod frontier;
 mod propagate;
 mod supports;
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
 
-use varisat::{Lit, Solver, Var};
+use varisat::{CnfFormula, Lit, Solver, Var};
 
 use super::pool::Pool;
 use super::{CountError, Cube, Engine, SearchStats};
-use crate::encode::{DigitEncoding, Encoded};
+use crate::encode::{DigitEncoding, Encoded, VarMap};
 use crate::model::{Grid, Puzzle};
 use assignment::{Snapshot, UNSET};
 use branch::Branches;
@@ -71,7 +73,11 @@ impl Frame {
 }
 
 pub struct Enumerate<'a> {
-    encoded: &'a Encoded,
+    /// How the encoding spells digits, and its clauses (for the rare leaf
+    /// whose auxiliary variables need a SAT call): owned, so that an engine
+    /// can live beside its encoding.
+    vars: VarMap,
+    formula: Arc<CnfFormula>,
     /// The formula with its derived supports, and the assignment searched.
     prop: Propagator,
     stack: Vec<Frame>,
@@ -88,12 +94,19 @@ pub struct Enumerate<'a> {
     cube_conflict: bool,
     /// Set by another thread to end the search early.
     stop: Option<&'a AtomicBool>,
+    /// Halt at this time, or once this many decisions are made (see
+    /// [`Enumerate::halt_at`]).
+    deadline: Option<Instant>,
+    budget: Option<u64>,
+    /// The last [`Engine::step`] returned early because of the stop flag,
+    /// the deadline or the budget, with the search not yet done.
+    halted: bool,
     /// Where to give part of the search when another thread waits for work.
     pool: Option<&'a Pool>,
     sat_calls: u64,
     decisions: u64,
     conflicts: u64,
-    solver: Option<Solver<'a>>,
+    solver: Option<Solver<'static>>,
     /// The assignment after level-0 propagation, for [`Enumerate::restart`].
     level0: Option<Snapshot>,
 }
@@ -104,12 +117,13 @@ impl<'a> Enumerate<'a> {
     /// once and copied for each cost as much wall time, and more in the
     /// allocator (the heap was trimmed and paged in again file after file
     /// in a batch).
-    pub fn new(puzzle: &Puzzle, encoded: &'a Encoded) -> Enumerate<'a> {
+    pub fn new(puzzle: &Puzzle, encoded: &Encoded) -> Enumerate<'a> {
         let prop = Propagator::with_branches(encoded, Strength::WithSupports, Branches::new(puzzle, encoded));
         // The cube starts empty, after level-0 propagation.
         let cube_end = prop.trail_len();
         Enumerate {
-            encoded,
+            vars: encoded.vars.clone(),
+            formula: Arc::clone(&encoded.formula),
             prop,
             stack: Vec::new(),
             cube: Vec::new(),
@@ -118,6 +132,9 @@ impl<'a> Enumerate<'a> {
             started: false,
             cube_conflict: false,
             stop: None,
+            deadline: None,
+            budget: None,
+            halted: false,
             pool: None,
             sat_calls: 0,
             decisions: 0,
@@ -129,7 +146,7 @@ impl<'a> Enumerate<'a> {
 
     /// [`Engine::start_cube`] from level 0 at once: for a cube that shares
     /// nothing with the last (the givens of another puzzle, see
-    /// [`crate::count::prepared`]), going back by copying the level-0
+    /// `count::prepared`), going back by copying the level-0
     /// assignment costs less than undoing the trail variable by variable.
     pub fn restart(&mut self, cube: &[Lit]) -> Result<(), CountError> {
         if !self.prop.unsat {
@@ -158,15 +175,38 @@ impl<'a> Enumerate<'a> {
         self
     }
 
+    /// Makes [`Engine::step`] return `None` soon after `deadline` or once
+    /// `decisions` decisions are made in all (each `None` for no limit), with
+    /// the search left where it was: [`Enumerate::halted`] then says so, and
+    /// the next step, under new limits, goes on from there.
+    pub fn halt_at(&mut self, deadline: Option<Instant>, decisions: Option<u64>) {
+        self.deadline = deadline;
+        self.budget = decisions;
+    }
+
+    /// Whether the last step returned `None` because the stop flag, the
+    /// deadline or the decision budget ended it early (not because the
+    /// search is done).
+    pub fn halted(&self) -> bool {
+        self.halted
+    }
+
+    /// The decisions made so far.
+    pub fn decisions(&self) -> u64 {
+        self.decisions
+    }
+
     fn stopped(&self) -> bool {
         self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
+            || self.budget.is_some_and(|budget| self.decisions >= budget)
+            || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
     }
 
     /// The smallest set of open options among cells (their digits) and full
     /// groups (the cells left for a digit), or `None` when every cell has a
     /// true digit variable; `Some` with no options means a dead end.
     fn choose(&self) -> Option<Vec<Lit>> {
-        if self.encoded.vars.digits() != DigitEncoding::Direct {
+        if self.vars.digits() != DigitEncoding::Direct {
             return self.choose_variable();
         }
         let set = self.prop.state.branches.smallest_open()?;
@@ -179,7 +219,7 @@ impl<'a> Enumerate<'a> {
     /// bit shared by half the digits prunes them all at once; see
     /// bench/results/design-notes.md.)
     fn choose_variable(&self) -> Option<Vec<Lit>> {
-        let primary = self.encoded.vars.primary_count();
+        let primary = self.vars.primary_count();
         let var = (0..primary).map(Var::from_index).find(|v| self.prop.state.values[v.index()] == UNSET)?;
         Some(vec![var.positive(), var.negative()])
     }
@@ -194,7 +234,7 @@ impl<'a> Enumerate<'a> {
         if mark == self.prop.state.values.len() {
             return Ok(Some(self.grid()?));
         }
-        let primary = self.encoded.vars.primary_count();
+        let primary = self.vars.primary_count();
         // Usually none is open; `contains` on bytes is a fast scan.
         if self.prop.state.values[..primary].contains(&UNSET) {
             for var in (0..primary).map(Var::from_index) {
@@ -213,12 +253,12 @@ impl<'a> Enumerate<'a> {
     }
 
     fn extends_to_model(&mut self) -> Result<bool, CountError> {
-        let primary = self.encoded.vars.primary_count();
+        let primary = self.vars.primary_count();
         let assumptions: Vec<Lit> = (0..primary).map(|i| Lit::from_index(i, self.prop.state.values[i] == 1)).collect();
-        let encoded = self.encoded;
+        let formula = &self.formula;
         let solver = self.solver.get_or_insert_with(|| {
             let mut solver = Solver::new();
-            solver.add_formula(&encoded.formula);
+            solver.add_formula(formula);
             solver
         });
         solver.assume(&assumptions);
@@ -228,10 +268,11 @@ impl<'a> Enumerate<'a> {
 
     /// The grid of a complete assignment.
     fn grid(&self) -> Result<Grid, CountError> {
-        Ok(self.encoded.vars.decode_bytes(&self.prop.state.values)?)
+        Ok(self.vars.decode_bytes(&self.prop.state.values)?)
     }
 
     fn next_model(&mut self) -> Result<Option<Grid>, CountError> {
+        self.halted = false;
         if self.prop.unsat || self.cube_conflict {
             return Ok(None);
         }
@@ -253,6 +294,7 @@ impl<'a> Enumerate<'a> {
             // Before taking the option, so that `remaining` still covers it.
             if self.decisions % STOP_CHECK_INTERVAL == STOP_CHECK_INTERVAL - 1 {
                 if self.stopped() {
+                    self.halted = true;
                     return Ok(None);
                 }
                 if let Some(pool) = self.pool.filter(|pool| pool.wanted()) {

@@ -1,38 +1,30 @@
 //! A count split for a cluster: `satsudoku cubes` writes the cube files
 //! and a manifest, `satsudoku count --cube` counts one cube into a record,
-//! `satsudoku sum` adds the records (file formats in [`satsudoku::cubes`]).
+//! `satsudoku sum` adds the records (file formats in [`satsudoku::cluster`]).
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use num_bigint::BigUint;
 use varisat::Lit;
 
-use satsudoku::count::enumerate::Enumerate;
-use satsudoku::count::symmetry;
-use satsudoku::count::{self, Limits, Search, Stop};
-use satsudoku::cubes::{cube_name, digest, CubeFile, Manifest, Record};
-use satsudoku::encode::{self, Encoded, Encoding};
+use satsudoku::cluster::{cube_name, digest, split_count, CubeFile, Manifest, Record, Split};
+use satsudoku::count::plan::{Counter, Plan};
+use satsudoku::count::{Limits, Stop};
+use satsudoku::encode::{self, Encoding};
 use satsudoku::parse;
+use satsudoku::report;
 
 use super::input::{display_name, read_text, Reading, Source, Text};
 use super::output::write_output;
-use super::{AppError, Status};
-use crate::cli::{CubesArgs, SumArgs, SymmetryUse};
+use super::{AppError, Status, INTERRUPTED};
+use crate::cli::{CubesArgs, SumArgs};
 use crate::diag;
 
 /// The manifest's file name in a cube directory.
 pub const MANIFEST: &str = "manifest.txt";
-
-/// How to split.
-#[derive(Clone, Copy, Debug)]
-pub enum Split {
-    /// Every cube this many branch points deep.
-    Depth(usize),
-    /// At least this many cubes, level by level.
-    Count(usize),
-}
 
 /// `cubes`' options, resolved once.
 pub struct Settings {
@@ -56,18 +48,9 @@ impl Settings {
             reading: Reading { format: args.input.format, options: args.input.shape.options() },
             encoding: args.encoding.encoding().map_err(AppError::Usage)?,
             split,
-            symmetry: args.symmetry != SymmetryUse::None,
+            symmetry: args.symmetry != satsudoku::count::plan::SymmetryUse::None,
             dir: args.output.clone(),
         })
-    }
-}
-
-fn dimacs(lit: Lit) -> i64 {
-    let number = lit.index() as i64 + 1;
-    if lit.is_positive() {
-        number
-    } else {
-        -number
     }
 }
 
@@ -79,15 +62,7 @@ pub fn split(settings: Settings) -> Result<Status, AppError> {
     let format = settings.reading.format.unwrap_or_else(|| parse::detect(&text));
     let options = settings.reading.options;
     let puzzle = parse::parse_with(&text, &name, Some(format), options)?;
-    let reduced = symmetry::reduce(&puzzle, settings.symmetry);
-    let (puzzle, factor) = (&*reduced.puzzle, reduced.factor());
-    let encoded = encode::encode(puzzle, &settings.encoding);
-    let mut engine = Enumerate::new(puzzle, &encoded);
-    let cubes = match settings.split {
-        Split::Depth(depth) => engine.split_to_depth(depth),
-        Split::Count(count) => engine.split(count),
-    };
-    let cubes: Vec<Vec<i64>> = cubes.iter().map(|cube| cube.iter().map(|&l| dimacs(l)).collect()).collect();
+    let (factor, cubes) = split_count(&puzzle, &settings.encoding, settings.symmetry, settings.split);
     let dir = &settings.dir;
     let dir_name = display_name(dir);
     fs::create_dir_all(dir).map_err(AppError::write(dir_name.clone()))?;
@@ -131,32 +106,48 @@ pub fn record_path(cube: &Path) -> PathBuf {
     cube.with_extension("result")
 }
 
-/// `satsudoku count --cube FILE`: counts one cube, prints its count, and
-/// writes its record atomically beside it, but only when the count is
-/// complete (a stopped count leaves no record, so `sum` names the cube).
-pub fn count_one(cube_path: &Path, search: Search, limits: Limits) -> Result<Status, AppError> {
+/// `satsudoku count --cube FILE`: counts one cube through the counting
+/// plan (enumeration of the cube, on the cube's own encoding), prints its
+/// share of the count in the format asked for, and writes its record
+/// atomically beside it, but only when the count is complete (a stopped
+/// count leaves no record, so `sum` names the cube).
+pub fn count_cube(cube_path: &Path, settings: &super::count::Settings) -> Result<Status, AppError> {
     let name = display_name(cube_path);
     let Text { text, .. } = read_text(&Source::File(cube_path.to_owned()))?;
     let cube = CubeFile::parse(&text, &name)?;
     let puzzle = parse::parse_with(&cube.puzzle, &format!("{name} (its puzzle)"), Some(cube.format), cube.options)?;
-    let reduced = symmetry::reduce(&puzzle, cube.factor > 1);
-    let (puzzle, factor) = (&*reduced.puzzle, reduced.factor());
-    if factor != cube.factor {
+    let symmetry = cube.factor > 1;
+    let reduced = satsudoku::count::symmetry::reduce(&puzzle, symmetry);
+    if reduced.factor() != cube.factor {
         return Err(AppError::Usage(format!(
-            "{name}: the cube says its counts are multiplied by {}, but this puzzle's relabelling factor is {factor}",
-            cube.factor
+            "{name}: the cube says its counts are multiplied by {}, but this puzzle's relabelling factor is {}",
+            cube.factor,
+            reduced.factor()
         )));
     }
-    let encoded = encode::encode(puzzle, &cube.encoding);
-    let literals = lits_of(&cube, &encoded, &name)?;
-    let counted = count::count_cube(puzzle, &encoded, search, limits, &mut (), literals)?;
+    let literals = lits_of(&cube, &encode::encode(&reduced.puzzle, &cube.encoding), &name)?;
+    let mut plan = Plan::new(cube.encoding);
+    plan.engine = settings.puzzles.engine;
+    plan.jobs = settings.jobs;
+    plan.details = settings.stats;
+    plan.limits = Limits { max: None, timeout: settings.timeout, interrupt: Some(&INTERRUPTED) };
+    let tally = Counter::new(plan).count_cube(&puzzle, symmetry, &literals, &mut ())?;
+    let item = report::Item { source: &name, line: None, label: None, style: report::PrintStyle::Grid };
     let mut stdout = std::io::stdout().lock();
-    writeln!(stdout, "solutions({}).", counted.models).map_err(AppError::write("stdout"))?;
-    if counted.stop != Stop::Complete {
-        diag!("satsudoku: {name}: the count stopped early ({:?}); no record written", counted.stop);
+    report::printer(settings.output).count(&mut stdout, &item, &tally).map_err(AppError::write("stdout"))?;
+    if settings.stats {
+        for line in &tally.details {
+            diag!("{line}");
+        }
+    }
+    if tally.stop != Stop::Complete {
+        let why = tally.lower_bound_note().unwrap_or_default();
+        diag!("satsudoku: {name}: {why}; no record written");
         return Ok(Status::LowerBound);
     }
-    let record = Record { digest: cube.digest, index: cube.index, of: cube.of, solutions: counted.models };
+    let solutions = u128::try_from(&tally.counted)
+        .map_err(|_| AppError::Other(anyhow::anyhow!("{name}: the cube's count does not fit in 128 bits")))?;
+    let record = Record { digest: cube.digest, index: cube.index, of: cube.of, solutions };
     let path = record_path(cube_path);
     write_output(Some(&path), &[cube_path], |out: &mut dyn Write| out.write_all(record.to_string().as_bytes()))?;
     Ok(Status::Done)
@@ -164,12 +155,12 @@ pub fn count_one(cube_path: &Path, search: Search, limits: Limits) -> Result<Sta
 
 /// The cube's literals as the encoding's literals; an error for a variable
 /// the encoding does not have.
-fn lits_of(cube: &CubeFile, encoded: &Encoded, name: &str) -> Result<Vec<Lit>, AppError> {
+fn lits_of(cube: &CubeFile, encoded: &encode::Encoded, name: &str) -> Result<Vec<Lit>, AppError> {
     let var_count = encoded.formula.var_count() as i64;
     cube.literals
         .iter()
         .map(|&lit| {
-            if lit.abs() > var_count {
+            if lit == 0 || lit.abs() > var_count {
                 return Err(AppError::Usage(format!(
                     "{name}: literal {lit} names a variable the encoding {} does not have ({var_count})",
                     cube.encoding
@@ -204,7 +195,7 @@ pub fn sum(settings: SumSettings) -> Result<Status, AppError> {
     let entries = fs::read_dir(dir)
         .map_err(|err| AppError::Other(anyhow::anyhow!("cannot read {}: {err}", display_name(dir))))?;
     let mut records: BTreeMap<usize, String> = BTreeMap::new();
-    let mut total: u128 = 0;
+    let mut total = BigUint::default();
     let mut paths: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -224,12 +215,12 @@ pub fn sum(settings: SumSettings) -> Result<Status, AppError> {
         if let Some(first) = records.insert(record.index, record_name.clone()) {
             return Err(AppError::Usage(format!("cube {} has two records: {first} and {record_name}", record.index)));
         }
-        total = total.checked_add(record.solutions).ok_or_else(overflow)?;
+        total += record.solutions;
     }
-    let total = total.checked_mul(manifest.factor).ok_or_else(overflow)?;
+    let total = total * manifest.factor;
     let missing: Vec<&str> =
         (1..=of).filter(|i| !records.contains_key(i)).map(|i| manifest.cubes[i - 1].0.as_str()).collect();
-    writeln!(std::io::stdout().lock(), "solutions({total}).").map_err(AppError::write("stdout"))?;
+    writeln!(std::io::stdout().lock(), "{}", report::solutions_fact(&total)).map_err(AppError::write("stdout"))?;
     if missing.is_empty() {
         return Ok(Status::Done);
     }
@@ -240,8 +231,4 @@ pub fn sum(settings: SumSettings) -> Result<Status, AppError> {
         missing.join(", ")
     );
     Ok(Status::LowerBound)
-}
-
-fn overflow() -> AppError {
-    AppError::Other(anyhow::anyhow!("the sum does not fit in 128 bits"))
 }

@@ -14,7 +14,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::encode::Encoding;
+use crate::count::enumerate::Enumerate;
+use crate::count::symmetry;
+use crate::encode::{encode, Encoding};
+use crate::model::Puzzle;
 use crate::parse::{Format, Options, ParseError, Pos};
 
 /// One cube of a split count.
@@ -92,6 +95,37 @@ pub fn digest(
         hash = hash.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
     }
     format!("{hash:032x}")
+}
+
+/// How to split a count into cubes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// Every cube this many branch points deep.
+    Depth(usize),
+    /// At least this many cubes, level by level, where the search allows.
+    Count(usize),
+}
+
+/// The cubes of the count of `puzzle` (reduced by relabelling when
+/// `symmetry` allows and the rules permit), as DIMACS literals of
+/// `encoding`'s variables, and the factor their counts are multiplied by.
+pub fn split_count(puzzle: &Puzzle, encoding: &Encoding, symmetry: bool, split: Split) -> (u128, Vec<Vec<i64>>) {
+    let reduced = symmetry::reduce(puzzle, symmetry);
+    let encoded = encode(&reduced.puzzle, encoding);
+    let mut engine = Enumerate::new(&reduced.puzzle, &encoded);
+    let cubes = match split {
+        Split::Depth(depth) => engine.split_to_depth(depth),
+        Split::Count(count) => engine.split(count),
+    };
+    let dimacs = |lit: varisat::Lit| {
+        let number = lit.index() as i64 + 1;
+        if lit.is_positive() {
+            number
+        } else {
+            -number
+        }
+    };
+    (reduced.factor(), cubes.iter().map(|cube| cube.iter().map(|&l| dimacs(l)).collect()).collect())
 }
 
 fn join(literals: &[i64]) -> String {

@@ -1,0 +1,246 @@
+//! The puzzles of a `count`, `unique` or `candidates` run: every input read
+//! once (a file that cannot be read is reported in a batch, and is the
+//! run's error alone), each file one puzzle or a collection of `givens`
+//! lines, each puzzle a [`Task`] parsed when a worker takes it (so that a
+//! large collection is held as text), and how their results add up to the
+//! run's status.
+
+use satsudoku::count::plan::Plan;
+use satsudoku::count::{EngineKind, Limits};
+use satsudoku::encode::Encoding;
+use satsudoku::model::Puzzle;
+use satsudoku::parse::{self, Format, Options, ParseError};
+use satsudoku::report::{Item, PrintStyle};
+
+use super::input::{read_text, sources, Reading, Source, Text};
+use super::{AppError, Status, INTERRUPTED};
+use crate::cli::{PuzzlesArgs, SolveArgs};
+use crate::diag;
+
+/// What `count`, `unique` and `candidates` resolve alike: the inputs, how
+/// to read them, the encoding and the engine asked for.
+pub struct Puzzles {
+    pub sources: Vec<Source>,
+    pub reading: Reading,
+    pub encoding: Encoding,
+    /// `None`: the plan chooses.
+    pub engine: Option<EngineKind>,
+}
+
+impl Puzzles {
+    pub fn resolve(puzzles: &PuzzlesArgs, solve: &SolveArgs) -> Result<Puzzles, AppError> {
+        Ok(Puzzles {
+            sources: sources(&puzzles.files),
+            reading: Reading { format: puzzles.format, options: puzzles.shape.options() },
+            encoding: solve.encoding.encoding().map_err(AppError::Usage)?,
+            engine: solve.engine,
+        })
+    }
+
+    /// Several files: each result starts with `FILE<TAB>`.
+    pub fn is_batch(&self) -> bool {
+        self.sources.len() > 1
+    }
+
+    /// The plan these options give, before the command adds its own.
+    pub fn plan(&self) -> Plan {
+        let limits = Limits { interrupt: Some(&INTERRUPTED), ..Limits::default() };
+        Plan { engine: self.engine, limits, ..Plan::new(self.encoding) }
+    }
+}
+
+/// One input's text and how to read it.
+pub struct Input {
+    name: String,
+    text: String,
+    format: Format,
+    options: Options,
+    /// `givens` lines, more than one: a puzzle each.
+    collection: bool,
+}
+
+/// Every input of a run, read.
+pub struct Inputs {
+    inputs: Vec<Input>,
+    /// Files that could not be read (each reported in its turn).
+    unreadable: usize,
+    /// Files given.
+    files: usize,
+}
+
+impl Inputs {
+    /// Reads every source. Alone, a source that cannot be read is the
+    /// run's error; in a batch it is reported on stderr and the others go on.
+    pub fn read(puzzles: &Puzzles) -> Result<Inputs, AppError> {
+        let batch = puzzles.is_batch();
+        let mut inputs = Inputs { inputs: Vec::new(), unreadable: 0, files: puzzles.sources.len() };
+        for source in &puzzles.sources {
+            match read(source, puzzles.reading) {
+                Ok(input) => inputs.inputs.push(input),
+                Err(err) if batch => {
+                    diag!("error: {err}");
+                    inputs.unreadable += 1;
+                }
+                Err(err) => return Err(err),
+            }
+        }
+        Ok(inputs)
+    }
+
+    /// The puzzles, in order: one per file, one per line of a collection.
+    pub fn tasks(&self) -> Vec<Task<'_>> {
+        let batch = self.files > 1;
+        let mut tasks = Vec::new();
+        for input in &self.inputs {
+            if !input.collection {
+                let label = batch.then(|| input.name.clone());
+                tasks.push(Task { input, line: None, label });
+                continue;
+            }
+            for (line, text) in parse::grid::collection_lines(&input.text) {
+                let label = if batch { format!("{}:{line}", input.name) } else { line.to_string() };
+                tasks.push(Task { input, line: Some((line, text)), label: Some(label) });
+            }
+        }
+        tasks
+    }
+}
+
+/// Reads one source and decides its format.
+fn read(source: &Source, reading: Reading) -> Result<Input, AppError> {
+    let Text { name, text } = read_text(source)?;
+    let format = reading.format.unwrap_or_else(|| parse::detect(&text));
+    let collection = format == Format::Givens && parse::grid::is_collection(&text);
+    Ok(Input { name, text, format, options: reading.options, collection })
+}
+
+/// One puzzle of a run.
+pub struct Task<'i> {
+    input: &'i Input,
+    /// A collection's line: its number and text.
+    line: Option<(usize, &'i str)>,
+    label: Option<String>,
+}
+
+impl Task<'_> {
+    /// The puzzle.
+    pub fn parse(&self) -> Result<Puzzle, ParseError> {
+        let Input { name, text, format, options, .. } = self.input;
+        match self.line {
+            Some((line, text)) => parse::grid::parse_givens_line(text, line, options.boxes, name),
+            None => parse::parse_with(text, name, Some(*format), *options),
+        }
+    }
+
+    /// Which puzzle it is, for the printers.
+    pub fn item(&self) -> Item<'_> {
+        let style = if self.line.is_some() { PrintStyle::Grid } else { PrintStyle::of(self.input.format) };
+        Item { source: &self.input.name, line: self.line.map(|(line, _)| line), label: self.label.as_deref(), style }
+    }
+
+    /// How messages name it: the file, or `FILE: LINE` for a collection's line.
+    pub fn name(&self) -> String {
+        match self.line {
+            Some((line, _)) => format!("{}: {line}", self.input.name),
+            None => self.input.name.clone(),
+        }
+    }
+
+    /// Whether it is a line of a collection (whose bad lines do not stop a run).
+    pub fn is_line(&self) -> bool {
+        self.line.is_some()
+    }
+}
+
+/// How the results of a run's tasks add up.
+pub struct Tallies {
+    /// What `unique` calls a bad line's fate, `counted` or `judged`.
+    verb: &'static str,
+    batch: bool,
+    unreadable: usize,
+    files: usize,
+    bad_lines: usize,
+    lines: usize,
+    status: Status,
+    /// Tasks whose result was reported, or that were stopped.
+    reported: usize,
+    /// Tasks stopped by an interrupt before they had a result.
+    stopped: Vec<String>,
+}
+
+impl Tallies {
+    pub fn new(inputs: &Inputs, tasks: &[Task], verb: &'static str) -> Tallies {
+        Tallies {
+            verb,
+            batch: inputs.files > 1,
+            unreadable: inputs.unreadable,
+            files: inputs.files,
+            bad_lines: 0,
+            lines: tasks.iter().filter(|t| t.is_line()).count(),
+            status: Status::Done,
+            reported: 0,
+            stopped: Vec::new(),
+        }
+    }
+
+    /// A task was stopped by an interrupt before it had a result.
+    pub fn stopped(&mut self, task: &Task) {
+        self.reported += 1;
+        self.stopped.push(task.label_or_name().to_owned());
+    }
+
+    /// A task's result was printed; `status` is what it says of the run.
+    pub fn done(&mut self, status: Status) {
+        self.reported += 1;
+        if status != Status::Done && self.status != Status::LowerBound {
+            self.status = status;
+        }
+    }
+
+    /// A task could not be read or parsed: in a batch or a collection it
+    /// is reported and the run goes on; alone, it is the run's error.
+    pub fn unreadable(&mut self, task: &Task, err: ParseError) -> Result<(), AppError> {
+        self.reported += 1;
+        if !task.is_line() && !self.batch {
+            return Err(err.into());
+        }
+        diag!("error: {err}");
+        if task.is_line() {
+            self.bad_lines += 1;
+        } else {
+            self.unreadable += 1;
+        }
+        Ok(())
+    }
+
+    /// The run's status once every task reported: the tasks left after an
+    /// interrupt are named, and failures are the run's error.
+    pub fn finish(self, tasks: &[Task]) -> Result<Status, AppError> {
+        let mut status = self.status;
+        let left = tasks[self.reported.min(tasks.len())..].iter().map(|t| t.label_or_name().to_owned());
+        let left: Vec<String> = self.stopped.into_iter().chain(left).collect();
+        if !left.is_empty() {
+            const NAMED: usize = 20;
+            let mut named = itertools::join(left.iter().take(NAMED), ", ");
+            if left.len() > NAMED {
+                named.push_str(&format!(" and {} more", left.len() - NAMED));
+            }
+            diag!("satsudoku: interrupted: not {}: {named}", self.verb);
+            status = Status::LowerBound;
+        }
+        if self.unreadable > 0 {
+            return Err(AppError::Batch { failed: self.unreadable, total: self.files });
+        }
+        if self.bad_lines > 0 {
+            return Err(AppError::Collection { failed: self.bad_lines, total: self.lines, verb: self.verb });
+        }
+        Ok(status)
+    }
+}
+
+impl Task<'_> {
+    /// Its label, or its file's name when it has none.
+    fn label_or_name(&self) -> &str {
+        self.label.as_deref().unwrap_or(&self.input.name)
+    }
+}

@@ -1,0 +1,142 @@
+//! `--output json`: one JSON object a line (JSON Lines) for each puzzle,
+//! from serde. A count is a number up to 2^53 (where every integer is
+//! exact in a double) and a string past it, so that no reader rounds it.
+
+use std::io::{self, Write};
+use std::time::Duration;
+
+use num_bigint::BigUint;
+use serde::Serialize;
+
+use super::{one_line, Item, Printer};
+use crate::count::plan::{Tally, Verdict};
+use crate::count::Stop;
+use crate::model::Grid;
+
+/// The JSON printer; it keeps the solutions `--print` shows until the
+/// puzzle's count is printed with them.
+#[derive(Default)]
+pub(super) struct Json {
+    solutions: Vec<String>,
+}
+
+/// The largest count written as a JSON number: 2^53.
+const LARGEST_NUMBER: u64 = 1 << 53;
+
+/// A count as JSON: a number while doubles hold it exactly, else a string.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Number {
+    Exact(u64),
+    Text(String),
+}
+
+impl From<&BigUint> for Number {
+    fn from(count: &BigUint) -> Number {
+        match u64::try_from(count) {
+            Ok(n) if n <= LARGEST_NUMBER => Number::Exact(n),
+            _ => Number::Text(count.to_string()),
+        }
+    }
+}
+
+/// The stop reason's name.
+fn stop_name(stop: Stop) -> &'static str {
+    match stop {
+        Stop::Complete => "complete",
+        Stop::MaxReached => "max",
+        Stop::Timeout | Stop::Budget => "timeout",
+        Stop::Interrupted => "interrupted",
+        Stop::Caller => "stopped",
+    }
+}
+
+#[derive(Serialize)]
+struct CountRecord<'a> {
+    source: &'a str,
+    line: Option<usize>,
+    count: Number,
+    exact: bool,
+    stop: &'static str,
+    method: &'static str,
+    symmetry_factor: Number,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<&'a [String]>,
+}
+
+#[derive(Serialize)]
+struct VerdictRecord<'a> {
+    source: &'a str,
+    line: Option<usize>,
+    verdict: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<[String; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    differ: Option<Vec<String>>,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct ErrorRecord<'a> {
+    source: &'a str,
+    line: Option<usize>,
+    error: &'a str,
+}
+
+/// Writes `record` as one line.
+fn line(out: &mut dyn Write, record: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, record)?;
+    out.write_all(b"\n")
+}
+
+impl Printer for Json {
+    fn solution(&mut self, _out: &mut dyn Write, item: &Item, _index: u128, grid: &Grid) -> io::Result<()> {
+        self.solutions.push(one_line(grid, item.style));
+        Ok(())
+    }
+
+    fn count(&mut self, out: &mut dyn Write, item: &Item, tally: &Tally) -> io::Result<()> {
+        let solutions = std::mem::take(&mut self.solutions);
+        let record = CountRecord {
+            source: item.source,
+            line: item.line,
+            count: Number::from(&tally.count),
+            exact: tally.is_exact(),
+            stop: stop_name(tally.stop),
+            method: tally.method.name(),
+            symmetry_factor: Number::from(&BigUint::from(tally.factor())),
+            seconds: tally.elapsed.as_secs_f64(),
+            solutions: (!solutions.is_empty()).then_some(&solutions[..]),
+        };
+        line(out, &record)
+    }
+
+    fn verdict(&mut self, out: &mut dyn Write, item: &Item, verdict: &Verdict, elapsed: Duration) -> io::Result<()> {
+        let (solution, solutions, differ) = match verdict {
+            Verdict::None => (None, None, None),
+            Verdict::Unique(grid) => (Some(one_line(grid, item.style)), None, None),
+            Verdict::Multiple(a, b) => {
+                let cells = verdict.differing_cells().iter().map(ToString::to_string).collect();
+                (None, Some([one_line(a, item.style), one_line(b, item.style)]), Some(cells))
+            }
+        };
+        let record = VerdictRecord {
+            source: item.source,
+            line: item.line,
+            verdict: verdict.name(),
+            solution,
+            solutions,
+            differ,
+            seconds: elapsed.as_secs_f64(),
+        };
+        line(out, &record)
+    }
+
+    fn error(&mut self, out: &mut dyn Write, item: &Item, message: &str) -> io::Result<()> {
+        self.solutions.clear();
+        line(out, &ErrorRecord { source: item.source, line: item.line, error: message })
+    }
+}

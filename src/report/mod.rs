@@ -1,0 +1,144 @@
+//! What the tool prints on stdout: one [`Printer`] per output format
+//! (`--output text|json|mc`), each in its own file, as hyperfine keeps its
+//! exporters; and how a solution is written in each puzzle's own terms.
+
+mod json;
+mod mc;
+mod text;
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::time::Duration;
+
+use crate::count::plan::{Tally, Verdict};
+use crate::model::{push_symbol, Grid};
+use crate::parse::Format;
+
+crate::named_enum! {
+    /// The formats results are printed in.
+    pub enum Output = Text {
+        /// `count`: `solutions(S).`, the contest's fact; `unique`: `unique`, `none` or
+        /// `multiple` and the solutions, tab-separated.
+        Text = "text",
+        /// One JSON object a line for each puzzle (counts past 2^53 as strings).
+        Json = "json",
+        /// `count` only: the model counting competition's `s mc N` and `c s exact arb int N` lines.
+        Mc = "mc",
+    }
+}
+
+/// How a solution is written: as the contest's LP facts, as the grid in
+/// the puzzle's own symbols (digits above 9 as letters), or as Takuzu's rows
+/// of 0 and 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrintStyle {
+    /// `solution(K,Row,[d1,...]).` facts.
+    Facts,
+    /// Rows of symbols.
+    Grid,
+    /// Rows of 0 and 1.
+    Binary,
+}
+
+impl PrintStyle {
+    /// The style of a puzzle read in `format`.
+    pub fn of(format: Format) -> PrintStyle {
+        match format {
+            Format::Lp | Format::Kattis => PrintStyle::Facts,
+            Format::Takuzu => PrintStyle::Binary,
+            _ => PrintStyle::Grid,
+        }
+    }
+}
+
+/// Which puzzle a result is of, and how its solutions are written.
+#[derive(Clone, Copy, Debug)]
+pub struct Item<'a> {
+    /// The file it was read from (`<stdin>` for standard input).
+    pub source: &'a str,
+    /// Its line in a collection (from 1).
+    pub line: Option<usize>,
+    /// What precedes its result on a line of text: the file in a batch, the
+    /// line in a collection, both in a batch of collections; none alone.
+    pub label: Option<&'a str>,
+    /// How its solutions are written.
+    pub style: PrintStyle,
+}
+
+/// A printer of results in one format. Each call writes whole lines to
+/// `out`; a printer that needs the solutions with the count (JSON) keeps
+/// them until then.
+pub trait Printer {
+    /// A solution found while counting (`--print`), the `index`th (from 1).
+    fn solution(&mut self, out: &mut dyn Write, item: &Item, index: u128, grid: &Grid) -> io::Result<()>;
+    /// A puzzle's count.
+    fn count(&mut self, out: &mut dyn Write, item: &Item, tally: &Tally) -> io::Result<()>;
+    /// A puzzle's verdict (`unique`), judged in `elapsed`.
+    fn verdict(&mut self, out: &mut dyn Write, item: &Item, verdict: &Verdict, elapsed: Duration) -> io::Result<()>;
+    /// A puzzle that could not be read or counted (the message also goes to
+    /// stderr); only formats that give every puzzle a record print it.
+    fn error(&mut self, _out: &mut dyn Write, _item: &Item, _message: &str) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The printer of `output`.
+pub fn printer(output: Output) -> Box<dyn Printer + Send> {
+    match output {
+        Output::Text => Box::new(text::Text),
+        Output::Json => Box::new(json::Json::default()),
+        Output::Mc => Box::new(mc::Mc),
+    }
+}
+
+/// The contest's output fact.
+pub fn solutions_fact(count: impl std::fmt::Display) -> String {
+    format!("solutions({count}).")
+}
+
+/// A solution as LP facts, one `solution(K,Row,[Digits]).` per grid row,
+/// preceded by a `%` comment line.
+pub fn solution_facts(index: u128, grid: &Grid) -> String {
+    let mut out = format!("% solution {index}\n");
+    for (r, row) in grid.rows().enumerate() {
+        let _ = writeln!(out, "solution({index},{},[{}]).", r + 1, itertools::join(row, ","));
+    }
+    out
+}
+
+/// A solution in `style`, after a `% solution K` line: facts, rows of
+/// symbols separated by spaces, or rows of 0 and 1.
+pub fn solution_text(index: u128, grid: &Grid, style: PrintStyle) -> String {
+    match style {
+        PrintStyle::Facts => solution_facts(index, grid),
+        PrintStyle::Grid => format!("% solution {index}\n{grid}"),
+        PrintStyle::Binary => format!("% solution {index}\n{}", binary_rows(grid)),
+    }
+}
+
+/// A Takuzu grid as its rows of `0` and `1` (the model's digits 1 and 2).
+pub fn binary_rows(grid: &Grid) -> String {
+    let mut out = String::new();
+    for row in grid.rows() {
+        out.extend(row.iter().map(|&d| if d == 1 { '0' } else { '1' }));
+        out.push('\n');
+    }
+    out
+}
+
+/// A grid on one line: its symbols in reading order (Takuzu as 0 and 1).
+pub fn one_line(grid: &Grid, style: PrintStyle) -> String {
+    let mut line = String::with_capacity(grid.side() * grid.side());
+    for &d in grid.rows().flat_map(|row| row.iter()) {
+        match style {
+            PrintStyle::Binary => push_symbol(&mut line, d - 1),
+            PrintStyle::Facts | PrintStyle::Grid => push_symbol(&mut line, d),
+        }
+    }
+    line
+}
+
+/// Milliseconds with three decimals.
+pub fn millis(d: Duration) -> String {
+    format!("{:.3} ms", d.as_secs_f64() * 1e3)
+}
