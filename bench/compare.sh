@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 cmd=(./target/release/satsudoku compare cnf-samples/contest.lp cnf-samples/many.lp
-  --engine enum --repeat 5 --format markdown --svg bench/results/compare.svg)
+  --engine enum --repeat 5 --output markdown --svg bench/results/compare.svg)
 {
   echo "Command: \`${cmd[*]}\`"
   echo "on $(nproc) cores, $(date -u +%F), commit $(git rev-parse --short HEAD); times in ms, medians of 5 runs."

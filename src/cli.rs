@@ -231,8 +231,9 @@ pub struct CubesArgs {
     #[arg(long, value_parser = named::<SymmetryUse>(), default_value_t)]
     pub symmetry: SymmetryUse,
     /// Directory for the cube files and manifest.txt; created if needed, and
-    /// it must not hold another split.
-    #[arg(short, long, value_name = "DIR")]
+    /// it must not hold another split. (`--output DIR` is still read: the
+    /// long name `--output` is the output format on the other commands.)
+    #[arg(short = 'o', long = "out", alias = "output", value_name = "DIR")]
     pub output: PathBuf,
 }
 
@@ -272,8 +273,9 @@ pub struct ExportArgs {
     #[command(flatten)]
     pub encoding: EncodingArgs,
     /// Output file, written atomically (a device or FIFO is written through);
-    /// stdout when not given or `-`.
-    #[arg(short, long, value_name = "OUT.cnf")]
+    /// stdout when not given or `-`. (`--output FILE` is still read: the long
+    /// name `--output` is the output format on the other commands.)
+    #[arg(short = 'o', long = "out", alias = "output", value_name = "OUT.cnf")]
     pub output: Option<PathBuf>,
     /// How to declare the projection onto the puzzle's variables.
     #[arg(long, value_parser = named::<Dialect>(), default_value_t)]

@@ -23,16 +23,21 @@ use crate::parse::{Format, Options, ParseError, Pos};
 /// One cube of a split count.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CubeFile {
+    /// The digest of the split this cube belongs to (see [`digest`]).
     pub digest: String,
     /// From 1.
     pub index: usize,
+    /// Cubes in the split.
     pub of: usize,
+    /// The encoding the literals are of.
     pub encoding: Encoding,
     /// The relabelling factor the counts are multiplied by when summed (1
     /// when the count does not use symmetry); the cube is of the puzzle
     /// reduced by it (see [`crate::count::symmetry`]).
     pub factor: u128,
+    /// The puzzle text's format.
     pub format: Format,
+    /// How the puzzle text is read.
     pub options: Options,
     /// The cube's literals, as DIMACS numbers of the encoding's variables.
     pub literals: Vec<i64>,
@@ -43,9 +48,13 @@ pub struct CubeFile {
 /// The manifest of a split: what every record must match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Manifest {
+    /// The split's digest, which every record must carry.
     pub digest: String,
+    /// The name of the puzzle file split.
     pub source: String,
+    /// The encoding the cubes' literals are of.
     pub encoding: Encoding,
+    /// What the records' sum is multiplied by (the symmetry factor).
     pub factor: u128,
     /// Each cube's file name and literals, in index order.
     pub cubes: Vec<(String, Vec<i64>)>,
@@ -54,9 +63,13 @@ pub struct Manifest {
 /// The count of one cube.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
+    /// The digest of the split counted.
     pub digest: String,
+    /// The cube counted, from 1.
     pub index: usize,
+    /// Cubes in the split.
     pub of: usize,
+    /// Solutions in the cube, before the symmetry factor.
     pub solutions: u128,
 }
 
@@ -307,6 +320,7 @@ fn options(lines: &mut Lines) -> Result<Options, ParseError> {
 }
 
 impl CubeFile {
+    /// Reads a cube file; errors name `name`, the line and the column.
     pub fn parse(text: &str, name: &str) -> Result<CubeFile, ParseError> {
         let mut lines = Lines::new(text, name, CUBE)?;
         let digest = lines.digest()?;
@@ -331,6 +345,7 @@ impl CubeFile {
 }
 
 impl Manifest {
+    /// Reads a manifest; errors name `name`, the line and the column.
     pub fn parse(text: &str, name: &str) -> Result<Manifest, ParseError> {
         let mut lines = Lines::new(text, name, MANIFEST)?;
         let digest = lines.digest()?;
@@ -350,6 +365,7 @@ impl Manifest {
 }
 
 impl Record {
+    /// Reads a record; errors name `name`, the line and the column.
     pub fn parse(text: &str, name: &str) -> Result<Record, ParseError> {
         let mut lines = Lines::new(text, name, RECORD)?;
         let digest = lines.digest()?;

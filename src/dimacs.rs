@@ -68,13 +68,16 @@ pub fn write_dimacs(
 /// A CNF read back from DIMACS.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dimacs {
+    /// Variables in the header.
     pub var_count: usize,
+    /// The clauses, in order.
     pub clauses: Vec<Vec<Lit>>,
     /// The variables named by `c p show` or `c ind` lines, if any.
     pub projection: Option<Vec<Var>>,
 }
 
 impl Dimacs {
+    /// The clauses as a varisat formula.
     pub fn to_formula(&self) -> CnfFormula {
         let mut formula = CnfFormula::new();
         formula.set_var_count(self.var_count);
@@ -199,7 +202,9 @@ pub fn parse_dimacs(text: &str, name: &str) -> Result<Dimacs, ParseError> {
 pub enum SolverAnswer {
     /// Satisfiable, with the literals of the model (values indexed by variable).
     Sat(Vec<Option<bool>>),
+    /// The solver proved that there is no model.
     Unsat,
+    /// The solver gave no answer.
     Unknown,
 }
 

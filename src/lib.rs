@@ -1,3 +1,5 @@
+#![warn(missing_docs)]
+
 //! `satsudoku` counts the solutions of Sudoku-family puzzles exactly with a SAT
 //! solver. Data flows one way:
 //! text ([`parse`]) -> [`model::Puzzle`] -> CNF ([`encode`]) -> models ([`count`])

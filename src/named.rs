@@ -28,7 +28,9 @@ pub trait Named: Copy + Sized + 'static {
 /// Why a name names no variant.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownName {
+    /// The name given.
     pub found: String,
+    /// The names there are.
     pub expected: String,
 }
 

@@ -6,21 +6,22 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use num_bigint::BigUint;
 use varisat::Lit;
 
 use satsudoku::cluster::{cube_name, digest, split_count, CubeFile, Manifest, Record, Split};
 use satsudoku::count::plan::{Counter, Plan};
-use satsudoku::count::{Limits, Stop};
+use satsudoku::count::{EngineKind, Limits, Stop};
 use satsudoku::encode::{self, Encoding};
 use satsudoku::parse;
-use satsudoku::report;
+use satsudoku::report::{self, Output};
 
 use super::input::{display_name, read_text, Reading, Source, Text};
 use super::output::write_output;
 use super::{AppError, Status, INTERRUPTED};
-use crate::cli::{CubesArgs, SumArgs};
+use crate::cli::{CountArgs, CubesArgs, SumArgs};
 use crate::diag;
 
 /// The manifest's file name in a cube directory.
@@ -106,12 +107,40 @@ pub fn record_path(cube: &Path) -> PathBuf {
     cube.with_extension("result")
 }
 
+/// `count --cube`'s options, resolved once: the cube file, and the
+/// options of `count` that apply to it.
+pub struct CubeSettings {
+    pub path: PathBuf,
+    /// `--engine`, if given; else the plan's choice for the cube's encoding.
+    pub engine: Option<EngineKind>,
+    pub jobs: Option<usize>,
+    pub timeout: Option<Duration>,
+    pub stats: bool,
+    pub output: Output,
+}
+
+impl CubeSettings {
+    /// The settings of `count --cube FILE`, if `args` has `--cube`.
+    pub fn resolve(args: &CountArgs) -> Option<CubeSettings> {
+        Some(CubeSettings {
+            path: args.cube.clone()?,
+            engine: args.solve.engine,
+            jobs: args.jobs.map(usize::from),
+            timeout: args.timeout,
+            stats: args.stats,
+            output: args.output,
+        })
+    }
+}
+
 /// `satsudoku count --cube FILE`: counts one cube through the counting
 /// plan (enumeration of the cube, on the cube's own encoding), prints its
 /// share of the count in the format asked for, and writes its record
 /// atomically beside it, but only when the count is complete (a stopped
 /// count leaves no record, so `sum` names the cube).
-pub fn count_cube(cube_path: &Path, settings: &super::count::Settings) -> Result<Status, AppError> {
+pub fn count_cube(settings: CubeSettings) -> Result<Status, AppError> {
+    super::catch_interrupts();
+    let cube_path = &settings.path;
     let name = display_name(cube_path);
     let Text { text, .. } = read_text(&Source::File(cube_path.to_owned()))?;
     let cube = CubeFile::parse(&text, &name)?;
@@ -127,7 +156,7 @@ pub fn count_cube(cube_path: &Path, settings: &super::count::Settings) -> Result
     }
     let literals = lits_of(&cube, &encode::encode(&reduced.puzzle, &cube.encoding), &name)?;
     let mut plan = Plan::new(cube.encoding);
-    plan.engine = settings.puzzles.engine;
+    plan.engine = settings.engine;
     plan.jobs = settings.jobs;
     plan.details = settings.stats;
     plan.limits = Limits { max: None, timeout: settings.timeout, interrupt: Some(&INTERRUPTED) };

@@ -32,8 +32,6 @@ pub struct Settings {
     pub symmetry: SymmetryUse,
     /// Whether to show the progress line (`auto` resolved against stderr).
     pub progress: bool,
-    /// `--cube`: count this cube file instead.
-    pub cube: Option<std::path::PathBuf>,
     pub output: Output,
 }
 
@@ -57,7 +55,6 @@ impl Settings {
                 Progress::Never => false,
                 Progress::Auto => io::stderr().is_terminal(),
             },
-            cube: args.cube.clone(),
             output: args.output,
         })
     }
@@ -80,9 +77,6 @@ type Counted = Result<Result<(Tally, Vec<String>), CountError>, ParseError>;
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     super::catch_interrupts();
-    if let Some(cube) = &settings.cube {
-        return super::cluster::count_cube(cube, &settings);
-    }
     let inputs = Inputs::read(&settings.puzzles)?;
     let tasks = inputs.tasks();
     let mut tallies = Tallies::new(&inputs, &tasks, "counted");

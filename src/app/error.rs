@@ -1,12 +1,11 @@
 //! The binary's one error type: what went wrong, and the exit status it
 //! maps to (see the README's exit statuses).
 
+use std::fmt;
 use std::io;
 
 use satsudoku::count::CountError;
 use satsudoku::parse::ParseError;
-
-use super::input::InputError;
 
 /// Why a run failed.
 #[derive(Debug, thiserror::Error)]
@@ -68,6 +67,26 @@ impl AppError {
         matches!(self, AppError::Write { source, .. } if source.kind() == io::ErrorKind::BrokenPipe)
     }
 }
+
+/// Why an input cannot be read.
+#[derive(Debug)]
+pub enum InputError {
+    Read { name: String, source: io::Error },
+    TooLarge { name: String, limit: u64 },
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InputError::Read { name, source } => write!(f, "cannot read {name}: {source}"),
+            InputError::TooLarge { name, limit } => {
+                write!(f, "{name}: input larger than {} MiB, the most satsudoku reads", limit >> 20)
+            }
+        }
+    }
+}
+
+impl std::error::Error for InputError {}
 
 #[cfg(test)]
 mod tests {

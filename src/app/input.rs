@@ -2,7 +2,6 @@
 //! byte-order mark is skipped), named in messages with control characters
 //! escaped.
 
-use std::fmt;
 use std::fs;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -10,7 +9,7 @@ use std::path::{Path, PathBuf};
 use satsudoku::model::Puzzle;
 use satsudoku::parse::{self, Format, Pos};
 
-use super::error::AppError;
+use super::error::{AppError, InputError};
 
 /// The largest input read, in bytes: far above any puzzle, so that reading
 /// `/dev/zero` or a runaway file ends with a clear error, not out of memory.
@@ -74,26 +73,6 @@ pub fn display_name(path: &Path) -> String {
     out
 }
 
-/// Why an input cannot be read.
-#[derive(Debug)]
-pub enum InputError {
-    Read { name: String, source: io::Error },
-    TooLarge { name: String },
-}
-
-impl fmt::Display for InputError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            InputError::Read { name, source } => write!(f, "cannot read {name}: {source}"),
-            InputError::TooLarge { name } => {
-                write!(f, "{name}: input larger than {} MiB, the most satsudoku reads", MAX_INPUT_BYTES >> 20)
-            }
-        }
-    }
-}
-
-impl std::error::Error for InputError {}
-
 /// An input's text and the name to report it by.
 pub struct Text {
     pub name: String,
@@ -112,7 +91,7 @@ pub fn read_text(source: &Source) -> Result<Text, AppError> {
     }
     .map_err(read_err)?;
     if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(InputError::TooLarge { name }.into());
+        return Err(InputError::TooLarge { name, limit: MAX_INPUT_BYTES }.into());
     }
     let text = decode_utf8(bytes, &name)?;
     Ok(Text { name, text })

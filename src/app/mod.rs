@@ -49,7 +49,10 @@ impl Status {
 /// Runs one subcommand.
 pub fn run(cli: &Cli) -> Result<Status, AppError> {
     match &cli.command {
-        Command::Count(args) => count::run(count::Settings::resolve(args)?),
+        Command::Count(args) => match cluster::CubeSettings::resolve(args) {
+            Some(cube) => cluster::count_cube(cube),
+            None => count::run(count::Settings::resolve(args)?),
+        },
         Command::Unique(args) => unique::run(unique::Settings::resolve(args)?),
         Command::Export(args) => export::run(export::Settings::resolve(args)?),
         Command::Decode(args) => decode::run(decode::Settings::resolve(args)?),

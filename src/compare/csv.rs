@@ -3,6 +3,7 @@
 
 use super::Report;
 
+/// The report as CSV: a header, then one record per row.
 pub fn render(report: &Report) -> String {
     let mut writer = ::csv::Writer::from_writer(Vec::new());
     for row in report.runs.iter().chain(&report.aggregates) {

@@ -12,6 +12,7 @@ struct Document<'a> {
     aggregate: &'a [Row],
 }
 
+/// The report as one JSON object: its runs and its aggregates.
 pub fn render(report: &Report) -> String {
     let document = Document { runs: &report.runs, aggregate: &report.aggregates };
     serde_json::to_string_pretty(&document).expect("a report serializes to JSON") + "\n"

@@ -58,20 +58,30 @@ impl std::str::FromStr for EncodingList {
 /// One encoding measured on one file.
 #[derive(Clone, Debug)]
 pub struct Run {
+    /// The puzzle file.
     pub file: String,
+    /// The encoding measured.
     pub encoding: Encoding,
+    /// Primary variables.
     pub primary: usize,
+    /// Auxiliary variables.
     pub aux: usize,
+    /// Clauses by kind.
     pub clauses: encode::ClauseCounts,
+    /// Literals in all clauses.
     pub literals: usize,
     /// Cells fixed by unit propagation at level 0 on the formula as
     /// encoded; `None` on a level-0 conflict.
     pub fixed_by_propagation: Option<usize>,
     /// Medians of the runs, in milliseconds.
     pub encode_ms: f64,
+    /// Median time to the first model, if any.
     pub first_ms: Option<f64>,
+    /// Median time of the count.
     pub count_ms: f64,
+    /// The last count's search effort.
     pub stats: SearchStats,
+    /// Models counted.
     pub count: u128,
     /// False when the count stopped at the time limit (a lower bound).
     pub exact: bool,
@@ -80,8 +90,11 @@ pub struct Run {
 /// How each run is made.
 #[derive(Clone, Copy, Debug)]
 pub struct Settings {
+    /// The engine timed.
     pub engine: EngineKind,
+    /// Runs of each measurement.
     pub repeat: u32,
+    /// Stop each count after this long.
     pub timeout: Option<Duration>,
 }
 
@@ -136,11 +149,14 @@ fn ms(d: Duration) -> f64 {
 /// fraction. Written as an integer when it is one.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Num {
+    /// A whole number.
     Int(u64),
+    /// A number with a fraction.
     Real(f64),
 }
 
 impl Num {
+    /// The number as a double.
     pub fn value(self) -> f64 {
         match self {
             Num::Int(n) => n as f64,
@@ -199,29 +215,51 @@ pub enum RowKind {
 /// runs over files. Its fields are the columns of every format, in order.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Row {
+    /// Whether it is a run or an aggregate.
     pub kind: RowKind,
     /// The file, or `N files` for an aggregate.
     pub file: String,
+    /// The encoding, by name.
     pub encoding: String,
+    /// Primary variables.
     pub primary: Option<Num>,
+    /// Auxiliary variables.
     pub aux: Option<Num>,
+    /// Clauses.
     pub clauses: Option<Num>,
+    /// Literals.
     pub literals: Option<Num>,
+    /// Cells unit propagation fixes on the formula as encoded.
     pub fixed_by_up: Option<Num>,
+    /// Encoding time (median).
     pub encode_ms: Option<Num>,
+    /// Time to the first model (median).
     pub first_ms: Option<Num>,
+    /// Count time (median).
     pub count_ms: Option<Num>,
+    /// SAT calls.
     pub sat_calls: Option<Num>,
+    /// Decisions of the engine's own search.
     pub decisions: Option<Num>,
+    /// Conflicts of the engine's own search.
     pub conflicts: Option<Num>,
+    /// Clauses of kind `cell-alo`.
     pub clauses_cell_alo: Option<Num>,
+    /// Clauses of kind `cell-amo`.
     pub clauses_cell_amo: Option<Num>,
+    /// Clauses of kind `group-alo`.
     pub clauses_group_alo: Option<Num>,
+    /// Clauses of kind `group-amo`.
     pub clauses_group_amo: Option<Num>,
+    /// Clauses of kind `relation`.
     pub clauses_relation: Option<Num>,
+    /// Clauses of kind `given`.
     pub clauses_given: Option<Num>,
+    /// Clauses of kind `domain`.
     pub clauses_domain: Option<Num>,
+    /// Clauses of kind `all-different`.
     pub clauses_all_different: Option<Num>,
+    /// Clauses of kind `constraint`.
     pub clauses_constraint: Option<Num>,
     /// The count of a run; `None` for aggregates.
     pub count: Option<Count>,
@@ -230,6 +268,7 @@ pub struct Row {
 }
 
 impl Row {
+    /// The row of one run.
     pub fn of(run: &Run) -> Row {
         let int = |n: usize| Some(Num::Int(n as u64));
         let kind = |k: ClauseKind| int(run.clauses.get(k));
@@ -306,11 +345,14 @@ impl Row {
 /// max rows of each encoding.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Report {
+    /// One row per run.
     pub runs: Vec<Row>,
+    /// Medians per encoding over the files.
     pub aggregates: Vec<Row>,
 }
 
 impl Report {
+    /// The report of `runs`.
     pub fn new(runs: &[Run]) -> Report {
         let files = runs.iter().map(|r| &r.file).collect::<std::collections::HashSet<_>>().len();
         let aggregates = if files > 1 { aggregate_rows(runs) } else { Vec::new() };

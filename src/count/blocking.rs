@@ -30,6 +30,7 @@ pub struct Blocking<'a> {
 }
 
 impl<'a> Blocking<'a> {
+    /// The engine on `encoded`, its clauses given to a fresh varisat solver.
     pub fn new(encoded: &'a Encoded) -> Blocking<'a> {
         let mut solver = Solver::new();
         solver.add_formula(&encoded.formula);

@@ -54,16 +54,22 @@ impl EngineKind {
 #[derive(Debug, thiserror::Error)]
 pub enum CountError {
     #[error("SAT solver failed")]
+    /// varisat failed.
     Solver(#[source] varisat::solver::SolverError),
     #[error("the SAT solver reported SAT without a model; this is a bug")]
+    /// varisat said SAT but gave no model.
     NoModel,
     #[error("cannot start a counting thread")]
+    /// A worker thread could not be started.
     Threads(#[source] std::io::Error),
     #[error("the solver returned a model that is not a grid: {0}")]
+    /// A model did not decode to a grid.
     Decode(#[from] crate::encode::DecodeError),
     #[error("the solver returned a grid that breaks the puzzle ({0}); this is a bug in satsudoku")]
+    /// A model broke the puzzle (the checker caught the engine out).
     NotASolution(String),
     #[error("the search was stopped before it could decide")]
+    /// A search was stopped (interrupt or time) before it could answer.
     Stopped,
 }
 
@@ -79,6 +85,7 @@ pub trait Engine {
     /// `cube` true (the empty cube: every model). Cubes come from
     /// [`enumerate::Enumerate::split`].
     fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError>;
+    /// The next model of the current cube, `None` when there are no more (or the engine was told to stop).
     fn step(&mut self) -> Result<Option<Grid>, CountError>;
     /// After [`Engine::step`] returned `None` because of the stop flag: the
     /// rest of the current cube as disjoint cubes, so that the count can go
@@ -244,14 +251,18 @@ pub enum Stop {
 pub struct Count {
     /// Models found; exact when `stop` is [`Stop::Complete`].
     pub models: u128,
+    /// Why the count ended.
     pub stop: Stop,
+    /// The engines' effort.
     pub stats: SearchStats,
+    /// Time from the start.
     pub elapsed: Duration,
     /// Time from the start of the count to the first model, if any.
     pub first: Option<Duration>,
 }
 
 impl Count {
+    /// Whether every model was found.
     pub fn is_exact(&self) -> bool {
         self.stop == Stop::Complete
     }

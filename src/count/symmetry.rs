@@ -56,6 +56,7 @@ const MAX_ASSIGNMENTS: usize = 1 << 16;
 /// relations, and multiply by `factor`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Relabelling {
+    /// Cells fixed to a digit (the reduced puzzle's givens).
     pub fixed: Vec<(Cell, Digit)>,
     /// Relations that sort lines by their first cells (the line order).
     pub order: Vec<Relation>,
@@ -94,7 +95,9 @@ impl std::fmt::Display for Relabelling {
 /// A puzzle as it is counted: reduced by [`relabelling`] when that is
 /// allowed and proven, with the reduction (none: the puzzle itself).
 pub struct Reduced<'p> {
+    /// The puzzle counted: reduced, or the puzzle itself.
     pub puzzle: std::borrow::Cow<'p, Puzzle>,
+    /// The reduction, if the puzzle was reduced.
     pub relabelling: Option<Relabelling>,
 }
 

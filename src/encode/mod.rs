@@ -35,7 +35,9 @@ pub use vars::{DecodeError, DigitEncoding, Slot, VarMap};
 /// Anything that accepts clauses and hands out fresh variables: varisat's
 /// `CnfFormula` and `Solver` both do, so one encoder feeds export and solving.
 pub trait ClauseSink {
+    /// Adds a clause.
     fn add_clause(&mut self, lits: &[Lit]);
+    /// A fresh variable.
     fn new_var(&mut self) -> Var;
 }
 
@@ -66,9 +68,13 @@ crate::named_enum! {
 /// all-different and relation clauses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Encoding {
+    /// How a cell's digit is spelled.
     pub digits: DigitEncoding,
+    /// Which one-hot constraints are emitted (direct digits).
     pub clause_set: ClauseSet,
+    /// The at-most-one encoding (direct digits).
     pub amo: amo::AmoEncoding,
+    /// How binary relations become clauses (direct digits).
     pub relation: relation::RelationEncoding,
     /// How sums over several cells become clauses (any digit encoding).
     pub sum: SumEncoding,
@@ -203,14 +209,17 @@ impl FromIterator<ClauseKind> for ClauseCounts {
 }
 
 impl ClauseCounts {
+    /// Clauses of `kind`.
     pub fn get(&self, kind: ClauseKind) -> usize {
         self.0[kind as usize]
     }
 
+    /// Clauses of every kind.
     pub fn total(&self) -> usize {
         self.0.iter().sum()
     }
 
+    /// Each kind with its clauses.
     pub fn iter(&self) -> impl Iterator<Item = (ClauseKind, usize)> + '_ {
         ClauseKind::VARIANTS.iter().copied().map(|k| (k, self.get(k)))
     }
@@ -230,8 +239,11 @@ pub struct Encoded {
     /// The clauses; shared, so that an engine can keep them without
     /// borrowing the encoding (a prepared engine owns both).
     pub formula: Arc<CnfFormula>,
+    /// How to read the variables.
     pub vars: VarMap,
+    /// Clauses emitted, by kind.
     pub clause_counts: ClauseCounts,
+    /// The encoding used.
     pub encoding: Encoding,
 }
 

@@ -36,7 +36,9 @@ impl DigitEncoding {
 /// reduction: a variable of the reduced formula, or a value the givens fix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Slot {
+    /// It became this variable.
     Var(Var),
+    /// The givens fix it to this value.
     Fixed(bool),
 }
 
@@ -59,7 +61,9 @@ pub struct VarMap {
 pub enum DecodeError {
     /// The model gives no value to this primary variable (DIMACS number).
     Unassigned(isize),
+    /// No digit variable of the cell is true.
     NoDigit(Cell),
+    /// Several digit variables of the cell are true.
     SeveralDigits(Cell, Vec<Digit>),
     /// Order literals that are not monotone, or a log code above `n`.
     NotACode(Cell),
@@ -93,10 +97,12 @@ impl VarMap {
         VarMap { side: self.side, digits: self.digits, reduced: Some(slots), primary }
     }
 
+    /// The grid's side.
     pub fn side(&self) -> usize {
         self.side
     }
 
+    /// How digits are spelled.
     pub fn digits(&self) -> DigitEncoding {
         self.digits
     }

@@ -5,14 +5,22 @@ use std::fmt;
 
 use super::{Cell, Constraint, Digit, Grid, Group, Predicate, Puzzle};
 
-/// One way a grid fails a puzzle.
+/// One way a grid fails a puzzle. (The fields are named for what they
+/// hold; `Display` says it in words.)
+#[allow(missing_docs)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Violation {
+    /// The grid's side is not the puzzle's.
     WrongSize { expected: usize, found: usize },
+    /// A cell holds no digit of the puzzle.
     DigitOutside { cell: Cell, digit: Digit },
+    /// A given cell holds another digit.
     GivenChanged { cell: Cell, given: Digit, found: Digit },
+    /// A digit twice in group `group` (from 0).
     Repeated { group: usize, digit: Digit, first: Cell, second: Cell },
+    /// A relation's two digits `da` and `db` break its predicate.
     Relation { a: Cell, b: Cell, predicate: Predicate, da: Digit, db: Digit },
+    /// A constraint's cells hold `digits`, which break it.
     Constraint { constraint: Constraint, digits: Vec<Digit> },
 }
 

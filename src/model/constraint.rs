@@ -5,7 +5,9 @@ use std::fmt;
 
 use super::{Cell, Digit};
 
-/// A constraint on one cell's digits or on several cells.
+/// A constraint on one cell's digits or on several cells. (Each variant's
+/// doc says what its fields hold.)
+#[allow(missing_docs)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Constraint {
     /// The cell's digit is one of `allowed`, bit `d - 1` for digit `d`

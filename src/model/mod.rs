@@ -7,6 +7,7 @@
 pub mod check;
 mod constraint;
 mod relation;
+pub mod rules;
 
 pub use constraint::Constraint;
 pub use relation::{Predicate, Relation};
@@ -22,11 +23,14 @@ pub const MAX_SIDE: usize = 64;
 /// A cell by 0-based row and column index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Cell {
+    /// From 0.
     pub row: usize,
+    /// From 0.
     pub col: usize,
 }
 
 impl Cell {
+    /// The cell at `row`, `col` (from 0).
     pub fn new(row: usize, col: usize) -> Cell {
         Cell { row, col }
     }
@@ -43,8 +47,11 @@ impl fmt::Display for Cell {
 /// but reports name them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum GroupKind {
+    /// A row of the grid.
     Row,
+    /// A column of the grid.
     Column,
+    /// A box of the grid.
     Box,
     /// An irregular region of `side` cells (jigsaw).
     Region,
@@ -55,11 +62,15 @@ pub enum GroupKind {
 /// Cells whose digits are all different.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Group {
+    /// Why it exists.
     pub kind: GroupKind,
+    /// Its cells, all different.
     pub cells: Vec<Cell>,
 }
 
 /// What can be wrong when a puzzle is built through the library API.
+/// (Each variant's message says what its fields hold.)
+#[allow(missing_docs)]
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModelError {
     #[error("box of {0} x {1} cells: each side must be at least 1 and the grid side at most {MAX_SIDE}")]
@@ -333,18 +344,22 @@ impl Puzzle {
         (0..side).flat_map(move |r| (0..side).map(move |c| Cell::new(r, c)))
     }
 
+    /// The given digit of `cell`, if any.
     pub fn given(&self, cell: Cell) -> Option<Digit> {
         self.givens[cell.row * self.side() + cell.col]
     }
 
+    /// The all-different groups.
     pub fn groups(&self) -> &[Group] {
         &self.groups
     }
 
+    /// The binary relations.
     pub fn relations(&self) -> &[Relation] {
         &self.relations
     }
 
+    /// The constraints on more cells.
     pub fn constraints(&self) -> &[Constraint] {
         &self.constraints
     }
@@ -396,14 +411,17 @@ impl Grid {
         (digits.len() == side * side).then_some(Grid { side, digits })
     }
 
+    /// Cells a row.
     pub fn side(&self) -> usize {
         self.side
     }
 
+    /// The digit of `cell`.
     pub fn get(&self, cell: Cell) -> Digit {
         self.digits[cell.row * self.side + cell.col]
     }
 
+    /// The rows, each `side` digits.
     pub fn rows(&self) -> impl Iterator<Item = &[Digit]> {
         self.digits.chunks(self.side.max(1))
     }

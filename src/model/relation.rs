@@ -7,7 +7,9 @@ use std::fmt;
 
 use super::{Cell, Digit};
 
-/// A predicate on the pair of digits `(a, b)` of two cells.
+/// A predicate on the pair of digits `(a, b)` of two cells. (Each
+/// variant's doc says what its fields hold.)
+#[allow(missing_docs)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Predicate {
     /// `a + b` compares to `target` as `cmp` says: `Less` is `a + b < target`
@@ -94,7 +96,10 @@ impl fmt::Display for Predicate {
 /// A binary relation between the digits of two distinct cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Relation {
+    /// The first cell.
     pub a: Cell,
+    /// The second cell.
     pub b: Cell,
+    /// What the pair of digits must satisfy.
     pub predicate: Predicate,
 }

@@ -23,11 +23,14 @@ pub const VERTICAL_SYMBOLS: usize = 9;
 /// Whether a line holds row symbols or vertical symbols.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineKind {
+    /// A line of six relations inside a grid row.
     Row,
+    /// A line of nine relations between two grid rows.
     Vertical,
 }
 
 impl LineKind {
+    /// Relations on a line of this kind.
     pub fn symbols(self) -> usize {
         match self {
             LineKind::Row => ROW_SYMBOLS,

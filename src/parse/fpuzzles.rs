@@ -6,30 +6,31 @@
 
 use serde_json::{Map, Value};
 
-use super::rules::{self, Global, Marker, Negative};
 use super::{lzstring, quote, ParseError, Pos};
-use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle};
+use crate::model::rules::{self, Args, Context, Rule, Shape, Value as RuleValue};
+use crate::model::{Cell, Digit, Puzzle};
 
 /// Fields that draw or describe but constrain nothing.
-const COSMETIC: [&str; 12] = [
+/// (The editor's cosmetic tools are `text`, `line`, `circle`, `rectangle`,
+/// `cage` and `arrowhead`; `cage` is read with care, see
+/// `Reader::cosmetic_cages`.)
+const COSMETIC: [&str; 15] = [
     "text",
     "line",
     "circle",
     "rectangle",
+    "arrowhead",
     "title",
     "author",
     "ruleset",
     "solution",
+    "successMessage",
     "highlightConflicts",
+    "onlyUseJSONForPuzzleCheck",
     "disabledlogic",
     "truecandidatesoptions",
     "cage-cosmetic",
 ];
-
-/// The constraint fields this reader knows.
-const SUPPORTED: &str = "killercage, cage, littlekillersum, arrow, thermometer, slowthermometer, difference, \
-     ratio, xv, negative, diagonal+, diagonal-, antiknight, antiking, disjointgroups, nonconsecutive, odd, even, \
-     minimum, maximum, palindrome, clone, whispers, renban, betweenline, quadruple, extraregion";
 
 /// The first line that is not blank or a `#` comment, and its number.
 fn first_line(text: &str) -> (usize, &str) {
@@ -172,6 +173,16 @@ impl Reader<'_> {
         }
     }
 
+    /// A cell name's row and column as written (from 1; a clue outside the
+    /// grid has 0 or side + 1).
+    fn cell_coords(&self, value: &Value, path: &str) -> Result<(usize, usize), ParseError> {
+        let text = value.as_str().unwrap_or("");
+        text.strip_prefix(['R', 'r'])
+            .and_then(|rest| rest.split_once(['C', 'c']))
+            .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
+            .ok_or_else(|| self.err(path, format!("expected a cell such as \"R1C1\", found {value}")))
+    }
+
     fn cell(&self, value: &Value, path: &str, n: usize) -> Result<Cell, ParseError> {
         let text = value.as_str().unwrap_or("");
         let parsed = text
@@ -217,187 +228,226 @@ impl Reader<'_> {
 
     fn constraints(&self, p: &mut Puzzle) -> Result<(), ParseError> {
         let n = p.side();
-        let mut markers = Vec::new();
-        let mut negatives = Vec::new();
-        let mut cages = rules::Cages::default();
+        let mut ctx = Context::new();
         for (key, value) in self.root {
             let path = format!("$.{key}");
             if matches!(key.as_str(), "size" | "grid") || COSMETIC.contains(&key.as_str()) {
                 continue;
             }
-            let rule = |p: &mut Puzzle, add: &dyn Fn(&mut Puzzle) -> Result<(), String>| {
-                add(p).map_err(|e| self.err(&path, e))
+            if key == "cage" {
+                self.cosmetic_cages(value, &path)?;
+                continue;
+            }
+            let unsupported = || {
+                self.err(
+                    &path,
+                    format!(
+                        "unsupported f-puzzles constraint {}: this reader reads {}",
+                        quote(key),
+                        rules::fpuzzles_keys()
+                    ),
+                )
             };
-            let global = match key.as_str() {
-                "diagonal+" => Some(Global::AntiDiagonal),
-                "diagonal-" => Some(Global::MainDiagonal),
-                "antiknight" => Some(Global::AntiKnight),
-                "antiking" => Some(Global::AntiKing),
-                "disjointgroups" => Some(Global::DisjointGroups),
-                "nonconsecutive" => Some(Global::Nonconsecutive),
-                _ => None,
+            let Some(first) =
+                rules::by_fpuzzles_key(key, None).or_else(|| rules::RULES.iter().find(|r| r.fpuzzles == Some(key)))
+            else {
+                return Err(unsupported());
             };
-            if let Some(g) = global {
-                match value.as_bool() {
-                    Some(true) => rule(p, &|p| rules::global(p, g))?,
+            let add = |p: &mut Puzzle, ctx: &mut Context, rule: &Rule, args: &Args, at: &str| {
+                (rule.build)(p, args, ctx).map_err(|e| {
+                    let at = if e.at_value { format!("{at}.value") } else { at.to_owned() };
+                    self.err(&at, e.message)
+                })
+            };
+            match first.shape {
+                Shape::Whole => match value.as_bool() {
+                    Some(true) => add(p, &mut ctx, first, &Args::default(), &path)?,
                     Some(false) => {}
                     None => return Err(self.err(&path, "expected true or false")),
-                }
-                continue;
-            }
-            if key == "negative" {
-                let kinds =
-                    value.as_array().ok_or_else(|| self.err(&path, "expected a list such as [\"ratio\", \"xv\"]"))?;
-                for (i, kind) in kinds.iter().enumerate() {
-                    match kind.as_str() {
-                        Some("ratio") => negatives.push(Negative::Black),
-                        Some("difference") => negatives.push(Negative::White),
-                        Some("xv") => negatives.extend([Negative::X, Negative::V]),
-                        _ => {
-                            return Err(self.err(
-                                &format!("{path}[{i}]"),
-                                format!(
-                                "unsupported negative constraint {kind}: expected \"ratio\", \"difference\" or \"xv\""
-                            ),
-                            ))
-                        }
+                },
+                Shape::Names => {
+                    let names = value
+                        .as_array()
+                        .ok_or_else(|| self.err(&path, "expected a list such as [\"ratio\", \"xv\"]"))?;
+                    let mut list = Vec::new();
+                    for (i, name) in names.iter().enumerate() {
+                        let name = name.as_str().ok_or_else(|| self.err(&format!("{path}[{i}]"), "expected a name"))?;
+                        list.push(name.to_owned());
                     }
+                    add(p, &mut ctx, first, &Args { list, ..Args::default() }, &path)?;
                 }
-                continue;
-            }
-            let entries = match value {
-                Value::Array(entries) => entries,
-                Value::Bool(false) | Value::Null => continue,
                 _ => {
-                    return Err(self.err(
-                        &path,
-                        format!("unsupported f-puzzles constraint {}: this reader supports {SUPPORTED}", quote(key)),
-                    ))
-                }
-            };
-            for (i, entry) in entries.iter().enumerate() {
-                let path = format!("{path}[{i}]");
-                let entry = entry.as_object().ok_or_else(|| self.err(&path, "expected an object"))?;
-                let cells = |field: &str| self.cells(entry.get(field), &format!("{path}.{field}"), n);
-                match key.as_str() {
-                    "killercage" | "cage" => {
-                        let cs = cells("cells")?;
-                        let sum = self.number(entry, &path)?;
-                        rules::killer(p, &mut cages, cs, sum).map_err(|e| self.err(&path, e))?;
-                    }
-                    "littlekillersum" => {
-                        let cs = cells("cells")?;
-                        let sum = self
-                            .number(entry, &path)?
-                            .ok_or_else(|| self.err(&format!("{path}.value"), "expected the sum"))?;
-                        rules::little_killer(p, &cs, sum).map_err(|e| self.err(&path, e))?;
-                    }
-                    "arrow" => {
-                        let circle = cells("cells")?;
-                        let mut line = Vec::new();
-                        for l in self.lines(entry, &path, n)? {
-                            line.extend(l.into_iter().filter(|c| !circle.contains(c)));
-                        }
-                        line.dedup();
-                        rules::arrow(p, &circle, &line).map_err(|e| self.err(&path, e))?;
-                    }
-                    "thermometer" | "slowthermometer" | "whispers" => {
-                        let predicate = match key.as_str() {
-                            "thermometer" => Predicate::Less,
-                            "slowthermometer" => Predicate::LessOrEqual,
-                            _ => Predicate::DifferenceAtLeast {
-                                min: self.number(entry, &path)?.map_or(5, |v| v.clamp(1, 64) as u32),
-                            },
+                    let entries = match value {
+                        Value::Array(entries) => entries,
+                        Value::Bool(false) | Value::Null => continue,
+                        _ => return Err(self.err(&path, "expected a list of entries")),
+                    };
+                    for (i, entry) in entries.iter().enumerate() {
+                        let path = format!("{path}[{i}]");
+                        let entry = entry.as_object().ok_or_else(|| self.err(&path, "expected an object"))?;
+                        let rule = match first.fpuzzles_value {
+                            None => first,
+                            Some(_) => {
+                                let selector = entry.get("value").and_then(Value::as_str);
+                                rules::by_fpuzzles_key(key, selector).ok_or_else(|| {
+                                    let wanted = rules::RULES
+                                        .iter()
+                                        .filter(|r| r.fpuzzles == Some(key))
+                                        .filter_map(|r| r.fpuzzles_value);
+                                    let wanted = itertools::join(wanted.map(|v| format!("{v:?}")), " or ");
+                                    self.err(&format!("{path}.value"), format!("expected {wanted}"))
+                                })?
+                            }
                         };
-                        for line in self.lines(entry, &path, n)? {
-                            rules::along(p, &line, predicate).map_err(|e| self.err(&path, e))?;
+                        for args in self.args(rule, entry, &path, n)? {
+                            add(p, &mut ctx, rule, &args, &path)?;
                         }
-                    }
-                    "palindrome" | "renban" | "betweenline" => {
-                        for line in self.lines(entry, &path, n)? {
-                            match key.as_str() {
-                                "palindrome" => rules::palindrome(p, &line),
-                                "renban" => rules::renban(p, line),
-                                _ => rules::between(p, &line),
-                            }
-                            .map_err(|e| self.err(&path, e))?;
-                        }
-                    }
-                    "difference" | "ratio" | "xv" => {
-                        let cs = cells("cells")?;
-                        if cs.len() != 2 {
-                            return Err(self.err(&format!("{path}.cells"), "expected two cells"));
-                        }
-                        let marker = match key.as_str() {
-                            "difference" => {
-                                Marker::White(self.number(entry, &path)?.map_or(1, |v| v.clamp(0, 64) as u32))
-                            }
-                            "ratio" => Marker::Black(self.number(entry, &path)?.map_or(2, |v| v.clamp(0, 64) as u32)),
-                            _ => match entry.get("value").and_then(Value::as_str) {
-                                Some("X" | "x") => Marker::X,
-                                Some("V" | "v") => Marker::V,
-                                _ => return Err(self.err(&format!("{path}.value"), "expected \"X\" or \"V\"")),
-                            },
-                        };
-                        p.add_relation(cs[0], cs[1], marker.predicate()).map_err(|e| self.err(&path, e.to_string()))?;
-                        markers.push((marker, cs[0], cs[1]));
-                    }
-                    "odd" | "even" | "minimum" | "maximum" => {
-                        let cell = self.cell(entry.get("cell").unwrap_or(&Value::Null), &format!("{path}.cell"), n)?;
-                        match key.as_str() {
-                            "odd" | "even" => rules::parity(p, cell, key == "odd"),
-                            _ => rules::extremum(p, cell, key == "minimum"),
-                        }
-                        .map_err(|e| self.err(&path, e))?;
-                    }
-                    "clone" => {
-                        let (a, b) = (cells("cells")?, cells("cloneCells")?);
-                        if a.len() != b.len() {
-                            return Err(self.err(&path, "expected as many cloneCells as cells"));
-                        }
-                        for (x, y) in a.into_iter().zip(b) {
-                            p.add_relation(x, y, Predicate::Equal).map_err(|e| self.err(&path, e.to_string()))?;
-                        }
-                    }
-                    "quadruple" => {
-                        let cs = cells("cells")?;
-                        let values = entry
-                            .get("values")
-                            .and_then(Value::as_array)
-                            .ok_or_else(|| self.err(&format!("{path}.values"), "expected a list of digits"))?;
-                        let mut digits = Vec::new();
-                        for (k, v) in values.iter().enumerate() {
-                            match v.as_u64() {
-                                Some(d) if (1..=n as u64).contains(&d) => digits.push(d as Digit),
-                                _ => {
-                                    return Err(
-                                        self.err(&format!("{path}.values[{k}]"), format!("expected a digit 1..{n}"))
-                                    )
-                                }
-                            }
-                        }
-                        p.add_constraint(Constraint::Contains { cells: cs, digits })
-                            .map_err(|e| self.err(&path, e.to_string()))?;
-                    }
-                    "extraregion" => {
-                        let cs = cells("cells")?;
-                        p.add_group(cs).map_err(|e| self.err(&path, e.to_string()))?;
-                    }
-                    _ => {
-                        let path = format!("$.{key}");
-                        return Err(self.err(
-                            &path,
-                            format!(
-                                "unsupported f-puzzles constraint {}: this reader supports {SUPPORTED}",
-                                quote(key)
-                            ),
-                        ));
                     }
                 }
             }
         }
-        for kind in negatives {
-            rules::negative(p, kind, &markers).map_err(|e| self.err("$.negative", e))?;
+        ctx.finish(p).map_err(|e| self.err("$", e.message))
+    }
+
+    /// The arguments of one entry of `rule`: one set, or one per line.
+    fn args(&self, rule: &Rule, entry: &Map<String, Value>, path: &str, n: usize) -> Result<Vec<Args>, ParseError> {
+        let cells = |field: &str| self.cells(entry.get(field), &format!("{path}.{field}"), n);
+        let value = match (rule.value, rule.fpuzzles_value) {
+            (_, Some(_)) => None, // the value selected the rule
+            (RuleValue::No, None) => {
+                self.no_number(entry, path)?;
+                None
+            }
+            (RuleValue::Optional, None) => self.number(entry, path)?,
+            (RuleValue::Required, None) => {
+                Some(self.number(entry, path)?.ok_or_else(|| self.err(&format!("{path}.value"), "expected a number"))?)
+            }
+        };
+        let one = |cells: Vec<Cell>| Args { cells, value, ..Args::default() };
+        Ok(match rule.shape {
+            Shape::Cells { min } => {
+                let cs = cells("cells")?;
+                if cs.len() < min {
+                    return Err(self.err(&format!("{path}.cells"), format!("expected at least {min} cells")));
+                }
+                vec![one(cs)]
+            }
+            Shape::Pair => {
+                let cs = cells("cells")?;
+                if cs.len() != 2 {
+                    return Err(self.err(&format!("{path}.cells"), "expected two cells"));
+                }
+                vec![one(cs)]
+            }
+            Shape::EachCell => {
+                vec![one(vec![self.cell(entry.get("cell").unwrap_or(&Value::Null), &format!("{path}.cell"), n)?])]
+            }
+            Shape::Line { min } => {
+                let mut all = Vec::new();
+                for (k, line) in self.lines(entry, path, n)?.into_iter().enumerate() {
+                    if line.len() < min {
+                        return Err(self.err(&format!("{path}.lines[{k}]"), format!("expected at least {min} cells")));
+                    }
+                    all.push(one(line));
+                }
+                all
+            }
+            Shape::CircleLine => {
+                // Each line is an arrow of its own from the circle (its
+                // first cells are the circle's).
+                let circle = cells("cells")?;
+                let mut all = Vec::new();
+                for (k, line) in self.lines(entry, path, n)?.into_iter().enumerate() {
+                    let start = line.iter().take_while(|c| circle.contains(c)).count();
+                    let rest = line[start..].to_vec();
+                    if rest.iter().any(|c| circle.contains(c)) {
+                        return Err(
+                            self.err(&format!("{path}.lines[{k}]"), "the arrow passes through its circle again")
+                        );
+                    }
+                    all.push(Args { cells: circle.clone(), second: rest, ..Args::default() });
+                }
+                all
+            }
+            Shape::Copies => {
+                let (a, b) = (cells("cells")?, cells("cloneCells")?);
+                if a.len() != b.len() {
+                    return Err(self.err(path, "expected as many cloneCells as cells"));
+                }
+                vec![Args { cells: a, second: b, ..Args::default() }]
+            }
+            Shape::Quad => {
+                let cs = cells("cells")?;
+                if cs.len() != 4 {
+                    return Err(self.err(&format!("{path}.cells"), "expected the four cells of a 2x2"));
+                }
+                let values = entry
+                    .get("values")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| self.err(&format!("{path}.values"), "expected a list of digits"))?;
+                let mut list = Vec::new();
+                for (k, v) in values.iter().enumerate() {
+                    match v.as_u64().map(|d| d.to_string()).or_else(|| v.as_str().map(str::to_owned)) {
+                        Some(d) => list.push(d),
+                        None => {
+                            return Err(self.err(&format!("{path}.values[{k}]"), format!("expected a digit 1..{n}")))
+                        }
+                    }
+                }
+                vec![Args { cells: cs, list, ..Args::default() }]
+            }
+            Shape::Outside => {
+                let at = format!("{path}.cell");
+                let (r, c) = self.cell_coords(entry.get("cell").unwrap_or(&Value::Null), &at)?;
+                let line = rules::line_from_clue(r, c, n).ok_or_else(|| {
+                    self.err(
+                        &at,
+                        format!("expected a clue just outside the {n} x {n} grid (row or column 0 or {})", n + 1),
+                    )
+                })?;
+                vec![one(line)]
+            }
+            Shape::Whole | Shape::Names => Vec::new(),
+        })
+    }
+
+    /// A rule that takes no number may carry an empty `value`, nothing else.
+    fn no_number(&self, entry: &Map<String, Value>, path: &str) -> Result<(), ParseError> {
+        match entry.get("value") {
+            None | Some(Value::Null) => Ok(()),
+            Some(Value::String(s)) if s.trim().is_empty() => Ok(()),
+            Some(other) => Err(self.err(
+                &format!("{path}.value"),
+                format!("this rule takes no value, found {other}: refusing to guess what it means"),
+            )),
+        }
+    }
+
+    /// `cage` entries: the editor's cosmetic cages (the killer cage is
+    /// `killercage`). One drawn for another rule (`fromConstraint`), or
+    /// whose value is not a number (a message, a label), is decoration. A
+    /// plain cage with a number could be a killer cage drawn with the
+    /// cosmetic tool or a label: that is not guessed.
+    fn cosmetic_cages(&self, value: &Value, path: &str) -> Result<(), ParseError> {
+        let Some(entries) = value.as_array() else { return Ok(()) };
+        for (i, entry) in entries.iter().enumerate() {
+            let path = format!("{path}[{i}]");
+            let Some(entry) = entry.as_object() else { return Err(self.err(&path, "expected an object")) };
+            if entry.contains_key("fromConstraint") {
+                continue;
+            }
+            let numeric = match entry.get("value") {
+                Some(Value::Number(_)) => true,
+                Some(Value::String(s)) => s.trim().parse::<i64>().is_ok(),
+                _ => false,
+            };
+            if numeric {
+                return Err(self.err(
+                    &format!("{path}.value"),
+                    "a cosmetic cage with a number: f-puzzles' killer cages are `killercage`, and this reader \
+                     does not guess whether a drawn cage is one; make it a killer cage or drop its number",
+                ));
+            }
         }
         Ok(())
     }

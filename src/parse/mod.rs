@@ -8,7 +8,6 @@ pub mod kattis;
 pub mod lp;
 mod lzstring;
 pub mod puzzle;
-pub mod rules;
 pub mod takuzu;
 
 use std::fmt;
@@ -38,9 +37,13 @@ crate::named_enum! {
 /// A malformed input, located at a 1-based line and column (in characters).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ParseError {
+    /// The file (or `<stdin>`) the text came from.
     pub source_name: String,
+    /// From 1; 0 when the error is placed by a path instead.
     pub line: usize,
+    /// From 1, in characters.
     pub col: usize,
+    /// What was expected and what was found.
     pub message: String,
 }
 
@@ -60,11 +63,14 @@ impl std::error::Error for ParseError {}
 /// A 1-based line and column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pos {
+    /// From 1.
     pub line: usize,
+    /// From 1, in characters.
     pub col: usize,
 }
 
 impl Pos {
+    /// An error at this position of `source_name`.
     pub fn error(self, source_name: &str, message: impl Into<String>) -> ParseError {
         ParseError { source_name: source_name.to_owned(), line: self.line, col: self.col, message: message.into() }
     }
@@ -105,7 +111,9 @@ pub fn detect(text: &str) -> Format {
             let n = word.chars().count();
             let square = (2..=64).any(|s| s * s == n);
             let blanks_or_digits = word.chars().any(|c| c == '.' || c.is_ascii_digit());
-            n >= 4 && word.chars().all(cell_like) && (square || blanks_or_digits)
+            // Rows of a grid are not lines of the wrong length.
+            let grid = !square && looks_like_grid(text);
+            n >= 4 && word.chars().all(cell_like) && (square || blanks_or_digits) && !grid
         }) =>
         {
             Format::Givens

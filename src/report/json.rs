@@ -140,3 +140,19 @@ impl Printer for Json {
         line(out, &ErrorRecord { source: item.source, line: item.line, error: message })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Up to 2^53 a count is a JSON number; past it, where a double would
+    /// round it, a string of its digits.
+    #[test]
+    fn counts_past_two_to_the_53_are_strings() {
+        let json = |n: BigUint| serde_json::to_string(&Number::from(&n)).unwrap();
+        assert_eq!(json(BigUint::from(1u64 << 53)), "9007199254740992");
+        assert_eq!(json(BigUint::from((1u64 << 53) + 1)), "\"9007199254740993\"");
+        let grids: BigUint = "6670903752021072936960".parse().unwrap();
+        assert_eq!(json(grids), "\"6670903752021072936960\"");
+    }
+}

@@ -72,6 +72,7 @@ impl Frame {
     }
 }
 
+/// The enum engine: DPLL enumeration without blocking clauses (see the module doc).
 pub struct Enumerate<'a> {
     /// How the encoding spells digits, and its clauses (for the rare leaf
     /// whose auxiliary variables need a SAT call): owned, so that an engine

@@ -16,6 +16,7 @@ use super::bitwise::{bits_for, spell};
 use super::{AtMostOne, Pairwise};
 use crate::encode::ClauseSink;
 
+/// The encoding (see the module doc).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Bimander;
 
@@ -26,6 +27,7 @@ impl Bimander {
         (m, n.div_ceil(m))
     }
 
+    /// Auxiliary variables and clauses it adds for `n` literals.
     pub fn size(n: usize) -> (usize, usize) {
         if n < 2 {
             return (0, 0);

@@ -19,6 +19,7 @@ use varisat::Lit;
 use super::AtMostOne;
 use crate::encode::ClauseSink;
 
+/// The encoding (see the module doc).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Bitwise;
 
@@ -36,6 +37,7 @@ pub(super) fn spell(sink: &mut dyn ClauseSink, lit: Lit, index: usize, bits: &[L
 }
 
 impl Bitwise {
+    /// Auxiliary variables and clauses it adds for `n` literals.
     pub fn size(n: usize) -> (usize, usize) {
         if n < 2 {
             (0, 0)

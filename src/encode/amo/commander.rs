@@ -21,10 +21,12 @@ use crate::encode::ClauseSink;
 /// Literals per group.
 pub const GROUP: usize = 3;
 
+/// The encoding (see the module doc).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Commander;
 
 impl Commander {
+    /// Auxiliary variables and clauses it adds for `n` literals.
     pub fn size(n: usize) -> (usize, usize) {
         if n <= GROUP {
             return (0, n * n.saturating_sub(1) / 2);

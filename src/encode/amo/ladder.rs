@@ -20,10 +20,12 @@ use varisat::Lit;
 use super::AtMostOne;
 use crate::encode::ClauseSink;
 
+/// The encoding (see the module doc).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Ladder;
 
 impl Ladder {
+    /// Auxiliary variables and clauses it adds for `n` literals.
     pub fn size(n: usize) -> (usize, usize) {
         if n < 2 {
             (0, 0)

@@ -51,6 +51,7 @@ crate::named_enum! {
 }
 
 impl AmoEncoding {
+    /// The encoder of this encoding.
     pub fn encoder(self) -> &'static dyn AtMostOne {
         match self {
             AmoEncoding::Pairwise => &Pairwise,

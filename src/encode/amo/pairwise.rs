@@ -10,10 +10,12 @@ use varisat::Lit;
 use super::AtMostOne;
 use crate::encode::ClauseSink;
 
+/// The encoding (see the module doc).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Pairwise;
 
 impl Pairwise {
+    /// Auxiliary variables and clauses it adds for `n` literals.
     pub fn size(n: usize) -> (usize, usize) {
         (0, n * n.saturating_sub(1) / 2)
     }

@@ -19,6 +19,7 @@ use crate::encode::ClauseSink;
 /// Below this many literals the pairwise encoding is used.
 pub const BASE: usize = 4;
 
+/// The encoding (see the module doc).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Product;
 
@@ -31,6 +32,7 @@ impl Product {
         (p, n.div_ceil(p))
     }
 
+    /// Auxiliary variables and clauses it adds for `n` literals.
     pub fn size(n: usize) -> (usize, usize) {
         if n <= BASE {
             return (0, n * n.saturating_sub(1) / 2);

@@ -11,8 +11,8 @@
 //! ```
 
 use super::grid::{box_shape, read_row};
-use super::rules::{self, Negative};
 use super::{quote, ParseError, Pos};
+use crate::model::rules::Context;
 use crate::model::{Cell, Digit, ModelError, Puzzle};
 
 mod directive;
@@ -203,37 +203,11 @@ impl Builder<'_> {
                 }
             }
         }
-        let mut negatives = Vec::new();
-        let mut marked = Vec::new();
-        let mut cages = rules::Cages::default();
+        let mut ctx = Context::new();
         for (_, line) in &self.lines {
-            if line[0].text == "negative" {
-                if line.len() == 1 {
-                    return Err(p.error(line[0].pos, "expected white, black, x or v after \"negative\""));
-                }
-                for w in &line[1..] {
-                    negatives.push(match w.text {
-                        "white" => Negative::White,
-                        "black" => Negative::Black,
-                        "x" => Negative::X,
-                        "v" => Negative::V,
-                        other => {
-                            let message =
-                                format!("expected white, black, x or v after \"negative\", found {}", quote(other));
-                            return Err(p.error(w.pos, message));
-                        }
-                    });
-                }
-                continue;
-            }
-            let mut c = Directive { p, puzzle: &mut puzzle, cages: &mut cages, line, n };
-            if let Some(marker) = c.directive()? {
-                marked.push(marker);
-            }
+            Directive { p, line, n }.add(&mut puzzle, &mut ctx)?;
         }
-        for kind in negatives {
-            rules::negative(&mut puzzle, kind, &marked).map_err(|e| p.error(Pos { line: 1, col: 1 }, e))?;
-        }
+        ctx.finish(&mut puzzle).map_err(|e| p.error(Pos { line: 1, col: 1 }, e.message))?;
         Ok(puzzle)
     }
 }

@@ -203,7 +203,7 @@ fn integer_digit_encodings_count_and_decode_externally() {
 fn a_skipped_cross_check_says_so_and_names_the_tool() {
     let me = std::env::current_exe().unwrap();
     let out = Process::new(me)
-        .args(["--exact", "minisat_finds_no_model_of_the_zero_sample"])
+        .args(["--exact", "external::minisat_finds_no_model_of_the_zero_sample"])
         .env("PATH", "/nonexistent")
         .env_remove("CI")
         .output()

@@ -1,8 +1,6 @@
 //! End-to-end tests of the binary: exit statuses, the stdout/stderr split,
 //! stdin, and one test per malformed-input class.
 
-mod common;
-
 use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;

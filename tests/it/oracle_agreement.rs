@@ -1,9 +1,7 @@
 //! Counts through the library API agree with the backtracking oracle of
 //! `tests/common` and with numbers from the literature.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use satsudoku::count::{count_models, EngineKind, Limits};
 use satsudoku::encode::amo::AmoEncoding;
 use satsudoku::encode::relation::RelationEncoding;

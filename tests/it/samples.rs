@@ -1,10 +1,8 @@
 //! Every instance in `cnf-samples/COUNTS.tsv` has its recorded count confirmed
 //! by the oracle (reading the symbols with its own code) and by `satsudoku count`.
 
-mod common;
-
+use crate::common::{contest_spec, oracle_count, Draw};
 use assert_cmd::Command;
-use common::{contest_spec, oracle_count, Draw};
 
 /// The symbols of a contest file in either format, read without the library.
 fn symbols(text: &str) -> Vec<Vec<i8>> {
@@ -66,7 +64,7 @@ fn a_batch_prints_the_oracle_counts_in_file_order_on_any_number_of_threads() {
         let oracle = oracle_count(&contest_spec(&symbols(&std::fs::read_to_string(&file).unwrap())), u64::MAX);
         files.extend(std::iter::repeat_n((file, oracle), 3));
     }
-    common::rng(7).shuffle(&mut files);
+    crate::common::rng(7).shuffle(&mut files);
     let expected: String = files.iter().map(|(file, count)| format!("{file}\tsolutions({count}).\n")).collect();
     let names: Vec<&str> = files.iter().map(|(file, _)| file.as_str()).collect();
     for args in [&[][..], &["--jobs", "1"], &["--jobs", "2"], &["--jobs", "3", "--engine", "blocking"]] {

@@ -3,10 +3,8 @@
 //! reported solution checked here (givens kept, rows, columns and boxes
 //! distinct), the differing cells exact; exit statuses 0, 1 and 2.
 
-mod common;
-
+use crate::common::{rng, Draw};
 use assert_cmd::Command;
-use common::{rng, Draw};
 use predicates::str::contains;
 
 fn satsudoku() -> Command {
@@ -49,7 +47,7 @@ fn verdicts_match_the_oracle() {
         if rng.below(5) == 0 {
             givens[rng.below(n * n)] = 1 + rng.below(n) as u32;
         }
-        let expected = common::count_grids(n, boxes, &givens, &|_| true);
+        let expected = crate::common::count_grids(n, boxes, &givens, &|_| true);
         lines.push(
             givens.iter().map(|&d| if d == 0 { '.' } else { char::from_digit(d, 10).unwrap() }).collect::<String>(),
         );
@@ -189,7 +187,7 @@ fn a_16x16_collection_is_counted_and_judged() {
             // Two equal digits in the first row: no solution.
             (givens[0], givens[1]) = (3, 3);
         }
-        expected.push(common::count_grids(n, (h, w), &givens, &|_| true));
+        expected.push(crate::common::count_grids(n, (h, w), &givens, &|_| true));
         lines.push(
             givens.iter().map(|&d| if d == 0 { '.' } else { char::from_digit(d, 17).unwrap() }).collect::<String>(),
         );

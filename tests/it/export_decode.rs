@@ -1,8 +1,6 @@
 //! `export` writes DIMACS that reads back to the same formula and count;
 //! `decode` turns a solver's model into a grid and judges it.
 
-mod common;
-
 use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;

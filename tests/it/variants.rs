@@ -4,9 +4,7 @@
 //! both engines), and counted again by plain enumeration in this file,
 //! which implements every rule's meaning on its own (no library code).
 
-mod common;
-
-use common::{rng, Draw, Rng};
+use crate::common::{rng, Draw, Rng};
 use satsudoku::count::{count_models, EngineKind, Limits};
 use satsudoku::encode::{encode, Encoding};
 use satsudoku::parse::{parse, Format};
@@ -111,6 +109,26 @@ impl Spec {
             .collect()
     }
 
+    /// Whether cell `c` is a minimum (`minimum`) or a maximum cell.
+    fn shaded(&self, c: usize, minimum: bool) -> bool {
+        self.rules.iter().any(|r| match r {
+            Rule::Minimum(x) => minimum && *x == c,
+            Rule::Maximum(x) => !minimum && *x == c,
+            _ => false,
+        })
+    }
+
+    /// The values of the white (differences) or black (ratios) dots placed.
+    fn dots(&self, kind: &str) -> Vec<u32> {
+        self.rules
+            .iter()
+            .filter_map(|r| match (r, kind) {
+                (Rule::White(_, _, d), "white") | (Rule::Black(_, _, d), "black") => Some(*d),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// Whether a full grid keeps every rule (rows, columns and boxes are
     /// kept by the enumeration).
     fn keeps(&self, g: &[u32]) -> bool {
@@ -144,7 +162,10 @@ impl Spec {
             }
             Rule::AntiKnight => pairs_apart(&[(1, 2), (2, 1), (1, -2), (2, -1)], &|a, b| a != b),
             Rule::AntiKing => pairs_apart(&[(1, 1), (1, -1)], &|a, b| a != b),
-            Rule::Nonconsecutive => pairs_apart(&[(0, 1), (1, 0)], &|a, b| a.abs_diff(b) != 1),
+            // The editor's convention: pairs with a Kropki dot are spared.
+            Rule::Nonconsecutive => (0..n * n).all(|a| {
+                self.neighbours(a).into_iter().all(|b| marked(&["white", "black"], a, b) || g[a].abs_diff(g[b]) != 1)
+            }),
             Rule::Extra(cs) | Rule::Killer(cs, None) => distinct(cs),
             Rule::Killer(cs, Some(s)) => distinct(cs) && sum(cs) == *s,
             Rule::LittleKiller(cs, s) => sum(cs) == *s,
@@ -159,8 +180,9 @@ impl Spec {
             Rule::V(a, b) => g[*a] + g[*b] == 5,
             Rule::Odd(cs) => cs.iter().all(|&c| g[c] % 2 == 1),
             Rule::Even(cs) => cs.iter().all(|&c| g[c] % 2 == 0),
-            Rule::Minimum(c) => self.neighbours(*c).iter().all(|&o| g[*c] < g[o]),
-            Rule::Maximum(c) => self.neighbours(*c).iter().all(|&o| g[*c] > g[o]),
+            // Compared only with neighbours not shaded the same way (fortresses).
+            Rule::Minimum(c) => self.neighbours(*c).iter().all(|&o| self.shaded(o, true) || g[*c] < g[o]),
+            Rule::Maximum(c) => self.neighbours(*c).iter().all(|&o| self.shaded(o, false) || g[*c] > g[o]),
             Rule::Palindrome(cs) => (0..cs.len()).all(|i| g[cs[i]] == g[cs[cs.len() - 1 - i]]),
             Rule::Clone(a, b) => a.iter().zip(b).all(|(&x, &y)| g[x] == g[y]),
             Rule::Whisper(cs, m) => cs.windows(2).all(|w| g[w[0]].abs_diff(g[w[1]]) >= *m),
@@ -179,12 +201,23 @@ impl Spec {
                     cells.iter().filter(|&&x| g[x] == *d).count() >= listed
                 })
             }
+            // The editor's negative constraints: every white dot's difference
+            // and every black dot's ratio (2 with none) on pairs without a
+            // Kropki dot; sums 10 and 5 on pairs without an X or V.
             Rule::Negative(kind) => (0..n * n).all(|a| {
                 self.neighbours(a).into_iter().filter(|&b| b > a).all(|b| {
                     let (x, y) = (g[a], g[b]);
                     match *kind {
-                        "white" => marked(&["white"], a, b) || x.abs_diff(y) != 1,
-                        "black" => marked(&["black"], a, b) || (x != 2 * y && y != 2 * x),
+                        "white" => {
+                            marked(&["white", "black"], a, b) || self.dots("white").iter().all(|&d| x.abs_diff(y) != d)
+                        }
+                        "black" => {
+                            let mut ratios = self.dots("black");
+                            if ratios.is_empty() {
+                                ratios.push(2);
+                            }
+                            marked(&["white", "black"], a, b) || ratios.iter().all(|&r| x != r * y && y != r * x)
+                        }
                         "x" => marked(&["x", "v"], a, b) || x + y != 10,
                         _ => marked(&["x", "v"], a, b) || x + y != 5,
                     }
@@ -196,7 +229,7 @@ impl Spec {
     /// Grids with distinct rows, columns and boxes and the givens, each
     /// kept if it keeps every rule.
     fn oracle(&self) -> u64 {
-        common::count_grids(self.n, self.boxes, &self.givens, &|g| self.keeps(g))
+        crate::common::count_grids(self.n, self.boxes, &self.givens, &|g| self.keeps(g))
     }
 }
 

@@ -3,10 +3,8 @@
 //! both engines; the propagation figure on a case known by hand; and
 //! `compare` output parsed back.
 
-mod common;
-
+use crate::common::{oracle_count, puzzle_of, rng, Draw, Spec, SumRel};
 use assert_cmd::Command;
-use common::{oracle_count, puzzle_of, rng, Draw, Spec, SumRel};
 use proptest::prelude::*;
 use satsudoku::count::enumerate::{Propagator, Strength};
 use satsudoku::count::plan::Plan;

@@ -24,20 +24,21 @@
 //! the same method on every path and every machine. [`Counter::judge`]
 //! answers `unique`: the first two solutions, on the same prepared engine.
 
-use std::ops::ControlFlow;
+mod methods;
+
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
 use varisat::Lit;
 
-use super::drive::{count_on, Resume};
 use super::prepared::{Prepared, Until};
-use super::symmetry::{self, Relabelling, Transposition};
+use super::symmetry::{self, Relabelling};
 use super::takuzu::Takuzu;
-use super::{all_cores, split, CountError, EngineKind, Limits, Observer, SearchStats, Stop};
-use crate::encode::{encode, Encoded, Encoding};
+use super::{CountError, EngineKind, Limits, Observer, Stop};
+use crate::encode::{encode, Encoding};
 use crate::model::{Cell, Grid, Puzzle};
+use methods::{deadline, Keep, Scaled};
 
 /// Decisions the enum engine makes on one thread before the plan looks
 /// for independent parts or starts more threads: about a millisecond on a
@@ -228,15 +229,6 @@ pub fn count(puzzle: &Puzzle, plan: &Plan, observer: &mut impl Observer) -> Resu
     Counter::new(*plan).count(puzzle, observer)
 }
 
-/// What one enumeration found.
-struct Enumerated {
-    models: BigUint,
-    stop: Stop,
-    /// The independent parts it was split into (their sizes), if it was.
-    parts: Option<Vec<usize>>,
-    details: Vec<String>,
-}
-
 impl Counter {
     /// A counter with no engine prepared yet.
     pub fn new(plan: Plan) -> Counter {
@@ -272,6 +264,7 @@ impl Counter {
             if let Some(relabelling) = &reduced.relabelling {
                 details.insert(0, relabelling.to_string());
             }
+            details.insert(0, format!("method: {}", method.name()));
         }
         Ok(Tally {
             count: &counted * factor,
@@ -341,270 +334,5 @@ impl Counter {
             (Some(a), None) => Verdict::Unique(a),
             (Some(a), Some(b)) => Verdict::Multiple(a, b),
         })
-    }
-
-    /// The prepared engine for `puzzle`: the one kept if it fits, else a new one.
-    fn prepared_for(&mut self, puzzle: &Puzzle) -> &mut Prepared {
-        let plan = self.plan;
-        match &mut self.prepared {
-            Some(prepared) if prepared.fits(puzzle) => {}
-            slot => *slot = Some(Prepared::new(puzzle, &plan.encoding, plan.limits.interrupt)),
-        }
-        self.prepared.as_mut().expect("just prepared")
-    }
-
-    /// Threads for one enumeration.
-    fn threads(&self, observer: &impl Observer) -> usize {
-        match self.plan.jobs {
-            Some(jobs) => jobs.max(1),
-            None if observer.wants_models() => 1,
-            None => all_cores(),
-        }
-    }
-
-    /// Enumerates the models of `puzzle` under `cube`; with `split`, a
-    /// count that outlasts the probe is split into independent parts where
-    /// the open cells fall apart.
-    fn enumerate(
-        &mut self,
-        puzzle: &Puzzle,
-        cube: &[Lit],
-        split: bool,
-        start: Instant,
-        observer: &mut impl Observer,
-    ) -> Result<Enumerated, CountError> {
-        let plan = self.plan;
-        let threads = self.threads(observer);
-        let limits = Limits { timeout: plan.limits.timeout, ..plan.limits };
-        if plan.engine() != EngineKind::Enum {
-            let encoded = encode(puzzle, &plan.encoding);
-            let resume = Resume { cubes: (!cube.is_empty()).then(|| vec![cube.to_vec()]), found: 0 };
-            let (count, _) = count_on(puzzle, &encoded, plan.engine(), threads, limits, observer, start, resume)?;
-            let details = self.enumeration_details(&encoded, count.stats, start);
-            return Ok(Enumerated { models: count.models.into(), stop: count.stop, parts: None, details });
-        }
-        // Progress is reported from the calling thread while workers count.
-        let inline = threads == 1 && !observer.wants_progress();
-        let probe = split || !inline;
-        let prepared = self.prepared_for(puzzle);
-        let before = prepared.stats();
-        prepared.start(puzzle, cube)?;
-        let decisions = before.decisions.unwrap_or(0) + plan.probe;
-        let until = Until {
-            max: plan.limits.max,
-            deadline: deadline(&plan, start),
-            decisions: probe.then_some(decisions),
-            interrupt: plan.limits.interrupt,
-        };
-        let mut stop = prepared.run(until, observer)?;
-        if stop == Stop::Budget && split {
-            let encoded = encode(puzzle, &plan.encoding);
-            let parts = split::independent_parts(puzzle, &encoded);
-            if parts.len() >= 2 {
-                return self.parts(puzzle, &encoded, parts, start);
-            }
-        }
-        let prepared = self.prepared.as_mut().expect("prepared above");
-        if stop == Stop::Budget && inline {
-            stop = prepared.run(Until { decisions: None, ..until }, observer)?;
-        }
-        if stop != Stop::Budget {
-            let stats = prepared.stats().since(before);
-            let details = self.enumeration_details(self.prepared.as_ref().expect("prepared").encoded(), stats, start);
-            let models = self.prepared.as_ref().expect("prepared").found().into();
-            return Ok(Enumerated { models, stop, parts: None, details });
-        }
-        // The probe is over: the rest of the search on the threads.
-        let resume = Resume { cubes: Some(prepared.frontier()), found: prepared.found() };
-        let probed = prepared.stats().since(before);
-        let prepared = self.prepared.as_ref().expect("prepared");
-        let (mut count, _) =
-            count_on(puzzle, prepared.encoded(), plan.engine(), threads, limits, observer, start, resume)?;
-        count.stats += probed;
-        let details = self.enumeration_details(prepared.encoded(), count.stats, start);
-        Ok(Enumerated { models: count.models.into(), stop: count.stop, parts: None, details })
-    }
-
-    /// Counts each independent part of the open cells on its own, on the
-    /// cube that fixes the rest to one solution, and multiplies.
-    fn parts(
-        &mut self,
-        puzzle: &Puzzle,
-        encoded: &Encoded,
-        parts: Vec<Vec<Cell>>,
-        start: Instant,
-    ) -> Result<Enumerated, CountError> {
-        let sizes: Vec<usize> = parts.iter().map(Vec::len).collect();
-        let mut first = Keep { grids: Vec::new(), limit: 1 };
-        let found = self.enumerate(puzzle, &[], false, start, &mut first)?;
-        let Some(grid) = first.grids.pop() else {
-            let none =
-                Enumerated { models: BigUint::default(), stop: found.stop, parts: Some(sizes), details: Vec::new() };
-            return Ok(none);
-        };
-        // Stopped early, the product so far is a lower bound: a part not
-        // counted has at least one solution, and a part's partial count is
-        // a lower bound of its own.
-        let (mut product, mut stop, mut counts) = (BigUint::from(1u32), Stop::Complete, Vec::new());
-        for part in &parts {
-            let cube = split::cube_outside(puzzle, encoded, part, &grid);
-            let counted = self.enumerate(puzzle, &cube, false, start, &mut Quiet)?;
-            product *= &counted.models;
-            counts.push(counted.models);
-            if counted.stop != Stop::Complete {
-                stop = counted.stop;
-                break;
-            }
-        }
-        let mut details = Vec::new();
-        if self.plan.details {
-            let each = itertools::join(&counts, " x ");
-            let sizes_text = itertools::join(&sizes, ", ");
-            details.push(format!(
-                "split: the open cells fall into {} independent parts of {sizes_text} cells, counted apart: {each}",
-                sizes.len()
-            ));
-            details.push(format!("time: count {}", millis(start.elapsed())));
-        }
-        Ok(Enumerated { models: product, stop, parts: Some(sizes), details })
-    }
-
-    /// Counts a Takuzu a row at a time; stopped early, the lower bound is 0.
-    fn rows(&self, takuzu: &Takuzu, start: Instant) -> (BigUint, Stop, Method, Vec<String>) {
-        let plan = self.plan;
-        let deadline = deadline(&plan, start);
-        let stop = || plan.interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
-        let counted = takuzu.count(plan.jobs.unwrap_or_else(all_cores), &stop);
-        let mut details = Vec::new();
-        if plan.details {
-            details.push(format!(
-                "method: Takuzu rows, top and bottom halves joined; {} states in the larger half",
-                counted.states
-            ));
-            details.push(format!("time: count {}", millis(start.elapsed())));
-        }
-        if counted.stopped {
-            let why = if plan.interrupted() { Stop::Interrupted } else { Stop::Timeout };
-            return (BigUint::default(), why, Method::TakuzuRows, details);
-        }
-        (BigUint::from(counted.count), Stop::Complete, Method::TakuzuRows, details)
-    }
-
-    /// Counts `F`, the grids equal to their transposition, then `L`, those
-    /// at most it: `2L - F`. Stopped early, the larger partial count is a
-    /// lower bound (`F <= L <= 2L - F`), which is what progress shows.
-    fn transposed(
-        &mut self,
-        puzzle: &Puzzle,
-        transposition: &Transposition,
-        start: Instant,
-        observer: &mut Scaled<impl Observer>,
-    ) -> Result<(BigUint, Stop, Method, Vec<String>), CountError> {
-        let (mut counts, mut details, mut stop) = (Vec::new(), Vec::new(), Stop::Complete);
-        for (equal, what) in [(true, "F"), (false, "L")] {
-            let constrained = transposition.constrained(puzzle, equal);
-            let found = self.enumerate(&constrained, &[], false, start, observer)?;
-            let models = u128::try_from(&found.models).unwrap_or(u128::MAX);
-            observer.floor = observer.floor.max(models);
-            counts.push(found.models);
-            details.extend(found.details.iter().map(|line| format!("{what}: {line}")));
-            stop = found.stop;
-            if stop != Stop::Complete {
-                break;
-            }
-        }
-        let counted = match &counts[..] {
-            // F <= L always (the grids equal to their transposition are at most it).
-            [fixed, at_most] if stop == Stop::Complete && fixed <= at_most => at_most * 2u32 - fixed,
-            [_, _] if stop == Stop::Complete => {
-                return Err(CountError::NotASolution("F > L under transposition".into()))
-            }
-            _ => counts.iter().max().cloned().unwrap_or_default(),
-        };
-        if self.plan.details {
-            let renamed = transposition.rename.iter().enumerate().skip(1).filter(|&(d, &r)| usize::from(r) != d);
-            let renamed = itertools::join(renamed.map(|(d, r)| format!("{d}>{r}")), " ");
-            let renamed = if renamed.is_empty() { String::new() } else { format!(", digits renamed {renamed}") };
-            let found = itertools::join(
-                counts.iter().zip(["F (equal to it)", "L (at most it)"]).map(|(c, what)| format!("{what} {c}")),
-                ", ",
-            );
-            let result = if stop == Stop::Complete { format!(": 2L - F = {counted}") } else { String::new() };
-            let cells = transposition.a.len();
-            details
-                .insert(0, format!("symmetry: transposition{renamed}, in the order of {cells} cells; {found}{result}"));
-        }
-        Ok((counted, stop, Method::Transposition, details))
-    }
-
-    /// The `--stats` lines of an enumeration, when asked for.
-    fn enumeration_details(&self, encoded: &Encoded, stats: SearchStats, start: Instant) -> Vec<String> {
-        if !self.plan.details {
-            return Vec::new();
-        }
-        vec![encoded.summary(), stats.to_string(), format!("time: count {}", millis(start.elapsed()))]
-    }
-}
-
-/// The deadline of a count that started at `start`.
-fn deadline(plan: &Plan, start: Instant) -> Option<Instant> {
-    plan.limits.timeout.and_then(|t| start.checked_add(t))
-}
-
-fn millis(d: Duration) -> String {
-    format!("{:.3} ms", d.as_secs_f64() * 1e3)
-}
-
-/// An observer seen through the symmetry: progress reports the count as
-/// it will be printed, the models so far (or `floor`, if more) times the
-/// factor.
-struct Scaled<'o, O: Observer> {
-    inner: &'o mut O,
-    factor: u128,
-    floor: u128,
-}
-
-impl<O: Observer> Observer for Scaled<'_, O> {
-    fn wants_models(&self) -> bool {
-        self.inner.wants_models()
-    }
-
-    fn wants_progress(&self) -> bool {
-        self.inner.wants_progress()
-    }
-
-    fn model(&mut self, index: u128, grid: &Grid) -> ControlFlow<()> {
-        self.inner.model(index, grid)
-    }
-
-    fn progress(&mut self, models: u128, elapsed: Duration) {
-        self.inner.progress(models.max(self.floor).saturating_mul(self.factor), elapsed);
-    }
-}
-
-/// An observer that sees no models and no progress: a part's count is not
-/// the puzzle's.
-struct Quiet;
-
-impl Observer for Quiet {}
-
-/// Keeps the first `limit` models, then stops the count.
-struct Keep {
-    grids: Vec<Grid>,
-    limit: usize,
-}
-
-impl Observer for Keep {
-    fn wants_models(&self) -> bool {
-        true
-    }
-
-    fn model(&mut self, _index: u128, grid: &Grid) -> ControlFlow<()> {
-        self.grids.push(grid.clone());
-        if self.grids.len() >= self.limit {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
     }
 }

@@ -7,8 +7,6 @@
 //! equal the oracle's count of the grids at most and equal to their
 //! transposition.
 
-mod common;
-
 use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
@@ -18,7 +16,7 @@ use satsudoku::encode::{encode, DigitEncoding, Encoding};
 use satsudoku::model::{Cell, Predicate, Puzzle};
 use satsudoku::parse::parse;
 
-use common::count_stats as count;
+use crate::common::count_stats as count;
 
 /// 6x6 Sudoku grids (2x3 boxes, and 3x2): 28,200,960 (Pettersen, OEIS
 /// A107739), counted with the first box fixed and the 8 row orders of the
@@ -97,7 +95,7 @@ fn transposition_counts_agree_with_the_oracle() {
     let grid = "123684795456719823789532164835927416617458239294361578361245987948173652572896341";
     let rename = [0, 1, 4, 7, 2, 5, 8, 3, 6, 9];
     let digits: Vec<u32> = grid.bytes().map(|b| u32::from(b - b'0')).collect();
-    assert_eq!(common::count_grids(9, (3, 3), &digits, &|_| true), 1, "the grid is a Sudoku");
+    assert_eq!(crate::common::count_grids(9, (3, 3), &digits, &|_| true), 1, "the grid is a Sudoku");
     assert_eq!(versus_transposition(&digits, &rename), std::cmp::Ordering::Equal, "and its own transposition");
     let puzzles = [
         "123..4.9.456...8..789...1...............58..92...6.....61....879.....6......9.3.1",
@@ -105,9 +103,9 @@ fn transposition_counts_agree_with_the_oracle() {
     ];
     for text in puzzles {
         let givens: Vec<u32> = text.bytes().map(|b| if b == b'.' { 0 } else { u32::from(b - b'0') }).collect();
-        let all = common::count_grids(9, (3, 3), &givens, &|_| true);
-        let fixed = common::count_grids(9, (3, 3), &givens, &|g| versus_transposition(g, &rename).is_eq());
-        let at_most = common::count_grids(9, (3, 3), &givens, &|g| versus_transposition(g, &rename).is_le());
+        let all = crate::common::count_grids(9, (3, 3), &givens, &|_| true);
+        let fixed = crate::common::count_grids(9, (3, 3), &givens, &|g| versus_transposition(g, &rename).is_eq());
+        let at_most = crate::common::count_grids(9, (3, 3), &givens, &|g| versus_transposition(g, &rename).is_le());
         assert!(fixed > 0 && fixed < at_most, "{text}: a test that means something");
         let puzzle = parse(text, "test", None).unwrap();
         let t = transposition(&puzzle).expect("the givens are symmetric");
@@ -176,14 +174,19 @@ fn reduced_counts_equal_full_enumeration_and_the_oracle() {
         ("................", 288),
         (
             "size 4\ndiagonal+\ndiagonal-\n",
-            common::count_grids(4, (2, 2), &[0; 16], &|g| distinct(g, &[0, 5, 10, 15]) && distinct(g, &[3, 6, 9, 12])),
+            crate::common::count_grids(4, (2, 2), &[0; 16], &|g| {
+                distinct(g, &[0, 5, 10, 15]) && distinct(g, &[3, 6, 9, 12])
+            }),
         ),
-        ("size 4\nbox none\n", common::count_grids(4, (1, 4), &[0; 16], &|_| true)),
-        ("size 4\nbox none\nantiknight\n", common::count_grids(4, (1, 4), &[0; 16], &knight_free)),
-        ("size 5\nregions\nAAABB\nACCBB\nACCDB\nECDDD\nEEEED\n", common::count_grids(5, (1, 5), &[0; 25], &jigsaw)),
+        ("size 4\nbox none\n", crate::common::count_grids(4, (1, 4), &[0; 16], &|_| true)),
+        ("size 4\nbox none\nantiknight\n", crate::common::count_grids(4, (1, 4), &[0; 16], &knight_free)),
+        (
+            "size 5\nregions\nAAABB\nACCBB\nACCDB\nECDDD\nEEEED\n",
+            crate::common::count_grids(5, (1, 5), &[0; 25], &jigsaw),
+        ),
         (
             "size 4\nbox none\nextra r1c1 r2c2 r3c3\n",
-            common::count_grids(4, (1, 4), &[0; 16], &|g| distinct(g, &[0, 5, 10])),
+            crate::common::count_grids(4, (1, 4), &[0; 16], &|g| distinct(g, &[0, 5, 10])),
         ),
     ];
     for (i, (text, expected)) in cases.into_iter().enumerate() {

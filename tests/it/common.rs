@@ -362,3 +362,42 @@ pub fn count_stats(text: &str, extra: &[&str]) -> (String, String) {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
 }
+
+/// A 16x16 Sudoku grid (4x4 boxes) from the shifted pattern, with up to
+/// `open` disjoint unavoidable rectangles blanked: four cells in two rows,
+/// two columns and two boxes holding `a b / b a`, which either order fills.
+pub fn rectangles(open: usize) -> (Vec<u32>, usize) {
+    let (n, b) = (16, 4);
+    let mut grid: Vec<u32> = (0..n * n).map(|i| ((b * ((i / n) % b) + (i / n) / b + i % n) % n + 1) as u32).collect();
+    let mut blanked = 0;
+    let mut used = vec![false; n * n];
+    'search: for r1 in 0..n {
+        for r2 in r1 + 1..n {
+            for c1 in 0..n {
+                for c2 in c1 + 1..n {
+                    if blanked == open {
+                        break 'search;
+                    }
+                    let cells = [r1 * n + c1, r1 * n + c2, r2 * n + c1, r2 * n + c2];
+                    let boxes: std::collections::BTreeSet<(usize, usize)> =
+                        cells.iter().map(|&i| ((i / n) / b, (i % n) / b)).collect();
+                    let swapped = grid[cells[0]] == grid[cells[3]] && grid[cells[1]] == grid[cells[2]];
+                    if swapped && boxes.len() == 2 && cells.iter().all(|&i| !used[i] && grid[i] != 0) {
+                        for &i in &cells {
+                            used[i] = true;
+                            grid[i] = 0;
+                        }
+                        blanked += 1;
+                    }
+                }
+            }
+        }
+    }
+    (grid, blanked)
+}
+
+/// A grid of 16 as a `givens` line.
+pub fn rectangles_text(grid: &[u32]) -> String {
+    let symbols = b"123456789ABCDEFG";
+    grid.iter().map(|&d| if d == 0 { '.' } else { char::from(symbols[d as usize - 1]) }).collect::<String>() + "\n"
+}

@@ -2,10 +2,8 @@
 //! 4,111,116) and random puzzles with givens against an enumeration of the
 //! grids row by row, written here without the library.
 
-mod common;
-
+use crate::common::{rng, Draw};
 use assert_cmd::Command;
-use common::{rng, Draw};
 use predicates::prelude::*;
 use predicates::str::contains;
 

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Writes the figures of docs/performance.md from bench/results: for each kind
+of benchmark, the newest results file's title, its machine and command lines
+(which carry the date and commit), and its tables, between the page's
+`<!-- results:begin -->` and `<!-- results:end -->` markers.
+
+usage: python3 bench/tables.py          (from the repository root)
+       python3 bench/tables.py --check  (exit 1 if the page is not up to date)
+"""
+import glob
+import os
+import re
+import sys
+
+PAGE = "docs/performance.md"
+BEGIN, END = "<!-- results:begin -->\n", "<!-- results:end -->"
+
+# Each kind: its files' prefix in bench/results, and what the section says it is.
+KINDS = [
+    ("peers", "Contest instances against the peers (`python3 bench/peers.py 5`)"),
+    ("unique", "`unique` on minimal 9x9 puzzles against tdoku (`python3 bench/unique.py`)"),
+    ("many", "Counting puzzles with 10^5..10^6 solutions against tdoku (`python3 bench/many.py`)"),
+    ("variants", "The 85 public variant puzzles against Rangsk's solver (`python3 bench/variants.py`)"),
+    ("hard", "Hard classic puzzles against tdoku (`python3 bench/hard.py`)"),
+    ("learning", "The learning engine against `enum` and `blocking` (`python3 bench/learning.py`)"),
+    ("bands", "Grid counts by bands (`python3 bench/bands.py`)"),
+    ("symmetry", "Symmetry reductions"),
+    ("components", "Independent parts"),
+    ("estimate-8x8", "The 8x8 count and its estimates"),
+    ("fuzz", "Fuzzing"),
+]
+
+
+def newest(prefix):
+    """The newest results file of a kind: by date in its name, then by run number."""
+    files = glob.glob(f"bench/results/{prefix}-2*.md")
+
+    def key(path):
+        m = re.search(r"-(\d{4}-\d{2}-\d{2})(?:-(\d+))?\.md$", path)
+        return (m.group(1), int(m.group(2) or 1)) if m else ("", 0)
+
+    return max(files, key=key) if files else None
+
+
+def extract(path):
+    """The file's title, its lines naming machine, command, date or commit, and its tables."""
+    lines = open(path).read().splitlines()
+    title = next((l.lstrip("# ").strip() for l in lines if l.startswith("# ")), os.path.basename(path))
+    about = [l for l in lines if re.match(r"(Machine|Command|Commit|Date|Run)", l)]
+    tables, current = [], []
+    for line in lines:
+        if line.startswith("|"):
+            current.append(line)
+        elif current:
+            tables.append(current)
+            current = []
+    if current:
+        tables.append(current)
+    return title, about, tables
+
+
+def section():
+    out = []
+    for prefix, what in KINDS:
+        path = newest(prefix)
+        if path is None:
+            continue
+        title, about, tables = extract(path)
+        out.append(f"### {what}\n")
+        out.append(f"From [{os.path.basename(path)}](../{path}): {title}.\n")
+        out.extend(about)
+        if about:
+            out.append("")
+        for table in tables:
+            out.extend(table)
+            out.append("")
+    return "\n".join(out)
+
+
+def main():
+    page = open(PAGE).read()
+    head, rest = page.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    wanted = f"{head}{BEGIN}{section()}{END}{tail}"
+    if "--check" in sys.argv:
+        sys.exit(0 if wanted == page else 1)
+    open(PAGE, "w").write(wanted)
+
+
+if __name__ == "__main__":
+    main()

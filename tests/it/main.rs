@@ -1,0 +1,23 @@
+//! The end-to-end tests, one binary (as ripgrep keeps them): each file a
+//! module, the oracles and helpers in `common`.
+
+mod common;
+
+mod chart;
+mod cli;
+mod cubes;
+mod encodings;
+mod export_decode;
+mod external;
+mod family;
+mod oracle_agreement;
+mod output;
+mod paths;
+mod robustness;
+mod rules;
+mod samples;
+mod split;
+mod symmetry;
+mod takuzu;
+mod unique;
+mod variants;
