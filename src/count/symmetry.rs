@@ -409,7 +409,13 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         Constraint::Sum { .. }
         | Constraint::Consecutive { .. }
         | Constraint::Between { .. }
-        | Constraint::Contains { .. } => {
+        | Constraint::Contains { .. }
+        | Constraint::XSum { .. }
+        | Constraint::Sandwich { .. }
+        | Constraint::Visible { .. }
+        | Constraint::EqualSums { .. }
+        | Constraint::Index { .. }
+        | Constraint::Outside { .. } => {
             let mut cells = c.cells();
             cells.sort();
             cells.dedup();

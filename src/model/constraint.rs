@@ -32,6 +32,25 @@ pub enum Constraint {
     /// The two lines of cells, position by position, differ somewhere
     /// (Takuzu: no two equal rows or columns).
     DistinctLines { a: Vec<Cell>, b: Vec<Cell> },
+    /// The first `x` cells sum to `target`, where `x` is the first cell's
+    /// digit (x-sums: `cells` run from the clue into the grid).
+    XSum { cells: Vec<Cell>, target: i32 },
+    /// `low` and `high` each appear once on the line, and the cells
+    /// strictly between them sum to `target` (sandwich sums: 1 and the
+    /// largest digit are the crusts).
+    Sandwich { cells: Vec<Cell>, target: i32, low: Digit, high: Digit },
+    /// Seen from the first cell, `target` cells are taller than every cell
+    /// before them, the first included (skyscrapers).
+    Visible { cells: Vec<Cell>, target: u8 },
+    /// Every part sums to the same number (region sum lines, double
+    /// arrows, zipper lines).
+    EqualSums { parts: Vec<Vec<Cell>> },
+    /// `line[d - 1]` holds `value`, where `d` is the digit of `cell`
+    /// (indexers); `cell` may be on the line.
+    Index { cell: Cell, line: Vec<Cell>, value: Digit },
+    /// No cell of `inner` holds a digit between the two `ends`' digits,
+    /// both included (lockout lines).
+    Outside { ends: (Cell, Cell), inner: Vec<Cell> },
     /// The digits of `a`, position by position, are lexicographically at
     /// most those of `b` renamed by `rename` (digit `d` reads as
     /// `rename[d]`; a permutation, `rename[0]` unused), or equal to them
@@ -48,7 +67,15 @@ impl Constraint {
             Constraint::Sum { terms, .. } => terms.iter().map(|&(c, _)| c).collect(),
             Constraint::Consecutive { cells }
             | Constraint::Contains { cells, .. }
-            | Constraint::NotAllEqual { cells } => cells.clone(),
+            | Constraint::NotAllEqual { cells }
+            | Constraint::XSum { cells, .. }
+            | Constraint::Sandwich { cells, .. }
+            | Constraint::Visible { cells, .. } => cells.clone(),
+            Constraint::EqualSums { parts } => parts.concat(),
+            Constraint::Index { cell, line, .. } => {
+                std::iter::once(*cell).chain(line.iter().copied().filter(|c| c != cell)).collect()
+            }
+            Constraint::Outside { ends, inner } => [ends.0, ends.1].into_iter().chain(inner.iter().copied()).collect(),
             Constraint::DistinctLines { a, b } => a.iter().chain(b).copied().collect(),
             // A cell may be compared with itself (the diagonal of a transposition).
             Constraint::Lex { a, b, .. } => a.iter().chain(b.iter().filter(|c| !a.contains(c))).copied().collect(),
@@ -80,6 +107,47 @@ impl Constraint {
                 inner.iter().all(|&c| (lo + 1..hi).contains(&digit_of(c)))
             }
             Constraint::NotAllEqual { cells } => cells.iter().any(|&c| digit_of(c) != digit_of(cells[0])),
+            Constraint::XSum { cells, target } => {
+                let x = usize::from(digit_of(cells[0]));
+                x <= cells.len()
+                    && cells[..x].iter().map(|&c| i64::from(digit_of(c))).sum::<i64>() == i64::from(*target)
+            }
+            Constraint::Sandwich { cells, target, low, high } => {
+                let at = |d: Digit| {
+                    let mut found = cells.iter().enumerate().filter(|&(_, &c)| digit_of(c) == d).map(|(i, _)| i);
+                    match (found.next(), found.next()) {
+                        (Some(i), None) => Some(i),
+                        _ => None,
+                    }
+                };
+                let (Some(a), Some(b)) = (at(*low), at(*high)) else { return false };
+                let between = &cells[a.min(b) + 1..a.max(b)];
+                between.iter().map(|&c| i64::from(digit_of(c))).sum::<i64>() == i64::from(*target)
+            }
+            Constraint::Visible { cells, target } => {
+                let mut tallest = 0;
+                let mut seen = 0u32;
+                for &c in cells {
+                    let d = digit_of(c);
+                    if d > tallest {
+                        tallest = d;
+                        seen += 1;
+                    }
+                }
+                seen == u32::from(*target)
+            }
+            Constraint::EqualSums { parts } => {
+                let sum = |part: &Vec<Cell>| part.iter().map(|&c| i64::from(digit_of(c))).sum::<i64>();
+                parts.windows(2).all(|w| sum(&w[0]) == sum(&w[1]))
+            }
+            Constraint::Index { cell, line, value } => {
+                let d = usize::from(digit_of(*cell));
+                (1..=line.len()).contains(&d) && digit_of(line[d - 1]) == *value
+            }
+            Constraint::Outside { ends, inner } => {
+                let (a, b) = (digit_of(ends.0), digit_of(ends.1));
+                inner.iter().all(|&c| !(a.min(b)..=a.max(b)).contains(&digit_of(c)))
+            }
             Constraint::DistinctLines { a, b } => a.iter().zip(b).any(|(&x, &y)| digit_of(x) != digit_of(y)),
             Constraint::Lex { a, b, rename, equal } => {
                 let mut order = a.iter().zip(b).map(|(&x, &y)| digit_of(x).cmp(&rename[usize::from(digit_of(y))]));
@@ -140,6 +208,20 @@ impl Constraint {
                 }
                 Ok(())
             }
+            Constraint::XSum { cells, .. } | Constraint::Sandwich { cells, .. } | Constraint::Visible { cells, .. }
+                if cells.is_empty() =>
+            {
+                Err(format!("{self}: the clue looks along no cells"))
+            }
+            Constraint::Sandwich { low, high, .. } if low == high || usize::from(*high) > side || *low == 0 => {
+                Err(format!("{self}: the crusts are two different digits of 1..{side}"))
+            }
+            Constraint::EqualSums { parts } if parts.len() < 2 || parts.iter().any(Vec::is_empty) => {
+                Err(format!("{self}: the sums need two or more parts, none empty"))
+            }
+            Constraint::Index { value, .. } if *value == 0 || usize::from(*value) > side => {
+                Err(format!("{self}: digit {value} is outside 1..{side}"))
+            }
             Constraint::Consecutive { cells } if cells.len() > side => {
                 Err(format!("{self}: {} cells cannot hold distinct consecutive digits of 1..{side}", cells.len()))
             }
@@ -176,6 +258,20 @@ impl fmt::Display for Constraint {
             }
             Constraint::NotAllEqual { cells: c } => write!(f, "not all equal: {}", cells(c)),
             Constraint::DistinctLines { a, b } => write!(f, "lines differ: {} / {}", cells(a), cells(b)),
+            Constraint::XSum { cells: c, target } => write!(f, "x-sum {target} along {}", cells(c)),
+            Constraint::Sandwich { cells: c, target, low, high } => {
+                write!(f, "sandwich {target} between {low} and {high} along {}", cells(c))
+            }
+            Constraint::Visible { cells: c, target } => write!(f, "{target} visible along {}", cells(c)),
+            Constraint::EqualSums { parts } => {
+                write!(f, "equal sums of {}", itertools::join(parts.iter().map(|p| cells(p)), " / "))
+            }
+            Constraint::Index { cell, line, value } => {
+                write!(f, "{cell} = d puts {value} at the d-th of {}", cells(line))
+            }
+            Constraint::Outside { ends, inner } => {
+                write!(f, "outside {} and {}, both included: {}", ends.0, ends.1, cells(inner))
+            }
             Constraint::Lex { a, b, rename, equal } => {
                 let op = if *equal { "=" } else { "<=" };
                 let renamed = itertools::join(rename.iter().enumerate().skip(1).map(|(d, r)| format!("{d}>{r}")), ",");

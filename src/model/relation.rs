@@ -35,6 +35,11 @@ pub enum Predicate {
     Equal,
     /// `a != b` (anti-knight, anti-king).
     NotEqual,
+    /// The digits fall in different classes of `1..=low`, `low+1..=high`
+    /// and `high+1..` (entropic lines: low, middle and high digits).
+    DifferentClass { low: u32, high: u32 },
+    /// The digits differ modulo `modulus` (modular lines: 3).
+    ResidueDiffers { modulus: u32 },
     /// `a` comes before `b` when the digits, written row by row into a
     /// `side x side` box, are read column by column (the order that
     /// transposing a Sudoku with its first box fixed turns into `<`; see
@@ -58,6 +63,11 @@ impl Predicate {
             Predicate::LessOrEqual => a <= b,
             Predicate::Equal => a == b,
             Predicate::NotEqual => a != b,
+            Predicate::DifferentClass { low, high } => {
+                let class = |d: u32| u32::from(d > low) + u32::from(d > high);
+                class(a) != class(b)
+            }
+            Predicate::ResidueDiffers { modulus } => a % modulus.max(1) != b % modulus.max(1),
             Predicate::BoxColumnOrder { side } => {
                 let side = side.max(1);
                 let rank = |d: u32| d.saturating_sub(1) % side * side + d.saturating_sub(1) / side;
@@ -88,6 +98,10 @@ impl fmt::Display for Predicate {
             Predicate::LessOrEqual => write!(f, "first <= second"),
             Predicate::Equal => write!(f, "equal"),
             Predicate::NotEqual => write!(f, "different"),
+            Predicate::DifferentClass { low, high } => {
+                write!(f, "in different classes of 1..{low}, {}..{high} and above", low + 1)
+            }
+            Predicate::ResidueDiffers { modulus } => write!(f, "different modulo {modulus}"),
             Predicate::BoxColumnOrder { side } => write!(f, "first before second down a {side}x{side} box"),
         }
     }

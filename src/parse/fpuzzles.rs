@@ -46,7 +46,59 @@ fn first_line(text: &str) -> (usize, &str) {
 pub fn looks_like(text: &str) -> bool {
     let t = text.trim_start();
     let first = first_line(text).1.trim_start();
-    (t.starts_with('{') && t.contains("\"grid\"")) || first.contains("load=") || first.starts_with("N4Ig")
+    (t.starts_with('{') && t.contains("\"grid\""))
+        || first.contains("load=")
+        || first.starts_with("N4Ig")
+        || first.starts_with("fpuz")
+        || SUDOKUPAD_HOSTS.iter().any(|host| first.contains(host))
+}
+
+/// The hosts of SudokuPad links (its own, and Cracking the Cryptic's app).
+const SUDOKUPAD_HOSTS: [&str; 2] = ["sudokupad.app", "crackingthecryptic.com"];
+
+/// Where the share string starts on the line `trimmed`: after `load=` (an
+/// f-puzzles link) or after `fpuz` (a SudokuPad payload that is an
+/// f-puzzles puzzle, as a path or behind `?puzzle=`); `Err` names a
+/// SudokuPad payload of another kind.
+fn share_string_start(trimmed: &str) -> Result<usize, String> {
+    if let Some(i) = trimmed.find("load=") {
+        return Ok(i + "load=".len());
+    }
+    let sudokupad = SUDOKUPAD_HOSTS.iter().any(|host| trimmed.contains(host));
+    if !sudokupad && !trimmed.starts_with("fpuz") {
+        return Ok(0);
+    }
+    // The payload: where `fpuz` starts, else behind `puzzle=`, else the
+    // path's last part (a share string may hold `/`, a short id does not).
+    let path = trimmed.split(['?', '#']).next().unwrap_or(trimmed);
+    let start = match (trimmed.find("fpuz"), trimmed.find("puzzle=")) {
+        (Some(i), _) => i,
+        (None, Some(i)) => i + "puzzle=".len(),
+        (None, None) if sudokupad => path.rfind('/').map_or(0, |i| i + 1),
+        (None, None) => 0,
+    };
+    let payload = &trimmed[start..];
+    if let Some(rest) = payload.strip_prefix("fpuzzles").or_else(|| payload.strip_prefix("fpuz")) {
+        return Ok(trimmed.len() - rest.len());
+    }
+    let kind = match payload {
+        p if p.starts_with("scl") => "SudokuPad's own compressed format (scl...)",
+        p if p.starts_with("ctc") => "a Cracking the Cryptic puzzle (ctc...)",
+        p if p.starts_with('{') => "SudokuPad's own JSON",
+        "" => "nothing",
+        _ => "a short puzzle id, which only SudokuPad's server can resolve",
+    };
+    Err(format!(
+        "a SudokuPad link whose payload is {kind}: only f-puzzles payloads (fpuz followed by a share string) are read"
+    ))
+}
+
+/// The editor's default regions for a side: boxes `h` rows tall, `h` the
+/// largest divisor of `n` up to its square root (9: 3x3, 6: 2x3, 7: 1x7,
+/// the rows), as SudokuVariantSolverJS's `applyDefaultRegions` reads them.
+fn default_box(n: usize) -> (usize, usize) {
+    let h = (1..=n).take_while(|h| h * h <= n).filter(|h| n % h == 0).last().unwrap_or(1);
+    (h, n / h)
 }
 
 /// An error at a JSON path (no line and column).
@@ -62,8 +114,9 @@ fn json_text(text: &str, name: &str) -> Result<String, ParseError> {
     // A share string or link on its first line; `#` comment lines may precede it.
     let (line, raw) = first_line(text);
     let trimmed = raw.trim();
-    let offset = trimmed.find("load=").map_or(0, |i| i + "load=".len());
-    let start_col = raw.len() - raw.trim_start().len() + offset;
+    let lead = raw.len() - raw.trim_start().len();
+    let offset = share_string_start(trimmed).map_err(|e| Pos { line, col: lead + 1 }.error(name, e))?;
+    let start_col = lead + trimmed[..offset].chars().count();
     let encoded: String = trimmed[offset..].split(['&', '#', ' ', '\n']).next().unwrap_or("").to_owned();
     let decoded =
         encoded.replace("%2B", "+").replace("%2F", "/").replace("%3D", "=").replace("%2b", "+").replace("%2f", "/");
@@ -119,7 +172,10 @@ impl Reader<'_> {
             return Err(self.err("$.grid", format!("expected {n} rows, found {}", grid.len())));
         }
         let mut givens = Vec::new();
-        let mut regions: Vec<Option<usize>> = vec![None; n * n];
+        // Each cell's region: the editor omits it for a cell in its default
+        // region (its box, `default_box`), and writes `null` for a cell in none.
+        let (h, w) = default_box(n);
+        let mut regions: Vec<Option<usize>> = (0..n * n).map(|i| Some((i / n) / h * h + (i % n) / w)).collect();
         for (r, row) in grid.iter().enumerate() {
             let row = row.as_array().filter(|row| row.len() == n);
             let row = row.ok_or_else(|| self.err(&format!("$.grid[{r}]"), format!("expected a row of {n} cells")))?;
@@ -135,7 +191,7 @@ impl Reader<'_> {
                 if let Some(region) = cell.get("region") {
                     match region.as_u64() {
                         Some(k) if (k as usize) < n => regions[r * n + c] = Some(k as usize),
-                        _ if region.is_null() => {}
+                        _ if region.is_null() => regions[r * n + c] = None,
                         _ => return Err(self.err(&format!("{path}.region"), format!("expected a region 0..{}", n - 1))),
                     }
                 }
@@ -149,28 +205,25 @@ impl Reader<'_> {
         Ok(puzzle)
     }
 
-    /// Boxes when every cell's region is its box (or none is set), else the regions.
+    /// Boxes when every cell's region is its default box (with boxes of
+    /// more than one row), else a Latin square with the regions: each must
+    /// have `n` cells; a region that is a row is the row already.
     fn layout(&self, n: usize, regions: &[Option<usize>]) -> Result<Puzzle, ParseError> {
-        let boxes = super::grid::box_shape(n);
-        let box_of = |i: usize| boxes.map(|(h, w)| (i / n) / h * (n / w) + (i % n) / w);
-        let all_boxes = (0..n * n).all(|i| regions[i].is_none() || regions[i] == box_of(i));
-        match boxes {
-            Some((h, w)) if all_boxes => Puzzle::sudoku(h, w).map_err(|e| self.err("$.size", e.to_string())),
-            _ => {
-                let mut puzzle = Puzzle::latin(n).map_err(|e| self.err("$.size", e.to_string()))?;
-                for k in 0..n {
-                    let cells: Vec<Cell> = (0..n * n)
-                        .filter(|&i| regions[i].or_else(|| box_of(i)) == Some(k))
-                        .map(|i| Cell::new(i / n, i % n))
-                        .collect();
-                    if cells.is_empty() && boxes.is_none() && regions.iter().all(Option::is_none) {
-                        continue; // a Latin square: no regions at all
-                    }
-                    puzzle.add_region(cells).map_err(|e| self.err("$.grid", format!("region {k}: {e}")))?;
-                }
-                Ok(puzzle)
-            }
+        let (h, w) = default_box(n);
+        let boxes = (0..n * n).all(|i| regions[i] == Some((i / n) / h * h + (i % n) / w));
+        if boxes && h > 1 {
+            return Puzzle::sudoku(h, w).map_err(|e| self.err("$.size", e.to_string()));
         }
+        let mut puzzle = Puzzle::latin(n).map_err(|e| self.err("$.size", e.to_string()))?;
+        for k in 0..n {
+            let cells: Vec<Cell> =
+                (0..n * n).filter(|&i| regions[i] == Some(k)).map(|i| Cell::new(i / n, i % n)).collect();
+            if cells.is_empty() || cells.iter().all(|c| c.row == cells[0].row) && cells.len() == n {
+                continue; // no such region, or a row
+            }
+            puzzle.add_region(cells).map_err(|e| self.err("$.grid", format!("region {k}: {e}")))?;
+        }
+        Ok(puzzle)
     }
 
     /// A cell name's row and column as written (from 1; a clue outside the

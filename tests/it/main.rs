@@ -5,6 +5,7 @@ mod common;
 
 mod chart;
 mod cli;
+mod conventions;
 mod cubes;
 mod encodings;
 mod export_decode;

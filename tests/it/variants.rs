@@ -37,6 +37,44 @@ enum Rule {
     Between(Vec<usize>),
     Quadruple(usize, Vec<u32>),
     Negative(&'static str),
+    /// Outside clues: the clue's row and column (from 1; 0 or n + 1 outside).
+    XSum((usize, usize), u32),
+    Sandwich((usize, usize), u32),
+    Skyscraper((usize, usize), u32),
+    RegionSum(Vec<usize>),
+    Zipper(Vec<usize>),
+    DoubleArrow(Vec<usize>),
+    Entropic(Vec<usize>),
+    Modular(Vec<usize>),
+    Nabner(Vec<usize>),
+    Lockout(Vec<usize>),
+    RowIndex(Vec<usize>),
+    ColumnIndex(Vec<usize>),
+    BoxIndex(Vec<usize>),
+}
+
+/// The cells a clue outside the grid looks along, from its side.
+fn clue_line(n: usize, (r, c): (usize, usize)) -> Vec<usize> {
+    if r == 0 {
+        (0..n).map(|i| i * n + c - 1).collect()
+    } else if r == n + 1 {
+        (0..n).rev().map(|i| i * n + c - 1).collect()
+    } else if c == 0 {
+        (0..n).map(|i| (r - 1) * n + i).collect()
+    } else {
+        (0..n).rev().map(|i| (r - 1) * n + i).collect()
+    }
+}
+
+/// A random clue position just outside an n x n grid.
+fn random_clue(rng: &mut Rng, n: usize) -> (usize, usize) {
+    let k = 1 + rng.below(n);
+    match rng.below(4) {
+        0 => (0, k),
+        1 => (n + 1, k),
+        2 => (k, 0),
+        _ => (k, n + 1),
+    }
 }
 
 /// A test puzzle: side, box shape (rows, cols), givens (0 blank), rules.
@@ -92,6 +130,19 @@ impl Spec {
                     format!("quadruple {} {}", name(*c, n), ds.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
                 }
                 Rule::Negative(kind) => format!("negative {kind}"),
+                Rule::XSum((r, c), t) => format!("xsum r{r}c{c} = {t}"),
+                Rule::Sandwich((r, c), t) => format!("sandwich r{r}c{c} = {t}"),
+                Rule::Skyscraper((r, c), t) => format!("skyscraper r{r}c{c} = {t}"),
+                Rule::RegionSum(cs) => format!("region-sum {}", cells(cs)),
+                Rule::Zipper(cs) => format!("zipper {}", cells(cs)),
+                Rule::DoubleArrow(cs) => format!("double-arrow {}", cells(cs)),
+                Rule::Entropic(cs) => format!("entropic {}", cells(cs)),
+                Rule::Modular(cs) => format!("modular {}", cells(cs)),
+                Rule::Nabner(cs) => format!("nabner {}", cells(cs)),
+                Rule::Lockout(cs) => format!("lockout {}", cells(cs)),
+                Rule::RowIndex(cs) => format!("row-index {}", cells(cs)),
+                Rule::ColumnIndex(cs) => format!("column-index {}", cells(cs)),
+                Rule::BoxIndex(cs) => format!("box-index {}", cells(cs)),
             };
             out.push('\n');
         }
@@ -222,6 +273,78 @@ impl Spec {
                         _ => marked(&["x", "v"], a, b) || x + y != 5,
                     }
                 })
+            }),
+            Rule::XSum(clue, t) => {
+                let line = clue_line(n, *clue);
+                let x = g[line[0]] as usize;
+                line[..x].iter().map(|&c| g[c]).sum::<u32>() == *t
+            }
+            Rule::Sandwich(clue, t) => {
+                let line = clue_line(n, *clue);
+                let at = |d: u32| line.iter().position(|&c| g[c] == d).unwrap();
+                let (a, b) = (at(1), at(n as u32));
+                line[a.min(b) + 1..a.max(b)].iter().map(|&c| g[c]).sum::<u32>() == *t
+            }
+            Rule::Skyscraper(clue, t) => {
+                let line = clue_line(n, *clue);
+                let mut tallest = 0;
+                let seen = line.iter().filter(|&&c| {
+                    let taller = g[c] > tallest;
+                    tallest = tallest.max(g[c]);
+                    taller
+                });
+                seen.count() as u32 == *t
+            }
+            Rule::RegionSum(cs) => {
+                let box_of = |c: usize| (c / n) / self.boxes.0 * (n / self.boxes.1) + (c % n) / self.boxes.1;
+                let mut sums: Vec<u32> = Vec::new();
+                for (i, &c) in cs.iter().enumerate() {
+                    if i > 0 && box_of(cs[i - 1]) == box_of(c) {
+                        *sums.last_mut().unwrap() += g[c];
+                    } else {
+                        sums.push(g[c]);
+                    }
+                }
+                sums.windows(2).all(|w| w[0] == w[1])
+            }
+            Rule::Zipper(cs) => {
+                let k = cs.len();
+                let mut totals: Vec<u32> = (0..k / 2).map(|i| g[cs[i]] + g[cs[k - 1 - i]]).collect();
+                if k % 2 == 1 {
+                    totals.push(g[cs[k / 2]]);
+                }
+                totals.windows(2).all(|w| w[0] == w[1])
+            }
+            Rule::DoubleArrow(cs) => g[cs[0]] + g[cs[cs.len() - 1]] == sum(&cs[1..cs.len() - 1]),
+            Rule::Entropic(cs) | Rule::Modular(cs) => {
+                // The peer's classes: low and high equal in size, middle the rest.
+                let (floor, ceil) = (n as u32 / 3, (n as u32).div_ceil(3));
+                let outer = if 2 * floor + ceil == n as u32 { floor } else { ceil };
+                let class = |d: u32| match rule {
+                    Rule::Entropic(_) => (d > outer) as u32 + (d > n as u32 - outer) as u32,
+                    _ => d % 3,
+                };
+                (0..cs.len()).all(|i| (0..i).all(|j| i % 3 == j % 3 || class(g[cs[i]]) != class(g[cs[j]])))
+            }
+            Rule::Nabner(cs) => (0..cs.len()).all(|i| (0..i).all(|j| g[cs[i]].abs_diff(g[cs[j]]) >= 2)),
+            Rule::Lockout(cs) => {
+                let (a, b) = (g[cs[0]], g[cs[cs.len() - 1]]);
+                a.abs_diff(b) >= n as u32 / 2 && cs[1..cs.len() - 1].iter().all(|&c| g[c] < a.min(b) || g[c] > a.max(b))
+            }
+            Rule::RowIndex(cs) => cs.iter().all(|&c| {
+                let (r, k, d) = (c / n, c % n, g[c] as usize);
+                g[(d - 1) * n + k] == r as u32 + 1
+            }),
+            Rule::ColumnIndex(cs) => cs.iter().all(|&c| {
+                let (r, k, d) = (c / n, c % n, g[c] as usize);
+                g[r * n + d - 1] == k as u32 + 1
+            }),
+            Rule::BoxIndex(cs) => cs.iter().all(|&c| {
+                let (h, w) = self.boxes;
+                let (top, left) = ((c / n) / h * h, (c % n) / w * w);
+                let cells: Vec<usize> = (0..h).flat_map(|i| (0..w).map(move |j| (top + i) * n + left + j)).collect();
+                let i = cells.iter().position(|&x| x == c).unwrap();
+                g[cells[g[c] as usize - 1]] == i as u32 + 1
             }),
         })
     }
@@ -375,11 +498,81 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
             }
             Rule::Quadruple(c, ds)
         }
-        _ => Rule::Negative(["white", "black", "x", "v"][rng.below(4)]),
+        23 => Rule::Negative(["white", "black", "x", "v", "xv"][rng.below(5)]),
+        24 => {
+            let clue = random_clue(rng, n);
+            let line = clue_line(n, clue);
+            let x = grid[line[0]] as usize;
+            let t = line[..x].iter().map(|&c| grid[c]).sum::<u32>() + rng.below(2) as u32;
+            Rule::XSum(clue, t.min((n * (n + 1) / 2) as u32))
+        }
+        25 => {
+            let clue = random_clue(rng, n);
+            let line = clue_line(n, clue);
+            let at = |d: u32| line.iter().position(|&c| grid[c] == d).unwrap();
+            let (a, b) = (at(1), at(n as u32));
+            let t = line[a.min(b) + 1..a.max(b)].iter().map(|&c| grid[c]).sum::<u32>() + rng.below(2) as u32;
+            Rule::Sandwich(clue, t.min((n * (n + 1) / 2 - 1 - n) as u32))
+        }
+        26 => {
+            let clue = random_clue(rng, n);
+            let mut tallest = 0;
+            let seen = clue_line(n, clue)
+                .into_iter()
+                .filter(|&c| {
+                    let taller = grid[c] > tallest;
+                    tallest = tallest.max(grid[c]);
+                    taller
+                })
+                .count();
+            Rule::Skyscraper(clue, (seen + rng.below(2)).min(n) as u32)
+        }
+        27 => {
+            let len = 2 + rng.below(3);
+            Rule::RegionSum(path(rng, n, len))
+        }
+        28 => {
+            let len = 2 + rng.below(3);
+            Rule::Zipper(path(rng, n, len))
+        }
+        29 => {
+            let len = 3 + rng.below(2);
+            Rule::DoubleArrow(path(rng, n, len))
+        }
+        30 => {
+            let len = 2 + rng.below(3);
+            Rule::Entropic(path(rng, n, len))
+        }
+        31 => {
+            let len = 2 + rng.below(3);
+            Rule::Modular(path(rng, n, len))
+        }
+        32 => {
+            let len = 2 + rng.below(2);
+            Rule::Nabner(path(rng, n, len))
+        }
+        33 => {
+            let len = 2 + rng.below(3);
+            Rule::Lockout(path(rng, n, len))
+        }
+        34 => Rule::RowIndex(vec![rng.below(n * n)]),
+        35 => Rule::ColumnIndex(vec![rng.below(n * n)]),
+        36 => Rule::BoxIndex(vec![rng.below(n * n)]),
+        _ => {
+            // A marker between diagonal neighbours (SudokuPad draws them).
+            let (r, c) = (rng.below(n - 1), rng.below(n - 1));
+            let (a, b) =
+                if rng.below(2) == 0 { (r * n + c, (r + 1) * n + c + 1) } else { (r * n + c + 1, (r + 1) * n + c) };
+            match rng.below(3) {
+                0 => Rule::White(a, b, grid[a].abs_diff(grid[b]).max(1)),
+                1 => Rule::Black(a, b, 2),
+                _ => Rule::X(a, b),
+            }
+        }
     }
 }
 
-const KINDS: usize = 24;
+const KINDS: usize = 38;
 
 fn random_spec(rng: &mut Rng, n: usize, boxes: (usize, usize), rules: usize, givens: usize) -> Spec {
     let grid = random_grid(rng, n, boxes);
@@ -427,7 +620,7 @@ fn every_rule_alone_matches_the_oracle_on_4x4() {
 fn mixed_rules_match_the_oracle_under_every_encoding() {
     let mut rng = rng(43);
     let mut counts = Vec::new();
-    for i in 0..60 {
+    for i in 0..120 {
         let (n, boxes, givens) = if i % 4 == 3 { (6, (2, 3), 14) } else { (4, (2, 2), rng.below(3)) };
         let rules = 2 + rng.below(3);
         let spec = random_spec(&mut rng, n, boxes, rules, givens);

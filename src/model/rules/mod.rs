@@ -22,8 +22,10 @@
 //! their family (docs/rules.md says each).
 
 mod build;
+mod context;
+mod table;
 
-pub use build::Context;
+pub use context::Context;
 
 use super::{Cell, Puzzle};
 
@@ -165,7 +167,7 @@ pub struct Rule {
 }
 
 /// Every rule, in the order docs/rules.md lists them.
-pub const RULES: &[Rule] = build::RULES;
+pub const RULES: &[Rule] = table::RULES;
 
 /// The rule the native format calls `keyword`.
 pub fn by_keyword(keyword: &str) -> Option<&'static Rule> {

@@ -28,6 +28,19 @@
 //! - `DistinctLines`: a defined variable `same(k)` per position (the two
 //!   cells hold one digit: `same(k) <-> OR_d (a_k = d ∧ b_k = d)`, with a
 //!   defined variable per conjunction), and the clause `OR_k ¬same(k)`.
+//! - `EqualSums`: each part's one-hot sum (every partial sum kept), and
+//!   each value of the first part's sum equivalent to the same value of
+//!   every other part's (`sum.rs`).
+//! - `XSum`, `Sandwich`: one sum of masked digits, a cell counting only
+//!   where a defined variable says so: for an x-sum, `first >= k+1` for
+//!   cell `k`; for a sandwich, exactly one crust (low or high) before the
+//!   cell and the cell none, from a one-hot count of the crusts so far
+//!   (low and high each exactly once on the line) (`sum.rs`).
+//! - `Visible` (skyscrapers): the running maximum, a defined `taller`
+//!   per cell, and a one-hot count of the cells seen so far (`visible.rs`).
+//! - `Index`: `cell = d → line[d-1] = value`, one clause per digit.
+//! - `Outside` (lockout): like `Between`, with the digits between the ends,
+//!   both included, forbidden inside.
 //! - `Lex` (`a ≤lex rename(b)`): a defined variable `eq(k)` per position
 //!   after the first, true when the positions before `k` are equal (`eq(k)
 //!   -> eq(k-1)`, `eq(k) ∧ b = v -> a = rename(v)`, and `eq(k-1) ∧ a =
@@ -44,12 +57,15 @@
 //! - S. Joshi, R. Martins, V. Manquinho, "Generalized Totalizer Encoding
 //!   for Pseudo-Boolean Constraints", CP 2015.
 
-use std::collections::{BTreeMap, HashMap};
+mod sum;
+mod visible;
+
+use std::collections::HashMap;
 
 use itertools::Itertools;
 use varisat::Lit;
 
-use super::{ClauseSink, DigitEncoding, VarMap};
+use crate::encode::{ClauseSink, DigitEncoding, VarMap};
 use crate::model::{Cell, Constraint, Digit};
 
 crate::named_enum! {
@@ -75,12 +91,12 @@ impl<'a> Spelling<'a> {
     }
 
     /// Literals whose disjunction says "`cell` does not hold `d`".
-    fn not(&self, cell: Cell, d: Digit) -> Vec<Lit> {
+    pub(super) fn not(&self, cell: Cell, d: Digit) -> Vec<Lit> {
         self.vars.digit_lits(cell, d).into_iter().map(|l| !l).collect()
     }
 
     /// One literal that is true exactly when `cell` holds `d`.
-    fn is(&mut self, cell: Cell, d: Digit, out: &mut dyn ClauseSink) -> Lit {
+    pub(super) fn is(&mut self, cell: Cell, d: Digit, out: &mut dyn ClauseSink) -> Lit {
         if self.vars.digits() == DigitEncoding::Direct {
             return self.vars.lit(cell, d);
         }
@@ -115,7 +131,34 @@ pub(super) fn encode_constraint(
                 out.add_clause(&spelling.not(*cell, d));
             }
         }
-        Constraint::Sum { terms, target } => encode_sum(terms, i64::from(*target), sums, n, spelling, out),
+        Constraint::Sum { terms, target } => sum::encode_sum(terms, i64::from(*target), sums, n, spelling, out),
+        Constraint::EqualSums { parts } => sum::encode_equal_sums(parts, n, spelling, out),
+        Constraint::XSum { cells, target } => sum::encode_xsum(cells, i64::from(*target), sums, n, spelling, out),
+        Constraint::Sandwich { cells, target, low, high } => {
+            sum::encode_sandwich(cells, i64::from(*target), (*low, *high), sums, n, spelling, out)
+        }
+        Constraint::Visible { cells, target } => visible::encode_visible(cells, *target, n, spelling, out),
+        Constraint::Index { cell, line, value } => {
+            for d in digits() {
+                let clause = match line.get(usize::from(d) - 1) {
+                    Some(&at) if at == *cell && d == *value => continue, // it holds d: true
+                    Some(&at) if at == *cell => spelling.not(*cell, d),  // it would hold d and value
+                    Some(&at) => [spelling.not(*cell, d), vec![spelling.is(at, *value, out)]].concat(),
+                    None => spelling.not(*cell, d), // no such place on the line
+                };
+                out.add_clause(&clause);
+            }
+        }
+        Constraint::Outside { ends: (a, b), inner } => {
+            for (i, j) in itertools::iproduct!(digits(), digits()) {
+                let ends = [spelling.not(*a, i), spelling.not(*b, j)].concat();
+                for &m in inner {
+                    for k in digits().filter(|&k| i.min(j) <= k && k <= i.max(j)) {
+                        out.add_clause(&[ends.clone(), spelling.not(m, k)].concat());
+                    }
+                }
+            }
+        }
         Constraint::Consecutive { cells } => {
             let len = cells.len();
             if len == 0 {
@@ -226,113 +269,5 @@ pub(super) fn encode_constraint(
                 }
             }
         }
-    }
-}
-
-/// A one-hot set of values: the literal true when the value is taken.
-type Values = BTreeMap<i64, Lit>;
-
-/// The least and greatest value of a non-empty set.
-fn span(values: &Values) -> (i64, i64) {
-    let first = values.keys().next().copied().unwrap_or(0);
-    (first, values.keys().next_back().copied().unwrap_or(first))
-}
-
-/// `Σ w·digit = target` over `terms`, merged as `sums` says.
-fn encode_sum(
-    terms: &[(Cell, i32)],
-    target: i64,
-    sums: SumEncoding,
-    n: usize,
-    spelling: &mut Spelling,
-    out: &mut dyn ClauseSink,
-) {
-    let leaves: Vec<Values> = terms
-        .iter()
-        .filter(|&&(_, w)| w != 0)
-        .map(|&(cell, w)| (1..=n as Digit).map(|d| (i64::from(w) * i64::from(d), spelling.is(cell, d, out))).collect())
-        .collect();
-    let (lo, hi) = leaves.iter().map(span).fold((0, 0), |(lo, hi), (a, b)| (lo + a, hi + b));
-    let sum = Sum { target, total: (lo, hi) };
-    match leaves.len() {
-        0 => {
-            if target != 0 {
-                out.add_clause(&[]);
-            }
-        }
-        1 => {
-            for (&v, &lit) in &leaves[0] {
-                if v != target {
-                    out.add_clause(&[!lit]);
-                }
-            }
-        }
-        _ => match sums {
-            SumEncoding::PartialSums => {
-                let mut leaves = leaves.into_iter();
-                let mut node = leaves.next().expect("two leaves or more");
-                let mut rest: Vec<Values> = leaves.collect();
-                let last = rest.len() - 1;
-                for (i, leaf) in rest.drain(..).enumerate() {
-                    node = sum.merge(node, leaf, i == last, out);
-                }
-            }
-            SumEncoding::Totalizer => {
-                sum.tree(leaves, true, out);
-            }
-        },
-    }
-}
-
-/// The sum being encoded: its target and the range of all its terms.
-struct Sum {
-    target: i64,
-    total: (i64, i64),
-}
-
-impl Sum {
-    /// Merges `leaves` as a balanced tree; the root's pairs are checked against the target.
-    fn tree(&self, mut leaves: Vec<Values>, root: bool, out: &mut dyn ClauseSink) -> Values {
-        if leaves.len() == 1 {
-            return leaves.pop().expect("one leaf");
-        }
-        let right = leaves.split_off(leaves.len() / 2);
-        let left = self.tree(leaves, false, out);
-        let right = self.tree(right, false, out);
-        self.merge(left, right, root, out)
-    }
-
-    /// The one-hot set of `a + b`; at the root, only pairs summing to the
-    /// target are allowed and no set is made.
-    fn merge(&self, a: Values, b: Values, root: bool, out: &mut dyn ClauseSink) -> Values {
-        if a.is_empty() || b.is_empty() {
-            out.add_clause(&[]); // an earlier merge found no reachable sum
-            return Values::new();
-        }
-        let ((alo, ahi), (blo, bhi)) = (span(&a), span(&b));
-        // What the terms outside this node can still add.
-        let (rest_lo, rest_hi) = (self.total.0 - alo - blo, self.total.1 - ahi - bhi);
-        let mut merged = Values::new();
-        for (&x, &lx) in &a {
-            for (&y, &ly) in &b {
-                let s = x + y;
-                let reachable =
-                    if root { s == self.target } else { (s + rest_lo..=s + rest_hi).contains(&self.target) };
-                if !reachable {
-                    out.add_clause(&[!lx, !ly]);
-                } else if !root {
-                    let ls = *merged.entry(s).or_insert_with(|| out.new_var().positive());
-                    out.add_clause(&[!lx, !ly, ls]);
-                }
-            }
-        }
-        // At most one partial sum, so that propagation fixes them all.
-        let lits: Vec<Lit> = merged.values().copied().collect();
-        for (i, &p) in lits.iter().enumerate() {
-            for &q in &lits[i + 1..] {
-                out.add_clause(&[!p, !q]);
-            }
-        }
-        merged
     }
 }

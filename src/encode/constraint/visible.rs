@@ -1,0 +1,58 @@
+//! Skyscrapers: seen from the first cell, `target` cells are taller than
+//! every cell before them. Along the line, the running maximum (one-hot
+//! over the digits), a defined variable `taller` per cell (it exceeds that
+//! maximum), and the number of cells seen so far (one-hot over 1..=target,
+//! more being a conflict); every auxiliary variable is fixed by
+//! propagation once the digits are, so none changes a count.
+
+use varisat::Lit;
+
+use super::Spelling;
+use crate::encode::ClauseSink;
+use crate::model::{Cell, Digit};
+
+/// Pairwise at most one of `lits`.
+fn at_most_one(lits: &[Lit], out: &mut dyn ClauseSink) {
+    for (i, &a) in lits.iter().enumerate() {
+        for &b in &lits[i + 1..] {
+            out.add_clause(&[!a, !b]);
+        }
+    }
+}
+
+pub(super) fn encode_visible(cells: &[Cell], target: u8, n: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+    let t = usize::from(target);
+    if t == 0 || t > cells.len() {
+        out.add_clause(&[]);
+        return;
+    }
+    let digits = |spelling: &mut Spelling, cell: Cell, out: &mut dyn ClauseSink| -> Vec<Lit> {
+        (1..=n as Digit).map(|d| spelling.is(cell, d, out)).collect()
+    };
+    // After the first cell: the maximum is its digit, and one cell is seen.
+    let mut max = digits(spelling, cells[0], out);
+    let yes = out.new_var().positive();
+    out.add_clause(&[yes]);
+    let mut seen: Vec<Lit> = (1..=t).map(|c| if c == 1 { yes } else { !yes }).collect();
+    for &cell in &cells[1..] {
+        let is = digits(spelling, cell, out);
+        let taller = out.new_var().positive();
+        let next_max: Vec<Lit> = (0..n).map(|_| out.new_var().positive()).collect();
+        for (m, d) in itertools::iproduct!(0..n, 0..n) {
+            out.add_clause(&[!max[m], !is[d], next_max[m.max(d)]]);
+            out.add_clause(&[!max[m], !is[d], if d > m { taller } else { !taller }]);
+        }
+        at_most_one(&next_max, out);
+        let next_seen: Vec<Lit> = (0..t).map(|_| out.new_var().positive()).collect();
+        for c in 0..t {
+            out.add_clause(&[!seen[c], taller, next_seen[c]]);
+            match next_seen.get(c + 1) {
+                Some(&more) => out.add_clause(&[!seen[c], !taller, more]),
+                None => out.add_clause(&[!seen[c], !taller]), // more than `target` seen
+            }
+        }
+        at_most_one(&next_seen, out);
+        (max, seen) = (next_max, next_seen);
+    }
+    out.add_clause(&[seen[t - 1]]);
+}

@@ -1,0 +1,133 @@
+//! What rules need of each other while a puzzle is read, and the rules
+//! that act only once every rule is read: the cells in killer cages,
+//! markers and the negative constraints that spare them, nonconsecutive,
+//! minimum and maximum cells.
+
+use std::cmp::Ordering;
+
+use super::build::orthogonal_pairs;
+use super::{Args, RuleError};
+use crate::model::{Cell, Predicate, Puzzle};
+
+/// What rules need of each other while a puzzle is read: the cells in
+/// killer cages (cages may not overlap), the markers placed (which the
+/// negative constraints and nonconsecutive spare), and the rules that act
+/// only once every rule is read ([`Context::finish`]).
+#[derive(Debug, Default)]
+pub struct Context {
+    pub(super) caged: Vec<Cell>,
+    markers: Vec<(Marker, Cell, Cell)>,
+    pub(super) negatives: Vec<Negative>,
+    pub(super) nonconsecutive: bool,
+    pub(super) minimum: Vec<Cell>,
+    pub(super) maximum: Vec<Cell>,
+}
+
+/// A marker between two cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Marker {
+    /// Kropki white dot: the difference.
+    White(u32),
+    /// Kropki black dot: the ratio.
+    Black(u32),
+    /// A sum: X (10), V (5) or a sum dot.
+    Sum(u32),
+}
+
+impl Marker {
+    fn kropki(self) -> bool {
+        matches!(self, Marker::White(_) | Marker::Black(_))
+    }
+}
+
+/// A negative constraint: what no unmarked pair of neighbours may do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Negative {
+    /// Differ by a white dot's value (any that appears).
+    Difference,
+    /// Have a black dot's ratio (any that appears; 2 if none does).
+    Ratio,
+    /// Sum to 10.
+    X,
+    /// Sum to 5.
+    V,
+    /// Sum to a sum dot's value (any that appears).
+    Sum,
+}
+
+impl Context {
+    /// A context for a new puzzle.
+    pub fn new() -> Context {
+        Context::default()
+    }
+
+    /// Adds what acts only once every rule is read: minimum and maximum
+    /// cells (compared with the neighbours not shaded the same way),
+    /// nonconsecutive and the negative constraints (on the pairs of
+    /// orthogonal neighbours without a marker of their family).
+    pub fn finish(self, p: &mut Puzzle) -> Result<(), RuleError> {
+        let pairs = orthogonal_pairs(p.side());
+        for (a, b) in &pairs {
+            for (low, high) in [(*a, *b), (*b, *a)] {
+                let min = self.minimum.contains(&low) && !self.minimum.contains(&high);
+                let max = self.maximum.contains(&high) && !self.maximum.contains(&low);
+                if min || max {
+                    p.add_relation(low, high, Predicate::Less).map_err(RuleError::from)?;
+                }
+            }
+        }
+        let values = |wanted: fn(Marker) -> Option<u32>| {
+            let mut found: Vec<u32> = self.markers.iter().filter_map(|m| wanted(m.0)).collect();
+            found.sort_unstable();
+            found.dedup();
+            found
+        };
+        let white = values(|m| if let Marker::White(d) = m { Some(d) } else { None });
+        let mut black = values(|m| if let Marker::Black(r) = m { Some(r) } else { None });
+        if black.is_empty() {
+            black.push(2);
+        }
+        let sums = values(|m| if let Marker::Sum(s) = m { Some(s) } else { None });
+        let mut banned: Vec<(bool, Predicate)> = Vec::new(); // (spared by Kropki dots, else by sums)
+        if self.nonconsecutive {
+            banned.push((true, Predicate::DifferenceNot { diff: 1 }));
+        }
+        for negative in &self.negatives {
+            match negative {
+                Negative::Difference => {
+                    banned.extend(white.iter().map(|&diff| (true, Predicate::DifferenceNot { diff })))
+                }
+                Negative::Ratio => banned.extend(black.iter().map(|&ratio| (true, Predicate::RatioNot { ratio }))),
+                Negative::X => banned.push((false, Predicate::SumNot { target: 10 })),
+                Negative::V => banned.push((false, Predicate::SumNot { target: 5 })),
+                Negative::Sum => banned.extend(sums.iter().map(|&target| (false, Predicate::SumNot { target }))),
+            }
+        }
+        banned.dedup();
+        for (a, b) in pairs {
+            let marked = |kropki: bool| {
+                self.markers.iter().any(|&(m, x, y)| m.kropki() == kropki && ((x, y) == (a, b) || (x, y) == (b, a)))
+            };
+            for &(kropki, predicate) in &banned {
+                if !marked(kropki) {
+                    p.add_relation(a, b, predicate).map_err(RuleError::from)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A marker between two touching cells: its relation, and its place for
+/// the negative constraints.
+pub(super) fn marker(p: &mut Puzzle, ctx: &mut Context, a: &Args, marker: Marker) -> Result<(), RuleError> {
+    let (x, y) = (a.cells[0], a.cells[1]);
+    let predicate = match marker {
+        Marker::White(diff) => Predicate::Difference { diff },
+        Marker::Black(ratio) => Predicate::Ratio { ratio },
+        Marker::Sum(target) => Predicate::Sum { cmp: Ordering::Equal, target },
+    };
+    p.add_relation(x, y, predicate).map_err(RuleError::from)?;
+    ctx.markers.push((marker, x, y));
+    Ok(())
+}
