@@ -42,6 +42,8 @@ pub enum Command {
     Count(CountArgs),
     /// Say whether each puzzle has exactly one solution: `unique`, `none` or `multiple`.
     Unique(UniqueArgs),
+    /// Print each cell's true candidates: the digits that appear in some solution (with `--counts`, in how many).
+    Candidates(CandidatesArgs),
     /// Write the puzzle's CNF in DIMACS, with its projection.
     Export(ExportArgs),
     /// Read a SAT solver's model of an exported CNF and print the grid.
@@ -253,6 +255,30 @@ pub struct UniqueArgs {
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
     pub jobs: Option<u16>,
     /// Output format: `text` (tab-separated lines) or `json` (a JSON object a line).
+    #[arg(long, value_parser = named::<Output>(), default_value_t)]
+    pub output: Output,
+}
+
+#[derive(Debug, Args)]
+pub struct CandidatesArgs {
+    #[command(flatten)]
+    pub puzzles: PuzzlesArgs,
+    #[command(flatten)]
+    pub solve: SolveArgs,
+    /// Also count, for each cell and digit, the solutions that put the digit there (this
+    /// enumerates every solution once).
+    #[arg(long)]
+    pub counts: bool,
+    /// With --counts, stop after N solutions: the counts are then lower bounds (exit 3).
+    #[arg(long, value_name = "N", requires = "counts")]
+    pub max: Option<u128>,
+    /// Stop each puzzle after SECS seconds: what was found so far, the rest undecided (exit 3).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Puzzles worked on at a time, one thread each [default: all cores]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
+    pub jobs: Option<u16>,
+    /// Output format: `text` (the grid of candidates; with --counts, a line per cell) or `json`.
     #[arg(long, value_parser = named::<Output>(), default_value_t)]
     pub output: Output,
 }

@@ -3,6 +3,7 @@
 //! struct. Results go to stdout; diagnostics go to stderr, and a failure to
 //! write them never stops a run.
 
+mod candidates;
 mod cluster;
 mod compare;
 mod count;
@@ -54,6 +55,7 @@ pub fn run(cli: &Cli) -> Result<Status, AppError> {
             None => count::run(count::Settings::resolve(args)?),
         },
         Command::Unique(args) => unique::run(unique::Settings::resolve(args)?),
+        Command::Candidates(args) => candidates::run(candidates::Settings::resolve(args)?),
         Command::Export(args) => export::run(export::Settings::resolve(args)?),
         Command::Decode(args) => decode::run(decode::Settings::resolve(args)?),
         Command::Compare(args) => compare::run(compare::Settings::resolve(args)?),

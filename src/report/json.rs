@@ -9,9 +9,9 @@ use num_bigint::BigUint;
 use serde::Serialize;
 
 use super::{one_line, Item, Printer};
-use crate::count::plan::{Tally, Verdict};
+use crate::count::plan::{Candidates, Tally, Verdict};
 use crate::count::Stop;
-use crate::model::Grid;
+use crate::model::{Cell, Grid};
 
 /// The JSON printer; it keeps the solutions `--print` shows until the
 /// puzzle's count is printed with them.
@@ -80,6 +80,28 @@ struct VerdictRecord<'a> {
 }
 
 #[derive(Serialize)]
+struct CandidatesRecord<'a> {
+    source: &'a str,
+    line: Option<usize>,
+    exact: bool,
+    stop: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<Number>,
+    cells: Vec<CellRecord>,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct CellRecord {
+    cell: String,
+    digits: Vec<u8>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    undecided: Vec<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    counts: Option<std::collections::BTreeMap<u8, Number>>,
+}
+
+#[derive(Serialize)]
 struct ErrorRecord<'a> {
     source: &'a str,
     line: Option<usize>,
@@ -130,6 +152,36 @@ impl Printer for Json {
             solution,
             solutions,
             differ,
+            seconds: elapsed.as_secs_f64(),
+        };
+        line(out, &record)
+    }
+
+    fn candidates(&mut self, out: &mut dyn Write, item: &Item, c: &Candidates, elapsed: Duration) -> io::Result<()> {
+        let n = c.side;
+        let bits = |mask: u64| (1..=n as u8).filter(|d| mask >> (d - 1) & 1 == 1).collect::<Vec<_>>();
+        let cells = (0..n * n)
+            .map(|i| CellRecord {
+                cell: Cell::new(i / n, i % n).to_string(),
+                digits: bits(c.possible[i]),
+                undecided: bits(c.undecided[i]),
+                counts: c.counts.as_ref().map(|counts| {
+                    counts[i]
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, k)| k.bits() > 0)
+                        .map(|(d, k)| (d as u8 + 1, Number::from(k)))
+                        .collect()
+                }),
+            })
+            .collect();
+        let record = CandidatesRecord {
+            source: item.source,
+            line: item.line,
+            exact: c.is_exact(),
+            stop: stop_name(c.stop),
+            solutions: c.solutions.as_ref().map(Number::from),
+            cells,
             seconds: elapsed.as_secs_f64(),
         };
         line(out, &record)

@@ -17,7 +17,7 @@ use std::time::Duration;
 use num_bigint::BigUint;
 
 use super::{Item, Printer};
-use crate::count::plan::{Tally, Verdict};
+use crate::count::plan::{Candidates, Tally, Verdict};
 use crate::model::Grid;
 
 /// The model-counting printer.
@@ -61,6 +61,16 @@ impl Printer for Mc {
         _elapsed: Duration,
     ) -> io::Result<()> {
         Ok(()) // `unique` does not offer `--output mc`
+    }
+
+    fn candidates(
+        &mut self,
+        _out: &mut dyn Write,
+        _item: &Item,
+        _c: &Candidates,
+        _elapsed: Duration,
+    ) -> io::Result<()> {
+        Ok(()) // `candidates` does not offer `--output mc`
     }
 }
 

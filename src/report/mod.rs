@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 use std::time::Duration;
 
-use crate::count::plan::{Tally, Verdict};
+use crate::count::plan::{Candidates, Tally, Verdict};
 use crate::model::{push_symbol, Grid};
 use crate::parse::Format;
 
@@ -75,6 +75,14 @@ pub trait Printer {
     fn count(&mut self, out: &mut dyn Write, item: &Item, tally: &Tally) -> io::Result<()>;
     /// A puzzle's verdict (`unique`), judged in `elapsed`.
     fn verdict(&mut self, out: &mut dyn Write, item: &Item, verdict: &Verdict, elapsed: Duration) -> io::Result<()>;
+    /// A puzzle's true candidates (`candidates`), found in `elapsed`.
+    fn candidates(
+        &mut self,
+        out: &mut dyn Write,
+        item: &Item,
+        candidates: &Candidates,
+        elapsed: Duration,
+    ) -> io::Result<()>;
     /// A puzzle that could not be read or counted (the message also goes to
     /// stderr); only formats that give every puzzle a record print it.
     fn error(&mut self, _out: &mut dyn Write, _item: &Item, _message: &str) -> io::Result<()> {

@@ -6,8 +6,9 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use super::{one_line, solution_text, solutions_fact, Item, Printer};
-use crate::count::plan::{Tally, Verdict};
+use crate::count::plan::{Candidates, Tally, Verdict};
 use crate::model::Grid;
+use crate::model::{push_symbol, Cell};
 
 /// The text printer.
 pub(super) struct Text;
@@ -36,5 +37,42 @@ impl Printer for Text {
             }
         };
         writeln!(out, "{}{line}", prefix(item))
+    }
+
+    /// The candidates as a grid, a row a line, each cell's digits run
+    /// together (`.` for none); with counts, one line per cell after it,
+    /// `rRcC d:count ...`. A digit not decided (a stopped search) is `?`.
+    fn candidates(&mut self, out: &mut dyn Write, item: &Item, c: &Candidates, _elapsed: Duration) -> io::Result<()> {
+        let n = c.side;
+        let prefix = prefix(item);
+        for r in 0..n {
+            let mut line = prefix.clone();
+            for col in 0..n {
+                let i = r * n + col;
+                if col > 0 {
+                    line.push(' ');
+                }
+                let mut text = String::new();
+                for d in 1..=n as u8 {
+                    if c.possible[i] >> (d - 1) & 1 == 1 {
+                        push_symbol(&mut text, d);
+                    }
+                }
+                if c.undecided[i] != 0 {
+                    text.push('?');
+                }
+                line.push_str(if text.is_empty() { "." } else { &text });
+            }
+            writeln!(out, "{line}")?;
+        }
+        if let Some(counts) = &c.counts {
+            for (i, per_digit) in counts.iter().enumerate() {
+                let cell = Cell::new(i / n, i % n);
+                let found = per_digit.iter().enumerate().filter(|(_, k)| k.bits() > 0);
+                let found = itertools::join(found.map(|(d, k)| format!("{}:{k}", d + 1)), " ");
+                writeln!(out, "{prefix}{cell} {found}")?;
+            }
+        }
+        Ok(())
     }
 }

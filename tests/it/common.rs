@@ -184,33 +184,6 @@ impl Oracle<'_> {
     }
 }
 
-/// A uniformly shuffled valid 9x9 grid (box 3x3), by randomised backtracking.
-pub fn random_grid(rng: &mut Rng) -> Vec<u32> {
-    fn fill(i: usize, grid: &mut [u32], rng: &mut Rng) -> bool {
-        if i == 81 {
-            return true;
-        }
-        let (r, c) = (i / 9, i % 9);
-        let mut digits: Vec<u32> = (1..=9).collect();
-        rng.shuffle(&mut digits);
-        for d in digits {
-            let used = (0..9).any(|k| grid[r * 9 + k] == d || grid[k * 9 + c] == d)
-                || (0..9).any(|k| grid[(r / 3 * 3 + k / 3) * 9 + c / 3 * 3 + k % 3] == d);
-            if !used {
-                grid[i] = d;
-                if fill(i + 1, grid, rng) {
-                    return true;
-                }
-                grid[i] = 0;
-            }
-        }
-        false
-    }
-    let mut grid = vec![0; 81];
-    assert!(fill(0, &mut grid, rng));
-    grid
-}
-
 /// Two cells, as (row, column) indices.
 pub type Pair = ((usize, usize), (usize, usize));
 
@@ -400,4 +373,32 @@ pub fn rectangles(open: usize) -> (Vec<u32>, usize) {
 pub fn rectangles_text(grid: &[u32]) -> String {
     let symbols = b"123456789ABCDEFG";
     grid.iter().map(|&d| if d == 0 { '.' } else { char::from(symbols[d as usize - 1]) }).collect::<String>() + "\n"
+}
+
+/// A random full grid with distinct rows, columns and boxes.
+pub fn random_grid(rng: &mut Rng, n: usize, (h, w): (usize, usize)) -> Vec<u32> {
+    fn fill(rng: &mut Rng, g: &mut Vec<u32>, i: usize, n: usize, h: usize, w: usize) -> bool {
+        if i == n * n {
+            return true;
+        }
+        let (r, c) = (i / n, i % n);
+        let mut digits: Vec<u32> = (1..=n as u32).collect();
+        rng.shuffle(&mut digits);
+        for d in digits {
+            let clash = (0..c).any(|k| g[r * n + k] == d)
+                || (0..r).any(|k| g[k * n + c] == d)
+                || (0..i).any(|j| (j / n) / h == r / h && (j % n) / w == c / w && g[j] == d);
+            if !clash {
+                g[i] = d;
+                if fill(rng, g, i + 1, n, h, w) {
+                    return true;
+                }
+                g[i] = 0;
+            }
+        }
+        false
+    }
+    let mut g = vec![0; n * n];
+    assert!(fill(rng, &mut g, 0, n, h, w));
+    g
 }

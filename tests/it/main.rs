@@ -3,6 +3,7 @@
 
 mod common;
 
+mod candidates;
 mod chart;
 mod cli;
 mod conventions;

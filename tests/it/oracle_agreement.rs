@@ -43,7 +43,7 @@ fn nine_by_nine_with_givens_matches_the_oracle() {
     let mut rng = rng(2024);
     let mut checked = 0;
     for round in 0..8 {
-        let grid = random_grid(&mut rng);
+        let grid = random_grid(&mut rng, 9, (3, 3));
         let mut cells: Vec<usize> = (0..81).collect();
         rng.shuffle(&mut cells);
         let mut spec = Spec::empty(3, 3);
@@ -84,7 +84,7 @@ fn contest_instances_match_the_oracle() {
     let mut rng = rng(7);
     let mut counts = Vec::new();
     for i in 0..50 {
-        let symbols = if i < 30 { symbols_of(&random_grid(&mut rng)) } else { random_symbols(&mut rng) };
+        let symbols = if i < 30 { symbols_of(&random_grid(&mut rng, 9, (3, 3))) } else { random_symbols(&mut rng) };
         let expected = oracle_count(&contest_spec(&symbols), u64::MAX);
         let lp = parse(&to_lp(&symbols), "gen.lp", Some(Format::Lp)).unwrap();
         let kattis = parse(&to_kattis(&symbols), "gen.txt", None).unwrap();
@@ -104,7 +104,7 @@ fn partial_relation_instances_match_the_oracle() {
     let mut rng = rng(12);
     let mut counts = Vec::new();
     for i in 0..30 {
-        let grid = random_grid(&mut rng);
+        let grid = random_grid(&mut rng, 9, (3, 3));
         let mut spec = contest_spec(&symbols_of(&grid));
         rng.shuffle(&mut spec.relations);
         spec.relations.truncate(5 + rng.below(4));
@@ -137,7 +137,7 @@ fn oracle_cases(seed: u64, grids: usize) -> Vec<(String, Puzzle, u64)> {
         cases.push((format!("4x4 diagonals={diagonals}"), puzzle_of(&spec), oracle_count(&spec, u64::MAX)));
     }
     for i in 0..=grids {
-        let symbols = if i < grids { symbols_of(&random_grid(&mut rng)) } else { random_symbols(&mut rng) };
+        let symbols = if i < grids { symbols_of(&random_grid(&mut rng, 9, (3, 3))) } else { random_symbols(&mut rng) };
         let puzzle = parse(&to_lp(&symbols), "gen.lp", None).unwrap();
         cases.push((format!("contest {i}"), puzzle, oracle_count(&contest_spec(&symbols), u64::MAX)));
     }

@@ -4,7 +4,7 @@
 //! both engines), and counted again by plain enumeration in this file,
 //! which implements every rule's meaning on its own (no library code).
 
-use crate::common::{rng, Draw, Rng};
+use crate::common::{random_grid, rng, Draw, Rng};
 use satsudoku::count::{count_models, EngineKind, Limits};
 use satsudoku::encode::{encode, Encoding};
 use satsudoku::parse::{parse, Format};
@@ -354,34 +354,6 @@ impl Spec {
     fn oracle(&self) -> u64 {
         crate::common::count_grids(self.n, self.boxes, &self.givens, &|g| self.keeps(g))
     }
-}
-
-/// A random full grid with distinct rows, columns and boxes.
-fn random_grid(rng: &mut Rng, n: usize, (h, w): (usize, usize)) -> Vec<u32> {
-    fn fill(rng: &mut Rng, g: &mut Vec<u32>, i: usize, n: usize, h: usize, w: usize) -> bool {
-        if i == n * n {
-            return true;
-        }
-        let (r, c) = (i / n, i % n);
-        let mut digits: Vec<u32> = (1..=n as u32).collect();
-        rng.shuffle(&mut digits);
-        for d in digits {
-            let clash = (0..c).any(|k| g[r * n + k] == d)
-                || (0..r).any(|k| g[k * n + c] == d)
-                || (0..i).any(|j| (j / n) / h == r / h && (j % n) / w == c / w && g[j] == d);
-            if !clash {
-                g[i] = d;
-                if fill(rng, g, i + 1, n, h, w) {
-                    return true;
-                }
-                g[i] = 0;
-            }
-        }
-        false
-    }
-    let mut g = vec![0; n * n];
-    assert!(fill(rng, &mut g, 0, n, h, w));
-    g
 }
 
 /// A random path of `len` orthogonally adjacent distinct cells.

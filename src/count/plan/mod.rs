@@ -24,6 +24,7 @@
 //! the same method on every path and every machine. [`Counter::judge`]
 //! answers `unique`: the first two solutions, on the same prepared engine.
 
+mod candidates;
 mod methods;
 
 use std::sync::atomic::Ordering;
@@ -38,6 +39,7 @@ use super::takuzu::Takuzu;
 use super::{CountError, EngineKind, Limits, Observer, Stop};
 use crate::encode::{encode, Encoding};
 use crate::model::{Cell, Grid, Puzzle};
+pub use candidates::Candidates;
 use methods::{deadline, Keep, Scaled};
 
 /// Decisions the enum engine makes on one thread before the plan looks
@@ -308,31 +310,39 @@ impl Counter {
     /// The first two solutions of `puzzle`, each checked by the independent
     /// checker; an error if the search was stopped before it could decide.
     pub fn judge(&mut self, puzzle: &Puzzle) -> Result<Verdict, CountError> {
-        let mut kept = Keep { grids: Vec::with_capacity(2), limit: 2 };
-        let plan = Plan { limits: Limits { max: None, ..self.plan.limits }, ..self.plan };
-        let stop = if plan.engine() == EngineKind::Enum {
-            let until = Until {
-                deadline: deadline(&plan, Instant::now()),
-                interrupt: plan.limits.interrupt,
-                ..Until::default()
-            };
-            let prepared = self.prepared_for(puzzle);
-            prepared.start(puzzle, &[])?;
-            prepared.run(until, &mut kept)?
-        } else {
-            let encoded = encode(puzzle, &plan.encoding);
-            let limits = Limits { max: Some(2), ..plan.limits };
-            super::count_models(puzzle, &encoded, plan.engine(), limits, &mut kept)?.stop
-        };
-        let decided = matches!(stop, Stop::Complete | Stop::MaxReached) || kept.grids.len() == 2;
-        if !decided {
-            return Err(CountError::Stopped);
-        }
-        let mut grids = kept.grids.into_iter();
+        let grids = self.first_solutions(puzzle, 2, Instant::now())?.ok_or(CountError::Stopped)?;
+        let mut grids = grids.into_iter();
         Ok(match (grids.next(), grids.next()) {
             (None, _) => Verdict::None,
             (Some(a), None) => Verdict::Unique(a),
             (Some(a), Some(b)) => Verdict::Multiple(a, b),
         })
+    }
+
+    /// Up to `limit` solutions of `puzzle` (all there are, if fewer), each
+    /// checked; `None` if the plan's limits stopped the search before it
+    /// could say (the time counted from `start`).
+    fn first_solutions(
+        &mut self,
+        puzzle: &Puzzle,
+        limit: usize,
+        start: Instant,
+    ) -> Result<Option<Vec<Grid>>, CountError> {
+        let mut kept = Keep { grids: Vec::with_capacity(limit), limit };
+        let plan = Plan { limits: Limits { max: None, ..self.plan.limits }, ..self.plan };
+        let stop = if plan.engine() == EngineKind::Enum {
+            let until =
+                Until { deadline: deadline(&plan, start), interrupt: plan.limits.interrupt, ..Until::default() };
+            let prepared = self.prepared_for(puzzle);
+            prepared.start(puzzle, &[])?;
+            prepared.run(until, &mut kept)?
+        } else {
+            let encoded = encode(puzzle, &plan.encoding);
+            let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+            let limits = Limits { max: Some(limit as u128), timeout, ..plan.limits };
+            super::count_models(puzzle, &encoded, plan.engine(), limits, &mut kept)?.stop
+        };
+        let decided = matches!(stop, Stop::Complete | Stop::MaxReached) || kept.grids.len() == limit;
+        Ok(decided.then_some(kept.grids))
     }
 }

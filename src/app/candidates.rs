@@ -1,0 +1,91 @@
+//! `satsudoku candidates`: each cell's true candidates, the digits that
+//! appear in some solution (with `--counts`, in how many), found by the
+//! library ([`satsudoku::count::plan::Counter::candidates`]); one result
+//! per puzzle, in order, in the format asked for.
+
+use std::io::{self, BufWriter, Write};
+use std::time::{Duration, Instant};
+
+use satsudoku::count::plan::{Candidates, Counter};
+use satsudoku::count::{self, many, CountError, Stop};
+use satsudoku::parse::ParseError;
+use satsudoku::report::{self, Output};
+
+use super::tasks::{Inputs, Puzzles, Tallies};
+use super::{AppError, Status};
+use crate::cli::CandidatesArgs;
+use crate::diag;
+
+/// `candidates`' options, resolved once.
+pub struct Settings {
+    pub puzzles: Puzzles,
+    pub counts: bool,
+    pub max: Option<u128>,
+    pub timeout: Option<Duration>,
+    pub jobs: usize,
+    pub output: Output,
+}
+
+impl Settings {
+    pub fn resolve(args: &CandidatesArgs) -> Result<Settings, AppError> {
+        if args.output == Output::Mc {
+            return Err(AppError::Usage("candidates prints text or json, not mc".into()));
+        }
+        Ok(Settings {
+            puzzles: Puzzles::resolve(&args.puzzles, &args.solve)?,
+            counts: args.counts,
+            max: args.max,
+            timeout: args.timeout,
+            jobs: args.jobs.map_or_else(count::all_cores, usize::from),
+            output: args.output,
+        })
+    }
+}
+
+type Found = Result<Result<(Candidates, Duration), CountError>, ParseError>;
+
+pub fn run(settings: Settings) -> Result<Status, AppError> {
+    super::catch_interrupts();
+    let inputs = Inputs::read(&settings.puzzles)?;
+    let tasks = inputs.tasks();
+    let mut tallies = Tallies::new(&inputs, &tasks, "searched");
+    let mut printer = report::printer(settings.output);
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut plan = settings.puzzles.plan();
+    plan.limits.max = settings.max;
+    plan.limits.timeout = settings.timeout;
+    let work = |counter: &mut Counter, index: usize| -> Found {
+        let puzzle = tasks[index].parse()?;
+        let start = Instant::now();
+        Ok(counter.candidates(&puzzle, settings.counts).map(|c| (c, start.elapsed())))
+    };
+    many::for_each(tasks.len(), settings.jobs, &plan, work, |index, found: Found| {
+        let task = &tasks[index];
+        let item = task.item();
+        let (candidates, elapsed) = match found {
+            Err(err) => {
+                printer.error(&mut out, &item, &err.to_string()).map_err(AppError::write("stdout"))?;
+                return tallies.unreadable(task, err);
+            }
+            Ok(found) => found?,
+        };
+        printer.candidates(&mut out, &item, &candidates, elapsed).map_err(AppError::write("stdout"))?;
+        let status = match candidates.stop {
+            Stop::Complete => Status::Done,
+            stop => {
+                let at = item.label.map_or_else(String::new, |l| format!("{l}: "));
+                let why = match stop {
+                    Stop::MaxReached => "stopped at --max: the counts are lower bounds",
+                    Stop::Interrupted => "interrupted: candidates found so far, the rest undecided",
+                    _ => "stopped by --timeout: candidates found so far, the rest undecided",
+                };
+                diag!("satsudoku: {at}{why}");
+                Status::LowerBound
+            }
+        };
+        tallies.done(status);
+        Ok(())
+    })?;
+    out.flush().map_err(AppError::write("stdout"))?;
+    tallies.finish(&tasks)
+}

@@ -1,0 +1,101 @@
+//! `candidates`: each cell's digits that appear in some solution, and with
+//! `--counts` in how many, against every solution the backtracking oracle
+//! finds (random 4x4 and 6x6 puzzles with givens); on every format; and a
+//! stopped search marked as such.
+
+use std::cell::RefCell;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+use crate::common::{count_grids, random_grid, rng, Draw};
+
+fn satsudoku() -> Command {
+    Command::cargo_bin("satsudoku").unwrap()
+}
+
+/// Every solution of a classic puzzle, by the oracle.
+fn solutions(n: usize, boxes: (usize, usize), givens: &[u32]) -> Vec<Vec<u32>> {
+    let found = RefCell::new(Vec::new());
+    count_grids(n, boxes, givens, &|g| {
+        found.borrow_mut().push(g.to_vec());
+        true
+    });
+    found.into_inner()
+}
+
+fn givens_line(givens: &[u32]) -> String {
+    givens.iter().map(|&d| if d == 0 { '.' } else { char::from_digit(d, 10).unwrap() }).collect()
+}
+
+#[test]
+fn candidates_and_counts_match_every_solution() {
+    let mut rng = rng(57);
+    for i in 0..24 {
+        let (n, boxes) = if i % 3 == 2 { (6, (2, 3)) } else { (4, (2, 2)) };
+        // Givens from a random solution, then a random digit somewhere (which may leave none).
+        let grid = random_grid(&mut rng, n, boxes);
+        let mut givens = vec![0; n * n];
+        for _ in 0..(n * n / 3) {
+            let c = rng.below(n * n);
+            givens[c] = grid[c];
+        }
+        if i % 4 == 3 {
+            givens[rng.below(n * n)] = 1 + rng.below(n) as u32;
+        }
+        let sols = solutions(n, boxes, &givens);
+        let line = givens_line(&givens);
+        let out =
+            satsudoku().args(["candidates", "--counts", "--output", "json", "-"]).write_stdin(line.clone()).output();
+        let record: Value = serde_json::from_slice(&out.unwrap().stdout).unwrap();
+        assert_eq!(record["exact"], true);
+        assert_eq!(record["solutions"], sols.len() as u64, "{line}");
+        let plain = satsudoku().args(["candidates", "--output", "json", "-"]).write_stdin(line.clone()).output();
+        let plain: Value = serde_json::from_slice(&plain.unwrap().stdout).unwrap();
+        for cell in 0..n * n {
+            let mut expected: Vec<u64> =
+                (1..=n as u32).map(|d| sols.iter().filter(|g| g[cell] == d).count() as u64).collect();
+            let digits: Vec<u64> = (1..=n as u64).filter(|&d| expected[d as usize - 1] > 0).collect();
+            let at = &record["cells"][cell];
+            assert_eq!(at["digits"], serde_json::json!(digits), "{line} cell {cell}");
+            assert_eq!(plain["cells"][cell]["digits"], serde_json::json!(digits), "{line} cell {cell}, no counts");
+            expected.retain(|&k| k > 0);
+            let counts: Vec<u64> = digits.iter().map(|d| at["counts"][d.to_string()].as_u64().unwrap()).collect();
+            assert_eq!(counts, expected, "{line} cell {cell}");
+        }
+    }
+}
+
+/// Every format reads into candidates: the contest example (one solution,
+/// COUNTS.tsv) gives a single digit a cell, the text grid shows them, and
+/// a Takuzu's digits are 0 and 1.
+#[test]
+fn candidates_work_on_every_format() {
+    let out = satsudoku().args(["candidates", "cnf-samples/contest.lp"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 9);
+    assert!(text.split_whitespace().all(|c| c.len() == 1), "{text}");
+    for file in [
+        "cnf-samples/kattis-sample.txt",
+        "cnf-samples/family/killer-9x9.fpuzzles.json",
+        "cnf-samples/family/jigsaw-7x7.puzzle",
+        "cnf-samples/family/classic-6x6.grid",
+        "cnf-samples/family/takuzu-6x6.txt",
+    ] {
+        satsudoku().args(["candidates", file]).assert().success();
+    }
+}
+
+/// A search stopped by its time limit says so (exit 3; in JSON, `exact`
+/// false and the undecided digits listed).
+#[test]
+fn a_stopped_search_is_marked() {
+    let out = satsudoku()
+        .args(["candidates", "--timeout", "0", "--output", "json", "-"])
+        .write_stdin(".".repeat(16))
+        .assert()
+        .code(3);
+    let record: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(record["exact"], false);
+    assert_eq!(record["cells"][0]["undecided"].as_array().unwrap().len(), 4);
+}
