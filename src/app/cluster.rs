@@ -60,7 +60,10 @@ impl Settings {
 /// writes the manifest last.
 pub fn split(settings: Settings) -> Result<Status, AppError> {
     let Text { name, text } = read_text(&settings.source)?;
-    let format = settings.reading.format.unwrap_or_else(|| parse::detect(&text));
+    let format = match settings.reading.format {
+        Some(format) => format,
+        None => parse::detect(&text, &name, settings.reading.options)?,
+    };
     let options = settings.reading.options;
     let puzzle = parse::parse_with(&text, &name, Some(format), options)?;
     let (factor, cubes) = split_count(&puzzle, &settings.encoding, settings.symmetry, settings.split);

@@ -130,7 +130,10 @@ pub struct Reading {
 /// says so), and says in what format it was read.
 pub fn read_puzzle(source: &Source, reading: Reading) -> Result<(String, Puzzle, Format), AppError> {
     let Text { name, text } = read_text(source)?;
-    let format = reading.format.unwrap_or_else(|| parse::detect(&text));
+    let format = match reading.format {
+        Some(format) => format,
+        None => parse::detect(&text, &name, reading.options)?,
+    };
     let puzzle = parse::parse_with(&text, &name, Some(format), reading.options)?;
     Ok((name, puzzle, format))
 }

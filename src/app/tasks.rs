@@ -109,7 +109,10 @@ impl Inputs {
 /// Reads one source and decides its format.
 fn read(source: &Source, reading: Reading) -> Result<Input, AppError> {
     let Text { name, text } = read_text(source)?;
-    let format = reading.format.unwrap_or_else(|| parse::detect(&text));
+    let format = match reading.format {
+        Some(format) => format,
+        None => parse::detect(&text, &name, reading.options)?,
+    };
     let collection = format == Format::Givens && parse::grid::is_collection(&text);
     Ok(Input { name, text, format, options: reading.options, collection })
 }

@@ -12,6 +12,8 @@ pub mod takuzu;
 
 use std::fmt;
 
+use crate::named::Named;
+
 use crate::model::Puzzle;
 
 crate::named_enum! {
@@ -82,55 +84,110 @@ impl fmt::Display for Pos {
     }
 }
 
-/// Guesses the format from the content:
-/// - `<`, `=` or `>` first: Kattis;
-/// - a first word `size`: the native puzzle format;
-/// - a first line with `(`, or a `%` or `/*` comment: LP facts;
-/// - a first puzzle line that is one word of n*n cell characters: givens
-///   (a collection if more lines follow);
-/// - other lines of cell characters and separators: a grid;
-/// - anything else is read as LP facts, whose errors then explain what was expected.
-pub fn detect(text: &str) -> Format {
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
-    let cell_like = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_');
-    let grid_like = |c: char| cell_like(c) || matches!(c, '|' | '-' | '+' | ' ' | '\t');
-    if fpuzzles::looks_like(text) {
-        return Format::Fpuzzles;
+/// The format of `text`, from its content. Each format whose shape the
+/// text has is a candidate:
+/// - f-puzzles: JSON with a `grid`, a share string, an f-puzzles or SudokuPad link;
+/// - Kattis: `<`, `=` or `>` first;
+/// - the native puzzle format: a first word `size`;
+/// - LP facts: a first line with `(`, or a `%` or `/*` comment;
+/// - givens: a first puzzle line that is one word of cell characters
+///   (several such lines are a collection);
+/// - grid: as many rows of cells (and separators) as the first row has cells;
+/// - Takuzu: rows of `0`, `1` and `.`, as many as each has cells, an even number.
+///
+/// A file whose extension is a format's name (`x.lp`, `x.grid`,
+/// `x.puzzle`, `x.takuzu`, `x.givens`, `x.kattis`, `x.fpuzzles`) is read in
+/// that format: the name says it. Otherwise each candidate is read (a
+/// collection: its first line); the one that reads is the format. Two that both read, such as a grid of 0, 1 and
+/// blanks that is also a Takuzu, are an error naming them: the counts
+/// differ, so the reading is not guessed. None that reads gives the
+/// candidate's error when there is one, else an error that the format is
+/// not recognised.
+pub fn detect(text: &str, name: &str, options: Options) -> Result<Format, ParseError> {
+    let extension = std::path::Path::new(name).extension().and_then(|e| e.to_str());
+    if let Some(format) = extension.and_then(Format::from_name) {
+        return Ok(format);
     }
-    if looks_like_takuzu(text) {
-        return Format::Takuzu;
-    }
-    match first.chars().next() {
-        Some('<' | '=' | '>') => Format::Kattis,
-        _ if first.split_whitespace().next() == Some("size") => Format::Puzzle,
-        _ if first.contains('(') || first.starts_with('%') || first.starts_with("/*") => Format::Lp,
-        _ if grid::puzzle_text(first).is_some_and(|word| {
-            // A word of cell characters that has n*n of them, or blanks or
-            // digits (so that a line of the wrong length gets the givens
-            // format's message).
-            let n = word.chars().count();
-            let square = (2..=64).any(|s| s * s == n);
-            let blanks_or_digits = word.chars().any(|c| c == '.' || c.is_ascii_digit());
-            // Rows of a grid are not lines of the wrong length.
-            let grid = !square && looks_like_grid(text);
-            n >= 4 && word.chars().all(cell_like) && (square || blanks_or_digits) && !grid
-        }) =>
-        {
-            Format::Givens
+    let candidates = candidates(text);
+    let mut read = Vec::new();
+    let mut errors = Vec::new();
+    for &format in &candidates {
+        let sample = match format {
+            Format::Givens => grid::collection_lines(text).next().map_or("", |(_, line)| line),
+            _ => text,
+        };
+        match parse_with(sample, name, Some(format), options) {
+            Ok(_) => read.push(format),
+            Err(err) => errors.push(err),
         }
-        Some(_) if first.chars().all(grid_like) && looks_like_grid(text) => Format::Grid,
-        _ => Format::Lp,
+    }
+    let start = Pos { line: 1, col: 1 };
+    match (&read[..], &candidates[..]) {
+        ([only], _) => Ok(*only),
+        ([], [_]) => Err(errors.swap_remove(0)),
+        ([], []) if text.lines().all(|l| l.trim().is_empty() || l.trim_start().starts_with('#')) => {
+            Err(start.error(name, "empty input: expected a puzzle"))
+        }
+        ([], []) => Err(start.error(
+            name,
+            format!("not a recognised format: use --format with one of {}", <Format as crate::named::Named>::names()),
+        )),
+        ([], several) => Err(start.error(
+            name,
+            format!(
+                "not a recognised format: it does not read as {}; use --format to say which it is and see why",
+                itertools::join(several, " or ")
+            ),
+        )),
+        (several, _) => Err(start.error(
+            name,
+            format!(
+                "this reads as {}, whose counts differ: say which with {}",
+                itertools::join(several, " and as "),
+                itertools::join(several.iter().map(|f| format!("--format {f}")), " or ")
+            ),
+        )),
     }
 }
 
-/// Whether `text` is rows of `0`, `1` and `.` only, as many as each has
-/// cells, with both a 0 and a 1 somewhere (a classic grid has other digits).
+/// The formats whose shape `text` has (see [`detect`]).
+fn candidates(text: &str) -> Vec<Format> {
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
+    let cell_like = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_');
+    let grid_like = |c: char| cell_like(c) || matches!(c, '|' | '-' | '+' | ' ' | '\t');
+    let mut found = Vec::new();
+    if fpuzzles::looks_like(text) {
+        return vec![Format::Fpuzzles];
+    }
+    match first.chars().next() {
+        Some('<' | '=' | '>') => found.push(Format::Kattis),
+        _ if first.split_whitespace().next() == Some("size") => found.push(Format::Puzzle),
+        _ if first.contains('(') || first.starts_with('%') || first.starts_with("/*") => found.push(Format::Lp),
+        _ => {}
+    }
+    if !found.is_empty() {
+        return found;
+    }
+    if grid::puzzle_text(first).is_some_and(|word| word.chars().count() >= 4 && word.chars().all(cell_like)) {
+        found.push(Format::Givens);
+    }
+    if first.chars().all(grid_like) && looks_like_grid(text) {
+        found.push(Format::Grid);
+    }
+    if looks_like_takuzu(text) {
+        found.push(Format::Takuzu);
+    }
+    found
+}
+
+/// Whether `text` is rows of `0`, `1`, `.` and `_` only, as many as each
+/// has cells, an even number of them.
 fn looks_like_takuzu(text: &str) -> bool {
     let rows: Vec<&str> =
         text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty()).collect();
-    let binary = rows.iter().all(|r| r.chars().all(|c| matches!(c, '0' | '1' | '.' | ' ')));
-    let square = rows.iter().all(|r| r.chars().filter(|&c| c != ' ').count() == rows.len());
-    binary && square && rows.len() >= 2 && text.contains('0') && text.contains('1')
+    let binary = rows.iter().all(|r| r.chars().all(|c| matches!(c, '0' | '1' | '.' | '_' | ' ' | '\t')));
+    let square = rows.iter().all(|r| r.chars().filter(|c| !c.is_whitespace()).count() == rows.len());
+    binary && square && rows.len() >= 2 && rows.len() % 2 == 0
 }
 
 /// Whether `text` has as many rows with cells as its first row has cells
@@ -174,7 +231,11 @@ pub fn parse_with(
     options: Options,
 ) -> Result<Puzzle, ParseError> {
     let boxes = options.boxes;
-    match format.unwrap_or_else(|| detect(text)) {
+    let format = match format {
+        Some(format) => format,
+        None => detect(text, source_name, options)?,
+    };
+    match format {
         Format::Lp => lp::parse_lp(text, source_name),
         Format::Kattis => kattis::parse_kattis(text, source_name),
         Format::Givens => grid::parse_givens(text, source_name, boxes),
@@ -196,13 +257,30 @@ pub(crate) fn quote(found: &str) -> String {
 mod tests {
     use super::*;
 
+    fn candidates_of(text: &str) -> Vec<Format> {
+        candidates(text)
+    }
+
     #[test]
     fn detects_formats() {
-        assert_eq!(detect("<<=\n>>\n"), Format::Kattis);
-        assert_eq!(detect("row(1,0,0,0,0,0,0)."), Format::Lp);
-        assert_eq!(detect(""), Format::Lp);
-        assert_eq!(detect("  <<x"), Format::Kattis);
-        assert_eq!(detect("% <<<"), Format::Lp);
+        assert_eq!(candidates_of("<<=\n>>\n"), [Format::Kattis]);
+        assert_eq!(candidates_of("row(1,0,0,0,0,0,0)."), [Format::Lp]);
+        assert_eq!(candidates_of(""), []);
+        assert_eq!(candidates_of("  <<x"), [Format::Kattis]);
+        assert_eq!(candidates_of("% <<<"), [Format::Lp]);
+        assert_eq!(candidates_of("1000\n0010\n0100\n0001\n"), [Format::Givens, Format::Grid, Format::Takuzu]);
+        assert_eq!(candidates_of("1234\n3412\n2143\n4321\n"), [Format::Givens, Format::Grid]);
+        assert_eq!(detect("1234\n3412\n2143\n4321\n", "x", Options::default()), Ok(Format::Grid));
+    }
+
+    /// A grid of 0, 1 and blanks is also a Takuzu: the reading is not
+    /// guessed. (As a 4x4 grid this has 18 solutions, as a Takuzu none.)
+    #[test]
+    fn a_text_that_reads_two_ways_is_refused() {
+        let err = detect("1000\n0010\n0100\n0001\n", "x", Options::default()).unwrap_err().to_string();
+        assert!(err.contains("grid") && err.contains("takuzu") && err.contains("--format"), "{err}");
+        let err = detect("{\"foo\": 1}", "x", Options::default()).unwrap_err().to_string();
+        assert!(err.contains("not a recognised format"), "{err}");
     }
 }
 

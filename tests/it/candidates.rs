@@ -80,7 +80,7 @@ fn candidates_work_on_every_format() {
         "cnf-samples/family/killer-9x9.fpuzzles.json",
         "cnf-samples/family/jigsaw-7x7.puzzle",
         "cnf-samples/family/classic-6x6.grid",
-        "cnf-samples/family/takuzu-6x6.txt",
+        "cnf-samples/family/takuzu-6x6.takuzu",
     ] {
         satsudoku().args(["candidates", file]).assert().success();
     }

@@ -248,7 +248,7 @@ fn minisat_models_of_family_puzzles_decode_in_their_shape() {
             (|row: &str| row.split(' ').count() == 16 && row.chars().any(|c| c.is_ascii_uppercase()))
                 as fn(&str) -> bool,
         ),
-        ("takuzu-6x6.txt", |row: &str| row.len() == 6 && row.chars().all(|c| c == '0' || c == '1')),
+        ("takuzu-6x6.takuzu", |row: &str| row.len() == 6 && row.chars().all(|c| c == '0' || c == '1')),
         ("killer-9x9.puzzle", |row: &str| row.split(' ').count() == 9),
     ] {
         let (cnf, model) = (dir.path().join(format!("{file}.cnf")), dir.path().join(format!("{file}.model")));

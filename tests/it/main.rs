@@ -12,6 +12,7 @@ mod encodings;
 mod export_decode;
 mod external;
 mod family;
+mod hostile;
 mod oracle_agreement;
 mod output;
 mod paths;

@@ -21,7 +21,9 @@ fn stdout_of(args: &[&str]) -> String {
 fn count_prints_text_json_and_mc() {
     let grid = "......\n".repeat(6);
     let run = |output: &str| {
-        let out = satsudoku().args(["count", "--output", output, "-"]).write_stdin(grid.clone()).output().unwrap();
+        let out =
+            satsudoku().args(["count", "--format", "grid", "--output", output, "-"]).write_stdin(grid.clone()).output();
+        let out = out.unwrap();
         assert!(out.status.success());
         String::from_utf8(out.stdout).unwrap()
     };

@@ -169,7 +169,7 @@ fn random_puzzles_match_the_oracle() {
 fn solutions_print_as_rows_of_0_and_1() {
     let out = Command::cargo_bin("satsudoku")
         .unwrap()
-        .args(["count", "--print", "cnf-samples/family/takuzu-6x6.txt"])
+        .args(["count", "--print", "cnf-samples/family/takuzu-6x6.takuzu"])
         .output()
         .unwrap();
     let stdout = String::from_utf8(out.stdout).unwrap();

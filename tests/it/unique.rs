@@ -148,7 +148,7 @@ fn every_format_is_judged() {
         .code(1)
         .stdout(contains("multiple\t"));
     satsudoku()
-        .args(["unique", "cnf-samples/family/takuzu-6x6.txt"])
+        .args(["unique", "cnf-samples/family/takuzu-6x6.takuzu"])
         .assert()
         .success()
         .stdout("unique\t101001010110110100001011011010100101\n");

@@ -1,0 +1,55 @@
+//! Inputs that once gave a wrong count with exit 0, or an abort: each test
+//! names the hole it closes and fails on the code that had it.
+
+use assert_cmd::Command;
+use predicates::prelude::PredicateBooleanExt;
+use predicates::str::contains;
+
+use crate::common::count_grids;
+
+fn satsudoku() -> Command {
+    Command::cargo_bin("satsudoku").unwrap()
+}
+
+/// A 4x4 grid whose only givens are 1s (blanks written 0) is also a
+/// Takuzu: read as one it counted 0, as a grid it has 18 (the oracle's
+/// count). Detection names both and asks; `--format` or a `.grid` name says.
+#[test]
+fn a_text_that_reads_as_two_formats_is_refused() {
+    let text = "1000\n0010\n0100\n0001\n";
+    satsudoku()
+        .args(["count", "-"])
+        .write_stdin(text)
+        .assert()
+        .code(2)
+        .stderr(contains("grid").and(contains("takuzu")).and(contains("--format")));
+    let mut givens = [0u32; 16];
+    for i in [0, 6, 9, 15] {
+        givens[i] = 1;
+    }
+    let expected = count_grids(4, (2, 2), &givens, &|_| true);
+    assert_eq!(expected, 18);
+    satsudoku()
+        .args(["count", "--format", "grid", "-"])
+        .write_stdin(text)
+        .assert()
+        .success()
+        .stdout("solutions(18).\n");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ones.grid");
+    std::fs::write(&file, text).unwrap();
+    satsudoku().arg("count").arg(&file).assert().success().stdout("solutions(18).\n");
+}
+
+/// Text that is no format says so, instead of LP errors about `row(1,...)`.
+#[test]
+fn an_unknown_format_says_so() {
+    for text in ["{\"not\": \"f-puzzles\"}", "hello, world!\n"] {
+        satsudoku()
+            .args(["count", "-"])
+            .write_stdin(text)
+            .assert()
+            .code(2)
+            .stderr(contains("not a recognised format").and(contains("--format")));
+    }
+}
