@@ -25,6 +25,9 @@ use crate::parse::{Format, Options, ParseError, Pos};
 pub struct CubeFile {
     /// The digest of the split this cube belongs to (see [`digest`]).
     pub digest: String,
+    /// The digest of this cube: of the split's digest and of every field
+    /// below (see [`cube_digest`]), so that an edited cube file is refused.
+    pub cube_digest: String,
     /// From 1.
     pub index: usize,
     /// Cubes in the split.
@@ -56,8 +59,14 @@ pub struct Manifest {
     pub encoding: Encoding,
     /// What the records' sum is multiplied by (the symmetry factor).
     pub factor: u128,
+    /// The puzzle text's format.
+    pub format: Format,
+    /// How the puzzle text is read.
+    pub options: Options,
     /// Each cube's file name and literals, in index order.
     pub cubes: Vec<(String, Vec<i64>)>,
+    /// The puzzle file's text, verbatim.
+    pub puzzle: String,
 }
 
 /// The count of one cube.
@@ -69,13 +78,15 @@ pub struct Record {
     pub index: usize,
     /// Cubes in the split.
     pub of: usize,
+    /// The digest of the cube counted.
+    pub cube_digest: String,
     /// Solutions in the cube, before the symmetry factor.
     pub solutions: u128,
 }
 
-const CUBE: &str = "satsudoku-cube 1";
-const MANIFEST: &str = "satsudoku-manifest 1";
-const RECORD: &str = "satsudoku-result 1";
+const CUBE: &str = "satsudoku-cube 2";
+const MANIFEST: &str = "satsudoku-manifest 2";
+const RECORD: &str = "satsudoku-result 2";
 
 /// The name of cube `index` (from 1) of `of`: zero-padded, so that the
 /// files sort in order.
@@ -102,12 +113,95 @@ pub fn digest(
         text.push('\n');
     }
     text.push_str(puzzle);
+    fnv(&text)
+}
+
+/// 128 bits of FNV-1a over `text`, in hex.
+fn fnv(text: &str) -> String {
     let mut hash: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
     for byte in text.bytes() {
         hash ^= u128::from(byte);
         hash = hash.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
     }
     format!("{hash:032x}")
+}
+
+/// The digest of one cube: of its split's digest, its place in the split,
+/// and every field of its file (the puzzle, how it is read and encoded,
+/// the factor, the literals).
+#[allow(clippy::too_many_arguments)]
+pub fn cube_digest(
+    split: &str,
+    index: usize,
+    of: usize,
+    puzzle: &str,
+    format: Format,
+    options: Options,
+    encoding: &Encoding,
+    factor: u128,
+    literals: &[i64],
+) -> String {
+    let text = format!(
+        "{split}\n{index} {of}\n{format}\n{}\n{encoding}\n{factor}\n{}\n{puzzle}",
+        options_line(options),
+        join(literals)
+    );
+    fnv(&text)
+}
+
+impl CubeFile {
+    /// Whether the file's fields are those its cube digest was made of:
+    /// an error saying so if it was edited.
+    pub fn verify(&self) -> Result<(), String> {
+        let wanted = cube_digest(
+            &self.digest,
+            self.index,
+            self.of,
+            &self.puzzle,
+            self.format,
+            self.options,
+            &self.encoding,
+            self.factor,
+            &self.literals,
+        );
+        if wanted != self.cube_digest {
+            return Err("the cube file was changed after it was written (its digest does not match its contents): \
+                 split the puzzle again"
+                .into());
+        }
+        Ok(())
+    }
+}
+
+impl Manifest {
+    /// Whether the manifest's fields are those its digest was made of: an
+    /// error saying so if it was edited.
+    pub fn verify(&self) -> Result<(), String> {
+        let cubes: Vec<Vec<i64>> = self.cubes.iter().map(|(_, l)| l.clone()).collect();
+        if digest(&self.puzzle, self.format, self.options, &self.encoding, self.factor, &cubes) != self.digest {
+            return Err("the manifest was changed after it was written (its digest does not match its contents): \
+                 split the puzzle again"
+                .into());
+        }
+        Ok(())
+    }
+
+    /// The digest cube `index` (from 1) of this split has.
+    pub fn cube_digest(&self, index: usize) -> Option<String> {
+        let (_, literals) = self.cubes.get(index.checked_sub(1)?)?;
+        let of = self.cubes.len();
+        Some(cube_digest(
+            &self.digest,
+            index,
+            of,
+            &self.puzzle,
+            self.format,
+            self.options,
+            &self.encoding,
+            self.factor,
+            literals,
+        ))
+    }
 }
 
 /// How to split a count into cubes.
@@ -156,6 +250,7 @@ impl fmt::Display for CubeFile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{CUBE}")?;
         writeln!(f, "digest {}", self.digest)?;
+        writeln!(f, "cube-digest {}", self.cube_digest)?;
         writeln!(f, "cube {} of {}", self.index, self.of)?;
         writeln!(f, "encoding {}", self.encoding)?;
         writeln!(f, "factor {}", self.factor)?;
@@ -174,11 +269,14 @@ impl fmt::Display for Manifest {
         writeln!(f, "source {}", self.source)?;
         writeln!(f, "encoding {}", self.encoding)?;
         writeln!(f, "factor {}", self.factor)?;
+        writeln!(f, "format {}", self.format)?;
+        writeln!(f, "options {}", options_line(self.options))?;
         writeln!(f, "cubes {}", self.cubes.len())?;
         for (name, literals) in &self.cubes {
             writeln!(f, "{name} {}", join(literals))?;
         }
-        writeln!(f, "end")
+        writeln!(f, "puzzle {}", self.puzzle.len())?;
+        f.write_str(&self.puzzle)
     }
 }
 
@@ -186,6 +284,7 @@ impl fmt::Display for Record {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "{RECORD}")?;
         writeln!(f, "digest {}", self.digest)?;
+        writeln!(f, "cube-digest {}", self.cube_digest)?;
         writeln!(f, "cube {} of {}", self.index, self.of)?;
         writeln!(f, "solutions {}", self.solutions)?;
         writeln!(f, "end")
@@ -205,7 +304,13 @@ impl<'t> Lines<'t> {
         let mut lines = Lines { name, lines: text.lines().enumerate().peekable(), rest: text, line: 0 };
         let (line, got) = lines.next_line()?;
         if got != first {
-            return Err(Pos { line, col: 1 }.error(name, format!("expected `{first}`, found `{got}`")));
+            let kind = first.rsplit_once(' ').map_or(first, |(kind, _)| kind);
+            let message = if got.starts_with(kind) {
+                format!("written by another version of satsudoku (`{got}`; this one reads `{first}`): split the puzzle again")
+            } else {
+                format!("expected `{first}`, found `{got}`")
+            };
+            return Err(Pos { line, col: 1 }.error(name, message));
         }
         Ok(lines)
     }
@@ -238,8 +343,21 @@ impl<'t> Lines<'t> {
         value.trim().parse().map_err(|_| pos.error(self.name, format!("expected {what}, found `{value}`")))
     }
 
-    fn digest(&mut self) -> Result<String, ParseError> {
-        let (pos, value) = self.value("digest")?;
+    /// The puzzle text to the end: `puzzle N` and then exactly N bytes.
+    fn puzzle(&mut self) -> Result<String, ParseError> {
+        let bytes: usize = self.parsed("puzzle", "the puzzle's length in bytes")?;
+        match self.rest.get(..bytes) {
+            Some(puzzle) if self.rest.len() == bytes => Ok(puzzle.to_owned()),
+            _ => {
+                let found = self.rest.len();
+                let message = format!("expected the puzzle's {bytes} bytes to the end, found {found}");
+                Err(Pos { line: self.line + 1, col: 1 }.error(self.name, message))
+            }
+        }
+    }
+
+    fn digest(&mut self, key: &str) -> Result<String, ParseError> {
+        let (pos, value) = self.value(key)?;
         if value.len() != 32 || !value.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(pos.error(self.name, format!("expected 32 hex digits, found `{value}`")));
         }
@@ -323,7 +441,8 @@ impl CubeFile {
     /// Reads a cube file; errors name `name`, the line and the column.
     pub fn parse(text: &str, name: &str) -> Result<CubeFile, ParseError> {
         let mut lines = Lines::new(text, name, CUBE)?;
-        let digest = lines.digest()?;
+        let digest = lines.digest("digest")?;
+        let cube_digest = lines.digest("cube-digest")?;
         let (index, of) = lines.index()?;
         let encoding = encoding(&mut lines)?;
         let factor = factor(&mut lines)?;
@@ -331,16 +450,8 @@ impl CubeFile {
         let options = options(&mut lines)?;
         let (pos, value) = lines.value("literals")?;
         let literals = lines.literals(pos, value)?;
-        let bytes: usize = lines.parsed("puzzle", "the puzzle's length in bytes")?;
-        let puzzle = match lines.rest.get(..bytes) {
-            Some(puzzle) if lines.rest.len() == bytes => puzzle.to_owned(),
-            _ => {
-                let found = lines.rest.len();
-                let message = format!("expected the puzzle's {bytes} bytes to the end, found {found}");
-                return Err(Pos { line: lines.line + 1, col: 1 }.error(name, message));
-            }
-        };
-        Ok(CubeFile { digest, index, of, encoding, factor, format, options, literals, puzzle })
+        let puzzle = lines.puzzle()?;
+        Ok(CubeFile { digest, cube_digest, index, of, encoding, factor, format, options, literals, puzzle })
     }
 }
 
@@ -348,10 +459,12 @@ impl Manifest {
     /// Reads a manifest; errors name `name`, the line and the column.
     pub fn parse(text: &str, name: &str) -> Result<Manifest, ParseError> {
         let mut lines = Lines::new(text, name, MANIFEST)?;
-        let digest = lines.digest()?;
+        let digest = lines.digest("digest")?;
         let (_, source) = lines.value("source")?;
         let encoding = encoding(&mut lines)?;
         let factor = factor(&mut lines)?;
+        let format = lines.parsed("format", "a format name")?;
+        let options = options(&mut lines)?;
         let count: usize = lines.parsed("cubes", "the number of cubes")?;
         let mut cubes = Vec::with_capacity(count.min(1 << 20));
         for index in 1..=count {
@@ -359,8 +472,8 @@ impl Manifest {
             let (pos, value) = lines.value(&expected)?;
             cubes.push((expected, lines.literals(pos, value)?));
         }
-        lines.last()?;
-        Ok(Manifest { digest, source: source.to_owned(), encoding, factor, cubes })
+        let puzzle = lines.puzzle()?;
+        Ok(Manifest { digest, source: source.to_owned(), encoding, factor, format, options, cubes, puzzle })
     }
 }
 
@@ -368,12 +481,13 @@ impl Record {
     /// Reads a record; errors name `name`, the line and the column.
     pub fn parse(text: &str, name: &str) -> Result<Record, ParseError> {
         let mut lines = Lines::new(text, name, RECORD)?;
-        let digest = lines.digest()?;
+        let digest = lines.digest("digest")?;
+        let cube_digest = lines.digest("cube-digest")?;
         let (index, of) = lines.index()?;
         let solutions = lines.parsed("solutions", "a count")?;
         // The last line: a record cut short (or a count cut in its digits) is refused.
         lines.last()?;
-        Ok(Record { digest, index, of, solutions })
+        Ok(Record { digest, index, of, cube_digest, solutions })
     }
 }
 
@@ -387,7 +501,19 @@ mod tests {
         let encoding = Encoding::default();
         let literals = vec![3, -17];
         let digest = digest(&puzzle, Format::Grid, options, &encoding, 24, std::slice::from_ref(&literals));
-        CubeFile { digest, index: 2, of: 9, encoding, factor: 24, format: Format::Grid, options, literals, puzzle }
+        let cube_digest = cube_digest(&digest, 2, 9, &puzzle, Format::Grid, options, &encoding, 24, &literals);
+        CubeFile {
+            digest,
+            cube_digest,
+            index: 2,
+            of: 9,
+            encoding,
+            factor: 24,
+            format: Format::Grid,
+            options,
+            literals,
+            puzzle,
+        }
     }
 
     #[test]
@@ -399,10 +525,14 @@ mod tests {
             source: "puzzle.txt".into(),
             encoding: cube.encoding,
             factor: 24,
+            format: cube.format,
+            options: cube.options,
             cubes: (1..=3).map(|i| (cube_name(i, 3), vec![i as i64, -(i as i64) - 5])).collect(),
+            puzzle: cube.puzzle.clone(),
         };
         assert_eq!(Manifest::parse(&manifest.to_string(), "m").unwrap(), manifest);
-        let record = Record { digest: cube.digest, index: 2, of: 9, solutions: u128::MAX };
+        let record =
+            Record { digest: cube.digest, index: 2, of: 9, cube_digest: cube.cube_digest, solutions: u128::MAX };
         assert_eq!(Record::parse(&record.to_string(), "r").unwrap(), record);
     }
 
@@ -420,17 +550,56 @@ mod tests {
 
     #[test]
     fn a_half_written_or_foreign_file_is_refused_with_its_place() {
-        let record = Record { digest: "0".repeat(32), index: 1, of: 2, solutions: 5 }.to_string();
+        let record =
+            Record { digest: "0".repeat(32), index: 1, of: 2, cube_digest: "1".repeat(32), solutions: 5 }.to_string();
         let cut = &record[..record.len() - 6];
         let err = Record::parse(cut, "r").unwrap_err().to_string();
-        assert!(err.starts_with("r:4:"), "{err}");
-        assert!(Record::parse("satsudoku-result 1\ndigest xyz\n", "r").unwrap_err().to_string().starts_with("r:2:8:"));
+        assert!(err.starts_with("r:5:"), "{err}");
+        assert!(Record::parse("satsudoku-result 2\ndigest xyz\n", "r").unwrap_err().to_string().starts_with("r:2:8:"));
         let err = Record::parse(&record.replace("cube 1 of 2", "cube 3 of 2"), "r").unwrap_err().to_string();
         assert!(err.contains("1 <= I <= N"), "{err}");
         assert!(Manifest::parse(&record, "m")
             .unwrap_err()
             .to_string()
-            .starts_with("m:1:1: expected `satsudoku-manifest 1`"));
+            .starts_with("m:1:1: expected `satsudoku-manifest 2`"));
+        let old = cube().to_string().replacen("satsudoku-cube 2", "satsudoku-cube 1", 1);
+        let err = CubeFile::parse(&old, "c").unwrap_err().to_string();
+        assert!(err.starts_with("c:1:1: written by another version"), "{err}");
+    }
+
+    #[test]
+    fn an_edited_cube_or_manifest_fails_its_digest() {
+        let cube = cube();
+        assert_eq!(cube.verify(), Ok(()));
+        let edits: [fn(&mut CubeFile); 5] = [
+            |c| c.literals[1] = 17,
+            |c| c.factor = 1,
+            |c| c.index = 3,
+            |c| c.puzzle.push('3'),
+            |c| c.options.boxes = None,
+        ];
+        for edit in edits {
+            let mut edited = cube.clone();
+            edit(&mut edited);
+            assert!(edited.verify().unwrap_err().contains("changed after it was written"));
+        }
+        let cubes = vec![vec![1, -2], vec![-1]];
+        let digest = digest(&cube.puzzle, cube.format, cube.options, &cube.encoding, 2, &cubes);
+        let mut manifest = Manifest {
+            digest,
+            source: "p".into(),
+            encoding: cube.encoding,
+            factor: 2,
+            format: cube.format,
+            options: cube.options,
+            cubes: cubes.iter().enumerate().map(|(i, c)| (cube_name(i + 1, 2), c.clone())).collect(),
+            puzzle: cube.puzzle.clone(),
+        };
+        assert_eq!(manifest.verify(), Ok(()));
+        assert_ne!(manifest.cube_digest(1), manifest.cube_digest(2));
+        assert_eq!(manifest.cube_digest(3), None);
+        manifest.factor = 4;
+        assert!(manifest.verify().is_err());
     }
 
     proptest::proptest! {
@@ -444,7 +613,7 @@ mod tests {
             len in 0usize..20,
         ) {
             let cube = cube().to_string();
-            let record = Record { digest: "a".repeat(32), index: 1, of: 2, solutions: 12345 }.to_string();
+            let record = Record { digest: "a".repeat(32), index: 1, of: 2, cube_digest: "b".repeat(32), solutions: 12345 }.to_string();
             for text in [cube.as_str(), record.as_str()] {
                 let (a, b) = (at.min(text.len()), (at + len).min(text.len()));
                 if text.is_char_boundary(a) && text.is_char_boundary(b) {

@@ -11,7 +11,7 @@ use std::time::Duration;
 use num_bigint::BigUint;
 use varisat::Lit;
 
-use satsudoku::cluster::{cube_name, digest, split_count, CubeFile, Manifest, Record, Split};
+use satsudoku::cluster::{cube_digest, cube_name, digest, split_count, CubeFile, Manifest, Record, Split};
 use satsudoku::count::plan::{Counter, Plan};
 use satsudoku::count::{EngineKind, Limits, Stop};
 use satsudoku::encode::{self, Encoding};
@@ -79,8 +79,10 @@ pub fn split(settings: Settings) -> Result<Status, AppError> {
         write_output(Some(path), &[], |out: &mut dyn Write| out.write_all(contents.as_bytes()))
     };
     for (i, literals) in cubes.iter().enumerate() {
+        let cube_digest = cube_digest(&digest, i + 1, of, &text, format, options, &settings.encoding, factor, literals);
         let cube = CubeFile {
             digest: digest.clone(),
+            cube_digest,
             index: i + 1,
             of,
             encoding: settings.encoding,
@@ -97,7 +99,10 @@ pub fn split(settings: Settings) -> Result<Status, AppError> {
         source: name.clone(),
         encoding: settings.encoding,
         factor,
+        format,
+        options,
         cubes: cubes.into_iter().enumerate().map(|(i, literals)| (cube_name(i + 1, of), literals)).collect(),
+        puzzle: text,
     };
     write(&dir.join(MANIFEST), manifest.to_string())?;
     let symmetry = if factor > 1 { format!(", counts to be multiplied by {factor} (symmetry)") } else { String::new() };
@@ -147,6 +152,21 @@ pub fn count_cube(settings: CubeSettings) -> Result<Status, AppError> {
     let name = display_name(cube_path);
     let Text { text, .. } = read_text(&Source::File(cube_path.to_owned()))?;
     let cube = CubeFile::parse(&text, &name)?;
+    cube.verify().map_err(|why| AppError::Usage(format!("{name}: {why}")))?;
+    // Beside its manifest (not when it travelled alone), the cube must be
+    // the one the manifest lists.
+    let manifest_path = cube_path.parent().unwrap_or(Path::new(".")).join(MANIFEST);
+    if manifest_path.exists() {
+        let Text { name: manifest_name, text } = read_text(&Source::File(manifest_path))?;
+        let manifest = Manifest::parse(&text, &manifest_name)?;
+        manifest.verify().map_err(|why| AppError::Usage(format!("{manifest_name}: {why}")))?;
+        if manifest.digest != cube.digest || manifest.cube_digest(cube.index).as_deref() != Some(&cube.cube_digest) {
+            return Err(AppError::Usage(format!(
+                "{name}: the cube is not the one {manifest_name} lists as cube {}",
+                cube.index
+            )));
+        }
+    }
     let puzzle = parse::parse_with(&cube.puzzle, &format!("{name} (its puzzle)"), Some(cube.format), cube.options)?;
     let symmetry = cube.factor > 1;
     let reduced = satsudoku::count::symmetry::reduce(&puzzle, symmetry);
@@ -179,7 +199,8 @@ pub fn count_cube(settings: CubeSettings) -> Result<Status, AppError> {
     }
     let solutions = u128::try_from(&tally.counted)
         .map_err(|_| AppError::Other(anyhow::anyhow!("{name}: the cube's count does not fit in 128 bits")))?;
-    let record = Record { digest: cube.digest, index: cube.index, of: cube.of, solutions };
+    let record =
+        Record { digest: cube.digest, index: cube.index, of: cube.of, cube_digest: cube.cube_digest, solutions };
     let path = record_path(cube_path);
     write_output(Some(&path), &[cube_path], |out: &mut dyn Write| out.write_all(record.to_string().as_bytes()))?;
     Ok(Status::Done)
@@ -223,17 +244,28 @@ pub fn sum(settings: SumSettings) -> Result<Status, AppError> {
     let manifest_path = dir.join(MANIFEST);
     let Text { name, text } = read_text(&Source::File(manifest_path))?;
     let manifest = Manifest::parse(&text, &name)?;
+    manifest.verify().map_err(|why| AppError::Usage(format!("{name}: {why}")))?;
     let of = manifest.cubes.len();
     let entries = fs::read_dir(dir)
         .map_err(|err| AppError::Other(anyhow::anyhow!("cannot read {}: {err}", display_name(dir))))?;
     let mut records: BTreeMap<usize, String> = BTreeMap::new();
     let mut total = BigUint::default();
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "result"))
-        .collect();
+    let mut paths: Vec<PathBuf> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
     paths.sort();
+    // Every cube file still there must be the one the manifest lists.
+    for path in paths.iter().filter(|p| p.extension().is_some_and(|e| e == "cube")) {
+        let cube_name = display_name(path);
+        let Text { text, .. } = read_text(&Source::File(path.clone()))?;
+        let cube = CubeFile::parse(&text, &cube_name)?;
+        cube.verify().map_err(|why| AppError::Usage(format!("{cube_name}: {why}")))?;
+        if cube.digest != manifest.digest || manifest.cube_digest(cube.index).as_deref() != Some(&cube.cube_digest) {
+            return Err(AppError::Usage(format!(
+                "{cube_name}: the cube is not the one {name} lists as cube {}",
+                cube.index
+            )));
+        }
+    }
+    paths.retain(|p| p.extension().is_some_and(|e| e == "result"));
     for path in paths {
         let record_name = display_name(&path);
         let Text { text, .. } = read_text(&Source::File(path))?;
@@ -242,6 +274,12 @@ pub fn sum(settings: SumSettings) -> Result<Status, AppError> {
             return Err(AppError::Usage(format!(
                 "{record_name}: the record is of another split (digest {}, {} cubes) than {name} ({}, {of} cubes)",
                 record.digest, record.of, manifest.digest
+            )));
+        }
+        if manifest.cube_digest(record.index).as_deref() != Some(&record.cube_digest) {
+            return Err(AppError::Usage(format!(
+                "{record_name}: the record is of a cube that is not the one {name} lists as cube {}",
+                record.index
             )));
         }
         if let Some(first) = records.insert(record.index, record_name.clone()) {

@@ -126,6 +126,13 @@ fn json_text(text: &str, name: &str) -> Result<String, ParseError> {
         lzstring::LzError::Corrupt => {
             Pos { line, col: start_col + 1 }.error(name, "the f-puzzles share string does not decompress")
         }
+        lzstring::LzError::TooLarge => Pos { line, col: start_col + 1 }.error(
+            name,
+            format!(
+                "the f-puzzles share string decompresses to more than {} MiB, far more than any puzzle",
+                (lzstring::MAX_UNITS * 2) >> 20
+            ),
+        ),
     })
 }
 

@@ -12,6 +12,8 @@ pub enum LzError {
     NotBase64(usize, char),
     /// The data ends or refers to an entry that does not exist.
     Corrupt,
+    /// It decompresses to more than [`MAX_UNITS`] code units.
+    TooLarge,
 }
 
 /// Reads the bit stream most significant bit first, 6 bits a character.
@@ -39,7 +41,28 @@ impl Bits<'_> {
     }
 }
 
-/// The text compressed in `input` (base64, `=` padding allowed).
+/// The most UTF-16 code units a share string may decompress to: far above
+/// any puzzle's JSON (a 16x16 killer is tens of kilobytes), and small
+/// enough that a crafted string (whose output can grow with the square of
+/// its length) is refused in milliseconds.
+pub const MAX_UNITS: usize = 4 << 20;
+
+/// A dictionary entry: the entry it extends (none for a single unit), its
+/// last unit, and its first (so that "w + entry[0]" needs no walk).
+#[derive(Clone, Copy)]
+struct Entry {
+    parent: u32,
+    unit: u16,
+    first: u16,
+}
+
+/// No parent: a single unit.
+const ROOT: u32 = u32::MAX;
+
+/// The text compressed in `input` (base64, `=` padding allowed), at most
+/// [`MAX_UNITS`] code units of it. The dictionary keeps each entry as the
+/// entry it extends plus one unit, so memory and time grow with the output,
+/// not with the square of it.
 pub fn decompress_base64(input: &str) -> Result<String, LzError> {
     let mut values = Vec::with_capacity(input.len());
     for (i, c) in input.chars().enumerate() {
@@ -50,22 +73,25 @@ pub fn decompress_base64(input: &str) -> Result<String, LzError> {
         }
     }
     let mut bits = Bits { values: &values, index: 0, position: 32 };
-    let mut dictionary: Vec<Vec<u16>> = vec![Vec::new(); 3];
+    // Entries 0, 1 and 2 are the codes for "a new unit" and "the end".
+    let none = Entry { parent: ROOT, unit: 0, first: 0 };
+    let mut dictionary: Vec<Entry> = vec![none; 3];
     let (mut enlarge_in, mut num_bits) = (4u32, 3u32);
     let first = match bits.read(2)? {
         0 => bits.read(8)? as u16,
         1 => bits.read(16)? as u16,
         _ => return Ok(String::new()),
     };
-    dictionary.push(vec![first]);
-    let mut w = vec![first];
+    dictionary.push(Entry { parent: ROOT, unit: first, first });
+    let mut w = dictionary.len() - 1;
     let mut result = vec![first];
+    let mut spelled = Vec::new();
     loop {
         let mut code = bits.read(num_bits)? as usize;
         match code {
             0 | 1 => {
                 let unit = bits.read(if code == 0 { 8 } else { 16 })? as u16;
-                dictionary.push(vec![unit]);
+                dictionary.push(Entry { parent: ROOT, unit, first: unit });
                 code = dictionary.len() - 1;
                 enlarge_in -= 1;
             }
@@ -76,19 +102,28 @@ pub fn decompress_base64(input: &str) -> Result<String, LzError> {
             enlarge_in = 1 << num_bits;
             num_bits += 1;
         }
-        let entry = if code < dictionary.len() && code > 2 {
-            dictionary[code].clone()
+        // The entry: one that exists, or the one being made (w + w[0]).
+        let entry = if code > 2 && code < dictionary.len() {
+            dictionary.push(Entry { parent: w as u32, unit: dictionary[code].first, first: dictionary[w].first });
+            code
         } else if code == dictionary.len() {
-            let mut e = w.clone();
-            e.push(w[0]);
-            e
+            let first = dictionary[w].first;
+            dictionary.push(Entry { parent: w as u32, unit: first, first });
+            code
         } else {
             return Err(LzError::Corrupt);
         };
-        result.extend_from_slice(&entry);
-        let mut next = w;
-        next.push(entry[0]);
-        dictionary.push(next);
+        spelled.clear();
+        let mut at = entry as u32;
+        while at != ROOT {
+            let e = dictionary[at as usize];
+            spelled.push(e.unit);
+            at = e.parent;
+        }
+        if result.len() + spelled.len() > MAX_UNITS {
+            return Err(LzError::TooLarge);
+        }
+        result.extend(spelled.iter().rev());
         enlarge_in -= 1;
         w = entry;
         if enlarge_in == 0 {
@@ -133,5 +168,48 @@ mod tests {
     fn rejects_what_is_not_base64() {
         assert_eq!(decompress_base64("ab*c"), Err(LzError::NotBase64(2, '*')));
         assert_eq!(decompress_base64("A"), Err(LzError::Corrupt));
+    }
+}
+
+#[cfg(test)]
+mod bomb {
+    use super::*;
+
+    /// A string that grows its output with the square of its length
+    /// (each code the entry just made, one unit longer than the last)
+    /// stops at the cap, quickly, instead of allocating gigabytes.
+    #[test]
+    fn a_crafted_string_stops_at_the_cap() {
+        // Codes, most significant bit first in 6-bit characters: "a new
+        // 8-bit unit" (0, 2 bits) 'a', then again and again the code of the
+        // entry about to be made.
+        let mut bits: Vec<bool> = Vec::new();
+        let push = |value: u32, count: u32, bits: &mut Vec<bool>| {
+            for k in 0..count {
+                bits.push(value >> k & 1 == 1);
+            }
+        };
+        push(0, 2, &mut bits);
+        push(u32::from(b'a'), 8, &mut bits);
+        let (mut size, mut enlarge_in, mut num_bits) = (4u32, 4u32, 3u32);
+        for _ in 0..60_000 {
+            push(size, num_bits, &mut bits);
+            size += 1;
+            enlarge_in -= 1;
+            if enlarge_in == 0 {
+                enlarge_in = 1 << num_bits;
+                num_bits += 1;
+            }
+        }
+        let text: String = bits
+            .chunks(6)
+            .map(|c| {
+                let v = c.iter().enumerate().fold(0usize, |v, (i, &b)| v | usize::from(b) << (5 - i));
+                char::from(BASE64[v])
+            })
+            .collect();
+        let start = std::time::Instant::now();
+        assert_eq!(decompress_base64(&text), Err(LzError::TooLarge));
+        assert!(start.elapsed().as_secs() < 5);
     }
 }

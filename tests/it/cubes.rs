@@ -13,6 +13,7 @@ use std::time::Duration;
 use assert_cmd::cargo::cargo_bin;
 use assert_cmd::Command;
 use predicates::str::contains;
+use satsudoku::cluster::{self, CubeFile, Manifest, Record};
 
 fn satsudoku() -> Command {
     Command::cargo_bin("satsudoku").unwrap()
@@ -178,8 +179,59 @@ fn a_bad_cube_file_is_located() {
         .arg(cube)
         .assert()
         .code(2)
-        .stderr(contains(":8:10: expected a nonzero variable number, found `0`"));
-    fs::write(cube, text.replacen("literals ", "literals 99999 ", 1)).unwrap();
-    satsudoku().args(["count", "--cube"]).arg(cube).assert().code(2).stderr(contains("names a variable"));
+        .stderr(contains(":9:10: expected a nonzero variable number, found `0`"));
+    // An edited literal fails the cube's digest, in count and in sum.
+    fs::write(cube, text.replacen("literals ", "literals 7 ", 1)).unwrap();
+    for args in [&["count", "--cube"][..], &["sum"]] {
+        let target = if args[0] == "sum" { dir.clone() } else { cube.clone() };
+        satsudoku().args(args).arg(target).assert().code(2).stderr(contains("changed after it was written"));
+    }
     satsudoku().args(["sum"]).arg(tmp.path()).assert().code(2).stderr(contains("manifest.txt"));
+    // A cube forged with a matching digest, travelling alone, still may
+    // not name a variable the encoding lacks.
+    let mut forged = CubeFile::parse(&text, "cube").unwrap();
+    forged.literals.push(99_999);
+    forged.cube_digest = cluster::cube_digest(
+        &forged.digest,
+        forged.index,
+        forged.of,
+        &forged.puzzle,
+        forged.format,
+        forged.options,
+        &forged.encoding,
+        forged.factor,
+        &forged.literals,
+    );
+    let alone = tmp.path().join("alone.cube");
+    fs::write(&alone, forged.to_string()).unwrap();
+    satsudoku().args(["count", "--cube"]).arg(&alone).assert().code(2).stderr(contains("names a variable"));
+    // Beside the manifest, it is not the cube the manifest lists.
+    fs::write(cube, forged.to_string()).unwrap();
+    satsudoku().args(["count", "--cube"]).arg(cube).assert().code(2).stderr(contains("is not the one"));
+}
+
+/// Records forged to 2^127 solutions each: the sum passes u128 and is
+/// printed exactly (the factor multiplies a big integer).
+#[test]
+fn a_sum_past_u128_is_exact() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("cubes");
+    split(&dir, Path::new("cnf-samples/many.lp"), &["--count", "4"]);
+    let manifest = Manifest::parse(&fs::read_to_string(dir.join("manifest.txt")).unwrap(), "m").unwrap();
+    let of = manifest.cubes.len();
+    assert!(of >= 2, "{of} cubes");
+    for index in 1..=of {
+        let record = Record {
+            digest: manifest.digest.clone(),
+            index,
+            of,
+            cube_digest: manifest.cube_digest(index).unwrap(),
+            solutions: 1 << 127,
+        };
+        let name = cluster::cube_name(index, of).replace(".cube", ".result");
+        fs::write(dir.join(name), record.to_string()).unwrap();
+    }
+    let expected = num_bigint::BigUint::from(1u8) << 127u32;
+    let expected = expected * of * manifest.factor;
+    satsudoku().arg("sum").arg(&dir).assert().code(0).stdout(format!("solutions({expected}).\n"));
 }

@@ -53,3 +53,26 @@ fn an_unknown_format_says_so() {
             .stderr(contains("not a recognised format").and(contains("--format")));
     }
 }
+
+/// A `puzzle` file whose layout directives contradict each other: a
+/// second `givens` block replaced the first, `box` then `box none` kept
+/// the last, `regions` with `box` kept one. Each is now a located error.
+#[test]
+fn contradictory_directives_are_located_errors() {
+    for (text, message) in [
+        (
+            "size 4\ngivens\n1...\n....\n....\n....\ngivens\n2...\n....\n....\n....\n",
+            "<stdin>:7:1: givens is given twice",
+        ),
+        ("size 4\nbox 2x2\nbox none\n", "<stdin>:3:1: box is given twice"),
+        ("size 4\nbox 2x2\nregions\nAABB\nAABB\nCCDD\nCCDD\n", "<stdin>:3:1: regions with box"),
+        ("size 4\nregions\nAABB\nAABB\nCCDD\nCCDD\nbox 2x2\n", "<stdin>:7:1: box with regions"),
+        (
+            "size 4\nregions\nAABB\nAABB\nCCDD\nCCDD\nregions\nABAB\nABAB\nCDCD\nCDCD\n",
+            "<stdin>:7:1: regions is given twice",
+        ),
+        ("size 4\nsize 4\n", "<stdin>:2:1: size is given twice"),
+    ] {
+        satsudoku().args(["count", "-"]).write_stdin(text).assert().code(2).stderr(contains(message));
+    }
+}

@@ -96,10 +96,30 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
         None => return Err(p.error(first[0].pos, "expected a grid side after \"size\"")),
     };
     let mut b = Builder { side, boxes: box_shape(side), box_pos: None, regions: None, givens: None, lines: Vec::new() };
+    // A layout directive given twice, or two that say different things
+    // (`box` with `regions`), is an error at the second: never one
+    // silently replacing the other.
+    let once = |p: &Parser, seen: Option<Pos>, head: Word, what: &str| match seen {
+        Some(first) => {
+            Err(p.error(head.pos, format!("{what} is given twice (first at line {}): give it once", first.line)))
+        }
+        None => Ok(()),
+    };
     while let Some((number, line)) = p.next_line() {
         let head = line[0];
         match head.text {
+            "size" => return Err(p.error(head.pos, "size is given twice: it comes once, first")),
             "box" => {
+                once(&p, b.box_pos, head, "box")?;
+                if let Some((at, _)) = &b.regions {
+                    return Err(p.error(
+                        head.pos,
+                        format!(
+                            "box with regions (line {}): a jigsaw's regions replace its boxes; give one of them",
+                            at.line
+                        ),
+                    ));
+                }
                 let Some(arg) = line.get(1) else {
                     return Err(p.error(head.pos, "expected \"box RxC\" or \"box none\""));
                 };
@@ -110,6 +130,7 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
                 b.box_pos = Some(arg.pos);
             }
             "givens" => {
+                once(&p, b.givens.as_ref().map(|g| g.0), head, "givens")?;
                 let mut digits = Vec::with_capacity(side * side);
                 for _ in 0..side {
                     let Some((row_number, _)) = p.next_line() else {
@@ -121,6 +142,16 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
                 b.givens = Some((head.pos, digits));
             }
             "regions" => {
+                once(&p, b.regions.as_ref().map(|r| r.0), head, "regions")?;
+                if let Some(at) = b.box_pos {
+                    return Err(p.error(
+                        head.pos,
+                        format!(
+                            "regions with box (line {}): a jigsaw's regions replace its boxes; give one of them",
+                            at.line
+                        ),
+                    ));
+                }
                 let mut labels = Vec::with_capacity(side * side);
                 for _ in 0..side {
                     let Some((row_number, row)) = p.next_line() else {
