@@ -34,6 +34,12 @@ fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// The most memory satsudoku may use, such as 4G or 512M (powers of
+    /// 1024). Work whose estimate passes it is refused before it starts,
+    /// and an allocation past it ends the run with a message (exit 2).
+    /// Default: three quarters of the machine's memory.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = satsudoku::memory::parse_size)]
+    pub memory: Option<usize>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -303,6 +309,9 @@ pub struct ExportArgs {
     /// name `--output` is the output format on the other commands.)
     #[arg(short = 'o', long = "out", alias = "output", value_name = "OUT.cnf")]
     pub output: Option<PathBuf>,
+    /// Replace the output file even if it is read-only (as `cp -f` does).
+    #[arg(short = 'f', long)]
+    pub force: bool,
     /// How to declare the projection onto the puzzle's variables.
     #[arg(long, value_parser = named::<Dialect>(), default_value_t)]
     pub dialect: Dialect,
@@ -342,10 +351,20 @@ fn parse_compare_format(text: &str) -> Result<CompareFormat, String> {
         .ok_or_else(|| format!("expected an input format ({}), found {text:?}", Format::names()))
 }
 
-/// Seconds as a non-negative decimal number.
+/// The longest `--timeout`: about 31 years, far past any count one would
+/// wait for, and small enough that a deadline never overflows the clock.
+pub const MAX_TIMEOUT_SECS: f64 = 1e9;
+
+/// Seconds as a decimal number from 0 to [`MAX_TIMEOUT_SECS`].
 fn parse_seconds(text: &str) -> Result<Duration, String> {
-    let secs: f64 = text.parse().map_err(|_| format!("expected seconds, found {text:?}"))?;
-    Duration::try_from_secs_f64(secs).map_err(|_| format!("expected seconds >= 0, found {text:?}"))
+    let secs: f64 = text.trim().parse().map_err(|_| format!("expected seconds (such as 30 or 2.5), found {text:?}"))?;
+    if !(0.0..=MAX_TIMEOUT_SECS).contains(&secs) {
+        return Err(format!(
+            "expected seconds from 0 to {MAX_TIMEOUT_SECS:e} (about 31 years; leave the option out for no limit), found {text:?}"
+        ));
+    }
+    Duration::try_from_secs_f64(secs)
+        .map_err(|_| format!("expected seconds from 0 to {MAX_TIMEOUT_SECS:e}, found {text:?}"))
 }
 
 #[cfg(test)]
@@ -389,7 +408,11 @@ pub struct CompareArgs {
     /// Stop each count after SECS seconds; such counts are lower bounds (shown as `>=N`).
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
-    /// Also draw count time and clauses per encoding as a bar chart in this SVG file.
+    /// Also draw count time and clauses per encoding as a bar chart in this
+    /// SVG file (a file: the table goes to stdout).
     #[arg(long, value_name = "CHART.svg")]
     pub svg: Option<PathBuf>,
+    /// Replace the SVG file even if it is read-only (as `cp -f` does).
+    #[arg(short = 'f', long)]
+    pub force: bool,
 }

@@ -466,7 +466,8 @@ impl Manifest {
         let format = lines.parsed("format", "a format name")?;
         let options = options(&mut lines)?;
         let count: usize = lines.parsed("cubes", "the number of cubes")?;
-        let mut cubes = Vec::with_capacity(count.min(1 << 20));
+        // Each cube is a line, so the text bounds what to reserve.
+        let mut cubes = Vec::with_capacity(count.min(text.lines().count()));
         for index in 1..=count {
             let expected = cube_name(index, count);
             let (pos, value) = lines.value(&expected)?;

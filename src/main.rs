@@ -12,6 +12,10 @@ use clap::Parser;
 
 use cli::Cli;
 
+/// The system's allocator, counting the bytes live against `--memory`.
+#[global_allocator]
+static ALLOCATOR: satsudoku::memory::Tracking = satsudoku::memory::Tracking;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -25,6 +29,7 @@ fn main() -> ExitCode {
             }
         }
     };
+    satsudoku::memory::set_limit(cli.memory.unwrap_or_else(satsudoku::memory::default_limit));
     match app::run(&cli) {
         Ok(status) => ExitCode::from(status.exit_code()),
         Err(err) if err.is_broken_pipe() => ExitCode::SUCCESS,

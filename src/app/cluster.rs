@@ -19,7 +19,7 @@ use satsudoku::parse;
 use satsudoku::report::{self, Output};
 
 use super::input::{display_name, read_text, Reading, Source, Text};
-use super::output::write_output;
+use super::output::{write_output, Replace};
 use super::{AppError, Status, INTERRUPTED};
 use crate::cli::{CountArgs, CubesArgs, SumArgs};
 use crate::diag;
@@ -66,6 +66,7 @@ pub fn split(settings: Settings) -> Result<Status, AppError> {
     };
     let options = settings.reading.options;
     let puzzle = parse::parse_with(&text, &name, Some(format), options)?;
+    satsudoku::encode::check_fits(&puzzle, &settings.encoding).map_err(satsudoku::count::CountError::from)?;
     let (factor, cubes) = split_count(&puzzle, &settings.encoding, settings.symmetry, settings.split);
     let dir = &settings.dir;
     let dir_name = display_name(dir);
@@ -76,7 +77,7 @@ pub fn split(settings: Settings) -> Result<Status, AppError> {
     let digest = digest(&text, format, options, &settings.encoding, factor, &cubes);
     let of = cubes.len();
     let write = |path: &Path, contents: String| {
-        write_output(Some(path), &[], |out: &mut dyn Write| out.write_all(contents.as_bytes()))
+        write_output(Some(path), &[], Replace::Writable, |out: &mut dyn Write| out.write_all(contents.as_bytes()))
     };
     for (i, literals) in cubes.iter().enumerate() {
         let cube_digest = cube_digest(&digest, i + 1, of, &text, format, options, &settings.encoding, factor, literals);
@@ -202,7 +203,9 @@ pub fn count_cube(settings: CubeSettings) -> Result<Status, AppError> {
     let record =
         Record { digest: cube.digest, index: cube.index, of: cube.of, cube_digest: cube.cube_digest, solutions };
     let path = record_path(cube_path);
-    write_output(Some(&path), &[cube_path], |out: &mut dyn Write| out.write_all(record.to_string().as_bytes()))?;
+    write_output(Some(&path), &[cube_path], Replace::Writable, |out: &mut dyn Write| {
+        out.write_all(record.to_string().as_bytes())
+    })?;
     Ok(Status::Done)
 }
 

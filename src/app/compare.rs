@@ -8,7 +8,7 @@ use satsudoku::compare::{self, Report, TableFormat};
 use satsudoku::encode::Encoding;
 
 use super::input::{read_puzzle, Reading, Source};
-use super::output::write_output;
+use super::output::{write_output, Replace};
 use super::{AppError, Status};
 use crate::cli::{CompareArgs, CompareFormat};
 use crate::diag;
@@ -21,6 +21,8 @@ pub struct Settings {
     pub measure: compare::Settings,
     pub table: TableFormat,
     pub svg: Option<PathBuf>,
+    /// Whether a read-only SVG file is replaced (`--force`).
+    pub replace: Replace,
 }
 
 impl Settings {
@@ -30,6 +32,11 @@ impl Settings {
         let (mut input, mut table) = (args.input_format, args.output);
         if input.is_some() {
             diag!("satsudoku: note: compare --input-format is now spelled --format, as on every command");
+        }
+        if args.svg.as_ref().is_some_and(|path| path.as_os_str() == "-") {
+            return Err(AppError::Usage(
+                "--svg - would mix the chart into the table on stdout: give the chart a file name".into(),
+            ));
         }
         match args.format {
             Some(CompareFormat::Input(format)) => input = Some(format),
@@ -51,6 +58,7 @@ impl Settings {
             measure: compare::Settings { engine: args.engine, repeat: args.repeat, timeout: args.timeout },
             table: table.unwrap_or_default(),
             svg: args.svg.clone(),
+            replace: if args.force { Replace::Force } else { Replace::Writable },
         })
     }
 }
@@ -85,11 +93,11 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     }
     let report = Report::new(&runs);
     let text = report.render(settings.table);
-    write_output(None, &[], |out: &mut dyn Write| out.write_all(text.as_bytes()))?;
+    write_output(None, &[], Replace::Writable, |out: &mut dyn Write| out.write_all(text.as_bytes()))?;
     if let Some(path) = &settings.svg {
         let svg = compare::svg::render(&report).map_err(|e| AppError::Other(anyhow::anyhow!(e)))?;
         let inputs: Vec<_> = settings.sources.iter().filter_map(Source::path).collect();
-        write_output(Some(path), &inputs, |out: &mut dyn Write| out.write_all(svg.as_bytes()))?;
+        write_output(Some(path), &inputs, settings.replace, |out: &mut dyn Write| out.write_all(svg.as_bytes()))?;
     }
     let exact = runs.iter().all(|r| r.exact);
     Ok(if exact { Status::Done } else { Status::LowerBound })

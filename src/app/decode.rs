@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use satsudoku::count::CountError;
 use satsudoku::dimacs::{self, SolverAnswer};
 use satsudoku::encode::{self, Encoding};
 use satsudoku::model::check;
@@ -23,9 +24,15 @@ pub struct Settings {
 
 impl Settings {
     pub fn resolve(args: &DecodeArgs) -> Result<Settings, AppError> {
+        let (puzzle, model) = (Source::from_arg(Some(&args.puzzle)), Source::from_arg(Some(&args.model)));
+        if matches!((&puzzle, &model), (Source::Stdin, Source::Stdin)) {
+            return Err(AppError::Usage(
+                "the puzzle and the model cannot both be standard input (`-`): give one of them as a file".into(),
+            ));
+        }
         Ok(Settings {
-            puzzle: Source::from_arg(Some(&args.puzzle)),
-            model: Source::from_arg(Some(&args.model)),
+            puzzle,
+            model,
             reading: Reading { format: args.format, options: args.shape.options() },
             encoding: args.encoding.encoding().map_err(AppError::Usage)?,
         })
@@ -35,6 +42,7 @@ impl Settings {
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     let (_, puzzle, format) = read_puzzle(&settings.puzzle, settings.reading)?;
     let model = read_text(&settings.model)?;
+    encode::check_fits(&puzzle, &settings.encoding).map_err(CountError::from)?;
     let encoded = encode::encode(&puzzle, &settings.encoding);
     let var_count = encoded.formula.var_count();
     let values = match dimacs::parse_model(&model.text, &model.name, var_count)? {

@@ -21,8 +21,8 @@ pub enum AppError {
     Usage(String),
     /// Some inputs of a batch could not be used (each was reported in its
     /// turn): exit 2.
-    #[error("{failed} of {total} files could not be counted")]
-    Batch { failed: usize, total: usize },
+    #[error("{failed} of {total} files could not be {verb}")]
+    Batch { failed: usize, total: usize, verb: &'static str },
     /// Some lines of a collection could not be parsed (each was reported in
     /// its turn, the others `verb`, counted or judged): exit 2.
     #[error("{failed} of {total} puzzles of the collection could not be {verb}")]
@@ -34,7 +34,8 @@ pub enum AppError {
         #[source]
         source: io::Error,
     },
-    /// The count failed: exit 1.
+    /// The count failed: exit 1, or 2 when it would not fit under the
+    /// memory limit.
     #[error(transparent)]
     Count(#[from] CountError),
     /// Anything else: exit 1.
@@ -56,7 +57,8 @@ impl AppError {
             | AppError::Parse(_)
             | AppError::Usage(_)
             | AppError::Batch { .. }
-            | AppError::Collection { .. } => 2,
+            | AppError::Collection { .. }
+            | AppError::Count(CountError::Memory(_)) => 2,
             AppError::Write { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => 0,
             AppError::Write { .. } | AppError::Count(_) | AppError::Other(_) => 1,
         }
@@ -97,7 +99,7 @@ mod tests {
         let parse = ParseError { source_name: "x.lp".into(), line: 1, col: 2, message: "bad".into() };
         assert_eq!(AppError::from(parse).exit_code(), 2);
         assert_eq!(AppError::Usage("no".into()).exit_code(), 2);
-        assert_eq!(AppError::Batch { failed: 1, total: 2 }.exit_code(), 2);
+        assert_eq!(AppError::Batch { failed: 1, total: 2, verb: "counted" }.exit_code(), 2);
         let full = AppError::write("stdout")(io::Error::from_raw_os_error(28));
         assert_eq!((full.exit_code(), full.is_broken_pipe()), (1, false));
         let pipe = AppError::write("stdout")(io::ErrorKind::BrokenPipe.into());

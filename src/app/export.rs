@@ -3,11 +3,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
+use satsudoku::count::CountError;
 use satsudoku::dimacs::{self, Dialect};
 use satsudoku::encode::{self, Encoded, Encoding};
 
 use super::input::{read_puzzle, Reading, Source};
-use super::output::write_output;
+use super::output::{write_output, Replace};
 use super::{AppError, Status};
 use crate::cli::ExportArgs;
 
@@ -18,6 +19,8 @@ pub struct Settings {
     pub encoding: Encoding,
     /// The output file; stdout when `None` or `-`.
     pub output: Option<PathBuf>,
+    /// Whether a read-only output file is replaced (`--force`).
+    pub replace: Replace,
     pub dialect: Dialect,
 }
 
@@ -28,6 +31,7 @@ impl Settings {
             reading: Reading { format: args.input.format, options: args.input.shape.options() },
             encoding: args.encoding.encoding().map_err(AppError::Usage)?,
             output: args.output.clone(),
+            replace: if args.force { Replace::Force } else { Replace::Writable },
             dialect: args.dialect,
         })
     }
@@ -35,11 +39,12 @@ impl Settings {
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     let (name, puzzle, _) = read_puzzle(&settings.source, settings.reading)?;
+    encode::check_fits(&puzzle, &settings.encoding).map_err(CountError::from)?;
     let encoded = encode::encode(&puzzle, &settings.encoding);
     let projection: Vec<_> = (0..encoded.vars.primary_count()).map(varisat::Var::from_index).collect();
     let comments = export_comments(&name, &encoded);
     let inputs: Vec<_> = settings.source.path().into_iter().collect();
-    write_output(settings.output.as_deref(), &inputs, |out: &mut dyn Write| {
+    write_output(settings.output.as_deref(), &inputs, settings.replace, |out: &mut dyn Write| {
         dimacs::write_dimacs(out, &encoded.formula, &projection, settings.dialect, &comments)
     })?;
     Ok(Status::Done)

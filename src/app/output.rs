@@ -2,7 +2,8 @@
 //! replaced atomically (a temporary file beside it, persisted over it, with
 //! the old file's permissions); a device, FIFO or other special file is
 //! written through, never replaced; a symbolic link is followed; the input
-//! file itself is never overwritten.
+//! file itself is never overwritten; a read-only file is replaced only when
+//! asked (`--force`, as `cp -f`).
 
 use std::fs;
 use std::io::{self, BufWriter, Write};
@@ -11,11 +12,23 @@ use std::path::{Path, PathBuf};
 use super::error::AppError;
 use super::input::display_name;
 
+/// Whether a read-only file may be replaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replace {
+    /// Only a file we may write (the default, as `cp`).
+    Writable,
+    /// Any regular file (`--force`).
+    Force,
+}
+
 /// Writes what `write` produces to `path` (stdout for `None` or `-`),
-/// refusing to write over any of `inputs`.
+/// refusing to write over any of `inputs`. A path that cannot be written
+/// (its directory missing or not writable, a read-only file without
+/// `--force`) is an error naming it (exit 2) before anything is written.
 pub fn write_output(
     path: Option<&Path>,
     inputs: &[&Path],
+    replace: Replace,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), AppError> {
     let Some(path) = path.filter(|p| p.as_os_str() != "-") else {
@@ -27,7 +40,7 @@ pub fn write_output(
     let meta = match fs::metadata(&target) {
         Ok(meta) => Some(meta),
         Err(err) if err.kind() == io::ErrorKind::NotFound => None,
-        Err(err) => return Err(AppError::write(name)(err)),
+        Err(err) => return Err(AppError::Usage(format!("cannot write {name}: {err}"))),
     };
     if let Some(meta) = &meta {
         if inputs.iter().any(|input| same_file(input, meta)) {
@@ -36,6 +49,17 @@ pub fn write_output(
         if meta.is_dir() {
             return Err(AppError::Usage(format!("{name} is a directory: expected a file to write")));
         }
+        if meta.is_file() && replace == Replace::Writable && !writable(&target, meta) {
+            return Err(AppError::Usage(format!("{name} is read-only: refusing to replace it (--force replaces it)")));
+        }
+    }
+    let dir = match target.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_owned(),
+        _ => PathBuf::from("."),
+    };
+    if meta.as_ref().is_none_or(|m| m.is_file()) && !dir.is_dir() {
+        let dir_name = display_name(&dir);
+        return Err(AppError::Usage(format!("cannot write {name}: the directory {dir_name} does not exist")));
     }
     match meta {
         Some(meta) if !meta.is_file() => {
@@ -44,8 +68,24 @@ pub fn write_output(
             let mut out = BufWriter::new(file);
             write(&mut out).and_then(|()| out.flush()).map_err(AppError::write(name))
         }
-        meta => write_atomically(&target, meta.map(|m| m.permissions()), write).map_err(AppError::write(name)),
+        meta => {
+            let temp = temp_file(&dir).map_err(|err| {
+                let why = match err.kind() {
+                    io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+                    _ => err.to_string(),
+                };
+                // The error names the target, not the temporary file.
+                AppError::Usage(format!("cannot write {name}: cannot create a file in {}: {why}", display_name(&dir)))
+            })?;
+            write_atomically(temp, &target, meta.map(|m| m.permissions()), write).map_err(AppError::write(name))
+        }
     }
+}
+
+/// Whether the file `meta` describes may be written by us: not marked
+/// read-only, and open for writing (which leaves it unchanged).
+fn writable(path: &Path, meta: &fs::Metadata) -> bool {
+    !meta.permissions().readonly() && fs::OpenOptions::new().write(true).open(path).is_ok()
 }
 
 /// `path` with every symbolic link along it followed; a link to nowhere is
@@ -78,24 +118,11 @@ fn same_file(input: &Path, meta: &fs::Metadata) -> bool {
 /// `permissions` (those of the file it replaces), or the usual ones for a
 /// new file (0666 less the umask).
 fn write_atomically(
+    mut temp: tempfile::NamedTempFile,
     path: &Path,
     permissions: Option<fs::Permissions>,
     write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".satsudoku-").suffix(".tmp");
-    #[cfg(unix)]
-    let fresh = {
-        use std::os::unix::fs::PermissionsExt;
-        fs::Permissions::from_mode(0o666)
-    };
-    #[cfg(unix)]
-    builder.permissions(fresh);
-    let mut temp = builder.tempfile_in(dir)?;
     {
         let mut out = BufWriter::new(temp.as_file_mut());
         write(&mut out)?;
@@ -107,4 +134,18 @@ fn write_atomically(
     temp.as_file().sync_all()?;
     temp.persist(path).map_err(|err| err.error)?;
     Ok(())
+}
+
+/// A new temporary file in `dir`, with the usual permissions of a new file.
+fn temp_file(dir: &Path) -> io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".satsudoku-").suffix(".tmp");
+    #[cfg(unix)]
+    let fresh = {
+        use std::os::unix::fs::PermissionsExt;
+        fs::Permissions::from_mode(0o666)
+    };
+    #[cfg(unix)]
+    builder.permissions(fresh);
+    builder.tempfile_in(dir).map_err(|err| io::Error::new(err.kind(), err.kind().to_string()))
 }

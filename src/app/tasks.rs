@@ -232,7 +232,7 @@ impl Tallies {
             status = Status::LowerBound;
         }
         if self.unreadable > 0 {
-            return Err(AppError::Batch { failed: self.unreadable, total: self.files });
+            return Err(AppError::Batch { failed: self.unreadable, total: self.files, verb: self.verb });
         }
         if self.bad_lines > 0 {
             return Err(AppError::Collection { failed: self.bad_lines, total: self.lines, verb: self.verb });

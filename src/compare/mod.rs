@@ -101,6 +101,7 @@ pub struct Settings {
 /// Measures one encoding on one puzzle.
 pub fn measure(file: &str, puzzle: &Puzzle, encoding: &Encoding, settings: Settings) -> Result<Run, count::CountError> {
     let repeat = settings.repeat.max(1);
+    encode::check_fits(puzzle, encoding)?;
     let timed_encode = || {
         let start = Instant::now();
         let encoded = encode::encode(puzzle, encoding);

@@ -71,6 +71,10 @@ pub enum CountError {
     #[error("the search was stopped before it could decide")]
     /// A search was stopped (interrupt or time) before it could answer.
     Stopped,
+    #[error(transparent)]
+    /// The work would not fit under the memory limit (an estimate, made
+    /// before it was started; see [`crate::memory`]).
+    Memory(#[from] crate::memory::TooLarge),
 }
 
 /// Literals that restrict a count to part of the search (see

@@ -135,7 +135,7 @@ pub fn relabelling(puzzle: &Puzzle) -> Option<Relabelling> {
         return None;
     }
     let domain = common_domain(puzzle)?;
-    let digits: Vec<Digit> = (1..=puzzle.side() as Digit).filter(|&d| domain >> (d - 1) & 1 == 1).collect();
+    let digits: Vec<Digit> = (1..=puzzle.digits() as Digit).filter(|&d| domain >> (d - 1) & 1 == 1).collect();
     let k = digits.len();
     if k < 2 {
         return None;
@@ -374,7 +374,7 @@ fn sorted(cells: impl Iterator<Item = Cell>) -> Vec<Cell> {
 /// cells allow the same ones; `None` otherwise.
 fn common_domain(puzzle: &Puzzle) -> Option<u64> {
     let n = puzzle.side();
-    let all = u64::MAX >> (64 - n);
+    let all = u64::MAX >> (64 - puzzle.digits());
     let mut domains = vec![all; n * n];
     for c in puzzle.constraints() {
         if let Constraint::Digits { cell, allowed } = c {

@@ -36,7 +36,15 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
+use crate::memory::{self, TooLarge};
 use crate::model::Puzzle;
+
+/// Bytes a state takes in a level's list.
+const STATE_BYTES: usize = std::mem::size_of::<State>();
+/// Bytes a state takes in a level's maps while they grow: the entry, its
+/// control byte, the free slots of a table kept at most 7/8 full, and the
+/// old table beside the new one when it doubles.
+const ENTRY_BYTES: usize = 3 * (STATE_BYTES + 1) * 8 / 7;
 
 /// The largest side counted with the rule that lines differ: the 84 valid
 /// lines of 10 cells fit the 128-bit set of rows placed (12 has 208).
@@ -96,7 +104,10 @@ impl Takuzu {
     }
 
     /// Counts the solutions on `jobs` threads; `stop` is polled now and then
-    /// and ends the count early when it returns true.
+    /// and ends the count early when it returns true. A level whose states
+    /// would not fit in the memory left under the limit (projected from
+    /// the states it has made so far, see [`crate::memory`]) ends the
+    /// count with an error.
     ///
     /// The rows are placed from the top down to the middle and from the
     /// bottom up to it, and the two halves' states are joined: a top state
@@ -105,19 +116,19 @@ impl Takuzu {
     /// (with the distinct rule) their rows are disjoint sets and no two
     /// columns are equal on both. The number of grids is the sum, over the
     /// compatible pairs, of the product of their counts.
-    pub fn count(&self, jobs: usize, stop: &(dyn Fn() -> bool + Sync)) -> LineCount {
+    pub fn count(&self, jobs: usize, stop: &(dyn Fn() -> bool + Sync)) -> Result<LineCount, TooLarge> {
         let n = self.side;
         let level = Level::new(n, self.distinct);
         let jobs = jobs.max(1);
         let middle = n / 2;
         let stopped = LineCount { count: 0, states: 0, stopped: true };
-        let Some(top) = self.half(&level, 0..middle, jobs, stop) else { return stopped };
-        let Some(bottom) = self.half(&level, (middle..n).rev(), jobs, stop) else { return stopped };
+        let Some(top) = self.half(&level, 0..middle, jobs, stop)? else { return Ok(stopped) };
+        let Some(bottom) = self.half(&level, (middle..n).rev(), jobs, stop)? else { return Ok(stopped) };
         let states = top.len().max(bottom.len());
-        match level.join(top, bottom, jobs, stop) {
+        Ok(match level.join(top, bottom, jobs, stop) {
             Some(count) => LineCount { count, states, stopped: false },
             None => stopped,
-        }
+        })
     }
 
     /// The states after placing `rows` in that order, each as a valid line
@@ -128,15 +139,16 @@ impl Takuzu {
         rows: impl Iterator<Item = usize>,
         jobs: usize,
         stop: &(dyn Fn() -> bool + Sync),
-    ) -> Option<Vec<State>> {
+    ) -> Result<Option<Vec<State>>, TooLarge> {
         let start = State { key: Key { set: 0, a: 0, b: 0 }, value: Value { count: 1, ones: 0, same: !0 } };
         let mut states = if self.impossible { Vec::new() } else { vec![start] };
         for (k, row) in rows.enumerate() {
             let (known, ones) = self.givens[row];
             let candidates: Vec<u16> = level.lines.iter().copied().filter(|&line| line & known == ones).collect();
-            states = level.next(k, &states, &candidates, jobs, stop)?;
+            let Some(next) = level.next(k, &states, &candidates, jobs, stop)? else { return Ok(None) };
+            states = next;
         }
-        Some(states)
+        Ok(Some(states))
     }
 }
 
@@ -232,7 +244,9 @@ impl Level {
     /// The states after placing row `k` (0-based) as each of `candidates`.
     /// Each of the `jobs` threads follows every transition but keeps only
     /// the keys that hash to it, so the threads' maps are disjoint and
-    /// need no merging. `None` if stopped.
+    /// need no merging. `None` if stopped; an error if the states, as
+    /// projected from the first ones made, would not fit under the memory
+    /// limit.
     fn next(
         &self,
         k: usize,
@@ -240,17 +254,35 @@ impl Level {
         candidates: &[u16],
         jobs: usize,
         stop: &(dyn Fn() -> bool + Sync),
-    ) -> Option<Vec<State>> {
+    ) -> Result<Option<Vec<State>>, TooLarge> {
         let half = self.n / 2;
+        let too_large: std::sync::Mutex<Option<TooLarge>> = std::sync::Mutex::new(None);
         let (lane_8, too_many_ones) = (self.lane(8), self.lane((7 - half) as u64));
         // Every column needs at least `k + 1 - half` ones after this row.
         let least = (k + 1).saturating_sub(half);
         let enough = self.lane(8 - least as u64);
         let work = |job: usize| -> Option<Map> {
             let mut map = Map::default();
+            let mut checked = 0;
             for (i, state) in states.iter().enumerate() {
-                if i % 65_536 == 0 && stop() {
+                if i % 4_096 == 0 && (stop() || too_large.lock().is_ok_and(|t| t.is_some())) {
                     return None;
+                }
+                // Every 65,536 new states, project the map's size from
+                // the share of the states read so far (an over-estimate
+                // as keys repeat), and every job keeps about as many.
+                if map.len() >= checked + 65_536 {
+                    checked = map.len();
+                    let projected = (map.len() * jobs).saturating_mul(states.len()) / (i + 1);
+                    let made = map.len() * jobs * ENTRY_BYTES;
+                    let needs = projected.saturating_mul(ENTRY_BYTES + STATE_BYTES).saturating_sub(made);
+                    if let Err(err) = memory::check(
+                        || format!("counting this Takuzu by rows: about {projected} states after row {}", k + 1),
+                        needs,
+                    ) {
+                        *too_large.lock().unwrap_or_else(|p| p.into_inner()) = Some(err);
+                        return None;
+                    }
                 }
                 let Key { set, a, b } = state.key;
                 for &row in candidates {
@@ -277,11 +309,15 @@ impl Level {
             Some(map)
         };
         let maps = on_threads(jobs, work);
+        if let Some(err) = too_large.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            return Err(err);
+        }
         let mut next = Vec::with_capacity(maps.iter().map(|m| m.as_ref().map_or(0, HashMap::len)).sum());
         for map in maps {
-            next.extend(map?.into_iter().map(|(key, value)| State { key, value }));
+            let Some(map) = map else { return Ok(None) };
+            next.extend(map.into_iter().map(|(key, value)| State { key, value }));
         }
-        Some(next)
+        Ok(Some(next))
     }
 
     /// The grids the `top` and `bottom` half states make together (see
@@ -435,13 +471,13 @@ mod tests {
     #[test]
     fn blank_grids_match_oeis_a253316() {
         let never = || false;
-        let counts = [2, 4, 6, 8].map(|n| blank(n, true).count(2, &never).count);
+        let counts = [2, 4, 6, 8].map(|n| blank(n, true).count(2, &never).unwrap().count);
         assert_eq!(counts, [2, 72, 4140, 4_111_116]);
     }
 
     #[test]
     fn a_stop_ends_the_count() {
-        let counted = blank(8, true).count(1, &|| true);
+        let counted = blank(8, true).count(1, &|| true).unwrap();
         assert!(counted.stopped);
     }
 }

@@ -40,7 +40,7 @@ impl VarMap {
             return self.decode(|v| values.get(v.index()).map(|b| b & 1 == 1));
         }
         if self.digits == DigitEncoding::Direct {
-            if let Some(digits) = direct_digits(&values[..self.primary], n) {
+            if let Some(digits) = direct_digits(&values[..self.primary], n, per_cell) {
                 return Ok(Grid::new(n, digits).expect("n * n digits"));
             }
         }
@@ -75,7 +75,7 @@ impl VarMap {
                 }
                 Ok(digit(at_least))
             }
-            DigitEncoding::Log if bits >= self.side as u64 => Err(DecodeError::NotACode(cell)),
+            DigitEncoding::Log if bits >= self.values as u64 => Err(DecodeError::NotACode(cell)),
             DigitEncoding::Log => Ok(digit(bits as u32)),
         }
     }
@@ -89,18 +89,19 @@ impl VarMap {
 /// The lowest bit of each of eight bytes in a little-endian word.
 const LOW: u64 = 0x0101_0101_0101_0101;
 
-/// The digits of a full direct layout of `n` variables per cell, from the
+/// The digits of a full direct layout of an `n x n` grid with `per_cell`
+/// variables per cell, from the
 /// lowest bit of each value's byte; `None` unless every cell has exactly one
 /// true variable. The true ones are found eight bytes at a time (at a model of
 /// a 9x9 grid, 81 among 729), in order, so the cell of each follows from the
 /// cell of the one before, without a division.
-fn direct_digits(values: &[u8], n: usize) -> Option<Vec<Digit>> {
+fn direct_digits(values: &[u8], n: usize, per_cell: usize) -> Option<Vec<Digit>> {
     let mut digits = vec![0 as Digit; n * n];
     let (mut cell, mut cell_start) = (0, 0);
     let mut place = |var: usize| {
-        while var >= cell_start + n {
+        while var >= cell_start + per_cell {
             cell += 1;
-            cell_start += n;
+            cell_start += per_cell;
         }
         let digit = &mut digits[cell];
         let first = *digit == 0;
@@ -155,7 +156,7 @@ mod tests {
 
     #[test]
     fn decode_reports_cells_without_one_digit() {
-        let map = VarMap::new(4, DigitEncoding::Direct);
+        let map = VarMap::new(4, 4, DigitEncoding::Direct);
         let none = map.decode(|_| Some(false));
         assert_eq!(none, Err(DecodeError::NoDigit(Cell::new(0, 0))));
         let all = map.decode(|_| Some(true));
@@ -203,12 +204,12 @@ mod tests {
 
     #[test]
     fn codes_that_spell_no_digit_are_rejected() {
-        let order = VarMap::new(4, DigitEncoding::Order);
+        let order = VarMap::new(4, 4, DigitEncoding::Order);
         assert_eq!(
             order.read_cell(Cell::new(0, 0), bits(&[false, true, false])),
             Err(DecodeError::NotACode(Cell::new(0, 0)))
         );
-        let log = VarMap::new(3, DigitEncoding::Log);
+        let log = VarMap::new(3, 3, DigitEncoding::Log);
         assert_eq!(log.read_cell(Cell::new(0, 0), bits(&[true, true])), Err(DecodeError::NotACode(Cell::new(0, 0))));
     }
 }

@@ -32,7 +32,7 @@ use crate::model::{Cell, Digit, Predicate, Puzzle, Relation};
 
 /// Emits domain, all-different and relation clauses for order or log digits.
 pub(super) fn encode(puzzle: &Puzzle, vars: &VarMap, out: &mut Recorder) {
-    let n = puzzle.side();
+    let n = puzzle.digits();
     out.kind = ClauseKind::Domain;
     for cell in puzzle.cells() {
         match vars.digits() {
@@ -94,7 +94,7 @@ enum AtLeast {
 }
 
 fn at_least(vars: &VarMap, cell: Cell, v: i64) -> AtLeast {
-    let n = vars.side() as i64;
+    let n = vars.values() as i64;
     if v <= 1 {
         AtLeast::Const(true)
     } else if v > n {
@@ -119,7 +119,7 @@ fn add_or(out: &mut Recorder, x: AtLeast, y: AtLeast, negate: bool) {
 
 /// A sum relation as order-encoding comparisons.
 fn order_relation(vars: &VarMap, relation: &Relation, cmp: Ordering, target: u32, out: &mut Recorder) {
-    let (n, t) = (vars.side() as i64, i64::from(target));
+    let (n, t) = (vars.values() as i64, i64::from(target));
     let (a, b) = (relation.a, relation.b);
     let (at_most, at_least_k) = match cmp {
         Ordering::Less => (Some(t - 1), None),

@@ -294,7 +294,7 @@ impl ClauseSink for Recorder {
 
 /// Encodes `puzzle` with the chosen `encoding`.
 pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
-    let vars = VarMap::new(puzzle.side(), encoding.digits);
+    let vars = VarMap::new(puzzle.side(), puzzle.digits(), encoding.digits);
     let mut formula = CnfFormula::new();
     formula.set_var_count(vars.primary_count());
     let mut out = Recorder { formula, kinds: Vec::new(), kind: ClauseKind::Given };
@@ -305,7 +305,7 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     out.kind = ClauseKind::Constraint;
     let mut spelling = constraint::Spelling::new(&vars);
     for c in puzzle.constraints() {
-        constraint::encode_constraint(c, encoding.sum, puzzle.side(), &mut spelling, &mut out);
+        constraint::encode_constraint(c, encoding.sum, puzzle.digits(), &mut spelling, &mut out);
     }
     out.kind = ClauseKind::Given;
     for cell in puzzle.cells() {
@@ -324,10 +324,65 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     Encoded { formula: Arc::new(out.formula), vars, clause_counts, encoding: *encoding }
 }
 
+/// About how many bytes encoding `puzzle` with `encoding` and searching
+/// it take: the formula, the engine's copy of it and the search's own
+/// tables. An upper estimate from the sizes alone (cells, groups,
+/// relations, constraints), computed without building anything, so that a
+/// puzzle too large for the memory limit is refused before it is built
+/// (see [`check_fits`]).
+pub fn estimate(puzzle: &Puzzle, encoding: &Encoding) -> usize {
+    let digits = puzzle.digits();
+    let cells = puzzle.cells().count();
+    // Each term: (auxiliary variables, clauses, literals).
+    let amo = |n: usize| {
+        let (aux, clauses) = encoding.amo.size(n);
+        (aux, clauses, clauses.saturating_mul(3))
+    };
+    let mut terms = vec![(cells * digits, cells, cells * digits), amo(digits)];
+    terms[1] = (terms[1].0 * cells, terms[1].1 * cells, terms[1].2 * cells);
+    for group in puzzle.groups() {
+        let (aux, clauses, lits) = amo(group.cells.len());
+        terms.push((aux * digits, (clauses + 1) * digits, (lits + group.cells.len()) * digits));
+    }
+    let pairs = digits * digits;
+    terms.push((0, puzzle.relations().len() * pairs, puzzle.relations().len() * pairs * 2));
+    for constraint in puzzle.constraints() {
+        use crate::model::Constraint as C;
+        let n = constraint.cells().len();
+        let linear = n.saturating_mul(digits);
+        let term = match constraint {
+            // Sums and counts go through a table of partial values per cell.
+            C::Sum { .. } | C::XSum { .. } | C::Sandwich { .. } | C::EqualSums { .. } | C::Visible { .. } => {
+                let table = linear.saturating_mul(linear + 1);
+                (table, table.saturating_mul(2), table.saturating_mul(6))
+            }
+            // The others a few clauses (and at most one variable) per cell and digit.
+            _ => (linear, linear.saturating_mul(4), linear.saturating_mul(12)),
+        };
+        terms.push(term);
+    }
+    let (vars, clauses, lits) = terms.into_iter().fold((0usize, 0usize, 0usize), |(v, c, l), (tv, tc, tl)| {
+        (v.saturating_add(tv), c.saturating_add(tc), l.saturating_add(tl))
+    });
+    // A clause costs its range in the formula and a header and watches in
+    // the engine; a literal four bytes in each; a variable its slots in
+    // the engine's tables (values, reasons, levels, watch lists, supports).
+    clauses.saturating_mul(48).saturating_add(lits.saturating_mul(12)).saturating_add(vars.saturating_mul(96))
+}
+
+/// Whether encoding `puzzle` fits in the memory left under the limit
+/// (see [`crate::memory`]), by [`estimate`].
+pub fn check_fits(puzzle: &Puzzle, encoding: &Encoding) -> Result<(), crate::memory::TooLarge> {
+    crate::memory::check(
+        || format!("encoding this {side}x{side} puzzle ({encoding})", side = puzzle.side()),
+        estimate(puzzle, encoding),
+    )
+}
+
 /// Cell and group constraints and relations over one-hot variables.
 fn encode_direct(puzzle: &Puzzle, encoding: &Encoding, vars: &VarMap, out: &mut Recorder) {
     let amo = encoding.amo.encoder();
-    let side = puzzle.side();
+    let side = puzzle.digits();
     let digits = || (1..=side).map(|d| d as Digit);
     let with_cell_amo = encoding.clause_set != ClauseSet::Minimal;
     let with_group_alo = encoding.clause_set == ClauseSet::Extended;

@@ -35,7 +35,7 @@ crate::named_enum! {
 
 /// Emits the clauses of `relation` on an `n`-digit grid.
 pub fn encode_relation(encoding: RelationEncoding, relation: &Relation, vars: &VarMap, sink: &mut dyn ClauseSink) {
-    let n = vars.side() as Digit;
+    let n = vars.values() as Digit;
     let allows = |i: Digit, j: Digit| relation.predicate.allows(i, j);
     match encoding {
         RelationEncoding::ForbiddenPairs => {
@@ -115,7 +115,7 @@ mod tests {
     /// relation admits exactly the pairs the predicate allows.
     #[test]
     fn every_encoding_admits_exactly_the_allowed_pairs() {
-        let vars = VarMap::new(9, crate::encode::DigitEncoding::Direct);
+        let vars = VarMap::new(9, 9, crate::encode::DigitEncoding::Direct);
         let (a, b) = (Cell::new(0, 0), Cell::new(0, 1));
         for &encoding in RelationEncoding::VARIANTS {
             for cmp in [Ordering::Less, Ordering::Equal, Ordering::Greater] {
@@ -145,7 +145,7 @@ mod tests {
     /// exactly one partner.
     #[test]
     fn sizes_for_sum_equal_ten() {
-        let vars = VarMap::new(9, crate::encode::DigitEncoding::Direct);
+        let vars = VarMap::new(9, 9, crate::encode::DigitEncoding::Direct);
         let relation = Relation {
             a: Cell::new(0, 0),
             b: Cell::new(0, 1),

@@ -49,6 +49,8 @@ pub enum Slot {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct VarMap {
     pub(super) side: usize,
+    /// The digits a cell may hold are `1..=values`.
+    pub(super) values: usize,
     pub(super) digits: DigitEncoding,
     /// For each variable of the full layout, what it became; `None` when the
     /// formula is not reduced (every variable is itself).
@@ -85,21 +87,27 @@ impl fmt::Display for DecodeError {
 impl std::error::Error for DecodeError {}
 
 impl VarMap {
-    /// The full layout, before any reduction.
-    pub fn new(side: usize, digits: DigitEncoding) -> VarMap {
-        VarMap { side, digits, reduced: None, primary: side * side * digits.vars_per_cell(side) }
+    /// The full layout, before any reduction, of a grid of `side` whose
+    /// cells hold the digits `1..=values`.
+    pub fn new(side: usize, values: usize, digits: DigitEncoding) -> VarMap {
+        VarMap { side, values, digits, reduced: None, primary: side * side * digits.vars_per_cell(values) }
     }
 
     /// The same layout after the given-aware reduction: `slots` says what each
     /// full-layout variable became; `primary` variables remain.
     pub(crate) fn with_reduction(&self, slots: Vec<Slot>, primary: usize) -> VarMap {
         debug_assert_eq!(slots.len(), self.primary);
-        VarMap { side: self.side, digits: self.digits, reduced: Some(slots), primary }
+        VarMap { side: self.side, values: self.values, digits: self.digits, reduced: Some(slots), primary }
     }
 
     /// The grid's side.
     pub fn side(&self) -> usize {
         self.side
+    }
+
+    /// The digits a cell may hold: `1..=values()`.
+    pub fn values(&self) -> usize {
+        self.values
     }
 
     /// How digits are spelled.
@@ -113,7 +121,7 @@ impl VarMap {
     }
 
     pub(super) fn per_cell(&self) -> usize {
-        self.digits.vars_per_cell(self.side)
+        self.digits.vars_per_cell(self.values)
     }
 
     /// The `k`-th full-layout variable of `cell`.
@@ -125,7 +133,7 @@ impl VarMap {
     /// The direct variable "`cell` holds `digit`" of the full layout.
     pub fn var(&self, cell: Cell, digit: Digit) -> Var {
         debug_assert_eq!(self.digits, DigitEncoding::Direct);
-        debug_assert!(digit >= 1 && usize::from(digit) <= self.side);
+        debug_assert!(digit >= 1 && usize::from(digit) <= self.values);
         self.full_var(cell, usize::from(digit) - 1)
     }
 
@@ -137,7 +145,7 @@ impl VarMap {
     /// The literals (full layout) whose conjunction says "`cell` holds `digit`":
     /// `x(d)`; `y(d) ∧ ¬y(d+1)` without the ends; or the bits of `d - 1`.
     pub(crate) fn digit_lits(&self, cell: Cell, digit: Digit) -> Vec<Lit> {
-        let (n, d) = (self.side, usize::from(digit));
+        let (n, d) = (self.values, usize::from(digit));
         match self.digits {
             DigitEncoding::Direct => vec![self.lit(cell, digit)],
             DigitEncoding::Order => {
@@ -213,12 +221,14 @@ impl VarMap {
 
     /// How the primary variables are numbered, for comments in exported files.
     pub fn describe(&self) -> String {
-        let n = self.side;
+        let (n, v) = (self.side, self.values);
         let k = self.per_cell();
         let layout = match self.digits {
-            DigitEncoding::Direct => format!("x(r,c,d) = {}*(r-1) + {n}*(c-1) + d for r, c, d in 1..{n}", n * n),
+            DigitEncoding::Direct => {
+                format!("x(r,c,d) = {}*(r-1) + {k}*(c-1) + d for r, c in 1..{n}, d in 1..{v}", n * k)
+            }
             DigitEncoding::Order => {
-                format!("y(r,c,d) = \"digit >= d\" = {}*(r-1) + {k}*(c-1) + d-1 for r, c in 1..{n}, d in 2..{n}", n * k)
+                format!("y(r,c,d) = \"digit >= d\" = {}*(r-1) + {k}*(c-1) + d-1 for r, c in 1..{n}, d in 2..{v}", n * k)
             }
             DigitEncoding::Log => {
                 format!("bit j of digit-1 = {}*(r-1) + {k}*(c-1) + j+1 for r, c in 1..{n}, j in 0..{}", n * k, k - 1)
@@ -247,7 +257,7 @@ mod tests {
 
     #[test]
     fn direct_numbering_matches_the_documented_formula() {
-        let map = VarMap::new(9, DigitEncoding::Direct);
+        let map = VarMap::new(9, 9, DigitEncoding::Direct);
         for (r, c, d) in itertools::iproduct!(1..=9usize, 1..=9usize, 1..=9u8) {
             let var = map.var(Cell::new(r - 1, c - 1), d);
             assert_eq!(var.to_dimacs() as usize, 81 * (r - 1) + 9 * (c - 1) + usize::from(d));
@@ -261,7 +271,7 @@ mod tests {
     fn every_digit_round_trips_through_its_spelling() {
         for &digits in DigitEncoding::VARIANTS {
             for n in [1, 2, 4, 6, 9, 16] {
-                let map = VarMap::new(n, digits);
+                let map = VarMap::new(n, n, digits);
                 let cell = Cell::new(0, 0);
                 for d in 1..=n as Digit {
                     let values: Vec<bool> = map.cell_values(d).collect();

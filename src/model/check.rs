@@ -100,10 +100,10 @@ impl Checker {
     /// Counting asks this of every model, so it only says yes or no, and
     /// touches each cell of each group with no branch.
     pub fn solves(&self, grid: &Grid) -> bool {
-        let side = self.puzzle.side();
+        let (side, values) = (self.puzzle.side(), self.puzzle.digits());
         let digits = &grid.digits;
         if grid.side() != side
-            || digits.iter().any(|&d| usize::from(d).wrapping_sub(1) >= side)
+            || digits.iter().any(|&d| usize::from(d).wrapping_sub(1) >= values)
             || self.givens.iter().any(|&(at, given)| digits[at] != given)
         {
             return false;
@@ -133,7 +133,7 @@ impl Checker {
         }
         let mut found = Vec::new();
         for (index, (&digit, &given)) in grid.digits.iter().zip(&puzzle.givens).enumerate() {
-            let outside = digit == 0 || usize::from(digit) > side;
+            let outside = digit == 0 || usize::from(digit) > puzzle.digits();
             if outside || given.is_some_and(|given| given != digit) {
                 let cell = Cell::new(index / side, index % side);
                 found.push(match given {

@@ -101,6 +101,9 @@ pub enum ModelError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Puzzle {
     side: usize,
+    /// The digits a cell may hold are `1..=digits`: `side`, except for
+    /// Takuzu's two.
+    digits: usize,
     /// Rows and columns of a box, when the grid has boxes.
     boxes: Option<(usize, usize)>,
     givens: Vec<Option<Digit>>,
@@ -135,6 +138,7 @@ impl Puzzle {
         }
         Ok(Puzzle {
             side,
+            digits: side,
             boxes: Some((box_rows, box_cols)),
             givens: vec![None; side * side],
             groups,
@@ -151,6 +155,7 @@ impl Puzzle {
         }
         Ok(Puzzle {
             side,
+            digits: side,
             boxes: None,
             givens: vec![None; side * side],
             groups: Vec::new(),
@@ -170,6 +175,7 @@ impl Puzzle {
             return Err(ModelError::Side(side));
         }
         let mut puzzle = Puzzle::blank(side)?;
+        puzzle.digits = 2;
         let lines: Vec<Vec<Cell>> = (0..side)
             .map(|r| (0..side).map(|c| Cell::new(r, c)).collect())
             .chain((0..side).map(|c| (0..side).map(|r| Cell::new(r, c)).collect()))
@@ -211,6 +217,7 @@ impl Puzzle {
         }
         Ok(Puzzle {
             side,
+            digits: side,
             boxes: None,
             givens: vec![None; side * side],
             groups,
@@ -241,7 +248,7 @@ impl Puzzle {
         for &cell in constraint.cells().iter() {
             self.check_cell(cell)?;
         }
-        constraint.validate(self.side()).map_err(ModelError::Constraint)?;
+        constraint.validate(self.digits()).map_err(ModelError::Constraint)?;
         self.constraints.push(constraint);
         Ok(())
     }
@@ -266,9 +273,9 @@ impl Puzzle {
 
     /// A group's cells are in the grid, distinct, and at most `side` many.
     fn check_group(&self, cells: &[Cell]) -> Result<(), ModelError> {
-        let side = self.side();
-        if cells.len() > side {
-            return Err(ModelError::GroupTooLarge { len: cells.len(), side });
+        let digits = self.digits();
+        if cells.len() > digits {
+            return Err(ModelError::GroupTooLarge { len: cells.len(), side: digits });
         }
         for (i, &cell) in cells.iter().enumerate() {
             self.check_cell(cell)?;
@@ -282,9 +289,9 @@ impl Puzzle {
     /// Fixes the digit of a cell.
     pub fn set_given(&mut self, cell: Cell, digit: Digit) -> Result<(), ModelError> {
         self.check_cell(cell)?;
-        let side = self.side();
-        if digit == 0 || usize::from(digit) > side {
-            return Err(ModelError::DigitOutside { cell, digit, side });
+        let (side, digits) = (self.side(), self.digits());
+        if digit == 0 || usize::from(digit) > digits {
+            return Err(ModelError::DigitOutside { cell, digit, side: digits });
         }
         self.givens[cell.row * side + cell.col] = Some(digit);
         Ok(())
@@ -298,6 +305,7 @@ impl Puzzle {
     /// Whether `other` differs from this puzzle at most in its givens.
     pub fn same_layout(&self, other: &Puzzle) -> bool {
         self.side == other.side
+            && self.digits == other.digits
             && self.boxes == other.boxes
             && self.groups == other.groups
             && self.relations == other.relations
@@ -328,9 +336,16 @@ impl Puzzle {
         Ok(())
     }
 
-    /// Number of rows, columns and digits.
+    /// Number of rows and columns (and of digits, but for Takuzu).
     pub fn side(&self) -> usize {
         self.side
+    }
+
+    /// The digits a cell may hold are `1..=digits()`: the side, except
+    /// for Takuzu (2), whose encodings then give each cell variables for
+    /// two digits only.
+    pub fn digits(&self) -> usize {
+        self.digits
     }
 
     /// Rows and columns of a box, if the grid has boxes.

@@ -106,8 +106,10 @@ fn at(name: &str, path: &str, message: impl Into<String>) -> ParseError {
     ParseError { source_name: name.to_owned(), line: 0, col: 0, message: format!("{path}: {}", message.into()) }
 }
 
-/// The JSON text of `text`: itself, or decompressed from a share string.
-fn json_text(text: &str, name: &str) -> Result<String, ParseError> {
+/// The editor's JSON behind `text`: the text itself when it is JSON, or
+/// decompressed from a share string, a `?load=` link or a SudokuPad `fpuz`
+/// link (at most 8 MiB once decompressed).
+pub fn json_text(text: &str, name: &str) -> Result<String, ParseError> {
     if text.trim_start().starts_with('{') {
         return Ok(text.trim().to_owned());
     }

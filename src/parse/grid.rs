@@ -2,25 +2,28 @@
 //! `grid`, `n` rows with the separators people use (`|`, `-`, `+`,
 //! spaces); and collections, one `givens` puzzle a line. Digits above 9 are
 //! letters (`A` = 10 ... `Z` = 35); `.`, `0` and `_` are blanks. The box
-//! shape follows from the side (2x2, 2x3, 2x4, 3x3, 2x5, 3x4, 4x4, 5x5) unless
-//! given (`--box RxC`).
+//! shape follows from the side (square boxes for square sides, else 2x3,
+//! 2x4, 2x5, 3x4 or 4x5) unless given (`--box RxC`).
 
 use super::{quote, ParseError, Pos};
 use crate::model::{Cell, Digit, Puzzle, MAX_SIDE};
 
-/// The usual box shape of a grid side, rows x columns: boxes are wider
-/// than tall, as for 6x6 (2x3).
+/// The usual box shape of a grid side, rows x columns: square boxes for a
+/// square side (4, 9, 16, 25, 36, 49, 64), and otherwise the shapes in
+/// common use, wider than tall (6x6 has 2x3 boxes). Other sides (primes,
+/// 14, 15, ...) have no usual shape: `--box` says which.
 pub fn box_shape(side: usize) -> Option<(usize, usize)> {
+    let root = (1..=side).find(|r| r * r >= side).unwrap_or(0);
+    if root >= 2 && root * root == side {
+        return Some((root, root));
+    }
     match side {
         4 => Some((2, 2)),
         6 => Some((2, 3)),
         8 => Some((2, 4)),
-        9 => Some((3, 3)),
         10 => Some((2, 5)),
         12 => Some((3, 4)),
-        16 => Some((4, 4)),
         20 => Some((4, 5)),
-        25 => Some((5, 5)),
         _ => None,
     }
 }
@@ -119,11 +122,19 @@ fn shape(
     pos: Pos,
     name: &str,
 ) -> Result<(usize, (usize, usize)), ParseError> {
-    let side = (1..=MAX_SIDE).find(|s| s * s >= cells).filter(|s| s * s == cells);
-    let Some(side) = side else {
-        return Err(
-            pos.error(name, format!("expected n*n cells for an n x n grid (16, 36, 81, 256, ...), found {cells}"))
-        );
+    let side = (1..).find(|s: &usize| s * s >= cells).filter(|s| s * s == cells);
+    let side = match side {
+        Some(side) if side <= MAX_SIDE => side,
+        Some(side) => {
+            let message = format!("a grid of side {side} ({cells} cells): sides are at most {MAX_SIDE}");
+            return Err(pos.error(name, message));
+        }
+        None => {
+            let message = format!(
+                "expected n*n cells for an n x n grid with n at most {MAX_SIDE} (16, 36, 81, 256, ...), found {cells}"
+            );
+            return Err(pos.error(name, message));
+        }
     };
     match boxes.or_else(|| box_shape(side)) {
         Some((r, c)) if r * c == side => Ok((side, (r, c))),
@@ -215,12 +226,13 @@ mod tests {
 
     #[test]
     fn box_shapes_tile_their_sides() {
-        for side in 1..=30 {
+        for side in 1..=64 {
             if let Some((r, c)) = box_shape(side) {
                 assert_eq!(r * c, side);
                 assert!(r <= c);
             }
         }
+        assert_eq!([36, 49, 64].map(box_shape), [Some((6, 6)), Some((7, 7)), Some((8, 8))]);
         assert_eq!(parse_box("2x3", 6), Ok((2, 3)));
         assert!(parse_box("2x2", 6).unwrap_err().contains("does not tile"));
     }

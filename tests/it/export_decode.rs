@@ -89,8 +89,8 @@ fn failed_export_leaves_nothing_behind() {
         .args(["export", "cnf-samples/contest.lp", "-o"])
         .arg(&missing)
         .assert()
-        .code(1)
-        .stderr(contains("cannot write"));
+        .code(2)
+        .stderr(contains("cannot write").and(contains("does not exist")));
     assert!(!missing.exists());
     satsudoku().args(["export", "tests/data/empty.lp", "-o"]).arg(dir.path().join("y.cnf")).assert().code(2);
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);

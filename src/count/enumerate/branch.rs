@@ -54,7 +54,7 @@ impl Branches {
         let vars = &encoded.vars;
         let (mut lits, mut ends) = (Vec::new(), Vec::new());
         if vars.digits() == DigitEncoding::Direct {
-            let n = puzzle.side();
+            let n = puzzle.digits();
             let digits = || 1..=n as Digit;
             let cells = puzzle.cells().map(|cell| digits().map(move |d| (cell, d)).collect::<Vec<_>>());
             let full = puzzle.groups().iter().filter(|g| g.cells.len() == n);

@@ -134,10 +134,10 @@ impl Propagator {
         if self.unsat {
             return None;
         }
-        let n = vars.side();
+        let (n, values) = (vars.side(), vars.values());
         let value = |v: Var| self.state.var_value(v);
         let cells = itertools::iproduct!(0..n, 0..n).map(|(r, c)| Cell::new(r, c));
-        Some(cells.filter(|&cell| (1..=n as Digit).any(|d| vars.holds(cell, d, value) == Some(true))).count())
+        Some(cells.filter(|&cell| (1..=values as Digit).any(|d| vars.holds(cell, d, value) == Some(true))).count())
     }
 
     pub(super) fn value(&self, lit: Lit) -> u8 {

@@ -81,7 +81,7 @@ pub(super) fn cell_of(encoded: &Encoded) -> Vec<u32> {
     if vars.digits() == DigitEncoding::Direct {
         let n = vars.side();
         for (index, (r, c)) in itertools::iproduct!(0..n, 0..n).enumerate() {
-            for d in 1..=n as Digit {
+            for d in 1..=vars.values() as Digit {
                 if let Slot::Var(var) = vars.slot(vars.var(Cell::new(r, c), d)) {
                     cell_of[var.index()] = index as u32;
                 }

@@ -14,7 +14,7 @@ use crate::count::prepared::{Prepared, Until};
 use crate::count::symmetry::Transposition;
 use crate::count::takuzu::Takuzu;
 use crate::count::{all_cores, split, CountError, EngineKind, Observer, SearchStats, Stop};
-use crate::encode::{encode, Encoded};
+use crate::encode::{check_fits, encode, Encoded};
 use crate::model::{Cell, Grid, Puzzle};
 
 /// What one enumeration found.
@@ -58,6 +58,7 @@ impl Counter {
         observer: &mut impl Observer,
     ) -> Result<Enumerated, CountError> {
         let plan = self.plan;
+        check_fits(puzzle, &plan.encoding)?;
         let threads = self.threads(observer);
         let limits = plan.limits;
         if plan.engine() != EngineKind::Enum {
@@ -154,11 +155,15 @@ impl Counter {
     }
 
     /// Counts a Takuzu a row at a time; stopped early, the lower bound is 0.
-    pub(super) fn rows(&self, takuzu: &Takuzu, start: Instant) -> (BigUint, Stop, Method, Vec<String>) {
+    pub(super) fn rows(
+        &self,
+        takuzu: &Takuzu,
+        start: Instant,
+    ) -> Result<(BigUint, Stop, Method, Vec<String>), CountError> {
         let plan = self.plan;
         let deadline = deadline(&plan, start);
         let stop = || plan.interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
-        let counted = takuzu.count(plan.jobs.unwrap_or_else(all_cores), &stop);
+        let counted = takuzu.count(plan.jobs.unwrap_or_else(all_cores), &stop)?;
         let mut details = Vec::new();
         if plan.details {
             details.push(format!(
@@ -169,9 +174,9 @@ impl Counter {
         }
         if counted.stopped {
             let why = if plan.interrupted() { Stop::Interrupted } else { Stop::Timeout };
-            return (BigUint::default(), why, Method::TakuzuRows, details);
+            return Ok((BigUint::default(), why, Method::TakuzuRows, details));
         }
-        (BigUint::from(counted.count), Stop::Complete, Method::TakuzuRows, details)
+        Ok((BigUint::from(counted.count), Stop::Complete, Method::TakuzuRows, details))
     }
 
     /// Counts `F`, the grids equal to their transposition, then `L`, those

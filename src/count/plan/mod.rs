@@ -254,7 +254,7 @@ impl Counter {
         let rows = (!every && plan.engine.is_none()).then(|| Takuzu::recognize(&reduced.puzzle)).flatten();
         let transposed = (!every && plan.symmetry == SymmetryUse::Auto).then(|| reduced.transposition()).flatten();
         let (counted, stop, method, mut details) = if let Some(takuzu) = rows {
-            self.rows(&takuzu, start)
+            self.rows(&takuzu, start)?
         } else if let Some(transposition) = transposed {
             self.transposed(&reduced.puzzle, &transposition, start, &mut scaled)?
         } else {
@@ -328,6 +328,7 @@ impl Counter {
         limit: usize,
         start: Instant,
     ) -> Result<Option<Vec<Grid>>, CountError> {
+        crate::encode::check_fits(puzzle, &self.plan.encoding)?;
         let mut kept = Keep { grids: Vec::with_capacity(limit), limit };
         let plan = Plan { limits: Limits { max: None, ..self.plan.limits }, ..self.plan };
         let stop = if plan.engine() == EngineKind::Enum {
