@@ -5,7 +5,7 @@
 //!
 //! - estimates, checked before the work they are of: the encoding of a
 //!   puzzle and the engine that searches it ([`crate::encode::estimate`]),
-//!   the states of a Takuzu counted by rows ([`crate::count::takuzu`]). One
+//!   the states of a Takuzu counted by rows (`count::takuzu`). One
 //!   that does not fit is refused with the estimate and the limit, as a
 //!   [`TooLarge`] error (exit 2), before anything is built;
 //! - [`Tracking`], the binary's global allocator, which counts the bytes

@@ -7,6 +7,7 @@ mod candidates;
 mod chart;
 mod cli;
 mod conventions;
+mod corpus;
 mod cubes;
 mod encodings;
 mod export_decode;

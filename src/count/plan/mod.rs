@@ -22,7 +22,9 @@
 //!
 //! The probe is a number of decisions, not a time, so that a puzzle gets
 //! the same method on every path and every machine. [`Counter::judge`]
-//! answers `unique`: the first two solutions, on the same prepared engine.
+//! answers `unique`: the first two solutions, on the same prepared engine
+//! for its first [`JUDGE_DECISIONS`] decisions, then (unless an engine is
+//! asked for) from the start with varisat, which learns.
 
 mod candidates;
 mod methods;
@@ -46,6 +48,13 @@ use methods::{deadline, Keep, Scaled};
 /// for independent parts or starts more threads: about a millisecond on a
 /// 9x9 puzzle, so most puzzles are counted without either.
 pub const PROBE_DECISIONS: u64 = 1 << 12;
+
+/// Decisions the enum engine makes looking for a puzzle's first solutions
+/// ([`Counter::judge`], the true candidates) before the plan hands the
+/// search to varisat, which learns from its conflicts: the enum engine
+/// finds most solutions in far fewer, and past this many a puzzle is one
+/// that needs real search (docs/engines.md has the measurements).
+pub const JUDGE_DECISIONS: u64 = 1 << 12;
 
 crate::named_enum! {
     /// Whether a count may use symmetry.
@@ -331,17 +340,35 @@ impl Counter {
         crate::encode::check_fits(puzzle, &self.plan.encoding)?;
         let mut kept = Keep { grids: Vec::with_capacity(limit), limit };
         let plan = Plan { limits: Limits { max: None, ..self.plan.limits }, ..self.plan };
-        let stop = if plan.engine() == EngineKind::Enum {
-            let until =
-                Until { deadline: deadline(&plan, start), interrupt: plan.limits.interrupt, ..Until::default() };
-            let prepared = self.prepared_for(puzzle);
-            prepared.start(puzzle, &[])?;
-            prepared.run(until, &mut kept)?
-        } else {
+        let blocking = |kept: &mut Keep| -> Result<Stop, CountError> {
             let encoded = encode(puzzle, &plan.encoding);
             let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
             let limits = Limits { max: Some(limit as u128), timeout, ..plan.limits };
-            super::count_models(puzzle, &encoded, plan.engine(), limits, &mut kept)?.stop
+            let engine = if plan.engine() == EngineKind::Enum { EngineKind::Blocking } else { plan.engine() };
+            Ok(super::count_models(puzzle, &encoded, engine, limits, kept)?.stop)
+        };
+        let stop = if plan.engine() == EngineKind::Enum {
+            // The plan's own choice (no engine asked for) hands a search
+            // that needs more than JUDGE_DECISIONS to the learning solver.
+            let fallback = plan.engine.is_none();
+            let prepared = self.prepared_for(puzzle);
+            let decisions = prepared.stats().decisions.unwrap_or(0) + JUDGE_DECISIONS;
+            let until = Until {
+                deadline: deadline(&plan, start),
+                interrupt: plan.limits.interrupt,
+                decisions: fallback.then_some(decisions),
+                ..Until::default()
+            };
+            prepared.start(puzzle, &[])?;
+            match prepared.run(until, &mut kept)? {
+                Stop::Budget => {
+                    kept.grids.clear();
+                    blocking(&mut kept)?
+                }
+                stop => stop,
+            }
+        } else {
+            blocking(&mut kept)?
         };
         let decided = matches!(stop, Stop::Complete | Stop::MaxReached) || kept.grids.len() == limit;
         Ok(decided.then_some(kept.grids))
