@@ -14,6 +14,7 @@ mod export_decode;
 mod external;
 mod family;
 mod hostile;
+mod learning;
 mod oracle_agreement;
 mod output;
 mod paths;

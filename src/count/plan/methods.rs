@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 use num_bigint::BigUint;
 use varisat::Lit;
 
-use super::{Counter, Method, Plan};
+use super::{Counter, Method, Plan, LEARN_BELOW, LEARN_MAX};
 use crate::count::drive::{count_on, Resume};
 use crate::count::prepared::{Prepared, Until};
 use crate::count::symmetry::Transposition;
 use crate::count::takuzu::Takuzu;
-use crate::count::{all_cores, split, CountError, EngineKind, Observer, SearchStats, Stop};
+use crate::count::{all_cores, split, CountError, EngineKind, Limits, Observer, SearchStats, Stop};
 use crate::encode::{check_fits, encode, Encoded};
 use crate::model::{Cell, Grid, Puzzle};
 
@@ -82,6 +82,28 @@ impl Counter {
             interrupt: plan.limits.interrupt,
         };
         let mut stop = prepared.run(until, observer)?;
+        // A count that found fewer than LEARN_BELOW models in its probe is
+        // a search that needs learning: varisat counts it, from the start,
+        // if it has at most LEARN_MAX models, and otherwise the enum engine
+        // goes on from where it stopped (the attempt's models are not kept,
+        // so it never reports a model or progress it takes back).
+        let learn = plan.engine.is_none() && cube.is_empty() && !observer.wants_models();
+        if stop == Stop::Budget && learn && prepared.found() < LEARN_BELOW {
+            // The prepared engine's formula is the layout's, its givens
+            // assumed; varisat gets the puzzle's own.
+            let (encoded, probed) = (encode(puzzle, &plan.encoding), prepared.found());
+            let timeout = limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+            let tried = Limits { max: Some(LEARN_MAX), timeout, ..limits };
+            let (count, _) =
+                count_on(puzzle, &encoded, EngineKind::Blocking, threads, tried, &mut Quiet, start, Resume::default())?;
+            if count.stop != Stop::MaxReached {
+                let mut details = self.enumeration_details(&encoded, count.stats, start);
+                if plan.details {
+                    details.insert(0, format!("engine: blocking (the probe found {probed} models)"));
+                }
+                return Ok(Enumerated { models: count.models.into(), stop: count.stop, parts: None, details });
+            }
+        }
         if stop == Stop::Budget && split {
             let encoded = encode(puzzle, &plan.encoding);
             let parts = split::independent_parts(puzzle, &encoded);

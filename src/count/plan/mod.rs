@@ -16,9 +16,12 @@
 //!      `2L - F` ([`symmetry::Transposition`]);
 //!    - anything else is enumerated: on one thread for its first
 //!      [`PROBE_DECISIONS`] decisions (most puzzles are done by then); a
-//!      count still going is split into the independent parts of its open
-//!      cells where they fall apart (`count::split`), or goes on on every
-//!      thread from where the probe stopped.
+//!      count still going that has found fewer than [`LEARN_BELOW`] models
+//!      is counted by varisat, which learns, if it has at most
+//!      [`LEARN_MAX`]; one still going after that is split into the
+//!      independent parts of its open cells where they fall apart
+//!      (`count::split`), or goes on on every thread from where the probe
+//!      stopped.
 //!
 //! The probe is a number of decisions, not a time, so that a puzzle gets
 //! the same method on every path and every machine. [`Counter::judge`]
@@ -48,6 +51,15 @@ use methods::{deadline, Keep, Scaled};
 /// for independent parts or starts more threads: about a millisecond on a
 /// 9x9 puzzle, so most puzzles are counted without either.
 pub const PROBE_DECISIONS: u64 = 1 << 12;
+
+/// A count whose probe found fewer models than this is a search that
+/// needs learning: varisat counts it, from the start, up to [`LEARN_MAX`]
+/// models.
+pub const LEARN_BELOW: u128 = 16;
+/// The most models varisat counts for such a count before the enum engine
+/// takes it back from where its probe stopped: past this, a blocking
+/// clause a model costs more than learning saves.
+pub const LEARN_MAX: u128 = 1024;
 
 /// Decisions the enum engine makes looking for a puzzle's first solutions
 /// ([`Counter::judge`], the true candidates) before the plan hands the
