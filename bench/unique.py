@@ -85,7 +85,6 @@ def main():
     stolen1, total1 = steal()
     steal_share = 100.0 * (stolen1 - stolen0) / max(1, total1 - total0)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    tdoku_us = statistics.median(times["tdoku-solve 2"]) / count * 1e6
     lines = [
         f"# unique on {count} minimal 9x9 puzzles, {datetime.date.today()}",
         "",
@@ -95,14 +94,20 @@ def main():
         f"hypervisor steal {steal_share:.0f}% during the runs. Whole processes, medians of {runs} runs taken in turn; "
         "every tool found every puzzle unique.",
         "",
-        "| tool | total ms | per puzzle µs | ratio to tdoku |",
-        "|---|---:|---:|---:|",
     ]
-    for name in tools:
-        med = statistics.median(times[name])
-        per = med / count * 1e6
-        lines.append(f"| {name} | {med * 1e3:.1f} | {per:.1f} | {per / tdoku_us:.1f}x |")
+    lines += ratio_table(times, count, "tdoku-solve 2")
     write_results("unique", lines)
+
+
+def ratio_table(times, count, reference):
+    """Each tool's median total, per puzzle, and its ratio to `reference`'s."""
+    ref_us = statistics.median(times[reference]) / count * 1e6
+    lines = ["| tool | total ms | per puzzle µs | ratio to tdoku |", "|---|---:|---:|---:|"]
+    for name, runs in times.items():
+        med = statistics.median(runs)
+        per = med / count * 1e6
+        lines.append(f"| {name} | {med * 1e3:.1f} | {per:.1f} | {per / ref_us:.1f}x |")
+    return lines
 
 
 if __name__ == "__main__":

@@ -1,31 +1,10 @@
 //! The builders of the rules: each rule as the model expresses it, in
 //! groups, relations and constraints.
 
+pub(super) use super::context::pairs_at;
 use super::context::Context;
 use super::{Args, RuleError};
 use crate::model::{Cell, Constraint, Digit, GroupKind, Predicate, Puzzle};
-
-/// Every pair of orthogonally adjacent cells, once.
-pub(crate) fn orthogonal_pairs(n: usize) -> Vec<(Cell, Cell)> {
-    pairs_at(n, &[(0, 1), (1, 0)])
-}
-
-/// Cells `(dr, dc)` apart for each step, each unordered pair once.
-pub(super) fn pairs_at(n: usize, steps: &[(i64, i64)]) -> Vec<(Cell, Cell)> {
-    let mut pairs = Vec::new();
-    for r in 0..n as i64 {
-        for c in 0..n as i64 {
-            for &(dr, dc) in steps {
-                let (r2, c2) = (r + dr, c + dc);
-                let later = (r2, c2) > (r, c);
-                if later && (0..n as i64).contains(&r2) && (0..n as i64).contains(&c2) {
-                    pairs.push((Cell::new(r as usize, c as usize), Cell::new(r2 as usize, c2 as usize)));
-                }
-            }
-        }
-    }
-    pairs
-}
 
 pub(super) const KNIGHT: [(i64, i64); 8] = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)];
 pub(super) const KING_DIAGONAL: [(i64, i64); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];

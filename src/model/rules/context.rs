@@ -5,7 +5,6 @@
 
 use std::cmp::Ordering;
 
-use super::build::orthogonal_pairs;
 use super::{Args, RuleError};
 use crate::model::{Cell, Predicate, Puzzle};
 
@@ -130,4 +129,26 @@ pub(super) fn marker(p: &mut Puzzle, ctx: &mut Context, a: &Args, marker: Marker
     p.add_relation(x, y, predicate).map_err(RuleError::from)?;
     ctx.markers.push((marker, x, y));
     Ok(())
+}
+
+/// Every pair of orthogonally adjacent cells, once.
+pub(super) fn orthogonal_pairs(n: usize) -> Vec<(Cell, Cell)> {
+    pairs_at(n, &[(0, 1), (1, 0)])
+}
+
+/// Cells `(dr, dc)` apart for each step, each unordered pair once.
+pub(super) fn pairs_at(n: usize, steps: &[(i64, i64)]) -> Vec<(Cell, Cell)> {
+    let mut pairs = Vec::new();
+    for r in 0..n as i64 {
+        for c in 0..n as i64 {
+            for &(dr, dc) in steps {
+                let (r2, c2) = (r + dr, c + dc);
+                let later = (r2, c2) > (r, c);
+                if later && (0..n as i64).contains(&r2) && (0..n as i64).contains(&c2) {
+                    pairs.push((Cell::new(r as usize, c as usize), Cell::new(r2 as usize, c2 as usize)));
+                }
+            }
+        }
+    }
+    pairs
 }
