@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-ENUM_TIMEOUT = 20
+ENUM_TIMEOUT = 10
 ERRATUM = ("Executive Function",
            "612873594958421376374596218725134869861759432493268157547612983189347625236985741")
 
@@ -88,7 +88,7 @@ def main():
                     wrong.append(f"{name} #{i}: {verdict} solutions")
     # --engine enum alone, once, each puzzle stopped at ENUM_TIMEOUT.
     enum_name = f"satsudoku unique --engine enum (one run, stopped at {ENUM_TIMEOUT} s)"
-    enum = [satsudoku([f], ["--engine", "enum", "--timeout", str(ENUM_TIMEOUT)])[0] for f in files]
+    enum = satsudoku(files, ["--engine", "enum", "--timeout", str(ENUM_TIMEOUT)])
     times[enum_name] = [[s if v == "unique" else float("inf")] for s, v, _ in enum]
     medians = {name: [statistics.median(t) for t in per] for name, per in times.items()}
     peer_name = "Rangsk's solver (svsjs)"

@@ -260,6 +260,9 @@ pub struct UniqueArgs {
     /// Puzzles judged at a time, one thread each [default: all cores]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
     pub jobs: Option<u16>,
+    /// Stop each puzzle after SECS seconds: it is then `undecided` (exit 3).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
     /// Output format: `text` (tab-separated lines) or `json` (a JSON object a line).
     #[arg(long, value_parser = named::<Output>(), default_value_t)]
     pub output: Output,

@@ -2,7 +2,8 @@
 //! ([`satsudoku::count::plan::Counter::judge`]: the first two solutions,
 //! each checked); one result per puzzle, in order, in the format asked for
 //! (`unique<TAB>SOLUTION`, `none`, or
-//! `multiple<TAB>SOLUTION<TAB>SOLUTION<TAB>CELLS` in text, after
+//! `multiple<TAB>SOLUTION<TAB>SOLUTION<TAB>CELLS`, or `undecided` after
+//! `--timeout`, in text, after
 //! `LABEL<TAB>` in a batch or a collection).
 
 use std::io::{self, BufWriter, Write};
@@ -22,6 +23,7 @@ use crate::diag;
 pub struct Settings {
     pub puzzles: Puzzles,
     pub jobs: usize,
+    pub timeout: Option<Duration>,
     pub output: Output,
 }
 
@@ -33,6 +35,7 @@ impl Settings {
         Ok(Settings {
             puzzles: Puzzles::resolve(&args.puzzles, &args.solve)?,
             jobs: args.jobs.map_or_else(count::all_cores, usize::from),
+            timeout: args.timeout,
             output: args.output,
         })
     }
@@ -57,7 +60,8 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             (verdict, conflicts, start.elapsed())
         }))
     };
-    let plan = settings.puzzles.plan();
+    let mut plan = settings.puzzles.plan();
+    plan.limits.timeout = settings.timeout;
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, judged: Judged| {
         let task = &tasks[index];
         let item = task.item();
@@ -80,8 +84,16 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
                 diag!("satsudoku: {at}: no solution: the givens conflict: {}", conflicts.join("; "));
             }
         }
+        if verdict == Verdict::Undecided {
+            let at = item.label.unwrap_or("the puzzle");
+            diag!("satsudoku: {at}: undecided: stopped at --timeout");
+        }
         printer.verdict(&mut out, &item, &verdict, elapsed).map_err(AppError::write("stdout"))?;
-        tallies.done(if matches!(verdict, Verdict::Unique(_)) { Status::Done } else { Status::NotUnique });
+        tallies.done(match verdict {
+            Verdict::Unique(_) => Status::Done,
+            Verdict::Undecided => Status::LowerBound,
+            Verdict::None | Verdict::Multiple(..) => Status::NotUnique,
+        });
         Ok(())
     })?;
     out.flush().map_err(AppError::write("stdout"))?;

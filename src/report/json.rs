@@ -138,7 +138,7 @@ impl Printer for Json {
 
     fn verdict(&mut self, out: &mut dyn Write, item: &Item, verdict: &Verdict, elapsed: Duration) -> io::Result<()> {
         let (solution, solutions, differ) = match verdict {
-            Verdict::None => (None, None, None),
+            Verdict::None | Verdict::Undecided => (None, None, None),
             Verdict::Unique(grid) => (Some(one_line(grid, item.style)), None, None),
             Verdict::Multiple(a, b) => {
                 let cells = verdict.differing_cells().iter().map(ToString::to_string).collect();

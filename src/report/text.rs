@@ -35,6 +35,7 @@ impl Printer for Text {
                 let differ = itertools::join(verdict.differing_cells(), ",");
                 format!("multiple\t{}\t{}\t{differ}", one_line(a, item.style), one_line(b, item.style))
             }
+            Verdict::Undecided => "undecided".to_owned(),
         };
         writeln!(out, "{}{line}", prefix(item))
     }

@@ -87,6 +87,7 @@ fn every_published_puzzle_is_unique_with_its_solution() {
                 wrong.push(format!("#{i} {title}: multiple, {} and {}", digits(&a), digits(&b)))
             }
             Ok(Verdict::None) => wrong.push(format!("#{i} {title}: none")),
+            Ok(Verdict::Undecided) => wrong.push(format!("#{i} {title}: undecided")),
             Err(e) => wrong.push(format!("#{i} {title}: {e}")),
         }
     }

@@ -206,3 +206,30 @@ fn a_16x16_collection_is_counted_and_judged() {
     assert_eq!((counted.lines().count(), judged.lines().count()), (6, 6));
     assert!([0, 1, 2].iter().all(|&k| expected.iter().any(|&e| e.min(2) == k)), "every verdict occurs: {expected:?}");
 }
+
+/// `--timeout`: a puzzle the enum engine alone cannot judge in the time
+/// (the published "Aug 24, 2022: X-Sums Sudoku", over 10 s that way) is
+/// `undecided`, with a note on stderr and exit 3; the puzzle after it is
+/// still judged.
+#[test]
+fn a_timeout_leaves_a_puzzle_undecided() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/variants/puzzles.json");
+    let corpus: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let hard = dir.path().join("hard.txt");
+    std::fs::write(&hard, corpus[30]["puzzle"].as_str().unwrap()).unwrap();
+    let easy = dir.path().join("easy.txt");
+    std::fs::write(&easy, corpus[0]["puzzle"].as_str().unwrap()).unwrap();
+    let out = satsudoku()
+        .args(["unique", "--engine", "enum", "--timeout", "0.3", "-j", "1"])
+        .arg(&hard)
+        .arg(&easy)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[0], format!("{}\tundecided", hard.display()));
+    assert_eq!(lines[1], format!("{}\tunique\t{}", easy.display(), corpus[0]["solution"].as_str().unwrap()));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("undecided: stopped at --timeout"));
+}

@@ -219,15 +219,18 @@ pub enum Verdict {
     Unique(Grid),
     /// Two different solutions (and perhaps more).
     Multiple(Grid, Grid),
+    /// The plan's time limit passed before the search could say.
+    Undecided,
 }
 
 impl Verdict {
-    /// `none`, `unique` or `multiple`.
+    /// `none`, `unique`, `multiple` or `undecided`.
     pub fn name(&self) -> &'static str {
         match self {
             Verdict::None => "none",
             Verdict::Unique(_) => "unique",
             Verdict::Multiple(..) => "multiple",
+            Verdict::Undecided => "undecided",
         }
     }
 
@@ -329,9 +332,15 @@ impl Counter {
     }
 
     /// The first two solutions of `puzzle`, each checked by the independent
-    /// checker; an error if the search was stopped before it could decide.
+    /// checker; [`Verdict::Undecided`] if the plan's time limit passed
+    /// first, an error if it was interrupted.
     pub fn judge(&mut self, puzzle: &Puzzle) -> Result<Verdict, CountError> {
-        let grids = self.first_solutions(puzzle, 2, Instant::now())?.ok_or(CountError::Stopped)?;
+        let Some(grids) = self.first_solutions(puzzle, 2, Instant::now())? else {
+            if self.plan.interrupted() {
+                return Err(CountError::Stopped);
+            }
+            return Ok(Verdict::Undecided);
+        };
         let mut grids = grids.into_iter();
         Ok(match (grids.next(), grids.next()) {
             (None, _) => Verdict::None,
