@@ -17,6 +17,15 @@ use crate::count::{all_cores, split, CountError, EngineKind, Limits, Observer, S
 use crate::encode::{check_fits, encode, Encoded};
 use crate::model::{Cell, Grid, Puzzle};
 
+/// What [`Counter::learn`] came to.
+pub(super) enum Learnt<O> {
+    /// varisat's count, the encoding it counted, and the observer that
+    /// saw it.
+    Counted(crate::count::Count, Box<Encoded>, O),
+    /// The deadline or an interrupt came first.
+    Stopped(Stop),
+}
+
 /// What one enumeration found.
 pub(super) struct Enumerated {
     pub(super) models: BigUint,
@@ -70,7 +79,9 @@ impl Counter {
         }
         // Progress is reported from the calling thread while workers count.
         let inline = threads == 1 && !observer.wants_progress();
-        let probe = split || !inline;
+        // Whether a count that finds few models in the probe may go to varisat.
+        let learn = plan.engine.is_none() && cube.is_empty() && !observer.wants_models();
+        let probe = split || !inline || learn;
         let prepared = self.prepared_for(puzzle);
         let before = prepared.stats();
         prepared.start(puzzle, cube)?;
@@ -87,21 +98,27 @@ impl Counter {
         // if it has at most LEARN_MAX models, and otherwise the enum engine
         // goes on from where it stopped (the attempt's models are not kept,
         // so it never reports a model or progress it takes back).
-        let learn = plan.engine.is_none() && cube.is_empty() && !observer.wants_models();
         if stop == Stop::Budget && learn && prepared.found() < LEARN_BELOW {
-            // The prepared engine's formula is the layout's, its givens
-            // assumed; varisat gets the puzzle's own.
-            let (encoded, probed) = (encode(puzzle, &plan.encoding), prepared.found());
-            let timeout = limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
-            let tried = Limits { max: Some(LEARN_MAX), timeout, ..limits };
-            let (count, _) =
-                count_on(puzzle, &encoded, EngineKind::Blocking, threads, tried, &mut Quiet, start, Resume::default())?;
-            if count.stop != Stop::MaxReached {
-                let mut details = self.enumeration_details(&encoded, count.stats, start);
-                if plan.details {
-                    details.insert(0, format!("engine: blocking (the probe found {probed} models)"));
+            let probed = prepared.found();
+            // A --max at or below LEARN_MAX is the count's own bound.
+            let own = limits.max.filter(|&m| m <= LEARN_MAX);
+            match self.learn(puzzle, own.unwrap_or(LEARN_MAX), threads, start, Quiet)? {
+                Learnt::Counted(count, encoded, _) if count.stop != Stop::MaxReached || own.is_some() => {
+                    let mut details = self.enumeration_details(&encoded, count.stats, start);
+                    if plan.details {
+                        details.insert(0, format!("engine: blocking (the probe found {probed} models)"));
+                    }
+                    return Ok(Enumerated { models: count.models.into(), stop: count.stop, parts: None, details });
                 }
-                return Ok(Enumerated { models: count.models.into(), stop: count.stop, parts: None, details });
+                Learnt::Counted(..) => {}
+                Learnt::Stopped(stop) => {
+                    let encoded = self.prepared.as_ref().expect("prepared").encoded();
+                    let mut details = self.enumeration_details(encoded, SearchStats::default(), start);
+                    if plan.details {
+                        details.insert(0, format!("engine: blocking, stopped (the probe found {probed} models)"));
+                    }
+                    return Ok(Enumerated { models: probed.into(), stop, parts: None, details });
+                }
             }
         }
         if stop == Stop::Budget && split {
@@ -249,6 +266,63 @@ impl Counter {
     }
 
     /// The `--stats` lines of an enumeration, when asked for.
+    /// Counts `puzzle` with varisat (blocking clauses, on `threads`), up to
+    /// `max` models, on a thread of its own: a varisat search cannot be
+    /// stopped inside one solve, so this thread watches the plan's deadline
+    /// and interrupt and, when either comes first, answers
+    /// [`Learnt::Stopped`] at once and leaves the search to end on its own
+    /// (its result is dropped; a process that exits ends it).
+    pub(super) fn learn<O: Observer + Send + 'static>(
+        &self,
+        puzzle: &Puzzle,
+        max: u128,
+        threads: usize,
+        start: Instant,
+        mut observer: O,
+    ) -> Result<Learnt<O>, CountError> {
+        let plan = self.plan;
+        let until = deadline(&plan, start);
+        let (puzzle, (sender, receiver)) = (puzzle.clone(), std::sync::mpsc::channel());
+        let search = std::thread::Builder::new()
+            .name("satsudoku-learn".into())
+            .spawn(move || {
+                let encoded = encode(&puzzle, &plan.encoding);
+                let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+                let limits = Limits { max: Some(max), timeout, ..plan.limits };
+                let counted = count_on(
+                    &puzzle,
+                    &encoded,
+                    EngineKind::Blocking,
+                    threads,
+                    limits,
+                    &mut observer,
+                    start,
+                    Resume::default(),
+                );
+                let _ = sender.send(counted.map(|(count, _)| (count, Box::new(encoded), observer)));
+            })
+            .map_err(CountError::Threads)?;
+        loop {
+            match receiver.recv_timeout(Duration::from_millis(20)) {
+                Ok(counted) => {
+                    return counted.map(|(count, encoded, observer)| Learnt::Counted(count, encoded, observer))
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if plan.interrupted() {
+                        return Ok(Learnt::Stopped(Stop::Interrupted));
+                    }
+                    if until.is_some_and(|d| Instant::now() >= d) {
+                        return Ok(Learnt::Stopped(Stop::Timeout));
+                    }
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => match search.join() {
+                    Err(panic) => std::panic::resume_unwind(panic),
+                    Ok(()) => unreachable!("the search sends its result before it ends"),
+                },
+            }
+        }
+    }
+
     fn enumeration_details(&self, encoded: &Encoded, stats: SearchStats, start: Instant) -> Vec<String> {
         if !self.plan.details {
             return Vec::new();

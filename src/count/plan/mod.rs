@@ -45,7 +45,7 @@ use super::{CountError, EngineKind, Limits, Observer, Stop};
 use crate::encode::{encode, Encoding};
 use crate::model::{Cell, Grid, Puzzle};
 pub use candidates::Candidates;
-use methods::{deadline, Keep, Scaled};
+use methods::{deadline, Keep, Learnt, Scaled};
 
 /// Decisions the enum engine makes on one thread before the plan looks
 /// for independent parts or starts more threads: about a millisecond on a
@@ -365,8 +365,7 @@ impl Counter {
             let encoded = encode(puzzle, &plan.encoding);
             let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
             let limits = Limits { max: Some(limit as u128), timeout, ..plan.limits };
-            let engine = if plan.engine() == EngineKind::Enum { EngineKind::Blocking } else { plan.engine() };
-            Ok(super::count_models(puzzle, &encoded, engine, limits, kept)?.stop)
+            Ok(super::count_models(puzzle, &encoded, plan.engine(), limits, kept)?.stop)
         };
         let stop = if plan.engine() == EngineKind::Enum {
             // The plan's own choice (no engine asked for) hands a search
@@ -382,10 +381,18 @@ impl Counter {
             };
             prepared.start(puzzle, &[])?;
             match prepared.run(until, &mut kept)? {
-                Stop::Budget => {
-                    kept.grids.clear();
-                    blocking(&mut kept)?
-                }
+                // varisat on a thread of its own, which the deadline and
+                // an interrupt do not wait for; its grids come back with it.
+                Stop::Budget => match self.learn(puzzle, limit as u128, 1, start, Keep { grids: Vec::new(), limit })? {
+                    Learnt::Counted(count, _, found) => {
+                        kept = found;
+                        count.stop
+                    }
+                    Learnt::Stopped(stop) => {
+                        kept.grids.clear();
+                        stop
+                    }
+                },
                 stop => stop,
             }
         } else {
