@@ -108,7 +108,10 @@ impl Counter {
                     if plan.details {
                         details.insert(0, format!("engine: blocking (the probe found {probed} models)"));
                     }
-                    return Ok(Enumerated { models: count.models.into(), stop: count.stop, parts: None, details });
+                    // Stopped early, the larger of two lower bounds (progress
+                    // may have shown the probe's).
+                    let models = if count.stop == Stop::Complete { count.models } else { count.models.max(probed) };
+                    return Ok(Enumerated { models: models.into(), stop: count.stop, parts: None, details });
                 }
                 Learnt::Counted(..) => {}
                 Learnt::Stopped(stop) => {
