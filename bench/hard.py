@@ -21,7 +21,7 @@ import sys
 import zipfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from unique import machine, ratio_table, steal, timed, write_results  # noqa: E402
+from unique import commit, in_turns, machine, ratio_table, steal, steal_since, write_results  # noqa: E402
 
 
 def collection():
@@ -53,28 +53,24 @@ def main():
                                                "--engine", "enum", "-j1", "-"],
         "tdoku-solve 2": [tdoku, "2"],
     }
-    times = {name: [] for name in tools}
-    stolen0, total0 = steal()
-    for _ in range(runs):
-        for name, cmd in tools.items():
-            elapsed, out = timed(cmd, path)
-            lines = [l for l in out.stdout.splitlines() if l.strip()]
-            assert len(lines) == count, out.stderr[:500]
-            if name.startswith("satsudoku"):
-                for line, e in zip(lines, picked):
-                    assert line.split("\t")[1:3] == ["unique", e["solution"]], line
-            else:
-                assert all(l.split(":")[1] == "1" for l in lines)
-            times[name].append(elapsed)
-    stolen1, total1 = steal()
-    steal_share = 100.0 * (stolen1 - stolen0) / max(1, total1 - total0)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    def check(name, out):
+        lines = [l for l in out.stdout.splitlines() if l.strip()]
+        assert len(lines) == count, out.stderr[:500]
+        if name.startswith("satsudoku"):
+            for line, e in zip(lines, picked):
+                assert line.split("\t")[1:3] == ["unique", e["solution"]], line
+        else:
+            assert all(l.split(":")[1] == "1" for l in lines)
+
+    before = steal()
+    times = in_turns(tools, runs, path, check)
+    steal_share = steal_since(before)
     lines = [
         f"# unique on {count} hard classic 9x9 puzzles (larsdoku 4.0.0's collection), {datetime.date.today()}",
         "",
         f"Machine: {machine()}.",
         "",
-        f"Command: `python3 bench/hard.py {count} {runs} TDOKU`, commit {commit}, {os.cpu_count()} cores, "
+        f"Command: `python3 bench/hard.py {count} {runs} TDOKU`, commit {commit()}, {os.cpu_count()} cores, "
         f"hypervisor steal {steal_share:.0f}% during the runs. Whole processes, medians of {runs} runs taken in turn; "
         "every tool found every puzzle unique, satsudoku with the collection's solution.",
         "",

@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from unique import machine, steal, timed, write_results  # noqa: E402
+from unique import commit, in_turns, machine, steal, steal_since, write_results  # noqa: E402
 
 
 def main():
@@ -38,31 +38,27 @@ def main():
         "tdoku": [tdoku, "100000000"],
         "sudoku crate": ["bench/peers/sudoku-crate/target/release/sudoku-crate-peer", "100000000"],
     }
-    stolen0, total0 = steal()
+    before = steal()
     rows = []
     for puzzle, expected in puzzles:
         single = f"/tmp/satsudoku-many-{expected}.txt"
         with open(single, "w") as f:
             f.write(puzzle + "\n")
-        times = {name: [] for name in tools}
-        for _ in range(runs):
-            for name, cmd in tools.items():
-                elapsed, out = timed(cmd, single)
-                got = out.stdout.strip()
-                count = got[len("solutions("):-2] if name.startswith("satsudoku") else got.split(":")[1]
-                assert count == expected, (name, got, expected, out.stderr[:300])
-                times[name].append(elapsed)
+        def check(name, out):
+            got = out.stdout.strip()
+            count = got[len("solutions("):-2] if name.startswith("satsudoku") else got.split(":")[1]
+            assert count == expected, (name, got, expected, out.stderr[:300])
+
+        times = in_turns(tools, runs, single, check)
         rows.append((int(expected), {name: statistics.median(t) for name, t in times.items()}))
-    stolen1, total1 = steal()
-    steal_share = 100.0 * (stolen1 - stolen0) / max(1, total1 - total0)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    steal_share = steal_since(before)
     lines = [
         f"# Counting 9x9 puzzles with 10^5..10^6 solutions, {datetime.date.today()}",
         "",
         f"Machine: {machine()}.",
         "",
         f"Command: `python3 bench/many.py {want} {runs} TDOKU` (puzzles from `bench/gen_minimal.py 2000 1` and "
-        f"`bench/gen_many.py MINIMAL {want} 100000 1000000 1`), commit {commit}, hypervisor steal {steal_share:.0f}% "
+        f"`bench/gen_many.py MINIMAL {want} 100000 1000000 1`), commit {commit()}, hypervisor steal {steal_share:.0f}% "
         "during the runs. "
         f"Whole processes, medians of {runs} runs taken in turn; every tool found every count.",
         "",

@@ -35,6 +35,29 @@ def machine():
     return f"{model}, {os.cpu_count()} cores"
 
 
+def steal_since(before):
+    """The hypervisor's share of the CPU time since `before` (from `steal()`), in percent."""
+    (stolen0, total0), (stolen1, total1) = before, steal()
+    return 100.0 * (stolen1 - stolen0) / max(1, total1 - total0)
+
+
+def commit():
+    """The checked-out commit, short."""
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+
+
+def in_turns(tools, runs, path, check):
+    """Each tool's whole-process times on `path` over `runs` runs, the tools
+    taking turns run by run; `check(name, out)` asserts each answer."""
+    times = {name: [] for name in tools}
+    for _ in range(runs):
+        for name, cmd in tools.items():
+            elapsed, out = timed(cmd, path)
+            check(name, out)
+            times[name].append(elapsed)
+    return times
+
+
 def write_results(name, lines):
     """Writes bench/results/NAME-DATE.md and prints it."""
     os.makedirs("bench/results", exist_ok=True)
@@ -71,26 +94,22 @@ def main():
         "sudoku crate 0.8.0": ["bench/peers/sudoku-crate/target/release/sudoku-crate-peer", "2"],
         "pysat minisat22 loop": [sys.executable, "bench/peers/pysat_unique.py", layout],
     }
-    times = {name: [] for name in tools}
-    stolen0, total0 = steal()
-    for _ in range(runs):
-        for name, cmd in tools.items():
-            elapsed, out = timed(cmd, path)
-            lines = [l for l in out.stdout.splitlines() if l.strip()]
-            if name.startswith("satsudoku"):
-                assert all("\tunique\t" in l for l in lines) and len(lines) == count, out.stderr[:500]
-            else:
-                assert all(l.split(":")[1] == "1" for l in lines) and len(lines) == count
-            times[name].append(elapsed)
-    stolen1, total1 = steal()
-    steal_share = 100.0 * (stolen1 - stolen0) / max(1, total1 - total0)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    def check(name, out):
+        lines = [l for l in out.stdout.splitlines() if l.strip()]
+        if name.startswith("satsudoku"):
+            assert all("\tunique\t" in l for l in lines) and len(lines) == count, out.stderr[:500]
+        else:
+            assert all(l.split(":")[1] == "1" for l in lines) and len(lines) == count
+
+    before = steal()
+    times = in_turns(tools, runs, path, check)
+    steal_share = steal_since(before)
     lines = [
         f"# unique on {count} minimal 9x9 puzzles, {datetime.date.today()}",
         "",
         f"Machine: {machine()}.",
         "",
-        f"Command: `python3 bench/unique.py {count} {runs} TDOKU`, commit {commit}, {os.cpu_count()} cores, "
+        f"Command: `python3 bench/unique.py {count} {runs} TDOKU`, commit {commit()}, {os.cpu_count()} cores, "
         f"hypervisor steal {steal_share:.0f}% during the runs. Whole processes, medians of {runs} runs taken in turn; "
         "every tool found every puzzle unique.",
         "",

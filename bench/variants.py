@@ -24,15 +24,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from unique import commit, machine  # noqa: E402
+
 ENUM_TIMEOUT = 10
 ERRATUM = ("Executive Function",
            "612873594958421376374596218725134869861759432493268157547612983189347625236985741")
-
-
-def machine():
-    with open("/proc/cpuinfo") as f:
-        model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "unknown CPU")
-    return f"{model}, {os.cpu_count()} cores"
 
 
 def satsudoku(files, extra):
@@ -60,7 +57,6 @@ def peer(svs, corpus_path):
 def main():
     runs, svs = int(sys.argv[1]), sys.argv[2]
     subprocess.run(["cargo", "build", "--release", "--quiet"], check=True)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     corpus_path = "tests/corpus/variants/puzzles.json"
     corpus = json.load(open(corpus_path))
     tmp = tempfile.mkdtemp()
@@ -97,7 +93,7 @@ def main():
         "",
         f"Machine: {machine()}.",
         "",
-        f"Command: `python3 bench/variants.py {runs} SVS_DIR`, commit {commit}; per puzzle the median of {runs} "
+        f"Command: `python3 bench/variants.py {runs} SVS_DIR`, commit {commit()}; per puzzle the median of {runs} "
         "runs taken in turn (the enum engine alone: one run). Seconds are each tool's own per puzzle "
         "(satsudoku's `--output json` seconds, the peer's `countSolutions` call), one thread.",
         "",

@@ -103,7 +103,7 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
         "t" => 40,
         _ => return Err(bad()),
     };
-    let bytes = number * f64::from(1u32 << (shift % 32)) * if shift >= 32 { 2f64.powi(32) } else { 1.0 };
+    let bytes = number * 2f64.powi(shift);
     if !(bytes >= MIN_LIMIT as f64 && bytes < usize::MAX as f64) {
         return Err(format!("expected a size from 32M up (the program itself needs a few MiB), found {text:?}"));
     }
@@ -144,20 +144,12 @@ pub struct Tracking;
 unsafe impl GlobalAlloc for Tracking {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         reserve(layout.size());
-        let pointer = System.alloc(layout);
-        if pointer.is_null() {
-            refused(layout.size());
-        }
-        pointer
+        granted(System.alloc(layout), layout.size())
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         reserve(layout.size());
-        let pointer = System.alloc_zeroed(layout);
-        if pointer.is_null() {
-            refused(layout.size());
-        }
-        pointer
+        granted(System.alloc_zeroed(layout), layout.size())
     }
 
     unsafe fn dealloc(&self, pointer: *mut u8, layout: Layout) {
@@ -169,15 +161,20 @@ unsafe impl GlobalAlloc for Tracking {
         if new_size > layout.size() {
             reserve(new_size - layout.size());
         }
-        let moved = System.realloc(pointer, layout, new_size);
-        if moved.is_null() {
-            refused(new_size);
-        }
+        let moved = granted(System.realloc(pointer, layout, new_size), new_size);
         if new_size < layout.size() {
             LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
         }
         moved
     }
+}
+
+/// `pointer`, or the end of the process if the system refused `size` bytes.
+fn granted(pointer: *mut u8, size: usize) -> *mut u8 {
+    if pointer.is_null() {
+        refused(size);
+    }
+    pointer
 }
 
 /// Counts `size` more bytes live, or ends the process if that passes the limit.

@@ -220,6 +220,7 @@ fn located(error: &ParseError, reader: Reader) -> bool {
 // ---- the samples, generators and mutations ----
 
 /// Every sample in the repository, each with the readers it is meant for.
+#[derive(Default)]
 struct Samples {
     puzzles: Vec<String>,
     /// The samples that are puzzles, with the format each is detected as.
@@ -251,16 +252,7 @@ fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
 fn samples() -> Samples {
     let mut files = Vec::new();
     files_under(&root().join("cnf-samples"), &mut files);
-    let mut s = Samples {
-        puzzles: Vec::new(),
-        formatted: Vec::new(),
-        json: Vec::new(),
-        dimacs: Vec::new(),
-        models: Vec::new(),
-        cubes: Vec::new(),
-        manifests: Vec::new(),
-        records: Vec::new(),
-    };
+    let mut s = Samples::default();
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
         if path.extension().is_some_and(|e| e == "cnf") {
@@ -646,25 +638,16 @@ fn input(rng: &mut Rng, s: &Samples, dict: &[String]) -> (Reader, String) {
     const FORMATS: [Format; 7] =
         [Format::Lp, Format::Kattis, Format::Givens, Format::Grid, Format::Puzzle, Format::Fpuzzles, Format::Takuzu];
     match rng.below(20) {
-        0 => {
-            let sample = rng_pick(rng, &s.dimacs);
-            (Reader::Dimacs, mutate(rng, sample, &s.dimacs, dict))
-        }
-        1 => {
-            let sample = rng_pick(rng, &s.models);
-            (Reader::Model, mutate(rng, sample, &s.models, dict))
-        }
-        2 => {
-            let sample = rng_pick(rng, &s.cubes);
-            (Reader::Cube, mutate(rng, sample, &s.cubes, dict))
-        }
-        3 => {
-            let sample = rng_pick(rng, &s.manifests);
-            (Reader::Manifest, mutate(rng, sample, &s.manifests, dict))
-        }
-        4 => {
-            let sample = rng_pick(rng, &s.records);
-            (Reader::Record, mutate(rng, sample, &s.records, dict))
+        file @ 0..=4 => {
+            let (reader, pool) = [
+                (Reader::Dimacs, &s.dimacs),
+                (Reader::Model, &s.models),
+                (Reader::Cube, &s.cubes),
+                (Reader::Manifest, &s.manifests),
+                (Reader::Record, &s.records),
+            ][file];
+            let sample = rng_pick(rng, pool);
+            (reader, mutate(rng, sample, pool, dict))
         }
         5..=7 => {
             let mut value: Value = serde_json::from_str(rng_pick(rng, &s.json)).unwrap();

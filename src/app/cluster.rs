@@ -66,7 +66,7 @@ pub fn split(settings: Settings) -> Result<Status, AppError> {
     };
     let options = settings.reading.options;
     let puzzle = parse::parse_with(&text, &name, Some(format), options)?;
-    satsudoku::encode::check_fits(&puzzle, &settings.encoding).map_err(satsudoku::count::CountError::from)?;
+    satsudoku::encode::check_fits(&puzzle, &settings.encoding)?;
     let (factor, cubes) = split_count(&puzzle, &settings.encoding, settings.symmetry, settings.split);
     let dir = &settings.dir;
     let dir_name = display_name(dir);

@@ -58,7 +58,7 @@ impl Settings {
             measure: compare::Settings { engine: args.engine, repeat: args.repeat, timeout: args.timeout },
             table: table.unwrap_or_default(),
             svg: args.svg.clone(),
-            replace: if args.force { Replace::Force } else { Replace::Writable },
+            replace: Replace::forced(args.force),
         })
     }
 }

@@ -3,7 +3,6 @@
 
 use std::io::{self, Write};
 
-use satsudoku::count::CountError;
 use satsudoku::dimacs::{self, SolverAnswer};
 use satsudoku::encode::{self, Encoding};
 use satsudoku::model::check;
@@ -42,7 +41,7 @@ impl Settings {
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     let (_, puzzle, format) = read_puzzle(&settings.puzzle, settings.reading)?;
     let model = read_text(&settings.model)?;
-    encode::check_fits(&puzzle, &settings.encoding).map_err(CountError::from)?;
+    encode::check_fits(&puzzle, &settings.encoding)?;
     let encoded = encode::encode(&puzzle, &settings.encoding);
     let var_count = encoded.formula.var_count();
     let values = match dimacs::parse_model(&model.text, &model.name, var_count)? {

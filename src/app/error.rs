@@ -7,6 +7,13 @@ use std::io;
 use satsudoku::count::CountError;
 use satsudoku::parse::ParseError;
 
+impl From<satsudoku::memory::TooLarge> for AppError {
+    /// Work refused before it was built (exit 2, as a count's).
+    fn from(err: satsudoku::memory::TooLarge) -> AppError {
+        AppError::Count(CountError::Memory(err))
+    }
+}
+
 /// Why a run failed.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {

@@ -3,7 +3,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use satsudoku::count::CountError;
 use satsudoku::dimacs::{self, Dialect};
 use satsudoku::encode::{self, Encoded, Encoding};
 
@@ -31,7 +30,7 @@ impl Settings {
             reading: Reading { format: args.input.format, options: args.input.shape.options() },
             encoding: args.encoding.encoding().map_err(AppError::Usage)?,
             output: args.output.clone(),
-            replace: if args.force { Replace::Force } else { Replace::Writable },
+            replace: Replace::forced(args.force),
             dialect: args.dialect,
         })
     }
@@ -39,7 +38,7 @@ impl Settings {
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     let (name, puzzle, _) = read_puzzle(&settings.source, settings.reading)?;
-    encode::check_fits(&puzzle, &settings.encoding).map_err(CountError::from)?;
+    encode::check_fits(&puzzle, &settings.encoding)?;
     let encoded = encode::encode(&puzzle, &settings.encoding);
     let projection: Vec<_> = (0..encoded.vars.primary_count()).map(varisat::Var::from_index).collect();
     let comments = export_comments(&name, &encoded);

@@ -21,6 +21,17 @@ pub enum Replace {
     Force,
 }
 
+impl Replace {
+    /// [`Replace::Force`] when `--force` was given.
+    pub fn forced(force: bool) -> Replace {
+        if force {
+            Replace::Force
+        } else {
+            Replace::Writable
+        }
+    }
+}
+
 /// Writes what `write` produces to `path` (stdout for `None` or `-`),
 /// refusing to write over any of `inputs`. A path that cannot be written
 /// (its directory missing or not writable, a read-only file without

@@ -338,8 +338,9 @@ pub fn estimate(puzzle: &Puzzle, encoding: &Encoding) -> usize {
         let (aux, clauses) = encoding.amo.size(n);
         (aux, clauses, clauses.saturating_mul(3))
     };
-    let mut terms = vec![(cells * digits, cells, cells * digits), amo(digits)];
-    terms[1] = (terms[1].0 * cells, terms[1].1 * cells, terms[1].2 * cells);
+    // Each cell: its variables, at least one digit, at most one.
+    let (aux, clauses, lits) = amo(digits);
+    let mut terms = vec![(cells * digits, cells, cells * digits), (aux * cells, clauses * cells, lits * cells)];
     for group in puzzle.groups() {
         let (aux, clauses, lits) = amo(group.cells.len());
         terms.push((aux * digits, (clauses + 1) * digits, (lits + group.cells.len()) * digits));
@@ -382,8 +383,8 @@ pub fn check_fits(puzzle: &Puzzle, encoding: &Encoding) -> Result<(), crate::mem
 /// Cell and group constraints and relations over one-hot variables.
 fn encode_direct(puzzle: &Puzzle, encoding: &Encoding, vars: &VarMap, out: &mut Recorder) {
     let amo = encoding.amo.encoder();
-    let side = puzzle.digits();
-    let digits = || (1..=side).map(|d| d as Digit);
+    let values = puzzle.digits();
+    let digits = || (1..=values).map(|d| d as Digit);
     let with_cell_amo = encoding.clause_set != ClauseSet::Minimal;
     let with_group_alo = encoding.clause_set == ClauseSet::Extended;
 
@@ -399,7 +400,7 @@ fn encode_direct(puzzle: &Puzzle, encoding: &Encoding, vars: &VarMap, out: &mut 
     for group in puzzle.groups() {
         for d in digits() {
             let lits: Vec<Lit> = group.cells.iter().map(|&cell| vars.lit(cell, d)).collect();
-            if with_group_alo && lits.len() == side {
+            if with_group_alo && lits.len() == values {
                 out.kind = ClauseKind::GroupAtLeastOne;
                 out.add_clause(&lits);
             }

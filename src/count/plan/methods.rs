@@ -36,14 +36,18 @@ pub(super) struct Enumerated {
 }
 
 impl Counter {
-    /// The prepared engine for `puzzle`: the one kept if it fits, else a new one.
-    pub(super) fn prepared_for(&mut self, puzzle: &Puzzle) -> &mut Prepared {
+    /// The prepared engine for `puzzle`: the one kept if it fits, else a
+    /// new one, once its estimate fits under the memory limit.
+    pub(super) fn prepared_for(&mut self, puzzle: &Puzzle) -> Result<&mut Prepared, CountError> {
         let plan = self.plan;
         match &mut self.prepared {
             Some(prepared) if prepared.fits(puzzle) => {}
-            slot => *slot = Some(Prepared::new(puzzle, &plan.encoding, plan.limits.interrupt)),
+            slot => {
+                check_fits(puzzle, &plan.encoding)?;
+                *slot = Some(Prepared::new(puzzle, &plan.encoding, plan.limits.interrupt));
+            }
         }
-        self.prepared.as_mut().expect("just prepared")
+        Ok(self.prepared.as_mut().expect("just prepared"))
     }
 
     /// Threads for one enumeration.
@@ -67,10 +71,10 @@ impl Counter {
         observer: &mut impl Observer,
     ) -> Result<Enumerated, CountError> {
         let plan = self.plan;
-        check_fits(puzzle, &plan.encoding)?;
         let threads = self.threads(observer);
         let limits = plan.limits;
         if plan.engine() != EngineKind::Enum {
+            check_fits(puzzle, &plan.encoding)?;
             let encoded = encode(puzzle, &plan.encoding);
             let resume = Resume { cubes: (!cube.is_empty()).then(|| vec![cube.to_vec()]), found: 0 };
             let (count, _) = count_on(puzzle, &encoded, plan.engine(), threads, limits, observer, start, resume)?;
@@ -82,7 +86,7 @@ impl Counter {
         // Whether a count that finds few models in the probe may go to varisat.
         let learn = plan.engine.is_none() && cube.is_empty() && !observer.wants_models();
         let probe = split || !inline || learn;
-        let prepared = self.prepared_for(puzzle);
+        let prepared = self.prepared_for(puzzle)?;
         let before = prepared.stats();
         prepared.start(puzzle, cube)?;
         let decisions = before.decisions.unwrap_or(0) + plan.probe;

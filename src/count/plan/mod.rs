@@ -358,20 +358,13 @@ impl Counter {
         limit: usize,
         start: Instant,
     ) -> Result<Option<Vec<Grid>>, CountError> {
-        crate::encode::check_fits(puzzle, &self.plan.encoding)?;
         let mut kept = Keep { grids: Vec::with_capacity(limit), limit };
         let plan = Plan { limits: Limits { max: None, ..self.plan.limits }, ..self.plan };
-        let blocking = |kept: &mut Keep| -> Result<Stop, CountError> {
-            let encoded = encode(puzzle, &plan.encoding);
-            let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
-            let limits = Limits { max: Some(limit as u128), timeout, ..plan.limits };
-            Ok(super::count_models(puzzle, &encoded, plan.engine(), limits, kept)?.stop)
-        };
         let stop = if plan.engine() == EngineKind::Enum {
             // The plan's own choice (no engine asked for) hands a search
             // that needs more than JUDGE_DECISIONS to the learning solver.
             let fallback = plan.engine.is_none();
-            let prepared = self.prepared_for(puzzle);
+            let prepared = self.prepared_for(puzzle)?;
             let decisions = prepared.stats().decisions.unwrap_or(0) + JUDGE_DECISIONS;
             let until = Until {
                 deadline: deadline(&plan, start),
@@ -396,7 +389,11 @@ impl Counter {
                 stop => stop,
             }
         } else {
-            blocking(&mut kept)?
+            crate::encode::check_fits(puzzle, &plan.encoding)?;
+            let encoded = encode(puzzle, &plan.encoding);
+            let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+            let limits = Limits { max: Some(limit as u128), timeout, ..plan.limits };
+            super::count_models(puzzle, &encoded, plan.engine(), limits, &mut kept)?.stop
         };
         let decided = matches!(stop, Stop::Complete | Stop::MaxReached) || kept.grids.len() == limit;
         Ok(decided.then_some(kept.grids))
