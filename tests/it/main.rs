@@ -3,6 +3,7 @@
 
 mod common;
 
+mod bands;
 mod candidates;
 mod chart;
 mod cli;

@@ -67,8 +67,16 @@ fn cases(dir: &Path) -> Vec<Case> {
         Case {
             file: write("empty-4x4.txt", &".".repeat(16)),
             count: count_grids(4, (2, 2), &[0; 16], &|_| true),
-            method: "transposition",
+            method: "bands",
             givens_line: Some(".".repeat(16)),
+            reading: &[],
+        },
+        // Latin squares of order 4: 576 (the same oracle, without boxes).
+        Case {
+            file: write("latin-4.puzzle", "size 4\nbox none\n"),
+            count: count_grids(4, (1, 4), &[0; 16], &|_| true),
+            method: "transposition",
+            givens_line: None,
             reading: &[],
         },
         // Blank 6x6 Takuzu: 4,140 (OEIS A253316).

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use num_bigint::BigUint;
 use varisat::Lit;
 
-use super::{Counter, Method, Plan, LEARN_BELOW, LEARN_MAX};
+use super::{Counter, Method, Plan, SymmetryUse, LEARN_BELOW, LEARN_MAX};
+use crate::count::bands::Bands;
 use crate::count::drive::{count_on, Resume};
 use crate::count::prepared::{Prepared, Until};
 use crate::count::symmetry::Transposition;
@@ -223,6 +224,53 @@ impl Counter {
             return Ok((BigUint::default(), why, Method::TakuzuRows, details));
         }
         Ok((BigUint::from(counted.count), Stop::Complete, Method::TakuzuRows, details))
+    }
+
+    /// Counts a blank grid by its bands: each class of band signatures
+    /// counted by the plan's engine on a band puzzle (no symmetry, no
+    /// shortcut, one thread each; the classes shared out among the
+    /// threads). Stopped early, the lower bound is 0.
+    pub(super) fn bands(&self, bands: &Bands, start: Instant) -> Result<(BigUint, Stop, Vec<String>), CountError> {
+        let plan = self.plan;
+        let deadline = deadline(&plan, start);
+        let stop = || plan.interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
+        let fill = |band: &Puzzle| -> Result<Option<BigUint>, CountError> {
+            let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+            let piece = Plan {
+                symmetry: SymmetryUse::None,
+                shortcuts: false,
+                jobs: Some(1),
+                details: false,
+                limits: Limits { max: None, timeout, ..plan.limits },
+                ..plan
+            };
+            let tally = Counter::new(piece).count(band, &mut Quiet)?;
+            Ok((tally.stop == Stop::Complete).then_some(tally.count))
+        };
+        let counted = bands.count(self.threads(&Quiet), &fill, &stop)?;
+        let Some(counted) = counted else {
+            let why = if plan.interrupted() { Stop::Interrupted } else { Stop::Timeout };
+            return Ok((BigUint::default(), why, Vec::new()));
+        };
+        let mut details = Vec::new();
+        if plan.details {
+            let (h, w) = (bands.h, bands.w);
+            let turned =
+                if bands.transposed { format!(" (the {w}x{h} boxes counted transposed)") } else { String::new() };
+            details.push(format!(
+                "bands: {w} bands of {h} rows, boxes {h}x{w}{turned}; {} column signatures with the first stack fixed, in {} classes",
+                counted.entries, counted.classes
+            ));
+            details.push(format!(
+                "band fillings: {} in all, the {} classes counted by the {} engine ({} models)",
+                counted.fillings,
+                counted.classes,
+                plan.engine(),
+                counted.models
+            ));
+            details.push(format!("time: count {}", millis(start.elapsed())));
+        }
+        Ok((counted.grids, Stop::Complete, details))
     }
 
     /// Counts `F`, the grids equal to their transposition, then `L`, those

@@ -1,0 +1,435 @@
+//! Counting Sudoku grids by bands: the grid count as a sum over the bands'
+//! column signatures, each band's fillings counted by the SAT engine once
+//! per class of signatures, never a grid enumerated.
+//!
+//! A band is `h` rows of boxes of `h` rows and `w` columns: `h` boxes side
+//! by side (the stacks), `w` bands in the grid. Rows and boxes stay inside
+//! a band; the columns are the only tie between bands. A band's *column
+//! signature* gives, for each column, the set of `h` digits the band puts
+//! there; in each stack the `w` sets partition the digits, since the box
+//! holds each digit once. Bands whose signatures partition every column's
+//! digits make a grid, and every grid is made so once, so
+//!
+//! `grids = sum over signatures s1 .. sw that partition every column of
+//! N(s1) ... N(sw)`,
+//!
+//! with `N(s)` the fillings of a band with signature `s`. `N` does not
+//! change when the digits are renamed, the columns of a stack permuted or
+//! the stacks permuted (each maps the band's fillings with one signature
+//! one to one onto those with the other), so:
+//! - renaming carries any first stack's signature onto the first
+//!   partition `P` (the digits `j h ..` in its column `j`), so the sum is
+//!   `(h w)! / h!^w` times the sum with the first stack's columns holding
+//!   `P`'s blocks in order;
+//! - `N` depends only on each other stack's partition, not on its
+//!   columns' order: a table of `N` over the partitions of stacks
+//!   `2 .. h` ([`shapes`]), each entry standing for `w!^(h-1)` signatures;
+//! - the table's entries fall into classes under the renamings that keep
+//!   `P`, the permutations of stacks `2 .. h`, and exchanging the first two
+//!   stacks (then renaming the new first stack's partition onto `P`): `N`
+//!   is counted once per class, by the engine, on a band puzzle whose
+//!   cells hold only their column's digits.
+//!
+//! With two bands (`w = 2`), a signature's only partner is its
+//! complement, each stack's two columns exchanged, which has the same
+//! `N`: `grids = sum of N(s)^2`. With three (`w = 3`), the partners of `s1`
+//! are the `s2` whose column sets miss `s1`'s (then `s3` is what is left),
+//! `C(s1) = sum of N(s2) N(s3)` over them, and `grids = sum of N(s1)
+//! C(s1)`; `C` has the same symmetries as `N`, so it is computed once per
+//! class too. A layout whose boxes are wider than tall is counted
+//! transposed (transposition maps its grids one to one onto those with
+//! the boxes turned), so that the bands are the fewer.
+//!
+//! The table has `partitions^(h-1)` entries: 78,400 for 9x9, 42,875 for
+//! 8x8 (2x4 boxes, counted as 4x2), 100 for 6x6. Layouts whose table has
+//! more than [`MAX_TABLE`] entries (10x10 with 2x5 boxes: 2.5e8; 12x12
+//! with 3x4: 1.9e11), or more than three bands, are not counted by bands.
+//! Felgenhauer and Jarvis (2005) count 9x9 grids from the top band's 44
+//! classes; the column-signature sum is the band-generating method of
+//! Pettersen and Stertenbrink, as the reproduction in
+//! github.com/linche89/sudoku-enumeration describes it. This code is
+//! written from the formula above.
+
+mod shapes;
+mod table;
+
+use num_bigint::BigUint;
+
+use super::CountError;
+use crate::model::{Cell, Constraint, Puzzle};
+use shapes::{ordered_partitions, Shape, Shapes};
+use table::Table;
+
+/// The most table entries (and so classes) a count by bands builds:
+/// about 40 bytes an entry while the classes are found.
+pub const MAX_TABLE: usize = 1 << 20;
+
+/// A blank Sudoku layout counted by bands, oriented so that its boxes are
+/// at least as tall as wide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bands {
+    /// Rows of a box (stacks of a band).
+    pub h: usize,
+    /// Columns of a box (bands of the grid).
+    pub w: usize,
+    /// Whether the puzzle's boxes are `w x h`, counted transposed.
+    pub transposed: bool,
+}
+
+/// What a count by bands found.
+#[derive(Clone, Debug)]
+pub struct BandCount {
+    /// The grids.
+    pub grids: BigUint,
+    /// Entries of the table of `N` (signatures of stacks `2 .. h`).
+    pub entries: usize,
+    /// Classes of entries, each counted once by the engine.
+    pub classes: usize,
+    /// Band fillings in all: `(h w)! / h!^w` times `w!^(h-1)` times the
+    /// table's sum, the number of ways to fill one band.
+    pub fillings: BigUint,
+    /// Models the engine enumerated, over the classes (`1 / h!` of their
+    /// fillings: those with `1 .. h` down the first column).
+    pub models: BigUint,
+}
+
+impl Bands {
+    /// The puzzle as bands: a Sudoku with boxes, nothing but rows, columns
+    /// and boxes, no givens, at most three bands (two or three once
+    /// oriented) and a table of at most [`MAX_TABLE`] entries. `transpose`
+    /// allows counting a layout with wide boxes transposed.
+    pub fn recognize(puzzle: &Puzzle, transpose: bool) -> Option<Bands> {
+        let (rows, cols) = puzzle.boxes()?;
+        if puzzle.givens().next().is_some() || !Puzzle::sudoku(rows, cols).is_ok_and(|p| p.same_layout(puzzle)) {
+            return None;
+        }
+        let bands = match (rows >= cols, transpose) {
+            (true, _) => Bands { h: rows, w: cols, transposed: false },
+            (false, true) => Bands { h: cols, w: rows, transposed: true },
+            (false, false) => return None,
+        };
+        (matches!(bands.w, 2 | 3) && bands.entries().is_some()).then_some(bands)
+    }
+
+    /// The table's entries, if at most [`MAX_TABLE`].
+    fn entries(&self) -> Option<usize> {
+        let partitions = shapes::partitions(self.h, self.w)?;
+        let entries = partitions.checked_pow(u32::try_from(self.h - 1).ok()?)?;
+        usize::try_from(entries).ok().filter(|&e| e <= MAX_TABLE)
+    }
+
+    /// Counts the grids. `fill` counts a band puzzle's solutions (with the
+    /// engine); `stop` is polled between steps and ends the count with
+    /// `Ok(None)`.
+    pub fn count(
+        &self,
+        jobs: usize,
+        fill: &(dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync),
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<BandCount>, CountError> {
+        let (h, w) = (self.h, self.w);
+        let entries = self.entries().expect("recognized");
+        let shapes = Shapes::new(h, w, entries).expect("the table fits, so do its partitions");
+        let table = Table::new(&shapes, h - 1);
+        let classes = table.classes(&shapes);
+        // N per class, the classes shared out among the threads: h! times
+        // the fillings whose first column holds 1 .. h from the top.
+        let counted = per_class(jobs, &classes.roots, stop, |&root| {
+            fill(&self.band(&shapes, &table.stacks(root))).map(|n| n.map(|n| u128::try_from(n).ok()))
+        })?;
+        let Some(counted) = counted.into_iter().collect::<Option<Vec<Option<u128>>>>() else { return Ok(None) };
+        let rows: u128 = (1..=h as u128).product();
+        let fillings = counted.iter().map(|&c| c?.checked_mul(rows)).collect::<Option<Vec<u128>>>();
+        let Some(fillings) = fillings else {
+            return Err(CountError::NotASolution("a band has more fillings than 128 bits hold".into()));
+        };
+        let mut n = vec![0u128; table.len()];
+        for (entry, &class) in classes.of.iter().enumerate() {
+            n[entry] = fillings[class as usize];
+        }
+        // The partner sum of each class: N itself with two bands, C with three.
+        let partners = match w {
+            2 => Some(Some(fillings.clone())),
+            _ => per_class(jobs, &classes.roots, stop, |&root| Ok(Some(three_bands(&shapes, &table, &n, root))))?
+                .into_iter()
+                .collect::<Option<Vec<Option<u128>>>>()
+                .map(|c| c.into_iter().collect::<Option<Vec<u128>>>()),
+        };
+        let Some(partners) = partners else { return Ok(None) };
+        let Some(partners) = partners else {
+            return Err(CountError::NotASolution("a band's partner sum passes 128 bits".into()));
+        };
+        // Each entry stands for (h w)!/h!^w first stacks times w!^(h-1)
+        // orders of the other stacks' columns.
+        let orders = (1..=w as u32).product::<u32>();
+        let weight = BigUint::from(ordered_partitions(h, w).expect("fits")) * BigUint::from(orders).pow(h as u32 - 1);
+        let (mut grids, mut band_sum) = (BigUint::default(), BigUint::default());
+        for ((&size, &fills), &partner) in classes.sizes.iter().zip(&fillings).zip(&partners) {
+            grids += BigUint::from(size) * fills * partner;
+            band_sum += BigUint::from(size) * fills;
+        }
+        let models = counted.iter().map(|&c| BigUint::from(c.unwrap_or(0))).sum();
+        Ok(Some(BandCount {
+            grids: grids * &weight,
+            entries: table.len(),
+            classes: classes.roots.len(),
+            fillings: band_sum * weight,
+            models,
+        }))
+    }
+
+    /// The band puzzle of a signature: the top `h` rows of an `n x n` grid,
+    /// its rows and boxes all different and each cell holding one of its
+    /// column's digits (`stacks[k]`: the block of each digit in stack `k`,
+    /// block `j` in the stack's column `j`); the rows below are given 1s
+    /// and belong to no group. Its first column, which holds `P`'s block 0,
+    /// is given `1 .. h` from the top: permuting a band's rows keeps its
+    /// signature, and exactly one order of the rows puts the first
+    /// column's digits in that order, so the band puzzle has `N / h!`
+    /// solutions.
+    fn band(&self, shapes: &Shapes, stacks: &[Shape]) -> Puzzle {
+        let (h, w) = (self.h, self.w);
+        let n = h * w;
+        let mut band = Puzzle::blank(n).expect("a Sudoku's side");
+        for row in 0..h {
+            band.add_group((0..n).map(|col| Cell::new(row, col)).collect()).expect("a row");
+        }
+        for (stack, &shape) in stacks.iter().enumerate() {
+            let cells = (0..h).flat_map(|row| (0..w).map(move |j| Cell::new(row, stack * w + j)));
+            band.add_group(cells.collect()).expect("a box");
+            for j in 0..w {
+                let allowed = shapes
+                    .blocks(shape)
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &block)| usize::from(block) == j)
+                    .fold(0u64, |mask, (digit, _)| mask | 1 << digit);
+                for row in 0..h {
+                    let cell = Cell::new(row, stack * w + j);
+                    band.add_constraint(Constraint::Digits { cell, allowed }).expect("a cell of the grid");
+                }
+            }
+        }
+        for row in 0..n {
+            let (cols, digit) = if row < h { (0..1, row + 1) } else { (0..n, 1) };
+            for col in cols {
+                band.set_given(Cell::new(row, col), digit as u8).expect("a cell of the grid");
+            }
+        }
+        band
+    }
+}
+
+/// Runs `each` on every class root, shared out among `jobs` threads in
+/// turns, in the roots' order; `None` if `stop` came first.
+fn per_class<T: Send>(
+    jobs: usize,
+    roots: &[usize],
+    stop: &(dyn Fn() -> bool + Sync),
+    each: impl Fn(&usize) -> Result<Option<T>, CountError> + Sync,
+) -> Result<Vec<Option<T>>, CountError> {
+    let jobs = jobs.clamp(1, roots.len().max(1));
+    type Done<T> = Result<Vec<(usize, Option<T>)>, CountError>;
+    let results: Vec<Done<T>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|job| {
+                let each = &each;
+                scope.spawn(move || {
+                    let mut done = Vec::new();
+                    for index in (job..roots.len()).step_by(jobs) {
+                        if stop() {
+                            done.push((index, None));
+                            continue;
+                        }
+                        done.push((index, each(&roots[index])?));
+                    }
+                    Ok(done)
+                })
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    let mut all: Vec<Option<T>> = (0..roots.len()).map(|_| None).collect();
+    for done in results {
+        for (index, value) in done? {
+            all[index] = value;
+        }
+    }
+    Ok(all)
+}
+
+/// `C(s1)` for the signature at `root` (first stack `P`, the others'
+/// columns in their blocks' order), with three bands: the sum of `N(s2)
+/// N(s3)` over the `s2` whose column sets miss `s1`'s, `s3` the rest.
+/// `None` if it passes 128 bits.
+fn three_bands(shapes: &Shapes, table: &Table, n: &[u128], root: usize) -> Option<u128> {
+    let stacks = table.stacks(root);
+    // Per stack, its partners: (s2's partition, s3's partition), s2's
+    // column j missing s1's column j's digits and s3 the rest.
+    let options: Vec<Vec<(Shape, Shape)>> = stacks.iter().map(|&s| partners(shapes, s)).collect();
+    // Per option of the first stack, the renaming of its s2 (and s3) onto
+    // P, applied to every other stack's options.
+    let renamed = |pick: fn(&(Shape, Shape)) -> Shape| -> Vec<Vec<Vec<Shape>>> {
+        options[0]
+            .iter()
+            .map(|first| {
+                let rename = shapes.to_first(pick(first));
+                options[1..]
+                    .iter()
+                    .map(|stack| stack.iter().map(|o| shapes.relabelled(pick(o), rename)).collect())
+                    .collect()
+            })
+            .collect()
+    };
+    let (second, third) = (renamed(|o| o.0), renamed(|o| o.1));
+    let places: Vec<usize> = (0..stacks.len() - 1).map(|k| table.base.pow(k as u32)).collect();
+    let mut sum: u128 = 0;
+    let mut picks = vec![0usize; places.len()];
+    for first in 0..options[0].len() {
+        picks.iter_mut().for_each(|p| *p = 0);
+        loop {
+            let entry = |renamed: &[Vec<Vec<Shape>>]| -> usize {
+                picks.iter().zip(&renamed[first]).zip(&places).map(|((&p, o), &place)| o[p] as usize * place).sum()
+            };
+            sum = sum.checked_add(n[entry(&second)].checked_mul(n[entry(&third)])?)?;
+            // The next choice of the other stacks, as an odometer.
+            let mut k = 0;
+            while k < picks.len() {
+                picks[k] += 1;
+                if picks[k] < options[k + 1].len() {
+                    break;
+                }
+                picks[k] = 0;
+                k += 1;
+            }
+            if k == picks.len() {
+                break;
+            }
+        }
+    }
+    Some(sum)
+}
+
+/// The partners of one stack's partition `s1` (its column `j` holding
+/// block `j`): the ordered partitions `s2` whose column `j` misses `s1`'s,
+/// with `s3`'s column `j` what is left; as pairs of partitions.
+fn partners(shapes: &Shapes, s1: Shape) -> Vec<(Shape, Shape)> {
+    let first = shapes.blocks(s1);
+    let (n, w) = (first.len(), 3);
+    let h = n / w;
+    let mut found = Vec::new();
+    let mut second = vec![0u8; n];
+    let mut sizes = [0usize; 3];
+    fn place(
+        digit: usize,
+        first: &[u8],
+        second: &mut [u8],
+        sizes: &mut [usize; 3],
+        h: usize,
+        shapes: &Shapes,
+        found: &mut Vec<(Shape, Shape)>,
+    ) {
+        if digit == first.len() {
+            let third: Vec<u8> = first.iter().zip(second.iter()).map(|(&a, &b)| 3 - a - b).collect();
+            found.push((shapes.number(second), shapes.number(&third)));
+            return;
+        }
+        for block in 0..3u8 {
+            if block != first[digit] && sizes[usize::from(block)] < h {
+                sizes[usize::from(block)] += 1;
+                second[digit] = block;
+                place(digit + 1, first, second, sizes, h, shapes, found);
+                sizes[usize::from(block)] -= 1;
+            }
+        }
+    }
+    place(0, first, &mut second, &mut sizes, h, shapes, &mut found);
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::count::plan::{count, Plan, SymmetryUse};
+    use crate::encode::Encoding;
+
+    /// A band's fillings with column `c` holding the digits `columns[c]`
+    /// (from 0), by backtracking over its cells: written apart from the
+    /// engine and from the symmetries.
+    fn fillings(h: usize, w: usize, columns: &[Vec<usize>]) -> u128 {
+        // The digits used so far in each row and each box, as bit sets.
+        fn fill(h: usize, w: usize, columns: &[Vec<usize>], i: usize, rows: &mut [u64], boxes: &mut [u64]) -> u128 {
+            let n = h * w;
+            if i == h * n {
+                return 1;
+            }
+            let (r, c) = (i / n, i % n);
+            let mut count = 0;
+            for &d in &columns[c] {
+                let bit = 1u64 << d;
+                if (rows[r] | boxes[c / w]) & bit == 0 {
+                    rows[r] |= bit;
+                    boxes[c / w] |= bit;
+                    count += fill(h, w, columns, i + 1, rows, boxes);
+                    rows[r] &= !bit;
+                    boxes[c / w] &= !bit;
+                }
+            }
+            count
+        }
+        fill(h, w, columns, 0, &mut vec![0; h], &mut vec![0; h])
+    }
+
+    fn columns(shapes: &Shapes, stacks: &[Shape], w: usize) -> Vec<Vec<usize>> {
+        let blocks = |s: Shape, j: usize| -> Vec<usize> {
+            shapes.blocks(s).iter().enumerate().filter(|&(_, &b)| usize::from(b) == j).map(|(d, _)| d).collect()
+        };
+        stacks.iter().flat_map(|&s| (0..w).map(move |j| blocks(s, j))).collect()
+    }
+
+    /// Every entry of a class has its root's fillings (the symmetries are
+    /// true), and the band puzzle of each root has `1 / h!` of them.
+    #[test]
+    fn classes_join_only_signatures_with_equal_fillings() {
+        for (h, w, step) in [(2, 2, 1), (3, 2, 1), (4, 2, 211), (3, 3, 101)] {
+            let bands = Bands { h, w, transposed: false };
+            let shapes = Shapes::new(h, w, MAX_TABLE).unwrap();
+            let table = Table::new(&shapes, h - 1);
+            let classes = table.classes(&shapes);
+            let brute: Vec<u128> =
+                classes.roots.iter().map(|&root| fillings(h, w, &columns(&shapes, &table.stacks(root), w))).collect();
+            for entry in (0..table.len()).step_by(step) {
+                let n = fillings(h, w, &columns(&shapes, &table.stacks(entry), w));
+                assert_eq!(n, brute[classes.of[entry] as usize], "{h}x{w} entry {entry}");
+            }
+            let plan = Plan { symmetry: SymmetryUse::None, shortcuts: false, ..Plan::new(Encoding::default()) };
+            let rows: u128 = (1..=h as u128).product();
+            for (&root, &n) in classes.roots.iter().zip(&brute) {
+                let band = bands.band(&shapes, &table.stacks(root));
+                let counted = count(&band, &plan, &mut ()).unwrap().count;
+                assert_eq!(u128::try_from(counted).unwrap() * rows, n, "{h}x{w} root {root}");
+            }
+        }
+    }
+
+    /// Each stack of a 9x9 band has 56 partners (Felgenhauer & Jarvis'
+    /// count of the middle box's choices given the top one's, by digits).
+    #[test]
+    fn a_nine_by_nine_stack_has_56_partners() {
+        let shapes = Shapes::new(3, 3, 1000).unwrap();
+        for shape in [0, 1, 100, 279] {
+            assert_eq!(partners(&shapes, shape).len(), 56);
+        }
+    }
+
+    #[test]
+    fn layouts_whose_table_is_too_large_are_not_counted_by_bands() {
+        let layout = |h, w| Puzzle::sudoku(h, w).unwrap();
+        assert_eq!(Bands::recognize(&layout(3, 3), true), Some(Bands { h: 3, w: 3, transposed: false }));
+        assert_eq!(Bands::recognize(&layout(2, 4), true), Some(Bands { h: 4, w: 2, transposed: true }));
+        assert_eq!(Bands::recognize(&layout(2, 4), false), None);
+        for (h, w) in [(2, 5), (5, 2), (3, 4), (2, 6), (4, 4), (1, 4)] {
+            assert_eq!(Bands::recognize(&layout(h, w), true), None, "{h}x{w}");
+        }
+    }
+}
