@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""Blank Sudoku grid counts by bands (the default plan), against the plan
+without bands (`--symmetry no-bands`: relabelling, line permutations and
+transposition, then enumeration) and against ganak on the exported CNF;
+whole processes taking turns run by run, medians, each count checked
+against the literature.
+
+usage: python3 bench/bands.py RUNS [PEER_SECONDS]
+  (from the repository root; builds satsudoku; writes
+   bench/results/bands-DATE.md). A command that does not finish within
+   PEER_SECONDS (default 60) is run once and reported as not finishing.
+"""
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from unique import commit, machine, steal, steal_since, write_results  # noqa: E402
+
+SATSUDOKU = "target/release/satsudoku"
+# name, puzzle, count (literature).
+LAYOUTS = [
+    ("4x4 (2x2 boxes)", "size 4\nbox 2x2\n", 288),
+    ("6x6 (2x3 boxes)", "size 6\nbox 2x3\n", 28200960),
+    ("8x8 (2x4 boxes)", "size 8\nbox 2x4\n", 29136487207403520),
+    ("9x9 (3x3 boxes)", "size 9\nbox 3x3\n", 6670903752021072936960),
+]
+
+
+def run(cmd, limit):
+    """Wall seconds and stdout of one run; None if it passed `limit` seconds."""
+    start = time.perf_counter()
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        return None, ""
+    return time.perf_counter() - start, out.stdout
+
+
+def count_of(stdout):
+    text = stdout.strip().splitlines()[-1] if stdout.strip() else ""
+    if text.startswith("solutions("):
+        return int(text[len("solutions("):-2])
+    return int(text) if text.isdigit() else None
+
+
+def main():
+    runs = int(sys.argv[1])
+    limit = float(sys.argv[2]) if len(sys.argv) > 2 else 60.0
+    subprocess.run(["cargo", "build", "--release", "--quiet"], check=True)
+    before = steal()
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text, expected in LAYOUTS:
+            puzzle = os.path.join(tmp, "grid.puzzle")
+            cnf = os.path.join(tmp, "grid.cnf")
+            with open(puzzle, "w") as f:
+                f.write(text)
+            subprocess.run([SATSUDOKU, "export", puzzle, "-o", cnf], check=True, capture_output=True)
+            tools = {
+                "bands, 2 threads": [SATSUDOKU, "count", puzzle],
+                "bands, 1 thread": [SATSUDOKU, "count", "-j1", puzzle],
+                "no bands, 2 threads": [SATSUDOKU, "count", "--symmetry", "no-bands", puzzle],
+                "ganak": [sys.executable, "scripts/ganak_count.py", cnf],
+            }
+            times = {tool: [] for tool in tools}
+            for _ in range(runs):
+                for tool, cmd in tools.items():
+                    if times[tool] and times[tool][-1] is None:
+                        continue
+                    elapsed, stdout = run(cmd, limit)
+                    if elapsed is not None and count_of(stdout) != expected:
+                        sys.exit(f"{tool} on {name}: {stdout!r}, expected {expected}")
+                    times[tool].append(elapsed)
+            rows.append((name, expected, times))
+    stolen = steal_since(before)
+    tools = list(rows[0][2])
+    lines = [
+        "# Blank grid counts by bands",
+        "",
+        f"Machine: {machine()}. Commit {commit()}, {time.strftime('%Y-%m-%d')}.",
+        f"Command: `python3 bench/bands.py {runs} {limit:g}`; steal time {stolen:.1f}%.",
+        "",
+        f"Whole-process wall times, median of {runs} runs taking turns (ms); a command",
+        f"that passed {limit:g} s was stopped and run once. Every count is checked",
+        "against the literature (6x6: OEIS A107739; 8x8: Russell; 9x9: Felgenhauer & Jarvis).",
+        "",
+        "| grid | count | " + " | ".join(tools) + " | no bands / bands |",
+        "|---|---|" + "---|" * (len(tools) + 1),
+    ]
+    for name, expected, times in rows:
+        def cell(ts):
+            if ts and ts[-1] is None:
+                return f"over {limit:g} s"
+            return f"{statistics.median(ts) * 1e3:.1f}"
+        medians = {tool: ts for tool, ts in times.items()}
+        bands, without = medians["bands, 2 threads"], medians["no bands, 2 threads"]
+        ratio = "-" if without[-1] is None else f"{statistics.median(without) / statistics.median(bands):.1f}x"
+        lines.append(f"| {name} | {expected:,} | " + " | ".join(cell(ts) for ts in times.values()) + f" | {ratio} |")
+    write_results("bands", lines)
+
+
+if __name__ == "__main__":
+    main()
