@@ -7,7 +7,11 @@
 //! 1. Every model wanted (`--print`), a bound on their number (`--max`),
 //!    or shortcuts turned off (`compare`, which measures encodings): plain
 //!    enumeration of the puzzle as it is.
-//! 2. Otherwise the puzzle is reduced by the symmetry proven for it, if
+//! 2. A blank Sudoku grid whose bands fit ([`Bands::recognize`]) is
+//!    counted by bands (`count::bands`), unless symmetry is off or
+//!    `no-bands`: each class of band signatures counted by the engine on a
+//!    band puzzle, the classes combined in big integers.
+//! 3. Otherwise the puzzle is reduced by the symmetry proven for it, if
 //!    any ([`symmetry`]: digit relabelling and line permutations, the count
 //!    multiplied by their number), and then
 //!    - a Takuzu is counted a row at a time (`count::takuzu`), unless an
