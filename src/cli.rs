@@ -206,6 +206,11 @@ pub struct CountArgs {
     /// proven invariant under it (counted as 2L - F). Off with --print and --max.
     #[arg(long, value_parser = named::<SymmetryUse>(), default_value_t)]
     pub symmetry: SymmetryUse,
+    /// Count the essentially different grids of a blank Sudoku instead: its grids up to digit
+    /// relabelling and the layout's band, stack, row and column permutations and (square boxes,
+    /// unless --symmetry no-transpose) transposition, by Burnside's lemma.
+    #[arg(long, conflicts_with_all = ["print", "max", "cube"])]
+    pub up_to_symmetry: bool,
     /// Print the method, variables, clauses by kind, search effort and times on stderr.
     #[arg(long)]
     pub stats: bool,

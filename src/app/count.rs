@@ -30,6 +30,7 @@ pub struct Settings {
     pub print: bool,
     pub stats: bool,
     pub symmetry: SymmetryUse,
+    pub up_to_symmetry: bool,
     /// Whether to show the progress line (`auto` resolved against stderr).
     pub progress: bool,
     pub output: Output,
@@ -50,6 +51,7 @@ impl Settings {
             print: args.print,
             stats: args.stats,
             symmetry: args.symmetry,
+            up_to_symmetry: args.up_to_symmetry,
             progress: match args.progress {
                 Progress::Always => true,
                 Progress::Never => false,
@@ -63,6 +65,7 @@ impl Settings {
     pub fn plan(&self) -> Plan {
         let mut plan = self.puzzles.plan();
         plan.symmetry = self.symmetry;
+        plan.up_to_symmetry = self.up_to_symmetry;
         plan.jobs = self.jobs;
         plan.limits.max = self.max;
         plan.limits.timeout = self.timeout;

@@ -65,7 +65,7 @@ impl AppError {
             | AppError::Usage(_)
             | AppError::Batch { .. }
             | AppError::Collection { .. }
-            | AppError::Count(CountError::Memory(_)) => 2,
+            | AppError::Count(CountError::Memory(_) | CountError::Unsupported(_)) => 2,
             AppError::Write { source, .. } if source.kind() == io::ErrorKind::BrokenPipe => 0,
             AppError::Write { .. } | AppError::Count(_) | AppError::Other(_) => 1,
         }

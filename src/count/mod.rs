@@ -4,6 +4,7 @@
 
 pub mod bands;
 pub mod blocking;
+pub mod burnside;
 mod csr;
 mod drive;
 pub mod enumerate;
@@ -72,6 +73,9 @@ pub enum CountError {
     #[error("the search was stopped before it could decide")]
     /// A search was stopped (interrupt or time) before it could answer.
     Stopped,
+    #[error("{0}")]
+    /// The count asked for does not apply to the puzzle.
+    Unsupported(String),
     #[error(transparent)]
     /// The work would not fit under the memory limit (an estimate, made
     /// before it was started; see [`crate::memory`]).

@@ -17,6 +17,7 @@ mod family;
 mod hostile;
 mod learning;
 mod oracle_agreement;
+mod orbits;
 mod output;
 mod paths;
 mod robustness;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use num_bigint::BigUint;
 use varisat::Lit;
 
-use super::{Counter, Method, Plan, SymmetryUse, LEARN_BELOW, LEARN_MAX};
+use super::{Counter, Method, Plan, SymmetryUse, Tally, LEARN_BELOW, LEARN_MAX};
 use crate::count::bands::Bands;
 use crate::count::drive::{count_on, Resume};
 use crate::count::prepared::{Prepared, Until};
@@ -271,6 +271,52 @@ impl Counter {
             details.push(format!("time: count {}", millis(start.elapsed())));
         }
         Ok((counted.grids, Stop::Complete, details))
+    }
+
+    /// Counts the essentially different grids of a blank Sudoku by
+    /// Burnside's lemma: every grid by the plan (by bands where it can),
+    /// each class's fixed grids by the engine. Stopped early, the lower
+    /// bound is 0.
+    pub(super) fn orbits(&self, puzzle: &Puzzle, start: Instant) -> Result<(BigUint, Stop, Vec<String>), CountError> {
+        let plan = self.plan;
+        if matches!(plan.symmetry, SymmetryUse::None) {
+            return Err(CountError::Unsupported("--up-to-symmetry needs symmetry: not with --symmetry none".into()));
+        }
+        let transpose = matches!(plan.symmetry, SymmetryUse::Auto | SymmetryUse::NoBands);
+        let piece = |symmetry| {
+            let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+            Plan {
+                up_to_symmetry: false,
+                details: false,
+                symmetry,
+                limits: Limits { max: None, timeout, ..plan.limits },
+                ..plan
+            }
+        };
+        let complete = |tally: Tally| (tally.stop == Stop::Complete).then_some(tally.count);
+        // Every grid, by any method (bands where they apply), whatever the group.
+        let mut all = || Ok(complete(Counter::new(piece(SymmetryUse::Auto)).count(puzzle, &mut Quiet)?));
+        let mut fixed =
+            |invariant: &Puzzle| Ok(complete(Counter::new(piece(SymmetryUse::None)).count(invariant, &mut Quiet)?));
+        let Some(orbits) = crate::count::burnside::count(puzzle, transpose, &mut all, &mut fixed)? else {
+            let why = if plan.interrupted() { Stop::Interrupted } else { Stop::Timeout };
+            return Ok((BigUint::default(), why, Vec::new()));
+        };
+        let mut details = Vec::new();
+        if plan.details {
+            let with = if orbits.transposed { "with" } else { "without" };
+            let n = puzzle.side();
+            details.push(format!(
+                "burnside: {} geometric symmetries ({with} transposition) in {} conjugacy classes, times {n}! relabellings",
+                orbits.group,
+                orbits.classes.len()
+            ));
+            let fixing = orbits.classes.iter().filter(|(_, fixed)| *fixed != BigUint::default());
+            let terms = itertools::join(fixing.map(|(size, fixed)| format!("{size} x {fixed}")), " + ");
+            details.push(format!("fixed grids, class size x grids fixed by each element: {terms}"));
+            details.push(format!("time: count {}", millis(start.elapsed())));
+        }
+        Ok((orbits.orbits, Stop::Complete, details))
     }
 
     /// Counts `F`, the grids equal to their transposition, then `L`, those

@@ -113,6 +113,10 @@ pub struct Plan {
     /// Decisions on one thread before parts are looked for or more threads
     /// start ([`PROBE_DECISIONS`]; smaller in tests of what follows).
     pub probe: u64,
+    /// Count the essentially different grids of a blank Sudoku (up to
+    /// relabelling and the layout's geometric symmetries, by Burnside's
+    /// lemma; `count::burnside`) instead of its grids.
+    pub up_to_symmetry: bool,
 }
 
 impl Plan {
@@ -128,6 +132,7 @@ impl Plan {
             limits: Limits::default(),
             details: false,
             probe: PROBE_DECISIONS,
+            up_to_symmetry: false,
         }
     }
 
@@ -156,6 +161,9 @@ pub enum Method {
     /// A blank grid counted by its bands' column signatures
     /// ([`crate::count::bands`]).
     Bands,
+    /// Essentially different grids, by Burnside's lemma
+    /// ([`crate::count::burnside`]).
+    Burnside,
 }
 
 impl Method {
@@ -167,6 +175,7 @@ impl Method {
             Method::Parts(_) => "parts",
             Method::Transposition => "transposition",
             Method::Bands => "bands",
+            Method::Burnside => "burnside",
         }
     }
 }
@@ -209,6 +218,7 @@ impl Tally {
         let rows = match self.method {
             Method::TakuzuRows => ": counting by rows gives no partial count, so the count is the lower bound 0",
             Method::Bands => ": counting by bands gives no partial count, so the count is the lower bound 0",
+            Method::Burnside => ": Burnside's sum gives no partial count, so the count is the lower bound 0",
             _ => ": the count is a lower bound",
         };
         Some(match self.stop {
@@ -285,6 +295,22 @@ impl Counter {
         let start = Instant::now();
         let plan = self.plan;
         let every = observer.wants_models() || plan.limits.max.is_some() || !plan.shortcuts;
+        if plan.up_to_symmetry {
+            let (count, stop, mut details) = self.orbits(puzzle, start)?;
+            if plan.details {
+                details.insert(0, format!("method: {}", Method::Burnside.name()));
+            }
+            let tally = Tally {
+                counted: count.clone(),
+                count,
+                stop,
+                method: Method::Burnside,
+                relabelling: None,
+                details,
+                elapsed: start.elapsed(),
+            };
+            return Ok(tally);
+        }
         let banded = !every && !matches!(plan.symmetry, SymmetryUse::None | SymmetryUse::NoBands);
         if let Some(bands) = banded.then(|| Bands::recognize(puzzle, plan.symmetry == SymmetryUse::Auto)).flatten() {
             let (count, stop, mut details) = self.bands(&bands, start)?;

@@ -1,0 +1,118 @@
+//! `count --up-to-symmetry`: essentially different grids by Burnside's
+//! lemma, against an orbit enumeration written here (4x4) and the
+//! literature (6x6).
+
+use assert_cmd::Command;
+use predicates::str::contains;
+
+use crate::common::count_stats as count;
+
+/// Every 4x4 Sudoku grid, by backtracking in reading order.
+fn grids_4x4() -> Vec<[u8; 16]> {
+    fn fill(i: usize, grid: &mut [u8; 16], out: &mut Vec<[u8; 16]>) {
+        if i == 16 {
+            out.push(*grid);
+            return;
+        }
+        let (r, c) = (i / 4, i % 4);
+        for d in 1..=4 {
+            let clash = (0..i).any(|j| {
+                let (s, t) = (j / 4, j % 4);
+                grid[j] == d && (s == r || t == c || (s / 2 == r / 2 && t / 2 == c / 2))
+            });
+            if !clash {
+                grid[i] = d;
+                fill(i + 1, grid, out);
+            }
+        }
+        grid[i] = 0;
+    }
+    let mut out = Vec::new();
+    fill(0, &mut [0; 16], &mut out);
+    out
+}
+
+/// The orbits of the 4x4 grids: each grid's images under every row order
+/// that keeps the bands (8), every such column order (8) and, with
+/// `transpose`, transposition, renamed in order of first appearance; the
+/// least image names the orbit.
+fn orbits_4x4(transpose: bool) -> usize {
+    let orders: Vec<[usize; 4]> = [[0, 1, 2, 3], [1, 0, 2, 3], [0, 1, 3, 2], [1, 0, 3, 2]]
+        .into_iter()
+        .flat_map(|o| [o, [o[2], o[3], o[0], o[1]]])
+        .collect();
+    let flips: &[bool] = if transpose { &[false, true] } else { &[false] };
+    let mut seen = std::collections::HashSet::new();
+    for grid in grids_4x4() {
+        let mut least = None;
+        for rows in &orders {
+            for cols in &orders {
+                for &flip in flips {
+                    let at = |r: usize, c: usize| {
+                        if flip {
+                            grid[cols[c] * 4 + rows[r]]
+                        } else {
+                            grid[rows[r] * 4 + cols[c]]
+                        }
+                    };
+                    let mut names = [0u8; 5];
+                    let mut next = 1;
+                    let mut image = [0u8; 16];
+                    for (i, named) in image.iter_mut().enumerate() {
+                        let d = usize::from(at(i / 4, i % 4));
+                        if names[d] == 0 {
+                            names[d] = next;
+                            next += 1;
+                        }
+                        *named = names[d];
+                    }
+                    least = Some(least.map_or(image, |l: [u8; 16]| l.min(image)));
+                }
+            }
+        }
+        seen.insert(least.unwrap());
+    }
+    seen.len()
+}
+
+#[test]
+fn four_by_four_orbits_equal_the_orbit_enumeration() {
+    assert_eq!(grids_4x4().len(), 288);
+    let (with, stderr) = count("size 4\n", &["--up-to-symmetry"]);
+    assert_eq!(with, format!("solutions({}).\n", orbits_4x4(true)));
+    assert!(stderr.contains("method: burnside") && stderr.contains("128 geometric symmetries"), "{stderr}");
+    let (without, _) = count("size 4\n", &["--up-to-symmetry", "--symmetry", "no-transpose"]);
+    assert_eq!(without, format!("solutions({}).\n", orbits_4x4(false)));
+    // The literature: 2 with transposition (Russell & Jarvis), 3 without.
+    assert_eq!((with.as_str(), without.as_str()), ("solutions(2).\n", "solutions(3).\n"));
+}
+
+/// 49 essentially different 6x6 grids (Pettersen; Russell & Jarvis), with
+/// either box shape; the boxes are not square, so no transposition.
+#[test]
+fn six_by_six_has_49_essentially_different_grids() {
+    for text in ["size 6\nbox 2x3\n", "size 6\nbox 3x2\n"] {
+        let (stdout, stderr) = count(text, &["--up-to-symmetry"]);
+        assert_eq!(stdout, "solutions(49).\n", "{text}");
+        assert!(stderr.contains("3456 geometric symmetries (without transposition)"), "{stderr}");
+    }
+}
+
+#[test]
+fn only_blank_sudoku_grids_are_counted_up_to_symmetry() {
+    for (text, args, says) in [
+        ("1...............", &[][..], "blank Sudoku grids"),
+        ("size 4\nbox none\n", &[], "no boxes"),
+        ("size 4\ndiagonal+\n", &[], "blank Sudoku grids"),
+        ("size 4\n", &["--symmetry", "none"], "--symmetry none"),
+    ] {
+        Command::cargo_bin("satsudoku")
+            .unwrap()
+            .args(["count", "--up-to-symmetry"])
+            .args(args)
+            .write_stdin(text)
+            .assert()
+            .code(2)
+            .stderr(contains(says));
+    }
+}
