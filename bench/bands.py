@@ -86,7 +86,7 @@ def main():
         "",
         f"Whole-process wall times, median of {runs} runs taking turns (ms); a command",
         f"that passed {limit:g} s was stopped and run once. Every count is checked",
-        "against the literature (6x6: OEIS A107739; 8x8: Russell; 9x9: Felgenhauer & Jarvis).",
+        "against the literature (6x6: OEIS A107739; 8x8: Russell, as Wikipedia's 'Mathematics of Sudoku' gives it; 9x9: Felgenhauer & Jarvis).",
         "",
         "| grid | count | " + " | ".join(tools) + " | no bands / bands |",
         "|---|---|" + "---|" * (len(tools) + 1),

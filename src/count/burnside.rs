@@ -10,32 +10,31 @@
 //! geometric group and the relabellings `S_n`, Burnside's lemma says the
 //! orbits of `G x S_n` number `1 / (|G| n!)` times the sum, over its
 //! elements `(g, r)`, of the grids `x` with `x(p) = r(x(g(p)))` for every
-//! cell `p`. That sum is a class function twice over: conjugating `g` in
-//! `G`, or `r` in `S_n`, maps one element's fixed grids one to one onto the
-//! other's. So the sum runs over the conjugacy classes of `G` (found by
-//! joining each element with its conjugates by the generators) and the
-//! cycle types of `S_n`, each term the class sizes times the fixed grids of
-//! one representative, counted by the engine with the condition as a
-//! [`Constraint::Lex`] of equality; only cycle types whose order divides
-//! `g`'s can have fixed grids (`x = r^k x g^k` with `g^k` the identity
-//! makes `r^k` the identity). The identity's fixed grids are all the grids,
-//! which the plan counts (by bands where it can).
+//! cell `p`. A grid has that for at most one `r` (every digit is in it), so
+//! the sum over `r` is `F(g)`, the grids that `g` maps onto a relabelling
+//! of themselves: a [`Constraint::Automorphic`], which the plan counts up
+//! to relabelling (it depends only on which cells hold equal digits), so
+//! that the engine enumerates `F(g) / n!` grids. `F` is a class function
+//! (`x -> x o k` maps `g`'s grids one to one onto `k^-1 g k`'s), so the
+//! sum runs over the conjugacy classes of `G`, found by joining each
+//! element with its conjugates by the generators. The identity's term is
+//! every grid, which the plan counts by bands where it can.
 //!
 //! Russell and Jarvis (2006) did this for 9x9 with 275 classes and the
 //! invariant grids of each counted by Ed Russell's own program; here the
-//! group is built element by element, up to [`MAX_GROUP`] elements, which
-//! 9x9 (3,359,232) passes.
+//! group is built element by element, up to [`MAX_GROUP`] elements.
 
 use std::collections::HashMap;
 
 use num_bigint::BigUint;
 
 use super::CountError;
-use crate::model::{Cell, Constraint, Digit, Puzzle};
+use crate::model::{Cell, Constraint, Puzzle};
 
-/// The most geometric symmetries built one by one (8x8 with 2x4 boxes has
-/// 442,368; 9x9 has 3,359,232).
-pub const MAX_GROUP: usize = 1 << 19;
+/// The most geometric symmetries built one by one, 16 bytes each and
+/// about 40 more while the classes are found (8x8 with 2x4 boxes has
+/// 442,368; 9x9 has 3,359,232: about 250 MB).
+pub const MAX_GROUP: usize = 1 << 22;
 
 /// A permutation of the cells, `cell index -> its image`.
 type Motion = Vec<u8>;
@@ -64,8 +63,8 @@ pub fn generators(puzzle: &Puzzle, transpose: bool) -> Result<Vec<Motion>, Count
         return unsupported("it counts blank Sudoku grids (rows, columns and boxes, no givens, no other rule)");
     }
     let n = puzzle.side();
-    if n * n > 256 {
-        return unsupported("grids of up to 16 x 16 cells");
+    if n > 15 {
+        return unsupported("grids of up to 15 x 15 cells");
     }
     // Permutations of the lines: `lines(f)` moves row (or column) i to f(i).
     let rows = |f: &dyn Fn(usize) -> usize| -> Motion { cells(n, |r, c| (f(r), c)) };
@@ -137,22 +136,41 @@ fn inverse(a: &Motion) -> Motion {
     inverse
 }
 
+/// A geometric motion packed in 128 bits: bit 0 transposes, then the image
+/// of each row and then of each column, four bits each (every motion of
+/// the group maps rows and columns onto rows and columns).
+type Packed = u128;
+
+fn pack(motion: &Motion, n: usize) -> Packed {
+    let at = |r: usize, c: usize| (usize::from(motion[r * n + c]) / n, usize::from(motion[r * n + c]) % n);
+    let transposed = n >= 2 && at(0, 0).0 != at(0, 1).0;
+    let rows = (0..n).map(|r| if transposed { at(r, 0).1 } else { at(r, 0).0 });
+    let cols = (0..n).map(|c| if transposed { at(0, c).0 } else { at(0, c).1 });
+    rows.chain(cols).enumerate().fold(Packed::from(transposed), |p, (k, line)| p | (line as Packed) << (1 + 4 * k))
+}
+
+fn unpack(packed: Packed, n: usize) -> Motion {
+    let line = |k: usize| (packed >> (1 + 4 * k) & 15) as usize;
+    cells(n, |r, c| if packed & 1 == 1 { (line(n + c), line(r)) } else { (line(r), line(n + c)) })
+}
+
 /// The group the generators make, element by element, and its conjugacy
-/// classes (as lists of elements); `None` past [`MAX_GROUP`] elements.
-fn classes(generators: &[Motion]) -> Option<(usize, Vec<(Motion, usize)>)> {
-    let n2 = generators.first().map_or(0, Vec::len);
-    let identity: Motion = (0..n2).map(|i| i as u8).collect();
-    let mut index: HashMap<Motion, u32> = HashMap::from([(identity.clone(), 0)]);
-    let mut elements = vec![identity];
+/// classes (a representative and the size of each); `None` past
+/// [`MAX_GROUP`] elements.
+fn classes(generators: &[Motion], n: usize) -> Option<(usize, Vec<(Motion, usize)>)> {
+    let identity: Motion = (0..n * n).map(|i| i as u8).collect();
+    let mut index: HashMap<Packed, u32> = HashMap::from([(pack(&identity, n), 0)]);
+    let mut elements = vec![pack(&identity, n)];
     let mut next = 0;
     while next < elements.len() {
+        let element = unpack(elements[next], n);
         for generator in generators {
-            let product = compose(generator, &elements[next]);
-            if !index.contains_key(&product) {
+            let product = pack(&compose(generator, &element), n);
+            if let std::collections::hash_map::Entry::Vacant(slot) = index.entry(product) {
                 if elements.len() >= MAX_GROUP {
                     return None;
                 }
-                index.insert(product.clone(), elements.len() as u32);
+                slot.insert(elements.len() as u32);
                 elements.push(product);
             }
         }
@@ -161,9 +179,10 @@ fn classes(generators: &[Motion]) -> Option<(usize, Vec<(Motion, usize)>)> {
     // Conjugacy classes: each element joined with its conjugates by the generators.
     let mut parent: Vec<u32> = (0..elements.len() as u32).collect();
     let inverses: Vec<Motion> = generators.iter().map(inverse).collect();
-    for (e, element) in elements.iter().enumerate() {
+    for (e, &element) in elements.iter().enumerate() {
+        let element = unpack(element, n);
         for (generator, inverse) in generators.iter().zip(&inverses) {
-            let conjugate = compose(generator, &compose(element, inverse));
+            let conjugate = pack(&compose(generator, &compose(&element, inverse)), n);
             let other = index[&conjugate] as usize;
             let (a, b) = (find(&mut parent, e), find(&mut parent, other));
             if a != b {
@@ -171,12 +190,13 @@ fn classes(generators: &[Motion]) -> Option<(usize, Vec<(Motion, usize)>)> {
             }
         }
     }
+    drop(index);
     let mut sizes: HashMap<usize, usize> = HashMap::new();
     for e in 0..elements.len() {
         *sizes.entry(find(&mut parent, e)).or_default() += 1;
     }
     let mut classes: Vec<(Motion, usize)> =
-        sizes.into_iter().map(|(root, size)| (elements[root].clone(), size)).collect();
+        sizes.into_iter().map(|(root, size)| (unpack(elements[root], n), size)).collect();
     classes.sort();
     Some((elements.len(), classes))
 }
@@ -188,73 +208,6 @@ fn find(parent: &mut [u32], mut x: usize) -> usize {
         x = up as usize;
     }
     x
-}
-
-/// The order of `motion`: the least `k` with `motion^k` the identity.
-fn order(motion: &Motion) -> usize {
-    let (mut power, mut k) = (motion.clone(), 1);
-    while power.iter().enumerate().any(|(i, &j)| usize::from(j) != i) {
-        power = compose(motion, &power);
-        k += 1;
-    }
-    k
-}
-
-/// The cycle types of `S_n` (partitions of `n`, parts in decreasing
-/// order), each with its number of permutations.
-fn cycle_types(n: usize) -> Vec<(Vec<usize>, BigUint)> {
-    fn partitions(n: usize, largest: usize, current: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        if n == 0 {
-            out.push(current.clone());
-            return;
-        }
-        for part in (1..=largest.min(n)).rev() {
-            current.push(part);
-            partitions(n - part, part, current, out);
-            current.pop();
-        }
-    }
-    let mut all = Vec::new();
-    partitions(n, n, &mut Vec::new(), &mut all);
-    let factorial = |k: usize| (1..=k as u64).map(BigUint::from).product::<BigUint>();
-    all.into_iter()
-        .map(|parts| {
-            // n! / prod over part sizes i of (m_i! i^m_i)
-            let mut denominator = BigUint::from(1u32);
-            for size in 1..=n {
-                let m = parts.iter().filter(|&&p| p == size).count();
-                denominator *= factorial(m) * BigUint::from(size).pow(m as u32);
-            }
-            let count = factorial(n) / denominator;
-            (parts, count)
-        })
-        .collect()
-}
-
-/// The renaming of a cycle type: cycles on consecutive digits from 1,
-/// `rename[d]` the digit after `d` (`rename[0]` unused).
-fn renaming(parts: &[usize]) -> Vec<Digit> {
-    let n: usize = parts.iter().sum();
-    let mut rename = vec![0; n + 1];
-    let mut start = 1;
-    for &part in parts {
-        for k in 0..part {
-            rename[start + k] = (start + (k + 1) % part) as Digit;
-        }
-        start += part;
-    }
-    rename
-}
-
-fn lcm(a: usize, b: usize) -> usize {
-    fn gcd(a: usize, b: usize) -> usize {
-        if b == 0 {
-            a
-        } else {
-            gcd(b, a % b)
-        }
-    }
-    a / gcd(a, b) * b
 }
 
 /// Counts the essentially different grids of `puzzle` (a blank Sudoku
@@ -269,36 +222,27 @@ pub fn count(
     let generators = generators(puzzle, transpose)?;
     let transposed = transpose && puzzle.boxes().is_some_and(|(h, w)| h == w);
     let n = puzzle.side();
-    let Some((group, classes)) = classes(&generators) else {
+    let Some((group, classes)) = classes(&generators, n) else {
         return Err(CountError::Unsupported(format!(
             "--up-to-symmetry builds the geometric group element by element, up to {MAX_GROUP} elements; \
              this layout has more"
         )));
     };
-    let types = cycle_types(n);
     let mut found = Vec::with_capacity(classes.len());
     let mut sum = BigUint::default();
     for (motion, size) in &classes {
-        let order = order(motion);
-        let fixes = if order == 1 {
-            let Some(all) = all()? else { return Ok(None) };
-            all
+        let identity = motion.iter().enumerate().all(|(i, &j)| usize::from(j) == i);
+        let fixes = if identity {
+            all()?
         } else {
-            let mut fixes = BigUint::default();
-            for (parts, permutations) in &types {
-                if order % parts.iter().fold(1, |l, &p| lcm(l, p)) != 0 {
-                    continue;
-                }
-                let mut invariant = puzzle.clone();
-                let a: Vec<Cell> = (0..n * n).map(|i| Cell::new(i / n, i % n)).collect();
-                let b: Vec<Cell> = motion.iter().map(|&j| Cell::new(usize::from(j) / n, usize::from(j) % n)).collect();
-                let lex = Constraint::Lex { a, b, rename: renaming(parts), equal: true };
-                invariant.add_constraint(lex).map_err(|e| CountError::NotASolution(e.to_string()))?;
-                let Some(count) = fixed(&invariant)? else { return Ok(None) };
-                fixes += count * permutations;
-            }
-            fixes
+            let mut invariant = puzzle.clone();
+            let cells: Vec<Cell> = (0..n * n).map(|i| Cell::new(i / n, i % n)).collect();
+            let images = motion.iter().map(|&j| Cell::new(usize::from(j) / n, usize::from(j) % n)).collect();
+            let automorphic = Constraint::Automorphic { cells, images };
+            invariant.add_constraint(automorphic).map_err(|e| CountError::NotASolution(e.to_string()))?;
+            fixed(&invariant)?
         };
+        let Some(fixes) = fixes else { return Ok(None) };
         sum += &fixes * BigUint::from(*size);
         found.push((*size, fixes));
     }
@@ -315,12 +259,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cycle_types_add_up_to_every_permutation() {
-        for n in 1..=8 {
-            let total: BigUint = cycle_types(n).into_iter().map(|(_, c)| c).sum();
-            assert_eq!(total, (1..=n as u64).map(BigUint::from).product::<BigUint>());
+    fn motions_pack_and_unpack() {
+        let puzzle = Puzzle::sudoku(3, 3).unwrap();
+        for generator in generators(&puzzle, true).unwrap() {
+            assert_eq!(unpack(pack(&generator, 9), 9), generator);
         }
-        assert_eq!(renaming(&[3, 1]), vec![0, 2, 3, 1, 4]);
     }
 
     #[test]
@@ -328,7 +271,7 @@ mod tests {
         for (h, w, transpose, order) in [(2, 2, true, 128), (2, 2, false, 64), (2, 3, true, 3456), (3, 2, false, 3456)]
         {
             let puzzle = Puzzle::sudoku(h, w).unwrap();
-            let (group, classes) = classes(&generators(&puzzle, transpose).unwrap()).unwrap();
+            let (group, classes) = classes(&generators(&puzzle, transpose).unwrap(), h * w).unwrap();
             assert_eq!(group, order, "{h}x{w}");
             assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), order);
         }

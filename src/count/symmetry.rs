@@ -400,7 +400,7 @@ fn permutation(digits: &[Digit], to: impl Fn(usize) -> usize) -> Vec<Digit> {
 fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> bool {
     match c {
         // Only equality between digits matters to these.
-        Constraint::NotAllEqual { .. } | Constraint::DistinctLines { .. } => true,
+        Constraint::NotAllEqual { .. } | Constraint::DistinctLines { .. } | Constraint::Automorphic { .. } => true,
         // Every cell's digits are in the domain, which this allows whole
         // (the domain is the intersection of what each cell allows).
         Constraint::Digits { .. } => true,

@@ -57,6 +57,11 @@ pub enum Constraint {
     /// when `equal`: a transposition's symmetry breaking (see
     /// `count::symmetry`).
     Lex { a: Vec<Cell>, b: Vec<Cell>, rename: Vec<Digit>, equal: bool },
+    /// Some permutation `r` of the digits has `cells[i] = r(images[i])`
+    /// for every `i`: with `images` the cells' images under a geometric
+    /// symmetry, the grid is fixed by that symmetry followed by a
+    /// relabelling (`count::burnside`).
+    Automorphic { cells: Vec<Cell>, images: Vec<Cell> },
 }
 
 impl Constraint {
@@ -79,6 +84,9 @@ impl Constraint {
             Constraint::DistinctLines { a, b } => a.iter().chain(b).copied().collect(),
             // A cell may be compared with itself (the diagonal of a transposition).
             Constraint::Lex { a, b, .. } => a.iter().chain(b.iter().filter(|c| !a.contains(c))).copied().collect(),
+            Constraint::Automorphic { cells, images } => {
+                cells.iter().chain(images.iter().filter(|c| !cells.contains(c))).copied().collect()
+            }
             Constraint::Between { ends, inner } => [ends.0, ends.1].into_iter().chain(inner.iter().copied()).collect(),
         }
     }
@@ -156,6 +164,17 @@ impl Constraint {
                     Some(first) => !equal && first.is_lt(),
                 }
             }
+            Constraint::Automorphic { cells, images } => {
+                // The renaming the pairs define must be a one-to-one function.
+                let (mut to, mut from) = ([0 as Digit; 256], [0 as Digit; 256]);
+                cells.iter().zip(images).all(|(&c, &i)| {
+                    let (e, d) = (digit_of(c), digit_of(i));
+                    let (t, f) = (&mut to[usize::from(d)], &mut from[usize::from(e)]);
+                    let fits = (*t == 0 || *t == e) && (*f == 0 || *f == d);
+                    (*t, *f) = (e, d);
+                    fits
+                })
+            }
             Constraint::Contains { cells, digits } => {
                 let mut wanted = digits.clone();
                 wanted.sort_unstable();
@@ -207,6 +226,9 @@ impl Constraint {
                     return Err(format!("{self}: the renaming is not a permutation of 1..{side}"));
                 }
                 Ok(())
+            }
+            Constraint::Automorphic { cells, images } if cells.len() != images.len() || cells.is_empty() => {
+                Err(format!("{self}: the cells and their images need the same, nonzero number"))
             }
             Constraint::XSum { cells, .. } | Constraint::Sandwich { cells, .. } | Constraint::Visible { cells, .. }
                 if cells.is_empty() =>
@@ -271,6 +293,9 @@ impl fmt::Display for Constraint {
             }
             Constraint::Outside { ends, inner } => {
                 write!(f, "outside {} and {}, both included: {}", ends.0, ends.1, cells(inner))
+            }
+            Constraint::Automorphic { cells: from, images } => {
+                write!(f, "{} equal {} under one renaming of the digits", cells(from), cells(images))
             }
             Constraint::Lex { a, b, rename, equal } => {
                 let op = if *equal { "=" } else { "<=" };

@@ -296,8 +296,10 @@ impl Counter {
         let complete = |tally: Tally| (tally.stop == Stop::Complete).then_some(tally.count);
         // Every grid, by any method (bands where they apply), whatever the group.
         let mut all = || Ok(complete(Counter::new(piece(SymmetryUse::Auto)).count(puzzle, &mut Quiet)?));
+        // The grids a symmetry maps onto a relabelling of themselves, up to
+        // relabelling (the constraint only compares digits for equality).
         let mut fixed =
-            |invariant: &Puzzle| Ok(complete(Counter::new(piece(SymmetryUse::None)).count(invariant, &mut Quiet)?));
+            |invariant: &Puzzle| Ok(complete(Counter::new(piece(SymmetryUse::Auto)).count(invariant, &mut Quiet)?));
         let Some(orbits) = crate::count::burnside::count(puzzle, transpose, &mut all, &mut fixed)? else {
             let why = if plan.interrupted() { Stop::Interrupted } else { Stop::Timeout };
             return Ok((BigUint::default(), why, Vec::new()));

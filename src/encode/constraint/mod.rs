@@ -41,6 +41,10 @@
 //! - `Index`: `cell = d → line[d-1] = value`, one clause per digit.
 //! - `Outside` (lockout): like `Between`, with the digits between the ends,
 //!   both included, forbidden inside.
+//! - `Automorphic`: a variable `r(d, e)` per pair of digits, exactly one
+//!   `e` for each `d` and at most one `d` for each `e`, and `image = d ∧
+//!   cell = e -> r(d, e)` for every cell and digits, with `r(d, e) ∧ image
+//!   = d -> cell = e` and `r(d, e) ∧ cell = e -> image = d` for propagation.
 //! - `Lex` (`a ≤lex rename(b)`): a defined variable `eq(k)` per position
 //!   after the first, true when the positions before `k` are equal (`eq(k)
 //!   -> eq(k-1)`, `eq(k) ∧ b = v -> a = rename(v)`, and `eq(k-1) ∧ a =
@@ -233,6 +237,30 @@ pub(super) fn encode_constraint(
                     let (xu, yv) = (spelling.is(x, u, out), spelling.is(y, v, out));
                     out.add_clause(&[!xu, yv]);
                     out.add_clause(&[!yv, xu]);
+                }
+            }
+        }
+        Constraint::Automorphic { cells, images } => {
+            // rename(d, e): the renaming takes d to e; exactly one e for
+            // each d, at most one d for each e, and every pair of a cell
+            // and its image sets its own.
+            let rename: Vec<Vec<Lit>> =
+                digits().map(|_| digits().map(|_| out.new_var().positive()).collect()).collect();
+            for (&cell, &image) in cells.iter().zip(images) {
+                for (d, e) in itertools::iproduct!(digits(), digits()) {
+                    let by = rename[usize::from(d) - 1][usize::from(e) - 1];
+                    out.add_clause(&[spelling.not(image, d), spelling.not(cell, e), vec![by]].concat());
+                    // and the renaming carries each digit across (for propagation).
+                    let (cell_e, image_d) = (spelling.is(cell, e, out), spelling.is(image, d, out));
+                    out.add_clause(&[vec![!by], spelling.not(image, d), vec![cell_e]].concat());
+                    out.add_clause(&[vec![!by], spelling.not(cell, e), vec![image_d]].concat());
+                }
+            }
+            for (k, to) in rename.iter().enumerate() {
+                out.add_clause(to);
+                for (i, j) in (0..n).tuple_combinations() {
+                    out.add_clause(&[!to[i], !to[j]]);
+                    out.add_clause(&[!rename[i][k], !rename[j][k]]);
                 }
             }
         }
