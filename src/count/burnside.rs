@@ -28,6 +28,7 @@ use std::collections::HashMap;
 
 use num_bigint::BigUint;
 
+use super::disjoint::DisjointSets;
 use super::CountError;
 use crate::model::{Cell, Constraint, Puzzle};
 
@@ -177,37 +178,25 @@ fn classes(generators: &[Motion], n: usize) -> Option<(usize, Vec<(Motion, usize
         next += 1;
     }
     // Conjugacy classes: each element joined with its conjugates by the generators.
-    let mut parent: Vec<u32> = (0..elements.len() as u32).collect();
+    let mut sets = DisjointSets::new(elements.len());
     let inverses: Vec<Motion> = generators.iter().map(inverse).collect();
     for (e, &element) in elements.iter().enumerate() {
         let element = unpack(element, n);
         for (generator, inverse) in generators.iter().zip(&inverses) {
             let conjugate = pack(&compose(generator, &compose(&element, inverse)), n);
             let other = index[&conjugate] as usize;
-            let (a, b) = (find(&mut parent, e), find(&mut parent, other));
-            if a != b {
-                parent[a.max(b)] = a.min(b) as u32;
-            }
+            sets.join(e, other);
         }
     }
     drop(index);
     let mut sizes: HashMap<usize, usize> = HashMap::new();
     for e in 0..elements.len() {
-        *sizes.entry(find(&mut parent, e)).or_default() += 1;
+        *sizes.entry(sets.find(e)).or_default() += 1;
     }
     let mut classes: Vec<(Motion, usize)> =
         sizes.into_iter().map(|(root, size)| (unpack(elements[root], n), size)).collect();
     classes.sort();
     Some((elements.len(), classes))
-}
-
-fn find(parent: &mut [u32], mut x: usize) -> usize {
-    while parent[x] as usize != x {
-        let up = parent[parent[x] as usize];
-        parent[x] = up;
-        x = up as usize;
-    }
-    x
 }
 
 /// Counts the essentially different grids of `puzzle` (a blank Sudoku

@@ -6,6 +6,7 @@ pub mod bands;
 pub mod blocking;
 pub mod burnside;
 mod csr;
+mod disjoint;
 mod drive;
 pub mod enumerate;
 pub mod many;

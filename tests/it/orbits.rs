@@ -128,7 +128,8 @@ fn automorphic_grids_equal_the_oracle() {
     use satsudoku::encode::Encoding;
     use satsudoku::model::{Cell, Constraint, Puzzle};
 
-    let motions: [(&str, fn(usize, usize) -> (usize, usize)); 3] = [
+    type Motion = fn(usize, usize) -> (usize, usize);
+    let motions: [(&str, Motion); 3] = [
         ("transposition", |r, c| (c, r)),
         ("bands swapped", |r, c| ((r + 2) % 4, c)),
         ("half turn", |r, c| (3 - r, 3 - c)),

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 
 use super::shapes::{Digit, Shape, Shapes};
+use crate::count::disjoint::DisjointSets;
 
 /// The table of `N` over the partitions of stacks `2 .. h`, each entry a
 /// number in base `partitions` (stack 2 the lowest digit).
@@ -67,12 +68,12 @@ impl Table {
         ];
         renamings.retain(|r| r.iter().enumerate().any(|(d, &to)| usize::from(to) != d));
         debug_assert!(renamings.iter().all(|r| shapes.relabelled(0, r) == 0), "they keep P");
-        let mut parent: Vec<u32> = (0..self.len as u32).collect();
+        let mut sets = DisjointSets::new(self.len);
         let mut image = Vec::with_capacity(h);
         for entry in 0..self.len {
             let stacks = self.stacks(entry);
             let others = &stacks[1..];
-            let mut join = |image: &[Shape]| union(&mut parent, entry, self.entry(image));
+            let mut join = |image: &[Shape]| sets.join(entry, self.entry(image));
             for rename in &renamings {
                 image.clear();
                 image.extend(others.iter().map(|&s| shapes.relabelled(s, rename)));
@@ -98,7 +99,7 @@ impl Table {
         let (mut roots, mut sizes, mut of) = (Vec::new(), Vec::new(), vec![u32::MAX; self.len]);
         let mut class_of_root = HashMap::new();
         for (entry, class_of_entry) in of.iter_mut().enumerate() {
-            let root = find(&mut parent, entry);
+            let root = sets.find(entry);
             let class = *class_of_root.entry(root).or_insert_with(|| {
                 roots.push(root);
                 sizes.push(0);
@@ -108,22 +109,5 @@ impl Table {
             *class_of_entry = class;
         }
         Classes { roots, sizes, of }
-    }
-}
-
-fn find(parent: &mut [u32], mut x: usize) -> usize {
-    while parent[x] as usize != x {
-        let up = parent[parent[x] as usize];
-        parent[x] = up;
-        x = up as usize;
-    }
-    x
-}
-
-fn union(parent: &mut [u32], a: usize, b: usize) {
-    let (a, b) = (find(parent, a), find(parent, b));
-    if a != b {
-        let (low, high) = (a.min(b), a.max(b));
-        parent[high] = low as u32;
     }
 }
