@@ -255,6 +255,18 @@ mod tests {
         }
     }
 
+    /// 9x9: 3,359,232 symmetries in 275 conjugacy classes (Russell &
+    /// Jarvis 2006). Too slow for the debug build; `.ci/run` runs it in
+    /// release.
+    #[test]
+    #[ignore]
+    fn the_nine_by_nine_group_has_275_classes() {
+        let puzzle = Puzzle::sudoku(3, 3).unwrap();
+        let (group, classes) = classes(&generators(&puzzle, true).unwrap(), 9).unwrap();
+        assert_eq!((group, classes.len()), (3_359_232, 275));
+        assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), group);
+    }
+
     #[test]
     fn the_geometric_groups_have_their_orders() {
         for (h, w, transpose, order) in [(2, 2, true, 128), (2, 2, false, 64), (2, 3, true, 3456), (3, 2, false, 3456)]

@@ -357,6 +357,11 @@ pub fn estimate(puzzle: &Puzzle, encoding: &Encoding) -> usize {
                 let table = linear.saturating_mul(linear + 1);
                 (table, table.saturating_mul(2), table.saturating_mul(6))
             }
+            // A renaming variable per pair of digits, three clauses per cell and pair.
+            C::Automorphic { cells, .. } => {
+                let per_pair = cells.len().saturating_mul(pairs);
+                (pairs, per_pair.saturating_mul(3), per_pair.saturating_mul(9))
+            }
             // The others a few clauses (and at most one variable) per cell and digit.
             _ => (linear, linear.saturating_mul(4), linear.saturating_mul(12)),
         };

@@ -132,32 +132,32 @@ impl Bands {
         let shapes = Shapes::new(h, w, entries).expect("the table fits, so do its partitions");
         let table = Table::new(&shapes, h - 1);
         let classes = table.classes(&shapes);
+        // Band counts fit 128 bits on every layout MAX_TABLE lets in; past
+        // that, an error rather than a wrong count.
+        let too_large = || CountError::Unsupported("a band's count passes 128 bits".into());
         // N per class, the classes shared out among the threads: h! times
         // the fillings whose first column holds 1 .. h from the top.
         let counted = per_class(jobs, &classes.roots, stop, |&root| {
-            fill(&self.band(&shapes, &table.stacks(root))).map(|n| n.map(|n| u128::try_from(n).ok()))
+            let counted = fill(&self.band(&shapes, &table.stacks(root)))?;
+            counted.map(|n| u128::try_from(n).map_err(|_| too_large())).transpose()
         })?;
-        let Some(counted) = counted.into_iter().collect::<Option<Vec<Option<u128>>>>() else { return Ok(None) };
+        let Some(counted) = counted.into_iter().collect::<Option<Vec<u128>>>() else { return Ok(None) };
         let rows: u128 = (1..=h as u128).product();
-        let fillings = counted.iter().map(|&c| c?.checked_mul(rows)).collect::<Option<Vec<u128>>>();
-        let Some(fillings) = fillings else {
-            return Err(CountError::NotASolution("a band has more fillings than 128 bits hold".into()));
-        };
+        let fillings =
+            counted.iter().map(|&c| c.checked_mul(rows).ok_or_else(too_large)).collect::<Result<Vec<_>, _>>()?;
         let mut n = vec![0u128; table.len()];
         for (entry, &class) in classes.of.iter().enumerate() {
             n[entry] = fillings[class as usize];
         }
         // The partner sum of each class: N itself with two bands, C with three.
-        let partners = match w {
-            2 => Some(Some(fillings.clone())),
-            _ => per_class(jobs, &classes.roots, stop, |&root| Ok(Some(three_bands(&shapes, &table, &n, root))))?
-                .into_iter()
-                .collect::<Option<Vec<Option<u128>>>>()
-                .map(|c| c.into_iter().collect::<Option<Vec<u128>>>()),
-        };
-        let Some(partners) = partners else { return Ok(None) };
-        let Some(partners) = partners else {
-            return Err(CountError::NotASolution("a band's partner sum passes 128 bits".into()));
+        let partners = if w == 2 {
+            fillings.clone()
+        } else {
+            let partners = per_class(jobs, &classes.roots, stop, |&root| {
+                three_bands(&shapes, &table, &n, root).map(Some).ok_or_else(too_large)
+            })?;
+            let Some(partners) = partners.into_iter().collect::<Option<Vec<u128>>>() else { return Ok(None) };
+            partners
         };
         // Each entry stands for (h w)!/h!^w first stacks times w!^(h-1)
         // orders of the other stacks' columns.
@@ -168,7 +168,7 @@ impl Bands {
             grids += BigUint::from(size) * fills * partner;
             band_sum += BigUint::from(size) * fills;
         }
-        let models = counted.iter().map(|&c| BigUint::from(c.unwrap_or(0))).sum();
+        let models = counted.iter().map(|&c| BigUint::from(c)).sum();
         Ok(Some(BandCount {
             grids: grids * &weight,
             entries: table.len(),
