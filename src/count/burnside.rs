@@ -155,10 +155,14 @@ fn unpack(packed: Packed, n: usize) -> Motion {
     cells(n, |r, c| if packed & 1 == 1 { (line(n + c), line(r)) } else { (line(r), line(n + c)) })
 }
 
+/// What [`classes`] found: the group's order and its conjugacy classes (a
+/// representative and the size of each).
+type Classes = (usize, Vec<(Motion, usize)>);
+
 /// The group the generators make, element by element, and its conjugacy
-/// classes (a representative and the size of each); `None` past
-/// [`MAX_GROUP`] elements.
-fn classes(generators: &[Motion], n: usize) -> Option<(usize, Vec<(Motion, usize)>)> {
+/// classes; an error past [`MAX_GROUP`] elements, `None` if `stop` (polled
+/// now and then) came first.
+fn classes(generators: &[Motion], n: usize, stop: &dyn Fn() -> bool) -> Result<Option<Classes>, CountError> {
     let identity: Motion = (0..n * n).map(|i| i as u8).collect();
     let mut index: HashMap<Packed, u32> = HashMap::from([(pack(&identity, n), 0)]);
     let mut elements = vec![pack(&identity, n)];
@@ -169,18 +173,27 @@ fn classes(generators: &[Motion], n: usize) -> Option<(usize, Vec<(Motion, usize
             let product = pack(&compose(generator, &element), n);
             if let std::collections::hash_map::Entry::Vacant(slot) = index.entry(product) {
                 if elements.len() >= MAX_GROUP {
-                    return None;
+                    return Err(CountError::Unsupported(format!(
+                        "--up-to-symmetry builds the geometric group element by element, up to {MAX_GROUP} \
+                         elements; this layout has more"
+                    )));
                 }
                 slot.insert(elements.len() as u32);
                 elements.push(product);
             }
         }
         next += 1;
+        if next % (1 << 16) == 0 && stop() {
+            return Ok(None);
+        }
     }
     // Conjugacy classes: each element joined with its conjugates by the generators.
     let mut sets = DisjointSets::new(elements.len());
     let inverses: Vec<Motion> = generators.iter().map(inverse).collect();
     for (e, &element) in elements.iter().enumerate() {
+        if e % (1 << 16) == 0 && stop() {
+            return Ok(None);
+        }
         let element = unpack(element, n);
         for (generator, inverse) in generators.iter().zip(&inverses) {
             let conjugate = pack(&compose(generator, &compose(&element, inverse)), n);
@@ -196,27 +209,24 @@ fn classes(generators: &[Motion], n: usize) -> Option<(usize, Vec<(Motion, usize
     let mut classes: Vec<(Motion, usize)> =
         sizes.into_iter().map(|(root, size)| (unpack(elements[root], n), size)).collect();
     classes.sort();
-    Some((elements.len(), classes))
+    Ok(Some((elements.len(), classes)))
 }
 
 /// Counts the essentially different grids of `puzzle` (a blank Sudoku
 /// with boxes). `all` counts every grid (the identity's fixed points);
-/// `fixed` counts a puzzle's solutions, `None` if stopped.
+/// `fixed` counts a puzzle's solutions, `None` if stopped; `stop` is
+/// polled while the group is built.
 pub fn count(
     puzzle: &Puzzle,
     transpose: bool,
     all: &mut dyn FnMut() -> Result<Option<BigUint>, CountError>,
     fixed: &mut dyn FnMut(&Puzzle) -> Result<Option<BigUint>, CountError>,
+    stop: &dyn Fn() -> bool,
 ) -> Result<Option<Orbits>, CountError> {
     let generators = generators(puzzle, transpose)?;
     let transposed = transpose && puzzle.boxes().is_some_and(|(h, w)| h == w);
     let n = puzzle.side();
-    let Some((group, classes)) = classes(&generators, n) else {
-        return Err(CountError::Unsupported(format!(
-            "--up-to-symmetry builds the geometric group element by element, up to {MAX_GROUP} elements; \
-             this layout has more"
-        )));
-    };
+    let Some((group, classes)) = classes(&generators, n, stop)? else { return Ok(None) };
     let mut found = Vec::with_capacity(classes.len());
     let mut sum = BigUint::default();
     for (motion, size) in &classes {
@@ -262,7 +272,7 @@ mod tests {
     #[ignore]
     fn the_nine_by_nine_group_has_275_classes() {
         let puzzle = Puzzle::sudoku(3, 3).unwrap();
-        let (group, classes) = classes(&generators(&puzzle, true).unwrap(), 9).unwrap();
+        let (group, classes) = classes(&generators(&puzzle, true).unwrap(), 9, &|| false).unwrap().unwrap();
         assert_eq!((group, classes.len()), (3_359_232, 275));
         assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), group);
     }
@@ -272,7 +282,8 @@ mod tests {
         for (h, w, transpose, order) in [(2, 2, true, 128), (2, 2, false, 64), (2, 3, true, 3456), (3, 2, false, 3456)]
         {
             let puzzle = Puzzle::sudoku(h, w).unwrap();
-            let (group, classes) = classes(&generators(&puzzle, transpose).unwrap(), h * w).unwrap();
+            let (group, classes) =
+                classes(&generators(&puzzle, transpose).unwrap(), h * w, &|| false).unwrap().unwrap();
             assert_eq!(group, order, "{h}x{w}");
             assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), order);
         }

@@ -163,3 +163,19 @@ fn automorphic_grids_equal_the_oracle() {
         }
     }
 }
+
+/// Building the 9x9 group (3,359,232 symmetries) took 45 s of a 5 s
+/// `--timeout`: it now polls the deadline.
+#[test]
+fn a_timeout_stops_the_count_while_the_group_is_built() {
+    let start = std::time::Instant::now();
+    Command::cargo_bin("satsudoku")
+        .unwrap()
+        .args(["count", "--up-to-symmetry", "--timeout", "1"])
+        .write_stdin("size 9\n")
+        .assert()
+        .code(3)
+        .stdout("solutions(0).\n")
+        .stderr(contains("Burnside's sum gives no partial count"));
+    assert!(start.elapsed() < std::time::Duration::from_secs(20), "{:?}", start.elapsed());
+}

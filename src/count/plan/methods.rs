@@ -300,7 +300,9 @@ impl Counter {
         // relabelling (the constraint only compares digits for equality).
         let mut fixed =
             |invariant: &Puzzle| Ok(complete(Counter::new(piece(SymmetryUse::Auto)).count(invariant, &mut Quiet)?));
-        let Some(orbits) = crate::count::burnside::count(puzzle, transpose, &mut all, &mut fixed)? else {
+        let deadline = deadline(&plan, start);
+        let stop = || plan.interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
+        let Some(orbits) = crate::count::burnside::count(puzzle, transpose, &mut all, &mut fixed, &stop)? else {
             let why = if plan.interrupted() { Stop::Interrupted } else { Stop::Timeout };
             return Ok((BigUint::default(), why, Vec::new()));
         };
