@@ -137,6 +137,17 @@ fn inverse(a: &Motion) -> Motion {
     inverse
 }
 
+/// The geometric group's order: `B! h!^B` row orders (`B` bands of `h`
+/// rows) times `S! w!^S` column orders, times 2 with transposition; `None`
+/// past 128 bits.
+fn order(puzzle: &Puzzle, transposed: bool) -> Option<u128> {
+    let (h, w) = puzzle.boxes()?;
+    let n = puzzle.side();
+    let factorial = |k: usize| (1..=k as u128).try_fold(1u128, |f, i| f.checked_mul(i));
+    let lines = |size: usize| factorial(n / size)?.checked_mul(factorial(size)?.checked_pow((n / size) as u32)?);
+    lines(h)?.checked_mul(lines(w)?)?.checked_mul(if transposed { 2 } else { 1 })
+}
+
 /// A geometric motion packed in 128 bits: bit 0 transposes, then the image
 /// of each row and then of each column, four bits each (every motion of
 /// the group maps rows and columns onto rows and columns).
@@ -226,6 +237,12 @@ pub fn count(
     let generators = generators(puzzle, transpose)?;
     let transposed = transpose && puzzle.boxes().is_some_and(|(h, w)| h == w);
     let n = puzzle.side();
+    if let Some(order) = order(puzzle, transposed).filter(|&o| o > MAX_GROUP as u128) {
+        return Err(CountError::Unsupported(format!(
+            "--up-to-symmetry builds the geometric group element by element, up to {MAX_GROUP} elements; \
+             this layout has {order}"
+        )));
+    }
     let Some((group, classes)) = classes(&generators, n, stop)? else { return Ok(None) };
     let mut found = Vec::with_capacity(classes.len());
     let mut sum = BigUint::default();
@@ -285,6 +302,7 @@ mod tests {
             let (group, classes) =
                 classes(&generators(&puzzle, transpose).unwrap(), h * w, &|| false).unwrap().unwrap();
             assert_eq!(group, order, "{h}x{w}");
+            assert_eq!(super::order(&puzzle, transpose && h == w), Some(order as u128));
             assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), order);
         }
     }
