@@ -7,11 +7,14 @@
 //! 1. Every model wanted (`--print`), a bound on their number (`--max`),
 //!    or shortcuts turned off (`compare`, which measures encodings): plain
 //!    enumeration of the puzzle as it is.
-//! 2. A blank Sudoku grid whose bands fit ([`Bands::recognize`]) is
+//! 2. `--up-to-symmetry`: the essentially different grids of a blank
+//!    Sudoku, by Burnside's lemma (`count::burnside`), each conjugacy
+//!    class's fixed grids counted through this plan.
+//! 3. A blank Sudoku grid whose bands fit ([`Bands::recognize`]) is
 //!    counted by bands (`count::bands`), unless symmetry is off or
 //!    `no-bands`: each class of band signatures counted by the engine on a
 //!    band puzzle, the classes combined in big integers.
-//! 3. Otherwise the puzzle is reduced by the symmetry proven for it, if
+//! 4. Otherwise the puzzle is reduced by the symmetry proven for it, if
 //!    any ([`symmetry`]: digit relabelling and line permutations, the count
 //!    multiplied by their number), and then
 //!    - a Takuzu is counted a row at a time (`count::takuzu`), unless an
@@ -296,37 +299,11 @@ impl Counter {
         let plan = self.plan;
         let every = observer.wants_models() || plan.limits.max.is_some() || !plan.shortcuts;
         if plan.up_to_symmetry {
-            let (count, stop, mut details) = self.orbits(puzzle, start)?;
-            if plan.details {
-                details.insert(0, format!("method: {}", Method::Burnside.name()));
-            }
-            let tally = Tally {
-                counted: count.clone(),
-                count,
-                stop,
-                method: Method::Burnside,
-                relabelling: None,
-                details,
-                elapsed: start.elapsed(),
-            };
-            return Ok(tally);
+            return Ok(self.whole(Method::Burnside, self.orbits(puzzle, start)?, start));
         }
         let banded = !every && !matches!(plan.symmetry, SymmetryUse::None | SymmetryUse::NoBands);
         if let Some(bands) = banded.then(|| Bands::recognize(puzzle, plan.symmetry == SymmetryUse::Auto)).flatten() {
-            let (count, stop, mut details) = self.bands(&bands, start)?;
-            if plan.details {
-                details.insert(0, format!("method: {}", Method::Bands.name()));
-            }
-            let tally = Tally {
-                counted: count.clone(),
-                count,
-                stop,
-                method: Method::Bands,
-                relabelling: None,
-                details,
-                elapsed: start.elapsed(),
-            };
-            return Ok(tally);
+            return Ok(self.whole(Method::Bands, self.bands(&bands, start)?, start));
         }
         let reduced = symmetry::reduce(puzzle, !every && plan.symmetry != SymmetryUse::None);
         let factor = reduced.factor();
@@ -358,6 +335,15 @@ impl Counter {
             details,
             elapsed: start.elapsed(),
         })
+    }
+
+    /// The tally of a method that counts the whole puzzle at once (bands,
+    /// Burnside): no symmetry factor, the method named first in `--stats`.
+    fn whole(&self, method: Method, (count, stop, mut details): (BigUint, Stop, Vec<String>), start: Instant) -> Tally {
+        if self.plan.details {
+            details.insert(0, format!("method: {}", method.name()));
+        }
+        Tally { counted: count.clone(), count, stop, method, relabelling: None, details, elapsed: start.elapsed() }
     }
 
     /// Counts the models of `puzzle` reduced by relabelling (when
