@@ -23,7 +23,7 @@
 //!   `P`'s blocks in order;
 //! - `N` depends only on each other stack's partition, not on its
 //!   columns' order: a table of `N` over the partitions of stacks
-//!   `2 .. h` ([`shapes`]), each entry standing for `w!^(h-1)` signatures;
+//!   `2 .. h` (`shapes.rs`), each entry standing for `w!^(h-1)` signatures;
 //! - the table's entries fall into classes under the renamings that keep
 //!   `P`, the permutations of stacks `2 .. h`, and exchanging the first two
 //!   stacks (then renaming the new first stack's partition onto `P`): `N`
