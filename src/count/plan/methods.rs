@@ -208,8 +208,7 @@ impl Counter {
         start: Instant,
     ) -> Result<(BigUint, Stop, Method, Vec<String>), CountError> {
         let plan = self.plan;
-        let deadline = deadline(&plan, start);
-        let stop = || plan.interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
+        let stop = stopper(&plan, start);
         let counted = takuzu.count(plan.jobs.unwrap_or_else(all_cores), &stop)?;
         let mut details = Vec::new();
         if plan.details {
@@ -220,7 +219,7 @@ impl Counter {
             details.push(format!("time: count {}", millis(start.elapsed())));
         }
         if counted.stopped {
-            let why = if plan.interrupted() { Stop::Interrupted } else { Stop::Timeout };
+            let why = stopped(&plan);
             return Ok((BigUint::default(), why, Method::TakuzuRows, details));
         }
         Ok((BigUint::from(counted.count), Stop::Complete, Method::TakuzuRows, details))
@@ -232,8 +231,7 @@ impl Counter {
     /// threads). Stopped early, the lower bound is 0.
     pub(super) fn bands(&self, bands: &Bands, start: Instant) -> Result<(BigUint, Stop, Vec<String>), CountError> {
         let plan = self.plan;
-        let deadline = deadline(&plan, start);
-        let stop = || plan.interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
+        let stop = stopper(&plan, start);
         let fill = |band: &Puzzle| -> Result<Option<BigUint>, CountError> {
             let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
             let piece = Plan {
@@ -249,7 +247,7 @@ impl Counter {
         };
         let counted = bands.count(self.threads(&Quiet), &fill, &stop)?;
         let Some(counted) = counted else {
-            let why = if plan.interrupted() { Stop::Interrupted } else { Stop::Timeout };
+            let why = stopped(&plan);
             return Ok((BigUint::default(), why, Vec::new()));
         };
         let mut details = Vec::new();
@@ -300,10 +298,9 @@ impl Counter {
         // relabelling (the constraint only compares digits for equality).
         let mut fixed =
             |invariant: &Puzzle| Ok(complete(Counter::new(piece(SymmetryUse::Auto)).count(invariant, &mut Quiet)?));
-        let deadline = deadline(&plan, start);
-        let stop = || plan.interrupted() || deadline.is_some_and(|d| Instant::now() >= d);
+        let stop = stopper(&plan, start);
         let Some(orbits) = crate::count::burnside::count(puzzle, transpose, &mut all, &mut fixed, &stop)? else {
-            let why = if plan.interrupted() { Stop::Interrupted } else { Stop::Timeout };
+            let why = stopped(&plan);
             return Ok((BigUint::default(), why, Vec::new()));
         };
         let mut details = Vec::new();
@@ -433,6 +430,22 @@ impl Counter {
             return Vec::new();
         }
         vec![encoded.summary(), stats.to_string(), format!("time: count {}", millis(start.elapsed()))]
+    }
+}
+
+/// Whether a count that started at `start` must stop now: interrupted, or
+/// past its deadline (for the methods that poll rather than run an engine).
+fn stopper(plan: &Plan, start: Instant) -> impl Fn() -> bool + Sync + '_ {
+    let deadline = deadline(plan, start);
+    move || plan.interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// Why a polling method stopped early.
+fn stopped(plan: &Plan) -> Stop {
+    if plan.interrupted() {
+        Stop::Interrupted
+    } else {
+        Stop::Timeout
     }
 }
 
