@@ -101,12 +101,40 @@ fn only_blank_sudoku_grids_are_counted_by_bands() {
         assert!(!stderr.contains("bands"), "{text} {args:?}: {stderr}");
     }
     // --max sees every solution: tests/it/symmetry.rs checks it enumerates.
-    // 10x10 (2x5 boxes) needs a table of 126^4 entries: not by bands.
+    // 12x12 with 2x6 boxes: two bands of six rows, past the profiles.
     Command::cargo_bin("satsudoku")
         .unwrap()
         .args(["count", "--stats", "--timeout", "0.2", "-j1"])
-        .write_stdin("size 10\nbox 2x5\n")
+        .write_stdin("size 12\nbox 2x6\n")
         .assert()
         .code(3)
         .stderr(contains("method: bands").not());
+}
+
+/// 10x10 grids with 2x5 boxes, 1,903,816,047,972,624,930,994,913,280,000
+/// (Pettersen 2006, OEIS A291187), from the 355 classes of digit profiles
+/// (as github.com/linche89/sudoku-enumeration finds them), each band
+/// counted by matchings. About a minute and a half in release on two
+/// cores, too slow for the debug build: `.ci/run` runs it in release.
+#[test]
+#[ignore]
+fn ten_by_ten_grids_come_to_the_literature_number() {
+    let (stdout, stderr) = count("size 10\nbox 2x5\n", &[]);
+    assert_eq!(stdout, "solutions(1903816047972624930994913280000).\n");
+    assert!(stderr.contains("589392 multisets of digit profiles, in 355 classes"), "{stderr}");
+}
+
+/// A count by bands stops on time: 10x10 takes minutes, and a timeout of
+/// half a second ends it within a few (exit 3, no count).
+#[test]
+fn a_count_by_profiles_stops_on_time() {
+    let started = std::time::Instant::now();
+    Command::cargo_bin("satsudoku")
+        .unwrap()
+        .args(["count", "--stats", "--timeout", "0.5"])
+        .write_stdin("size 10\nbox 2x5\n")
+        .assert()
+        .code(3)
+        .stderr(contains("method: bands"));
+    assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
 }

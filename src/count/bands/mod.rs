@@ -41,15 +41,20 @@
 //! the boxes turned), so that the bands are the fewer.
 //!
 //! The table has `partitions^(h-1)` entries: 78,400 for 9x9, 42,875 for
-//! 8x8 (2x4 boxes, counted as 4x2), 100 for 6x6. Layouts whose table has
-//! more than [`MAX_TABLE`] entries (10x10 with 2x5 boxes: 2.5e8; 12x12
-//! with 3x4: 1.9e11), or more than three bands, are not counted by bands.
+//! 8x8 (2x4 boxes, counted as 4x2), 100 for 6x6. Two bands whose table
+//! has more than [`MAX_TABLE`] entries (10x10 with 2x5 boxes, counted as
+//! 5x2: 2.5e8) are counted from the digits' profiles instead, each band
+//! counted by perfect matchings, not by the engine (`profiles.rs`). Other
+//! layouts whose table is too large (12x12 with 3x4 boxes: 1.9e11
+//! entries; 12x12 with 2x6: bands of six rows, past what the profiles
+//! count), or with more than three bands, are not counted by bands.
 //! Felgenhauer and Jarvis (2005) count 9x9 grids from the top band's 44
 //! classes; the column-signature sum is the band-generating method of
 //! Pettersen and Stertenbrink, as the reproduction in
 //! github.com/linche89/sudoku-enumeration describes it. This code is
 //! written from the formula above.
 
+mod profiles;
 mod shapes;
 mod table;
 
@@ -57,6 +62,7 @@ use num_bigint::BigUint;
 
 use super::CountError;
 use crate::model::{Cell, Constraint, Puzzle};
+use profiles::{Factorizer, Graph};
 use shapes::{ordered_partitions, Shape, Shapes};
 use table::Table;
 
@@ -74,6 +80,38 @@ pub struct Bands {
     pub w: usize,
     /// Whether the puzzle's boxes are `w x h`, counted transposed.
     pub transposed: bool,
+    /// How the signatures are summed and the bands counted.
+    pub route: Route,
+}
+
+/// How a count by bands sums the signatures and counts the bands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// A table over the other stacks' partitions, each class of entries
+    /// counted by the engine.
+    Table,
+    /// Two bands, the multisets of the digits' profiles, each class
+    /// counted by perfect matchings.
+    Profiles,
+}
+
+/// What counted a count by bands' classes.
+#[derive(Clone, Debug)]
+pub enum Pieces {
+    /// The engine, enumerating these models over the classes (`1 / h!` of
+    /// their fillings: those with `1 .. h` down the first column).
+    Engine {
+        /// The models.
+        models: BigUint,
+    },
+    /// The rooted recurrence, visiting these perfect matchings and
+    /// 2-factors.
+    Matchings {
+        /// The perfect matchings.
+        matchings: u64,
+        /// The 2-factors.
+        factors: u64,
+    },
 }
 
 /// What a count by bands found.
@@ -81,34 +119,41 @@ pub struct Bands {
 pub struct BandCount {
     /// The grids.
     pub grids: BigUint,
-    /// Entries of the table of `N` (signatures of stacks `2 .. h`).
+    /// Entries of the table of `N` (signatures of stacks `2 .. h`), or
+    /// multisets of profiles.
     pub entries: usize,
-    /// Classes of entries, each counted once by the engine.
+    /// Classes of entries (or multisets), each counted once.
     pub classes: usize,
-    /// Band fillings in all: `(h w)! / h!^w` times `w!^(h-1)` times the
-    /// table's sum, the number of ways to fill one band.
+    /// Band fillings in all, the number of ways to fill one band.
     pub fillings: BigUint,
-    /// Models the engine enumerated, over the classes (`1 / h!` of their
-    /// fillings: those with `1 .. h` down the first column).
-    pub models: BigUint,
+    /// What counted the classes, and how much it did.
+    pub pieces: Pieces,
 }
 
 impl Bands {
     /// The puzzle as bands: a Sudoku with boxes, nothing but rows, columns
     /// and boxes, no givens, at most three bands (two or three once
-    /// oriented) and a table of at most [`MAX_TABLE`] entries. `transpose`
-    /// allows counting a layout with wide boxes transposed.
+    /// oriented) and a table of at most [`MAX_TABLE`] entries, or two
+    /// bands of at most five rows (`profiles.rs`). `transpose` allows
+    /// counting a layout with wide boxes transposed.
     pub fn recognize(puzzle: &Puzzle, transpose: bool) -> Option<Bands> {
         let (rows, cols) = puzzle.boxes()?;
         if puzzle.givens().next().is_some() || !Puzzle::sudoku(rows, cols).is_ok_and(|p| p.same_layout(puzzle)) {
             return None;
         }
-        let bands = match (rows >= cols, transpose) {
-            (true, _) => Bands { h: rows, w: cols, transposed: false },
-            (false, true) => Bands { h: cols, w: rows, transposed: true },
+        let (h, w, transposed) = match (rows >= cols, transpose) {
+            (true, _) => (rows, cols, false),
+            (false, true) => (cols, rows, true),
             (false, false) => return None,
         };
-        (matches!(bands.w, 2 | 3) && bands.entries().is_some()).then_some(bands)
+        let table = Bands { h, w, transposed, route: Route::Table };
+        if !matches!(w, 2 | 3) {
+            None
+        } else if table.entries().is_some() {
+            Some(table)
+        } else {
+            (w == 2 && h <= profiles::MAX_H).then_some(Bands { route: Route::Profiles, ..table })
+        }
     }
 
     /// The table's entries, if at most [`MAX_TABLE`].
@@ -119,9 +164,52 @@ impl Bands {
     }
 
     /// Counts the grids. `fill` counts a band puzzle's solutions (with the
-    /// engine); `stop` is polled between steps and ends the count with
-    /// `Ok(None)`.
+    /// engine, on the table's route); `stop` is polled between steps and
+    /// ends the count with `Ok(None)`.
     pub fn count(
+        &self,
+        jobs: usize,
+        fill: &(dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync),
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Option<BandCount>, CountError> {
+        match self.route {
+            Route::Table => self.by_table(jobs, fill, stop),
+            Route::Profiles => self.by_profiles(jobs, stop),
+        }
+    }
+
+    /// Counts two bands from the digits' profiles: `grids = sum over the
+    /// classes of weight * F^2`, `F` a class's band fillings by matchings.
+    fn by_profiles(&self, jobs: usize, stop: &(dyn Fn() -> bool + Sync)) -> Result<Option<BandCount>, CountError> {
+        let Some((classes, of)) = profiles::classes(self.h, stop) else { return Ok(None) };
+        let indices: Vec<usize> = (0..classes.len()).collect();
+        let counted = per_class(jobs, &indices, stop, |&index| {
+            let mut factorizer = Factorizer::default();
+            let graph = &mut Graph::of_profiles(&classes[index].profiles);
+            let fillings = factorizer.count(graph, self.h).ok_or_else(too_large)?;
+            Ok(Some((fillings, factorizer.matchings, factorizer.factors)))
+        })?;
+        let Some(counted) = counted.into_iter().collect::<Option<Vec<(u128, u64, u64)>>>() else { return Ok(None) };
+        let (mut grids, mut fillings) = (BigUint::default(), BigUint::default());
+        for (class, &(n, _, _)) in classes.iter().zip(&counted) {
+            let n = BigUint::from(n);
+            fillings += &n * class.weight;
+            grids += &n * &n * class.weight;
+        }
+        Ok(Some(BandCount {
+            grids,
+            entries: of.len(),
+            classes: classes.len(),
+            fillings,
+            pieces: Pieces::Matchings {
+                matchings: counted.iter().map(|&(_, m, _)| m).sum(),
+                factors: counted.iter().map(|&(_, _, f)| f).sum(),
+            },
+        }))
+    }
+
+    /// Counts the grids from the table, each class by the engine.
+    fn by_table(
         &self,
         jobs: usize,
         fill: &(dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync),
@@ -132,9 +220,6 @@ impl Bands {
         let shapes = Shapes::new(h, w, entries).expect("the table fits, so do its partitions");
         let table = Table::new(&shapes, h - 1);
         let classes = table.classes(&shapes);
-        // Band counts fit 128 bits on every layout MAX_TABLE lets in; past
-        // that, an error rather than a wrong count.
-        let too_large = || CountError::Unsupported("a band's count passes 128 bits".into());
         // N per class, the classes shared out among the threads: h! times
         // the fillings whose first column holds 1 .. h from the top.
         let counted = per_class(jobs, &classes.roots, stop, |&root| {
@@ -174,7 +259,7 @@ impl Bands {
             entries: table.len(),
             classes: classes.roots.len(),
             fillings: band_sum * weight,
-            models,
+            pieces: Pieces::Engine { models },
         }))
     }
 
@@ -218,6 +303,12 @@ impl Bands {
         }
         band
     }
+}
+
+/// Band counts fit 128 bits on every layout counted by bands; past that,
+/// an error rather than a wrong count.
+fn too_large() -> CountError {
+    CountError::Unsupported("a band's count passes 128 bits".into())
 }
 
 /// Runs `each` on every class root, shared out among `jobs` threads in
@@ -392,7 +483,7 @@ mod tests {
     #[test]
     fn classes_join_only_signatures_with_equal_fillings() {
         for (h, w, step) in [(2, 2, 1), (3, 2, 1), (4, 2, 211), (3, 3, 101)] {
-            let bands = Bands { h, w, transposed: false };
+            let bands = Bands { h, w, transposed: false, route: Route::Table };
             let shapes = Shapes::new(h, w, MAX_TABLE).unwrap();
             let table = Table::new(&shapes, h - 1);
             let classes = table.classes(&shapes);
@@ -412,6 +503,27 @@ mod tests {
         }
     }
 
+    /// Two bands counted from profiles come to the literature's counts
+    /// (4x4: 288; 6x6: 28,200,960, OEIS A107739; 8x8: 29,136,487,207,403,520,
+    /// Russell), and their band fillings equal the table's, whose classes
+    /// the engine counts.
+    #[test]
+    fn two_bands_by_profiles_come_to_the_literature_counts() {
+        let no_engine =
+            |_: &Puzzle| -> Result<Option<BigUint>, CountError> { unreachable!("matchings, not the engine") };
+        let engine = |band: &Puzzle| -> Result<Option<BigUint>, CountError> {
+            let plan = Plan { symmetry: SymmetryUse::None, shortcuts: false, ..Plan::new(Encoding::default()) };
+            Ok(Some(count(band, &plan, &mut ()).unwrap().count))
+        };
+        for (h, grids) in [(2, 288u128), (3, 28_200_960), (4, 29_136_487_207_403_520)] {
+            let profiles = Bands { h, w: 2, transposed: false, route: Route::Profiles };
+            let counted = profiles.count(2, &no_engine, &|| false).unwrap().unwrap();
+            assert_eq!(counted.grids, BigUint::from(grids), "h = {h}");
+            let table = Bands { route: Route::Table, ..profiles }.count(2, &engine, &|| false).unwrap().unwrap();
+            assert_eq!(counted.fillings, table.fillings, "h = {h}");
+        }
+    }
+
     /// Each stack of a 9x9 band has 56 partners (Felgenhauer & Jarvis'
     /// count of the middle box's choices given the top one's, by digits).
     #[test]
@@ -423,12 +535,15 @@ mod tests {
     }
 
     #[test]
-    fn layouts_whose_table_is_too_large_are_not_counted_by_bands() {
+    fn layouts_past_the_table_and_the_profiles_are_not_counted_by_bands() {
         let layout = |h, w| Puzzle::sudoku(h, w).unwrap();
-        assert_eq!(Bands::recognize(&layout(3, 3), true), Some(Bands { h: 3, w: 3, transposed: false }));
-        assert_eq!(Bands::recognize(&layout(2, 4), true), Some(Bands { h: 4, w: 2, transposed: true }));
+        let bands = |h, w, transposed, route| Some(Bands { h, w, transposed, route });
+        assert_eq!(Bands::recognize(&layout(3, 3), true), bands(3, 3, false, Route::Table));
+        assert_eq!(Bands::recognize(&layout(2, 4), true), bands(4, 2, true, Route::Table));
         assert_eq!(Bands::recognize(&layout(2, 4), false), None);
-        for (h, w) in [(2, 5), (5, 2), (3, 4), (2, 6), (4, 4), (1, 4)] {
+        assert_eq!(Bands::recognize(&layout(2, 5), true), bands(5, 2, true, Route::Profiles));
+        assert_eq!(Bands::recognize(&layout(5, 2), false), bands(5, 2, false, Route::Profiles));
+        for (h, w) in [(3, 4), (2, 6), (6, 2), (4, 4), (1, 4)] {
             assert_eq!(Bands::recognize(&layout(h, w), true), None, "{h}x{w}");
         }
     }

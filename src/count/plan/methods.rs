@@ -9,7 +9,7 @@ use num_bigint::BigUint;
 use varisat::Lit;
 
 use super::{Counter, Method, Plan, SymmetryUse, Tally, LEARN_BELOW, LEARN_MAX};
-use crate::count::bands::Bands;
+use crate::count::bands::{Bands, Pieces, Route};
 use crate::count::drive::{count_on, Resume};
 use crate::count::prepared::{Prepared, Until};
 use crate::count::symmetry::Transposition;
@@ -255,16 +255,23 @@ impl Counter {
             let (h, w) = (bands.h, bands.w);
             let turned =
                 if bands.transposed { format!(" (the {w}x{h} boxes counted transposed)") } else { String::new() };
+            let summed = match bands.route {
+                Route::Table => "column signatures with the first stack fixed",
+                Route::Profiles => "multisets of digit profiles",
+            };
             details.push(format!(
-                "bands: {w} bands of {h} rows, boxes {h}x{w}{turned}; {} column signatures with the first stack fixed, in {} classes",
+                "bands: {w} bands of {h} rows, boxes {h}x{w}{turned}; {} {summed}, in {} classes",
                 counted.entries, counted.classes
             ));
+            let by = match &counted.pieces {
+                Pieces::Engine { models } => format!("by the {} engine ({models} models)", plan.engine()),
+                Pieces::Matchings { matchings, factors } => {
+                    format!("by perfect matchings ({matchings} matchings, {factors} 2-factors)")
+                }
+            };
             details.push(format!(
-                "band fillings: {} in all, the {} classes counted by the {} engine ({} models)",
-                counted.fillings,
-                counted.classes,
-                plan.engine(),
-                counted.models
+                "band fillings: {} in all, the {} classes counted {by}",
+                counted.fillings, counted.classes
             ));
             details.push(format!("time: count {}", millis(start.elapsed())));
         }

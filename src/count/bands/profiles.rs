@@ -1,0 +1,497 @@
+//! Two bands whose table would be too large (10x10 with 2x5 boxes, counted
+//! as 5x2: 126^4 entries), counted from the digits' profiles, each class's
+//! band fillings counted by perfect matchings instead of the engine.
+//!
+//! With two bands each stack has two columns, and a signature says, for
+//! each digit and each stack, which of the stack's two columns holds it:
+//! the digit's *profile*, `h` bits (bit `k` set: column 0 of stack `k`).
+//! Each stack's column 0 holds `h` digits, so each bit is set in `h` of
+//! the `2h` profiles. Renaming the digits permutes the profiles, so up to
+//! renaming a signature is the multiset of its profiles: 589,392 of them
+//! for `h = 5`, against 252^5 = 1.0e12 signatures. Permuting the stacks
+//! (the profiles' bits) and exchanging a stack's two columns (one bit of
+//! every profile flipped) keep `N`, and the multisets fall into classes
+//! under them (355 for `h = 5`, as github.com/linche89/sudoku-enumeration
+//! finds). A class stands for `orbit (2h)! / prod m!` signatures: each
+//! multiset in its orbit, once for each way of giving its profiles to the
+//! digits (`m` the multiplicities of the profiles).
+//!
+//! A band filling is `h` rows, each a perfect matching of the band's
+//! graph: a column joined to each digit it holds (`h`-regular, bipartite).
+//! The fillings are the graph's ordered 1-factorizations, and
+//!
+//! `F_d(G) = d * sum, over the perfect matchings M that hold a fixed edge
+//! e, of F_(d-1)(G - M)`,
+//!
+//! since exchanging two rows maps the fillings with `e` in one row one to
+//! one onto those with `e` in the other; `F_2(G) = 2^cycles` (a 2-regular
+//! bipartite graph is even cycles, each coloured in two ways) and `F_1 =
+//! 1`. The rooted recurrence is the one the reproduction above uses; this
+//! code is written from the formula.
+
+use std::collections::HashMap;
+
+use itertools::Itertools;
+
+/// The tallest bands counted from profiles: `2h` profiles of `h` bits pack
+/// into a 64-bit key. With `h = 6` (12x12, 2x6 boxes) Pettersen counted
+/// 63,199 classes, each band's count far slower than `h = 5`'s.
+pub const MAX_H: usize = 5;
+
+/// A class of signatures up to renaming, stack order and column exchange.
+#[derive(Clone, Debug)]
+pub(super) struct Class {
+    /// The profile of each digit, in increasing order.
+    pub profiles: Vec<u8>,
+    /// The signatures it stands for.
+    pub weight: u128,
+}
+
+/// The classes of the signatures of a band of `h` rows and two-column
+/// stacks, and each multiset of profiles' class (by its [`key`]); `None`
+/// if `stop` said so first.
+pub(super) fn classes(h: usize, stop: &(dyn Fn() -> bool + Sync)) -> Option<(Vec<Class>, HashMap<u64, u32>)> {
+    assert!((1..=MAX_H).contains(&h), "profiles of 1 ..= {MAX_H} bits");
+    let profiles = 1usize << h;
+    // Each symmetry as the image of every profile: the bits permuted,
+    // then some flipped.
+    let group: Vec<Vec<u8>> = (0..h)
+        .permutations(h)
+        .flat_map(|order| {
+            (0..profiles).map(move |flip| {
+                (0..profiles)
+                    .map(|p| {
+                        let moved = (0..h).filter(|&k| p >> k & 1 == 1).fold(0, |m, k| m | 1 << order[k]);
+                        (moved ^ flip) as u8
+                    })
+                    .collect()
+            })
+        })
+        .collect();
+    let digits = 2 * h;
+    let arrangements: u128 = (1..=digits as u128).product();
+    let mut seen = HashMap::new();
+    let mut classes = Vec::new();
+    let mut image = vec![0u8; digits];
+    let (mut stopped, mut met) = (false, 0u64);
+    each_multiset(h, &mut Vec::with_capacity(digits), &mut vec![0; h], &mut |multiset| {
+        met += 1;
+        stopped = stopped || (met % 4096 == 0 && stop());
+        if stopped || seen.contains_key(&key(multiset)) {
+            return;
+        }
+        let mut orbit: Vec<u64> = group
+            .iter()
+            .map(|g| {
+                image.iter_mut().zip(multiset).for_each(|(i, &p)| *i = g[usize::from(p)]);
+                image.sort_unstable();
+                key(&image)
+            })
+            .collect();
+        orbit.sort_unstable();
+        orbit.dedup();
+        let repeats: u128 = multiset
+            .iter()
+            .chunk_by(|&&p| p)
+            .into_iter()
+            .map(|(_, run)| (1..=run.count() as u128).product::<u128>())
+            .product();
+        let class = classes.len() as u32;
+        classes.push(Class { profiles: multiset.to_vec(), weight: orbit.len() as u128 * (arrangements / repeats) });
+        seen.extend(orbit.into_iter().map(|k| (k, class)));
+    });
+    (!stopped).then_some((classes, seen))
+}
+
+/// A sorted multiset of profiles packed six bits each.
+pub(super) fn key(multiset: &[u8]) -> u64 {
+    multiset.iter().fold(0, |key, &p| key << 6 | u64::from(p))
+}
+
+/// Calls `each` on every non-decreasing list of `2h` profiles that sets
+/// each bit `h` times and starts with `current` (`sums`: each bit's count
+/// so far).
+fn each_multiset(h: usize, current: &mut Vec<u8>, sums: &mut [usize], each: &mut dyn FnMut(&[u8])) {
+    let left = 2 * h - current.len();
+    // Every bit must still be able to reach h.
+    if sums.iter().any(|&s| s + left < h) {
+        return;
+    }
+    if left == 0 {
+        each(current);
+        return;
+    }
+    let from = current.last().copied().unwrap_or(0);
+    for p in from..(1u8 << h) {
+        if (0..h).any(|k| p >> k & 1 == 1 && sums[k] == h) {
+            continue;
+        }
+        (0..h).filter(|&k| p >> k & 1 == 1).for_each(|k| sums[k] += 1);
+        current.push(p);
+        each_multiset(h, current, sums, each);
+        current.pop();
+        (0..h).filter(|&k| p >> k & 1 == 1).for_each(|k| sums[k] -= 1);
+    }
+}
+
+/// The most columns (and digits) of a band graph.
+const MAX_SIDE: usize = 16;
+
+/// A bipartite graph between a band's columns and its digits, as bit
+/// sets: `cols[c]`, the digits column `c` is joined to; `digits[d]`, the
+/// columns digit `d` is joined to.
+#[derive(Clone, Debug)]
+pub(super) struct Graph {
+    side: usize,
+    cols: [u32; MAX_SIDE],
+    digits: [u32; MAX_SIDE],
+}
+
+impl Graph {
+    /// The graph of a band whose column `c` holds the digits `columns[c]`
+    /// (a bit set each).
+    pub(super) fn new(columns: &[u32]) -> Graph {
+        assert!(columns.len() <= MAX_SIDE, "at most {MAX_SIDE} columns");
+        let mut graph = Graph { side: columns.len(), cols: [0; MAX_SIDE], digits: [0; MAX_SIDE] };
+        for (c, &digits) in columns.iter().enumerate() {
+            graph.cols[c] = digits;
+            for d in bits(digits) {
+                graph.digits[d] |= 1 << c;
+            }
+        }
+        graph
+    }
+
+    /// The graph of a band with two-column stacks whose digits have these
+    /// profiles: column `2k` holds the digits with bit `k` set, column
+    /// `2k + 1` the others.
+    pub(super) fn of_profiles(profiles: &[u8]) -> Graph {
+        let h = profiles.len() / 2;
+        let holding = |k: usize, set: bool| {
+            profiles.iter().enumerate().filter(|&(_, &p)| (p >> k & 1 == 1) == set).fold(0u32, |m, (d, _)| m | 1 << d)
+        };
+        Graph::new(&(0..h).flat_map(|k| [holding(k, true), holding(k, false)]).collect::<Vec<_>>())
+    }
+
+    /// Removes (or puts back) the edges `col -- matched[col]`.
+    fn toggle(&mut self, matched: &[u8]) {
+        for (c, &d) in matched.iter().enumerate() {
+            self.cols[c] ^= 1 << d;
+            self.digits[usize::from(d)] ^= 1 << c;
+        }
+    }
+
+    /// The cycles of a 2-regular graph.
+    fn cycles(&self) -> u32 {
+        cycles(&self.cols[..self.side], &self.digits)
+    }
+}
+
+/// The cycles of a 2-regular bipartite graph given by both sides' bit
+/// sets.
+fn cycles(cols: &[u32], digits: &[u32]) -> u32 {
+    let mut left: u32 = (1 << cols.len()) - 1;
+    let mut cycles = 0;
+    while left != 0 {
+        let start = left.trailing_zeros() as usize;
+        cycles += 1;
+        let (mut c, mut d) = (start, cols[start].trailing_zeros() as usize);
+        loop {
+            left &= !(1 << c);
+            let next = (digits[d] & !(1 << c)).trailing_zeros() as usize;
+            if next == start {
+                break;
+            }
+            d = (cols[next] & !(1 << d)).trailing_zeros() as usize;
+            c = next;
+        }
+    }
+    cycles
+}
+
+/// The indices of a bit set's ones.
+fn bits(mut set: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let bit = set.trailing_zeros() as usize;
+            set &= set - 1;
+            bit
+        })
+    })
+}
+
+/// Counts ordered 1-factorizations, and the perfect matchings and
+/// 2-factors it visits.
+#[derive(Default)]
+pub(super) struct Factorizer {
+    /// Perfect matchings visited so far.
+    pub matchings: u64,
+    /// 2-factors visited so far.
+    pub factors: u64,
+}
+
+impl Factorizer {
+    /// The ordered 1-factorizations of a `d`-regular bipartite graph (the
+    /// fillings of a band of `d` rows with the graph's columns); `None` if
+    /// the count passes 128 bits.
+    pub(super) fn count(&mut self, graph: &mut Graph, d: usize) -> Option<u128> {
+        match d {
+            0 | 1 => Some(1),
+            2 => Some(1 << graph.cycles()),
+            4.. => self.split(graph, d),
+            _ => {
+                let mut matched = [0u8; MAX_SIDE];
+                matched[0] = graph.cols[0].trailing_zeros() as u8;
+                let used = 1 << matched[0];
+                let sum = self.extend(graph, d, 1, used, &mut matched)?;
+                sum.checked_mul(d as u128)
+            }
+        }
+    }
+
+    /// `F_d(G)` by a 2-factor: colours 1 and 2 make a 2-factor `H` of
+    /// `G`, coloured in `2^cycles(H)` ways, and the other colours colour
+    /// `G - H`, so `F_d(G)` is the sum over the 2-factors `H` of
+    /// `2^cycles(H) F_(d-2)(G - H)`. Each `H` holds two of column 0's `d`
+    /// edges, and renaming the colours shows that each pair comes with the
+    /// same sum: `F_d = C(d, 2)` times the sum over the `H` that hold column
+    /// 0's first two edges (and no other of its edges).
+    fn split(&mut self, graph: &mut Graph, d: usize) -> Option<u128> {
+        let side = graph.side;
+        let mut factor =
+            Factor { cols: [0; MAX_SIDE], digits: [0; MAX_SIDE], need: [2; MAX_SIDE], left: [0; MAX_SIDE], full: 0 };
+        for digit in 0..side {
+            factor.left[digit] = graph.digits[digit].count_ones() as u8;
+        }
+        let first = graph.cols[0] & graph.cols[0].wrapping_neg();
+        let rest = graph.cols[0] & !first;
+        let pair = first | (rest & rest.wrapping_neg());
+        let sum = if factor.choose(graph, 0, pair) { self.descend(graph, d, &mut factor, 1)? } else { 0 };
+        sum.checked_mul((d * (d - 1) / 2) as u128)
+    }
+
+    /// The sum of `2^cycles(H) F_(d-2)(G - H)` over the 2-factors `H` that
+    /// extend `factor`'s choices for the columns `done`.
+    fn descend(&mut self, graph: &mut Graph, d: usize, factor: &mut Factor, done: u32) -> Option<u128> {
+        let side = graph.side;
+        if done.count_ones() as usize == side {
+            self.factors += 1;
+            let cycles = cycles(&factor.cols[..side], &factor.digits);
+            let mut rest = Graph { side, cols: graph.cols, digits: graph.digits };
+            for i in 0..side {
+                rest.cols[i] ^= factor.cols[i];
+                rest.digits[i] ^= factor.digits[i];
+            }
+            return self.count(&mut rest, d - 2)?.checked_mul(1 << cycles);
+        }
+        // The open column with the fewest digits left to choose from.
+        let (mut c, mut fewest) = (0, u32::MAX);
+        for col in bits(!done & ((1 << side) - 1)) {
+            let open = (graph.cols[col] & !factor.full).count_ones();
+            if open < fewest {
+                (c, fewest) = (col, open);
+            }
+        }
+        let open = graph.cols[c] & !factor.full;
+        let mut sum: u128 = 0;
+        for a in bits(open) {
+            for b in bits(open & !((2u32 << a) - 1)) {
+                let pair = 1 << a | 1 << b;
+                if factor.choose(graph, c, pair) {
+                    sum = sum.checked_add(self.descend(graph, d, factor, done | 1 << c)?)?;
+                }
+                factor.unchoose(graph, c, pair);
+            }
+        }
+        Some(sum)
+    }
+
+    /// The sum of `F_(d-1)(G - M)` over the perfect matchings `M` that
+    /// extend `matched` on the columns `done` (its digits `used`).
+    fn extend(
+        &mut self,
+        graph: &mut Graph,
+        d: usize,
+        done: u32,
+        used: u32,
+        matched: &mut [u8; MAX_SIDE],
+    ) -> Option<u128> {
+        let side = graph.side;
+        if done.count_ones() as usize == side {
+            self.matchings += 1;
+            graph.toggle(&matched[..side]);
+            let rest = self.count(graph, d - 1);
+            graph.toggle(&matched[..side]);
+            return rest;
+        }
+        // The open column with the fewest digits left (none: a dead end).
+        let (mut best, mut fewest) = (0, u32::MAX);
+        for c in bits(!done & ((1 << side) - 1)) {
+            let open = (graph.cols[c] & !used).count_ones();
+            if open < fewest {
+                (best, fewest) = (c, open);
+            }
+        }
+        let mut sum: u128 = 0;
+        for digit in bits(graph.cols[best] & !used) {
+            matched[best] = digit as u8;
+            sum = sum.checked_add(self.extend(graph, d, done | 1 << best, used | 1 << digit, matched)?)?;
+        }
+        Some(sum)
+    }
+}
+
+/// A 2-factor being chosen column by column.
+struct Factor {
+    /// Its edges so far, from both sides.
+    cols: [u32; MAX_SIDE],
+    digits: [u32; MAX_SIDE],
+    /// Per digit, the edges it still needs, and its columns not yet
+    /// decided.
+    need: [u8; MAX_SIDE],
+    left: [u8; MAX_SIDE],
+    /// The digits that need no more edges.
+    full: u32,
+}
+
+impl Factor {
+    /// Gives column `c` the digits `pair`; `false` if a digit can no
+    /// longer get its two edges.
+    fn choose(&mut self, graph: &Graph, c: usize, pair: u32) -> bool {
+        self.cols[c] = pair;
+        let mut fine = true;
+        for d in bits(graph.cols[c]) {
+            self.left[d] -= 1;
+            if pair >> d & 1 == 1 {
+                self.digits[d] |= 1 << c;
+                self.need[d] -= 1;
+                if self.need[d] == 0 {
+                    self.full |= 1 << d;
+                }
+            }
+            fine &= self.left[d] >= self.need[d];
+        }
+        fine
+    }
+
+    /// Undoes [`Factor::choose`].
+    fn unchoose(&mut self, graph: &Graph, c: usize, pair: u32) {
+        for d in bits(graph.cols[c]) {
+            self.left[d] += 1;
+            if pair >> d & 1 == 1 {
+                self.digits[d] &= !(1 << c);
+                self.need[d] += 1;
+                self.full &= !(1 << d);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A band's fillings by backtracking over its cells, row by row: each
+    /// row a permutation that puts in every column one of its digits not
+    /// yet used there. Written apart from the recurrence.
+    fn fillings(columns: &[u32], rows: usize) -> u128 {
+        fn fill(columns: &[u32], rows: usize, row: usize, col: usize, used: &mut [u32], in_row: u32) -> u128 {
+            if row == rows {
+                return 1;
+            }
+            if col == columns.len() {
+                return fill(columns, rows, row + 1, 0, used, 0);
+            }
+            let mut count = 0;
+            for d in bits(columns[col] & !used[col] & !in_row) {
+                used[col] |= 1 << d;
+                count += fill(columns, rows, row, col + 1, used, in_row | 1 << d);
+                used[col] &= !(1 << d);
+            }
+            count
+        }
+        fill(columns, rows, 0, 0, &mut vec![0; columns.len()], 0)
+    }
+
+    /// A pseudo-random generator for the test's graphs (xorshift).
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    /// Random signatures of bands with `w`-column stacks: each stack's
+    /// columns partition the digits.
+    fn signature(h: usize, w: usize, state: &mut u64) -> Vec<u32> {
+        let n = h * w;
+        (0..h)
+            .flat_map(|_| {
+                let mut digits: Vec<usize> = (0..n).collect();
+                for i in (1..n).rev() {
+                    digits.swap(i, (next(state) % (i as u64 + 1)) as usize);
+                }
+                (0..w)
+                    .map(move |j| digits[j * h..(j + 1) * h].iter().fold(0u32, |m, &d| m | 1 << d))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn factorizations_are_the_band_fillings() {
+        let mut state = 0x9e37_79b9_7f4a_7c15;
+        for (h, w, samples) in [(2, 2, 10), (3, 2, 20), (4, 2, 20), (3, 3, 20), (2, 3, 10), (2, 4, 5)] {
+            for _ in 0..samples {
+                let columns = signature(h, w, &mut state);
+                let brute = fillings(&columns, h);
+                assert!(brute > 0);
+                let counted = Factorizer::default().count(&mut Graph::new(&columns), h);
+                assert_eq!(counted, Some(brute), "{h}x{w} {columns:?}");
+            }
+        }
+    }
+
+    /// The complete bipartite graph `K(n, n)`'s ordered 1-factorizations
+    /// are the Latin squares of order `n` (OEIS A002860: 1, 2, 12, 576,
+    /// 161280, 812851200), and two disjoint copies of `K(5, 5)` have the
+    /// square of one's: the recurrence at every degree through 6.
+    #[test]
+    fn complete_graphs_have_the_latin_squares() {
+        for (n, squares) in [(1u32, 1u128), (2, 2), (3, 12), (4, 576), (5, 161_280), (6, 812_851_200)] {
+            let columns = vec![(1u32 << n) - 1; n as usize];
+            assert_eq!(Factorizer::default().count(&mut Graph::new(&columns), n as usize), Some(squares), "order {n}");
+        }
+        let two: Vec<u32> = (0..10).map(|c| if c < 5 { 0b11111 } else { 0b11111 << 5 }).collect();
+        assert_eq!(Factorizer::default().count(&mut Graph::new(&two), 5), Some(161_280u128.pow(2)));
+    }
+
+    /// Every signature is in one class: the weights add up to all of them,
+    /// `C(2h, h)^h` (each stack's column 0 any `h` of the digits).
+    #[test]
+    fn the_class_weights_add_up_to_every_signature() {
+        for h in 1..=4 {
+            let (classes, _) = classes(h, &|| false).unwrap();
+            let total: u128 = classes.iter().map(|c| c.weight).sum();
+            let choose = (h as u128 + 1..=2 * h as u128).product::<u128>() / (1..=h as u128).product::<u128>();
+            assert_eq!(total, choose.pow(h as u32), "h = {h}");
+        }
+    }
+
+    /// Every multiset of a class has the class's fillings (the symmetries
+    /// are true): each multiset's band counted by backtracking.
+    #[test]
+    fn classes_join_only_multisets_with_equal_fillings() {
+        for h in [2, 3, 4] {
+            let (classes, of) = classes(h, &|| false).unwrap();
+            let band = |profiles: &[u8]| fillings(&Graph::of_profiles(profiles).cols[..2 * h], h);
+            let counts: Vec<u128> = classes.iter().map(|c| band(&c.profiles)).collect();
+            let mut each = Vec::new();
+            each_multiset(h, &mut Vec::new(), &mut vec![0; h], &mut |m| each.push(m.to_vec()));
+            assert_eq!(each.len(), of.len(), "h = {h}: every multiset is in a class");
+            for multiset in each.iter().step_by(if h == 4 { 7 } else { 1 }) {
+                assert_eq!(band(multiset), counts[of[&key(multiset)] as usize], "{multiset:?}");
+            }
+        }
+    }
+}
