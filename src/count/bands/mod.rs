@@ -58,6 +58,8 @@ mod profiles;
 mod shapes;
 mod table;
 
+use std::sync::Mutex;
+
 use num_bigint::BigUint;
 
 use super::CountError;
@@ -111,6 +113,9 @@ pub enum Pieces {
         matchings: u64,
         /// The 2-factors.
         factors: u64,
+        /// The 4-regular graphs counted, each kept for its isomorphic
+        /// copies.
+        graphs: usize,
     },
 }
 
@@ -183,12 +188,14 @@ impl Bands {
     fn by_profiles(&self, jobs: usize, stop: &(dyn Fn() -> bool + Sync)) -> Result<Option<BandCount>, CountError> {
         let Some((classes, of)) = profiles::classes(self.h, stop) else { return Ok(None) };
         let indices: Vec<usize> = (0..classes.len()).collect();
+        let memo = Mutex::default();
         let counted = per_class(jobs, &indices, stop, |&index| {
-            let mut factorizer = Factorizer::default();
+            let mut factorizer = Factorizer::new(&memo);
             let graph = &mut Graph::of_profiles(&classes[index].profiles);
             let fillings = factorizer.count(graph, self.h).ok_or_else(too_large)?;
             Ok(Some((fillings, factorizer.matchings, factorizer.factors)))
         })?;
+        let graphs = memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).len();
         let Some(counted) = counted.into_iter().collect::<Option<Vec<(u128, u64, u64)>>>() else { return Ok(None) };
         let (mut grids, mut fillings) = (BigUint::default(), BigUint::default());
         for (class, &(n, _, _)) in classes.iter().zip(&counted) {
@@ -204,6 +211,7 @@ impl Bands {
             pieces: Pieces::Matchings {
                 matchings: counted.iter().map(|&(_, m, _)| m).sum(),
                 factors: counted.iter().map(|&(_, _, f)| f).sum(),
+                graphs,
             },
         }))
     }

@@ -30,6 +30,7 @@
 //! code is written from the formula.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use itertools::Itertools;
 
@@ -134,6 +135,12 @@ fn each_multiset(h: usize, current: &mut Vec<u8>, sums: &mut [usize], each: &mut
     }
 }
 
+/// The widest graphs whose `F_4` is kept: a side and ten bits a digit
+/// fit 128 bits.
+const MEMO_SIDE: usize = 11;
+/// The most graphs kept (about 50 bytes each).
+const MAX_MEMO: usize = 1 << 22;
+
 /// The most columns (and digits) of a band graph.
 const MAX_SIDE: usize = 16;
 
@@ -222,15 +229,80 @@ fn bits(mut set: u32) -> impl Iterator<Item = usize> {
 
 /// Counts ordered 1-factorizations, and the perfect matchings and
 /// 2-factors it visits.
-#[derive(Default)]
-pub(super) struct Factorizer {
+pub(super) struct Factorizer<'a> {
     /// Perfect matchings visited so far.
     pub matchings: u64,
     /// 2-factors visited so far.
     pub factors: u64,
+    /// `F_4` of the 4-regular graphs met, by a relabelled copy; shared
+    /// among the threads.
+    memo: &'a Mutex<HashMap<u128, u128>>,
+    /// Lookups the memo answered.
+    pub hits: u64,
 }
 
-impl Factorizer {
+/// A copy of a graph of at most ten columns, relabelled so that graphs
+/// that differ only in the order of their columns and digits mostly get
+/// the same copy, packed as its side and then ten bits a digit: its
+/// columns ordered by how many digits they share with each other column,
+/// refined once by the other columns' counts (orders within ties tried,
+/// up to 48 of them), then its digits' column sets sorted. A copy is a
+/// relabelling of the graph, so equal copies have equal counts whatever
+/// the ties did: a weak order only costs lookups. For 10x10 it keeps
+/// 15,777 graphs of 413,136.
+fn relabelled(graph: &Graph) -> u128 {
+    let side = graph.side;
+    // Per column, how many other columns share 0, 1, .. 4 digits with it,
+    // four bits each.
+    let mut shared = [0u32; MAX_SIDE];
+    for (c, counts) in shared.iter_mut().enumerate().take(side) {
+        for other in (0..side).filter(|&o| o != c) {
+            *counts += 1 << (4 * (graph.cols[c] & graph.cols[other]).count_ones());
+        }
+    }
+    // One round of refinement: each column's histogram with the pairs
+    // (digits shared, the other column's histogram), sorted and mixed.
+    let mut refined = [0u64; MAX_SIDE];
+    for c in 0..side {
+        let mut pairs: Vec<u64> = (0..side)
+            .filter(|&o| o != c)
+            .map(|o| u64::from((graph.cols[c] & graph.cols[o]).count_ones()) << 32 | u64::from(shared[o]))
+            .collect();
+        pairs.sort_unstable();
+        refined[c] =
+            pairs.iter().fold(u64::from(shared[c]), |h, &p| (h ^ p).wrapping_mul(0x0100_0000_01b3).rotate_left(17));
+    }
+    let mut order: Vec<usize> = (0..side).collect();
+    order.sort_by_key(|&c| (shared[c], refined[c]));
+    let ties: Vec<Vec<usize>> =
+        order.chunk_by(|&a, &b| (shared[a], refined[a]) == (shared[b], refined[b])).map(|run| run.to_vec()).collect();
+    let orders: u64 = ties.iter().map(|t| (1..=t.len() as u64).product::<u64>()).product();
+    let packed = |order: &[usize]| -> u128 {
+        let mut at = [0usize; MAX_SIDE];
+        for (i, &c) in order.iter().enumerate() {
+            at[c] = i;
+        }
+        let mut masks: Vec<u32> = (0..side).map(|d| bits(graph.digits[d]).fold(0, |m, c| m | 1 << at[c])).collect();
+        masks.sort_unstable();
+        masks.iter().fold(side as u128, |key, &m| key << 10 | u128::from(m))
+    };
+    if orders > 48 {
+        return packed(&order);
+    }
+    ties.iter()
+        .map(|t| t.iter().copied().permutations(t.len()).collect::<Vec<_>>())
+        .multi_cartesian_product()
+        .map(|parts| packed(&parts.concat()))
+        .min()
+        .expect("at least one order")
+}
+
+impl<'a> Factorizer<'a> {
+    /// A counter that keeps `F_4` in `memo`.
+    pub(super) fn new(memo: &'a Mutex<HashMap<u128, u128>>) -> Factorizer<'a> {
+        Factorizer { matchings: 0, factors: 0, memo, hits: 0 }
+    }
+
     /// The ordered 1-factorizations of a `d`-regular bipartite graph (the
     /// fillings of a band of `d` rows with the graph's columns); `None` if
     /// the count passes 128 bits.
@@ -238,7 +310,21 @@ impl Factorizer {
         match d {
             0 | 1 => Some(1),
             2 => Some(1 << graph.cycles()),
-            4.. => self.split(graph, d),
+            4 if graph.side <= MEMO_SIDE => {
+                let key = relabelled(graph);
+                let known = self.memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&key).copied();
+                if let Some(known) = known {
+                    self.hits += 1;
+                    return Some(known);
+                }
+                let counted = self.split(graph, d)?;
+                let mut memo = self.memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                if memo.len() < MAX_MEMO {
+                    memo.insert(key, counted);
+                }
+                Some(counted)
+            }
+            4 | 6.. => self.split(graph, d),
             _ => {
                 let mut matched = [0u8; MAX_SIDE];
                 matched[0] = graph.cols[0].trailing_zeros() as u8;
@@ -446,7 +532,7 @@ mod tests {
                 let columns = signature(h, w, &mut state);
                 let brute = fillings(&columns, h);
                 assert!(brute > 0);
-                let counted = Factorizer::default().count(&mut Graph::new(&columns), h);
+                let counted = Factorizer::new(&Mutex::default()).count(&mut Graph::new(&columns), h);
                 assert_eq!(counted, Some(brute), "{h}x{w} {columns:?}");
             }
         }
@@ -460,10 +546,43 @@ mod tests {
     fn complete_graphs_have_the_latin_squares() {
         for (n, squares) in [(1u32, 1u128), (2, 2), (3, 12), (4, 576), (5, 161_280), (6, 812_851_200)] {
             let columns = vec![(1u32 << n) - 1; n as usize];
-            assert_eq!(Factorizer::default().count(&mut Graph::new(&columns), n as usize), Some(squares), "order {n}");
+            assert_eq!(
+                Factorizer::new(&Mutex::default()).count(&mut Graph::new(&columns), n as usize),
+                Some(squares),
+                "order {n}"
+            );
         }
         let two: Vec<u32> = (0..10).map(|c| if c < 5 { 0b11111 } else { 0b11111 << 5 }).collect();
-        assert_eq!(Factorizer::default().count(&mut Graph::new(&two), 5), Some(161_280u128.pow(2)));
+        assert_eq!(Factorizer::new(&Mutex::default()).count(&mut Graph::new(&two), 5), Some(161_280u128.pow(2)));
+    }
+
+    /// A graph's relabelled copy is a relabelling of it: decoded, it has
+    /// the graph's fillings (by backtracking), and relabelling the graph
+    /// first gives a copy with them too; one memo serves every graph.
+    #[test]
+    fn relabelled_copies_keep_the_fillings() {
+        let mut state = 0x2545_f491_4f6c_dd1d;
+        let memo = Mutex::default();
+        for _ in 0..30 {
+            let columns = signature(4, 2, &mut state);
+            let brute = fillings(&columns, 4);
+            let mut order: Vec<usize> = (0..8).collect();
+            let mut names: Vec<usize> = (0..8).collect();
+            for i in (1..8).rev() {
+                order.swap(i, (next(&mut state) % (i as u64 + 1)) as usize);
+                names.swap(i, (next(&mut state) % (i as u64 + 1)) as usize);
+            }
+            let renamed: Vec<u32> = order.iter().map(|&c| bits(columns[c]).fold(0, |m, d| m | 1 << names[d])).collect();
+            for graph in [Graph::new(&columns), Graph::new(&renamed)] {
+                let key = relabelled(&graph);
+                assert_eq!(key >> 80, 8, "the side");
+                let digits: Vec<u32> = (0..8).map(|d| (key >> (10 * (7 - d)) & 0x3ff) as u32).collect();
+                let decoded: Vec<u32> =
+                    (0..8).map(|c| (0..8).filter(|&d| digits[d] >> c & 1 == 1).fold(0, |m, d| m | 1 << d)).collect();
+                assert_eq!(fillings(&decoded, 4), brute, "{columns:?} as {decoded:?}");
+                assert_eq!(Factorizer::new(&memo).count(&mut graph.clone(), 4), Some(brute));
+            }
+        }
     }
 
     /// Every signature is in one class: the weights add up to all of them,

@@ -228,7 +228,8 @@ impl Counter {
     /// Counts a blank grid by its bands: each class of band signatures
     /// counted by the plan's engine on a band puzzle (no symmetry, no
     /// shortcut, one thread each; the classes shared out among the
-    /// threads). Stopped early, the lower bound is 0.
+    /// threads), or by perfect matchings on the profiles' route. Stopped
+    /// early, the lower bound is 0.
     pub(super) fn bands(&self, bands: &Bands, start: Instant) -> Result<(BigUint, Stop, Vec<String>), CountError> {
         let plan = self.plan;
         let stop = stopper(&plan, start);
@@ -265,9 +266,9 @@ impl Counter {
             ));
             let by = match &counted.pieces {
                 Pieces::Engine { models } => format!("by the {} engine ({models} models)", plan.engine()),
-                Pieces::Matchings { matchings, factors } => {
-                    format!("by perfect matchings ({matchings} matchings, {factors} 2-factors)")
-                }
+                Pieces::Matchings { matchings, factors, graphs } => format!(
+                    "by perfect matchings ({matchings} matchings, {factors} 2-factors, {graphs} 4-regular graphs kept)"
+                ),
             };
             details.push(format!(
                 "band fillings: {} in all, the {} classes counted {by}",

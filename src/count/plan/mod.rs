@@ -13,7 +13,8 @@
 //! 3. A blank Sudoku grid whose bands fit ([`Bands::recognize`]) is
 //!    counted by bands (`count::bands`), unless symmetry is off or
 //!    `no-bands`: each class of band signatures counted by the engine on a
-//!    band puzzle, the classes combined in big integers.
+//!    band puzzle (or by perfect matchings, for two bands past the
+//!    table), the classes combined in big integers.
 //! 4. Otherwise the puzzle is reduced by the symmetry proven for it, if
 //!    any ([`symmetry`]: digit relabelling and line permutations, the count
 //!    multiplied by their number), and then
