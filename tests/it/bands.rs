@@ -114,8 +114,8 @@ fn only_blank_sudoku_grids_are_counted_by_bands() {
 /// 10x10 grids with 2x5 boxes, 1,903,816,047,972,624,930,994,913,280,000
 /// (Pettersen 2006, OEIS A291187), from the 355 classes of digit profiles
 /// (as github.com/linche89/sudoku-enumeration finds them), each band
-/// counted by matchings. About a minute and a half in release on two
-/// cores, too slow for the debug build: `.ci/run` runs it in release.
+/// counted by matchings. About 10 s in release, minutes in the debug
+/// build: `.ci/run` runs it in release.
 #[test]
 #[ignore]
 fn ten_by_ten_grids_come_to_the_literature_number() {
@@ -124,8 +124,9 @@ fn ten_by_ten_grids_come_to_the_literature_number() {
     assert!(stderr.contains("589392 multisets of digit profiles, in 355 classes"), "{stderr}");
 }
 
-/// A count by bands stops on time: 10x10 takes minutes, and a timeout of
-/// half a second ends it within a few (exit 3, no count).
+/// A count by bands stops on time: 10x10 takes longer than half a second
+/// (minutes in the debug build), and a timeout of half a second ends it
+/// within a few (exit 3, no count).
 #[test]
 fn a_count_by_profiles_stops_on_time() {
     let started = std::time::Instant::now();
