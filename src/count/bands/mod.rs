@@ -43,8 +43,9 @@
 //! The table has `partitions^(h-1)` entries: 78,400 for 9x9, 42,875 for
 //! 8x8 (2x4 boxes, counted as 4x2), 100 for 6x6. Two bands whose table
 //! has more than [`MAX_TABLE`] entries (10x10 with 2x5 boxes, counted as
-//! 5x2: 2.5e8) are counted from the digits' profiles instead, each band
-//! counted by perfect matchings, not by the engine (`profiles.rs`). Other
+//! 5x2: 2.5e8) are counted from the digits' profiles instead
+//! (`profiles.rs`), each band counted by perfect matchings, not by the
+//! engine (`matchings.rs`). Other
 //! layouts whose table is too large (12x12 with 3x4 boxes: 1.9e11
 //! entries; 12x12 with 2x6: bands of six rows, past what the profiles
 //! count), or with more than three bands, are not counted by bands.
@@ -54,6 +55,7 @@
 //! github.com/linche89/sudoku-enumeration describes it. This code is
 //! written from the formula above.
 
+mod matchings;
 mod profiles;
 mod shapes;
 mod table;
@@ -64,7 +66,7 @@ use num_bigint::BigUint;
 
 use super::CountError;
 use crate::model::{Cell, Constraint, Puzzle};
-use profiles::{Factorizer, Graph};
+use matchings::{Factorizer, Graph};
 use shapes::{ordered_partitions, Shape, Shapes};
 use table::Table;
 
@@ -191,7 +193,7 @@ impl Bands {
         let memo = Mutex::default();
         let counted = per_class(jobs, &indices, stop, |&index| {
             let mut factorizer = Factorizer::new(&memo);
-            let graph = &mut Graph::of_profiles(&classes[index].profiles);
+            let graph = &mut Graph::new(&profiles::columns(&classes[index].profiles));
             let fillings = factorizer.count(graph, self.h).ok_or_else(too_large)?;
             Ok(Some((fillings, factorizer.matchings, factorizer.factors)))
         })?;
