@@ -117,8 +117,6 @@ pub(super) struct Factorizer<'a> {
     /// `F_4` of the 4-regular graphs met, by a relabelled copy; shared
     /// among the threads.
     memo: &'a Mutex<HashMap<u128, u128>>,
-    /// Lookups the memo answered.
-    pub hits: u64,
 }
 
 /// A copy of a graph of at most ten columns, relabelled so that graphs
@@ -180,7 +178,7 @@ fn relabelled(graph: &Graph) -> u128 {
 impl<'a> Factorizer<'a> {
     /// A counter that keeps `F_4` in `memo`.
     pub(super) fn new(memo: &'a Mutex<HashMap<u128, u128>>) -> Factorizer<'a> {
-        Factorizer { matchings: 0, factors: 0, memo, hits: 0 }
+        Factorizer { matchings: 0, factors: 0, memo }
     }
 
     /// The ordered 1-factorizations of a `d`-regular bipartite graph (the
@@ -194,7 +192,6 @@ impl<'a> Factorizer<'a> {
                 let key = relabelled(graph);
                 let known = self.memo.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).get(&key).copied();
                 if let Some(known) = known {
-                    self.hits += 1;
                     return Some(known);
                 }
                 let counted = self.split(graph, d)?;
