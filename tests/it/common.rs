@@ -2,7 +2,8 @@
 //! generator, the contest layout, and a plain backtracking counter that is the
 //! oracle for every count. Nothing here calls the encoder or an engine; only
 //! [`puzzle_of`] touches the library, to hand the same spec to it, and
-//! [`count_stats`] runs the binary, for the tests that read its output.
+//! [`count_stats`] and [`stopped_within`] run the binary, for the tests that
+//! read its output.
 #![allow(dead_code)]
 
 use proptest::prelude::RngExt as _;
@@ -334,6 +335,19 @@ pub fn count_stats(text: &str, extra: &[&str]) -> (String, String) {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     (String::from_utf8(out.stdout).unwrap(), String::from_utf8(out.stderr).unwrap())
+}
+
+/// `satsudoku ARGS` on `text`, which a timeout in `args` stops: its stdout
+/// and stderr, once it has exited 3 within `within`.
+pub fn stopped_within(args: &[&str], text: &str, within: std::time::Duration) -> (String, String) {
+    let start = std::time::Instant::now();
+    let out =
+        assert_cmd::Command::cargo_bin("satsudoku").unwrap().args(args).write_stdin(text.to_owned()).output().unwrap();
+    let elapsed = start.elapsed();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(elapsed < within, "{elapsed:?}");
+    (String::from_utf8(out.stdout).unwrap(), stderr)
 }
 
 /// A 16x16 Sudoku grid (4x4 boxes) from the shifted pattern, with up to

@@ -450,42 +450,18 @@ fn partners(shapes: &Shapes, s1: Shape) -> Vec<(Shape, Shape)> {
 
 #[cfg(test)]
 mod tests {
+    use super::matchings::backtracked;
     use super::*;
     use crate::count::plan::{count, Plan, SymmetryUse};
     use crate::encode::Encoding;
 
-    /// A band's fillings with column `c` holding the digits `columns[c]`
-    /// (from 0), by backtracking over its cells: written apart from the
-    /// engine and from the symmetries.
-    fn fillings(h: usize, w: usize, columns: &[Vec<usize>]) -> u128 {
-        // The digits used so far in each row and each box, as bit sets.
-        fn fill(h: usize, w: usize, columns: &[Vec<usize>], i: usize, rows: &mut [u64], boxes: &mut [u64]) -> u128 {
-            let n = h * w;
-            if i == h * n {
-                return 1;
-            }
-            let (r, c) = (i / n, i % n);
-            let mut count = 0;
-            for &d in &columns[c] {
-                let bit = 1u64 << d;
-                if (rows[r] | boxes[c / w]) & bit == 0 {
-                    rows[r] |= bit;
-                    boxes[c / w] |= bit;
-                    count += fill(h, w, columns, i + 1, rows, boxes);
-                    rows[r] &= !bit;
-                    boxes[c / w] &= !bit;
-                }
-            }
-            count
-        }
-        fill(h, w, columns, 0, &mut vec![0; h], &mut vec![0; h])
-    }
-
-    fn columns(shapes: &Shapes, stacks: &[Shape], w: usize) -> Vec<Vec<usize>> {
-        let blocks = |s: Shape, j: usize| -> Vec<usize> {
-            shapes.blocks(s).iter().enumerate().filter(|&(_, &b)| usize::from(b) == j).map(|(d, _)| d).collect()
+    /// The digits of each column of the signature, as bit sets: the
+    /// stacks' partitions, block `j` in the stack's column `j`.
+    fn columns(shapes: &Shapes, stacks: &[Shape], w: usize) -> Vec<u32> {
+        let block = |s: Shape, j: usize| {
+            shapes.blocks(s).iter().enumerate().filter(|&(_, &b)| usize::from(b) == j).fold(0, |m, (d, _)| m | 1 << d)
         };
-        stacks.iter().flat_map(|&s| (0..w).map(move |j| blocks(s, j))).collect()
+        stacks.iter().flat_map(|&s| (0..w).map(move |j| block(s, j))).collect()
     }
 
     /// Every entry of a class has its root's fillings (the symmetries are
@@ -497,10 +473,12 @@ mod tests {
             let shapes = Shapes::new(h, w, MAX_TABLE).unwrap();
             let table = Table::new(&shapes, h - 1);
             let classes = table.classes(&shapes);
+            // Each stack's columns partition the digits, so the boxes hold
+            // them once: a band is its rows and its columns' digits.
             let brute: Vec<u128> =
-                classes.roots.iter().map(|&root| fillings(h, w, &columns(&shapes, &table.stacks(root), w))).collect();
+                classes.roots.iter().map(|&root| backtracked(&columns(&shapes, &table.stacks(root), w), h)).collect();
             for entry in (0..table.len()).step_by(step) {
-                let n = fillings(h, w, &columns(&shapes, &table.stacks(entry), w));
+                let n = backtracked(&columns(&shapes, &table.stacks(entry), w), h);
                 assert_eq!(n, brute[classes.of[entry] as usize], "{h}x{w} entry {entry}");
             }
             let plan = Plan { symmetry: SymmetryUse::None, shortcuts: false, ..Plan::new(Encoding::default()) };

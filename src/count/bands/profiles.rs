@@ -92,7 +92,7 @@ pub(super) fn classes(h: usize, stop: &(dyn Fn() -> bool + Sync)) -> Option<(Vec
 }
 
 /// A sorted multiset of profiles packed six bits each.
-pub(super) fn key(multiset: &[u8]) -> u64 {
+fn key(multiset: &[u8]) -> u64 {
     multiset.iter().fold(0, |key, &p| key << 6 | u64::from(p))
 }
 
