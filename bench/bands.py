@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Blank Sudoku grid counts by bands (the default plan), against the plan
+"""Sudoku grid counts by bands (the default plan; blank, and with givens
+inside bands), against the plan
 without bands (`--symmetry no-bands`: relabelling, line permutations and
 transposition, then enumeration) and against ganak on the exported CNF;
 whole processes taking turns run by run, medians, each count checked
@@ -28,6 +29,11 @@ LAYOUTS = [
     ("8x8 (2x4 boxes)", "size 8\nbox 2x4\n", 29136487207403520),
     ("9x9 (3x3 boxes)", "size 9\nbox 3x3\n", 6670903752021072936960),
     ("10x10 (2x5 boxes)", "size 10\nbox 2x5\n", 1903816047972624930994913280000),
+    # Givens inside bands: the top-left box given leaves the 9x9 grids over
+    # 9!; the top band given, its class's completions in Felgenhauer &
+    # Jarvis's table times 72.
+    ("9x9, top-left box given", "123......456......789......" + "." * 54 + "\n", 18383222420692992),
+    ("9x9, top band given", "123456789456789123789123456" + "." * 54 + "\n", 7802998272),
 ]
 # satsudoku's counts by bands may take this long (10x10: about 75 s on
 # two cores); the other commands stop at PEER_SECONDS.
@@ -83,7 +89,7 @@ def main():
     stolen = steal_since(before)
     tools = list(rows[0][2])
     lines = [
-        "# Blank grid counts by bands",
+        "# Grid counts by bands (blank, and with givens inside bands)",
         "",
         f"Machine: {machine()}. Commit {commit()}, {time.strftime('%Y-%m-%d')}.",
         f"Command: `python3 bench/bands.py {runs} {limit:g}`; steal time {stolen:.1f}%.",
@@ -91,7 +97,8 @@ def main():
         f"Whole-process wall times, median of {runs} runs taking turns (ms); a command",
         f"that passed {limit:g} s was stopped and run once. Every count is checked",
         "against the literature (6x6: OEIS A107739; 8x8: Russell, as Wikipedia's 'Mathematics of Sudoku' gives it; 9x9: Felgenhauer & Jarvis;",
-        "10x10: Pettersen, OEIS A291187). The counts by bands may take {BANDS_SECONDS} s.".replace("{BANDS_SECONDS}", str(BANDS_SECONDS)),
+        "10x10: Pettersen, OEIS A291187; 9x9 with givens: Felgenhauer & Jarvis, the grids over 9! and",
+        "a class's completions). The counts by bands may take {BANDS_SECONDS} s.".replace("{BANDS_SECONDS}", str(BANDS_SECONDS)),
         "",
         "| grid | count | " + " | ".join(tools) + " | no bands / bands |",
         "|---|---|" + "---|" * (len(tools) + 1),

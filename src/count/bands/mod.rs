@@ -55,6 +55,7 @@
 //! github.com/linche89/sudoku-enumeration describes it. This code is
 //! written from the formula above.
 
+mod local;
 mod matchings;
 mod profiles;
 mod shapes;
@@ -69,6 +70,8 @@ use crate::model::{Cell, Constraint, Puzzle};
 use matchings::{Factorizer, Graph};
 use shapes::{ordered_partitions, Shape, Shapes};
 use table::Table;
+
+pub use local::{Local, LocalCount, Outcome, MAX_FILLINGS, MAX_PAIRS};
 
 /// The most table entries (and so classes) a count by bands builds:
 /// about 40 bytes an entry while the classes are found.
@@ -135,6 +138,20 @@ pub struct BandCount {
     pub fillings: BigUint,
     /// What counted the classes, and how much it did.
     pub pieces: Pieces,
+}
+
+/// The table of a layout's band fillings, counted per class.
+struct Tabled {
+    shapes: Shapes,
+    table: Table,
+    classes: table::Classes,
+    /// `N` per class.
+    fillings: Vec<u128>,
+    /// The partner sum per class (`N` with two bands, `C` with three), if
+    /// asked for.
+    partners: Option<Vec<u128>>,
+    /// The engine's models over the classes.
+    models: BigUint,
 }
 
 impl Bands {
@@ -225,6 +242,39 @@ impl Bands {
         fill: &(dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync),
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Option<BandCount>, CountError> {
+        let Some(tabled) = self.tabled(jobs, fill, stop, true)? else { return Ok(None) };
+        let Tabled { table, classes, fillings, partners, models, .. } = &tabled;
+        let partners = partners.as_ref().expect("asked for");
+        // Each entry stands for (h w)!/h!^w first stacks times w!^(h-1)
+        // orders of the other stacks' columns.
+        let (h, w) = (self.h, self.w);
+        let orders = (1..=w as u32).product::<u32>();
+        let weight = BigUint::from(ordered_partitions(h, w).expect("fits")) * BigUint::from(orders).pow(h as u32 - 1);
+        let (mut grids, mut band_sum) = (BigUint::default(), BigUint::default());
+        for ((&size, &fills), &partner) in classes.sizes.iter().zip(fillings).zip(partners) {
+            grids += BigUint::from(size) * fills * partner;
+            band_sum += BigUint::from(size) * fills;
+        }
+        Ok(Some(BandCount {
+            grids: grids * &weight,
+            entries: table.len(),
+            classes: classes.roots.len(),
+            fillings: band_sum * weight,
+            pieces: Pieces::Engine { models: models.clone() },
+        }))
+    }
+
+    /// The table and `N` for each of its classes, each counted by the
+    /// engine (`fill`), and with `partners` the partner sum of each class
+    /// too: `N` itself with two bands, `C` with three. `None` if `stop`
+    /// came first.
+    fn tabled(
+        &self,
+        jobs: usize,
+        fill: &(dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync),
+        stop: &(dyn Fn() -> bool + Sync),
+        partners: bool,
+    ) -> Result<Option<Tabled>, CountError> {
         let (h, w) = (self.h, self.w);
         let entries = self.entries().expect("recognized");
         let shapes = Shapes::new(h, w, entries).expect("the table fits, so do its partitions");
@@ -240,37 +290,23 @@ impl Bands {
         let rows: u128 = (1..=h as u128).product();
         let fillings =
             counted.iter().map(|&c| c.checked_mul(rows).ok_or_else(too_large)).collect::<Result<Vec<_>, _>>()?;
-        let mut n = vec![0u128; table.len()];
-        for (entry, &class) in classes.of.iter().enumerate() {
-            n[entry] = fillings[class as usize];
-        }
-        // The partner sum of each class: N itself with two bands, C with three.
-        let partners = if w == 2 {
-            fillings.clone()
-        } else {
-            let partners = per_class(jobs, &classes.roots, stop, |&root| {
-                three_bands(&shapes, &table, &n, root).map(Some).ok_or_else(too_large)
-            })?;
-            let Some(partners) = partners.into_iter().collect::<Option<Vec<u128>>>() else { return Ok(None) };
-            partners
+        let partners = match (partners, w) {
+            (false, _) => None,
+            (true, 2) => Some(fillings.clone()),
+            (true, _) => {
+                let mut n = vec![0u128; table.len()];
+                for (entry, &class) in classes.of.iter().enumerate() {
+                    n[entry] = fillings[class as usize];
+                }
+                let partners = per_class(jobs, &classes.roots, stop, |&root| {
+                    three_bands(&shapes, &table, &n, root).map(Some).ok_or_else(too_large)
+                })?;
+                let Some(partners) = partners.into_iter().collect::<Option<Vec<u128>>>() else { return Ok(None) };
+                Some(partners)
+            }
         };
-        // Each entry stands for (h w)!/h!^w first stacks times w!^(h-1)
-        // orders of the other stacks' columns.
-        let orders = (1..=w as u32).product::<u32>();
-        let weight = BigUint::from(ordered_partitions(h, w).expect("fits")) * BigUint::from(orders).pow(h as u32 - 1);
-        let (mut grids, mut band_sum) = (BigUint::default(), BigUint::default());
-        for ((&size, &fills), &partner) in classes.sizes.iter().zip(&fillings).zip(&partners) {
-            grids += BigUint::from(size) * fills * partner;
-            band_sum += BigUint::from(size) * fills;
-        }
         let models = counted.iter().map(|&c| BigUint::from(c)).sum();
-        Ok(Some(BandCount {
-            grids: grids * &weight,
-            entries: table.len(),
-            classes: classes.roots.len(),
-            fillings: band_sum * weight,
-            pieces: Pieces::Engine { models },
-        }))
+        Ok(Some(Tabled { shapes, table, classes, fillings, partners, models }))
     }
 
     /// The band puzzle of a signature: the top `h` rows of an `n x n` grid,

@@ -9,7 +9,7 @@ use num_bigint::BigUint;
 use varisat::Lit;
 
 use super::{Counter, Method, Plan, SymmetryUse, Tally, LEARN_BELOW, LEARN_MAX};
-use crate::count::bands::{Bands, Pieces, Route};
+use crate::count::bands::{Bands, Local, Outcome, Pieces, Route};
 use crate::count::drive::{count_on, Resume};
 use crate::count::prepared::{Prepared, Until};
 use crate::count::symmetry::Transposition;
@@ -17,6 +17,16 @@ use crate::count::takuzu::Takuzu;
 use crate::count::{all_cores, split, CountError, EngineKind, Limits, Observer, SearchStats, Stop};
 use crate::encode::{check_fits, encode, Encoded};
 use crate::model::{Cell, Grid, Puzzle};
+
+/// How many times the probe's decisions the enumeration makes before a
+/// puzzle whose givens and rules stay inside bands is counted by bands:
+/// about half a second.
+pub const BANDS_PROBE: u64 = 1 << 7;
+
+/// Bands with givens of their own that have at most this many fillings
+/// (by [`Local::fillings_bound`]) are counted by bands right after the
+/// probe.
+pub const BANDS_AT_ONCE: u128 = 1 << 16;
 
 /// What [`Counter::learn`] came to.
 pub(super) enum Learnt<O> {
@@ -31,8 +41,8 @@ pub(super) enum Learnt<O> {
 pub(super) struct Enumerated {
     pub(super) models: BigUint,
     pub(super) stop: Stop,
-    /// The independent parts it was split into (their sizes), if it was.
-    pub(super) parts: Option<Vec<usize>>,
+    /// How: enumeration, independent parts (their sizes) or bands.
+    pub(super) method: Method,
     pub(super) details: Vec<String>,
 }
 
@@ -61,8 +71,9 @@ impl Counter {
     }
 
     /// Enumerates the models of `puzzle` under `cube`; with `split`, a
-    /// count that outlasts the probe is split into independent parts where
-    /// the open cells fall apart.
+    /// count that outlasts the probe is counted by bands if its givens and
+    /// rules stay inside them, or split into independent parts where the
+    /// open cells fall apart.
     pub(super) fn enumerate(
         &mut self,
         puzzle: &Puzzle,
@@ -70,6 +81,25 @@ impl Counter {
         split: bool,
         start: Instant,
         observer: &mut impl Observer,
+    ) -> Result<Enumerated, CountError> {
+        let mut declined = None;
+        let mut found = self.search(puzzle, cube, split, start, observer, &mut declined)?;
+        if let Some(why) = declined.filter(|_| self.plan.details) {
+            found.details.insert(0, why);
+        }
+        Ok(found)
+    }
+
+    /// [`Counter::enumerate`], saying in `declined` why bands that were
+    /// tried did not count.
+    fn search(
+        &mut self,
+        puzzle: &Puzzle,
+        cube: &[Lit],
+        split: bool,
+        start: Instant,
+        observer: &mut impl Observer,
+        declined: &mut Option<String>,
     ) -> Result<Enumerated, CountError> {
         let plan = self.plan;
         let threads = self.threads(observer);
@@ -80,7 +110,12 @@ impl Counter {
             let resume = Resume { cubes: (!cube.is_empty()).then(|| vec![cube.to_vec()]), found: 0 };
             let (count, _) = count_on(puzzle, &encoded, plan.engine(), threads, limits, observer, start, resume)?;
             let details = self.enumeration_details(&encoded, count.stats, start);
-            return Ok(Enumerated { models: count.models.into(), stop: count.stop, parts: None, details });
+            return Ok(Enumerated {
+                models: count.models.into(),
+                stop: count.stop,
+                method: Method::Enumeration,
+                details,
+            });
         }
         // Progress is reported from the calling thread while workers count.
         let inline = threads == 1 && !observer.wants_progress();
@@ -116,7 +151,12 @@ impl Counter {
                     // Stopped early, the larger of two lower bounds (progress
                     // may have shown the probe's).
                     let models = if count.stop == Stop::Complete { count.models } else { count.models.max(probed) };
-                    return Ok(Enumerated { models: models.into(), stop: count.stop, parts: None, details });
+                    return Ok(Enumerated {
+                        models: models.into(),
+                        stop: count.stop,
+                        method: Method::Enumeration,
+                        details,
+                    });
                 }
                 Learnt::Counted(..) => {}
                 Learnt::Stopped(stop) => {
@@ -125,8 +165,39 @@ impl Counter {
                     if plan.details {
                         details.insert(0, format!("engine: blocking, stopped (the probe found {probed} models)"));
                     }
-                    return Ok(Enumerated { models: probed.into(), stop, parts: None, details });
+                    return Ok(Enumerated { models: probed.into(), stop, method: Method::Enumeration, details });
                 }
+            }
+        }
+        // A count still going whose givens and rules stay inside bands is
+        // counted by bands, if they are small enough.
+        let banded = !matches!(plan.symmetry, SymmetryUse::None | SymmetryUse::NoBands);
+        let local = (stop == Stop::Budget && split && banded)
+            .then(|| Local::recognize(puzzle, plan.symmetry == SymmetryUse::Auto))
+            .flatten();
+        if local.as_ref().is_some_and(|local| local.fillings_bound() > BANDS_AT_ONCE) {
+            // Most counts end soon after the probe, sooner than bands
+            // would: the enumeration goes on a while longer first, unless
+            // the bands are sure to be quick.
+            let longer = Until { decisions: Some(decisions + plan.probe * BANDS_PROBE), ..until };
+            stop = self.prepared.as_mut().expect("prepared").run(longer, observer)?;
+        }
+        if let Some(local) = local.filter(|_| stop == Stop::Budget) {
+            let probed = self.prepared.as_ref().expect("prepared").found();
+            match self.local_bands(&local, start)? {
+                LocalBands::Counted(models, details) => {
+                    return Ok(Enumerated { models, stop: Stop::Complete, method: Method::Bands, details });
+                }
+                LocalBands::Stopped(stop) => {
+                    let encoded = self.prepared.as_ref().expect("prepared").encoded();
+                    let mut details = self.enumeration_details(encoded, SearchStats::default(), start);
+                    if plan.details {
+                        details.insert(0, format!("bands: stopped (the probe found {probed} models)"));
+                    }
+                    let method = Method::Enumeration;
+                    return Ok(Enumerated { models: probed.into(), stop, method, details });
+                }
+                LocalBands::TooLarge(why) => *declined = Some(why),
             }
         }
         if stop == Stop::Budget && split {
@@ -144,7 +215,7 @@ impl Counter {
             let stats = prepared.stats().since(before);
             let details = self.enumeration_details(self.prepared.as_ref().expect("prepared").encoded(), stats, start);
             let models = self.prepared.as_ref().expect("prepared").found().into();
-            return Ok(Enumerated { models, stop, parts: None, details });
+            return Ok(Enumerated { models, stop, method: Method::Enumeration, details });
         }
         // The probe is over: the rest of the search on the threads.
         let resume = Resume { cubes: Some(prepared.frontier()), found: prepared.found() };
@@ -154,7 +225,7 @@ impl Counter {
             count_on(puzzle, prepared.encoded(), plan.engine(), threads, limits, observer, start, resume)?;
         count.stats += probed;
         let details = self.enumeration_details(prepared.encoded(), count.stats, start);
-        Ok(Enumerated { models: count.models.into(), stop: count.stop, parts: None, details })
+        Ok(Enumerated { models: count.models.into(), stop: count.stop, method: Method::Enumeration, details })
     }
 
     /// Counts each independent part of the open cells on its own, on the
@@ -170,8 +241,12 @@ impl Counter {
         let mut first = Keep { grids: Vec::new(), limit: 1 };
         let found = self.enumerate(puzzle, &[], false, start, &mut first)?;
         let Some(grid) = first.grids.pop() else {
-            let none =
-                Enumerated { models: BigUint::default(), stop: found.stop, parts: Some(sizes), details: Vec::new() };
+            let none = Enumerated {
+                models: BigUint::default(),
+                stop: found.stop,
+                method: Method::Parts(sizes.clone()),
+                details: Vec::new(),
+            };
             return Ok(none);
         };
         // Stopped early, the product so far is a lower bound: a part not
@@ -198,7 +273,7 @@ impl Counter {
             ));
             details.push(format!("time: count {}", millis(start.elapsed())));
         }
-        Ok(Enumerated { models: product, stop, parts: Some(sizes), details })
+        Ok(Enumerated { models: product, stop, method: Method::Parts(sizes), details })
     }
 
     /// Counts a Takuzu a row at a time; stopped early, the lower bound is 0.
@@ -234,16 +309,7 @@ impl Counter {
         let plan = self.plan;
         let stop = stopper(&plan, start);
         let fill = |band: &Puzzle| -> Result<Option<BigUint>, CountError> {
-            let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
-            let piece = Plan {
-                symmetry: SymmetryUse::None,
-                shortcuts: false,
-                jobs: Some(1),
-                details: false,
-                limits: Limits { max: None, timeout, ..plan.limits },
-                ..plan
-            };
-            let tally = Counter::new(piece).count(band, &mut Quiet)?;
+            let tally = Counter::new(piece_plan(&plan, start, None)).count(band, &mut Quiet)?;
             Ok((tally.stop == Stop::Complete).then_some(tally.count))
         };
         let counted = bands.count(self.threads(&Quiet), &fill, &stop)?;
@@ -277,6 +343,58 @@ impl Counter {
             details.push(format!("time: count {}", millis(start.elapsed())));
         }
         Ok((counted.grids, Stop::Complete, details))
+    }
+
+    /// Counts a puzzle whose givens and rules stay inside bands by its
+    /// bands: each band with its own givens or rules enumerated by the
+    /// plan's engine (no symmetry, no shortcut, one thread each; the bands
+    /// shared out among the threads), the free ones read from the blank
+    /// layout's table. `None` with the reason when past the method's
+    /// bounds, or when stopped (with its stop).
+    pub(super) fn local_bands(&self, local: &Local, start: Instant) -> Result<LocalBands, CountError> {
+        let plan = self.plan;
+        let stop = stopper(&plan, start);
+        let fill = |band: &Puzzle| -> Result<Option<BigUint>, CountError> {
+            let tally = Counter::new(piece_plan(&plan, start, None)).count(band, &mut Quiet)?;
+            Ok((tally.stop == Stop::Complete).then_some(tally.count))
+        };
+        let enumerate = |band: &Puzzle, max: u128, each: &mut dyn FnMut(&Grid) -> bool| {
+            let tally = Counter::new(piece_plan(&plan, start, Some(max))).count(band, &mut Each(each))?;
+            Ok::<_, CountError>(match tally.stop {
+                Stop::Complete => Some(true),
+                Stop::MaxReached => Some(false),
+                _ => None,
+            })
+        };
+        let (h, w) = (local.h, local.w);
+        let bands = if local.transposed { "columns" } else { "rows" };
+        let lines = format!("{w} bands of {h} {bands}");
+        let counted = match local.count(self.threads(&Quiet), &enumerate, &fill, &stop)? {
+            Outcome::Counted(counted) => counted,
+            Outcome::TooLarge(why) => {
+                return Ok(LocalBands::TooLarge(format!("bands: {lines}, not counted by bands: {why}")))
+            }
+            Outcome::Stopped => return Ok(LocalBands::Stopped(stopped(&plan))),
+        };
+        let mut details = Vec::new();
+        if plan.details {
+            let own = itertools::join(
+                counted.own.iter().map(|&(band, fillings, signatures)| {
+                    format!("band {} {fillings} fillings in {signatures} signatures", band + 1)
+                }),
+                ", ",
+            );
+            let free = match counted.classes {
+                Some(classes) => format!("; the other bands by the blank layout's {classes} classes"),
+                None => String::new(),
+            };
+            details.push(format!("bands: {lines} with givens or rules inside bands; enumerated: {own}{free}"));
+            if counted.pairs > 0 {
+                details.push(format!("joined: {} pairs of signatures", counted.pairs));
+            }
+            details.push(format!("time: count {}", millis(start.elapsed())));
+        }
+        Ok(LocalBands::Counted(counted.grids, details))
     }
 
     /// Counts the essentially different grids of a blank Sudoku by
@@ -438,6 +556,48 @@ impl Counter {
             return Vec::new();
         }
         vec![encoded.summary(), stats.to_string(), format!("time: count {}", millis(start.elapsed()))]
+    }
+}
+
+/// The plan of a piece of a count (a band puzzle): no symmetry, no
+/// shortcut, one thread, at most `max` models, what is left of the
+/// timeout.
+fn piece_plan(plan: &Plan, start: Instant, max: Option<u128>) -> Plan {
+    let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+    Plan {
+        symmetry: SymmetryUse::None,
+        shortcuts: false,
+        jobs: Some(1),
+        details: false,
+        limits: Limits { max, timeout, ..plan.limits },
+        ..*plan
+    }
+}
+
+/// What counting by local bands came to.
+pub(super) enum LocalBands {
+    /// The count, and what `--stats` says.
+    Counted(BigUint, Vec<String>),
+    /// Past the method's bounds: what `--stats` says.
+    TooLarge(String),
+    /// Stopped early.
+    Stopped(Stop),
+}
+
+/// Shows each model to a function, which says whether to go on.
+struct Each<'f>(&'f mut dyn FnMut(&Grid) -> bool);
+
+impl Observer for Each<'_> {
+    fn wants_models(&self) -> bool {
+        true
+    }
+
+    fn model(&mut self, _index: u128, grid: &Grid) -> ControlFlow<()> {
+        if (self.0)(grid) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
     }
 }
 

@@ -26,8 +26,12 @@
 //!      [`PROBE_DECISIONS`] decisions (most puzzles are done by then); a
 //!      count still going that has found fewer than [`LEARN_BELOW`] models
 //!      is counted by varisat, which learns, if it has at most
-//!      [`LEARN_MAX`]; one still going after that is split into the
-//!      independent parts of its open cells where they fall apart
+//!      [`LEARN_MAX`]; one still going after that, whose givens and
+//!      rules stay inside bands ([`crate::count::bands::Local`], not with symmetry
+//!      off or `no-bands`), goes on for [`BANDS_PROBE`] times the probe
+//!      and is then counted by bands, unless a band has too many fillings
+//!      (`count::bands::local`); one still going after that is split into
+//!      the independent parts of its open cells where they fall apart
 //!      (`count::split`), or goes on on every thread from where the probe
 //!      stopped.
 //!
@@ -54,6 +58,7 @@ use super::{CountError, EngineKind, Limits, Observer, Stop};
 use crate::encode::{encode, Encoding};
 use crate::model::{Cell, Grid, Puzzle};
 pub use candidates::Candidates;
+pub use methods::BANDS_PROBE;
 use methods::{deadline, Keep, Learnt, Scaled};
 
 /// Decisions the enum engine makes on one thread before the plan looks
@@ -162,8 +167,8 @@ pub enum Method {
     Parts(Vec<usize>),
     /// `2L - F` under a transposition.
     Transposition,
-    /// A blank grid counted by its bands' column signatures
-    /// ([`crate::count::bands`]).
+    /// A blank grid, or one whose givens and rules stay inside bands,
+    /// counted by its bands' column signatures ([`crate::count::bands`]).
     Bands,
     /// Essentially different grids, by Burnside's lemma
     /// ([`crate::count::burnside`]).
@@ -318,7 +323,7 @@ impl Counter {
             self.transposed(&reduced.puzzle, &transposition, start, &mut scaled)?
         } else {
             let found = self.enumerate(&reduced.puzzle, &[], !every, start, &mut scaled)?;
-            let method = found.parts.map_or(Method::Enumeration, Method::Parts);
+            let method = found.method;
             (found.models, found.stop, method, found.details)
         };
         if plan.details {

@@ -1,0 +1,447 @@
+//! Counting by bands a puzzle with givens, or rules of its own that stay
+//! inside bands: the same sum over column signatures as a blank grid's
+//! (see the parent module), with each band's own `N`.
+//!
+//! A band with no givens and no rules beyond rows and boxes (a *free*
+//! band) has the blank layout's `N`, read from the table by the class of
+//! the signature. A band with givens or rules of its own has its fillings
+//! enumerated by the engine, at most [`MAX_FILLINGS`] of them, and each
+//! filling's signature tallied: its `N` is that tally. Givens break the
+//! renamings and permutations the table's classes rest on, so such a
+//! band's signatures are kept as they are, each column's set of digits
+//! (which is why the grid's side is at most 11: the sets of a band fill
+//! 128 bits). Then, over the bands (two or three):
+//! - one band with its own `N`, the others free: `grids = sum over its
+//!   signatures s of N1(s) P(s)`, with `P` the table's partner sum (`N`
+//!   of the complement with two bands, `C` with three) at `s`'s class;
+//! - two or three of them: the sum over the pairs of signatures of two
+//!   such bands that miss each other's digits in every column, of their
+//!   `N` times the third band's (tallied, or free) at the digits left; at
+//!   most [`MAX_PAIRS`] pairs.
+//!
+//! Past either bound the puzzle is not counted by bands, and the plan goes
+//! on as if it were not banded. The orientation, bands of rows or of
+//! columns, is the one with fewer bands of their own.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use num_bigint::BigUint;
+
+use super::{per_class, too_large, Bands, Route, Tabled};
+use crate::count::CountError;
+use crate::model::{Cell, Grid, Puzzle};
+
+/// The most fillings the bands with givens or rules of their own may
+/// have together: the engine enumerates them all, and each distinct
+/// signature takes about 70 bytes (under 300 MB in all).
+pub const MAX_FILLINGS: u128 = 1 << 22;
+
+/// The most pairs of signatures of two bands looked at (through an
+/// index, which skips all but a few thousandths of them on 9x9).
+pub const MAX_PAIRS: u128 = 1 << 40;
+
+/// Signatures of one band and their fillings.
+type Tally = HashMap<u128, u64>;
+
+/// A puzzle whose givens and extra rules stay inside bands, as bands.
+#[derive(Clone, Debug)]
+pub struct Local {
+    /// Lines of a band (and stacks of a band).
+    pub h: usize,
+    /// Bands.
+    pub w: usize,
+    /// Whether the bands are the puzzle's columns.
+    pub transposed: bool,
+    /// Per band, its puzzle if it has givens or rules of its own.
+    own: Vec<Option<Puzzle>>,
+}
+
+/// What a count by local bands came to.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// The count.
+    Counted(LocalCount),
+    /// Past a bound: the reason, to say in `--stats`.
+    TooLarge(String),
+    /// `stop` came first.
+    Stopped,
+}
+
+/// What a count by local bands found.
+#[derive(Clone, Debug)]
+pub struct LocalCount {
+    /// The solutions.
+    pub grids: BigUint,
+    /// Per band with its own `N`: its number (from 0), fillings and
+    /// distinct signatures.
+    pub own: Vec<(usize, u128, usize)>,
+    /// Classes of the table the free bands were read from, if any.
+    pub classes: Option<usize>,
+    /// Pairs of signatures joined (that miss each other's digits in every
+    /// column).
+    pub pairs: u128,
+}
+
+/// Enumerates a band puzzle's solutions, at most `max`, showing each to
+/// `each`: `Some(true)` when that was all of them, `Some(false)` when
+/// there are more, `None` if stopped.
+/// `each` returns whether to go on; stopped by it, the enumeration ends
+/// with `None` too.
+pub type Enumerate<'a> =
+    dyn Fn(&Puzzle, u128, &mut dyn FnMut(&Grid) -> bool) -> Result<Option<bool>, CountError> + Sync + 'a;
+
+impl Local {
+    /// The puzzle as bands: a Sudoku with boxes, side at most 11, its
+    /// rows, columns and boxes first among its groups, every other group,
+    /// relation and constraint inside one band, two or three bands, and
+    /// some band with givens or rules of its own; a free band needs the
+    /// layout's table. `transpose` allows bands of columns.
+    pub fn recognize(puzzle: &Puzzle, transpose: bool) -> Option<Local> {
+        let (rows, cols) = puzzle.boxes()?;
+        let n = rows * cols;
+        let layout = Puzzle::sudoku(rows, cols).ok()?;
+        let base = layout.groups().len();
+        if n > 11 || puzzle.digits() != n || puzzle.groups().get(..base)? != layout.groups() {
+            return None;
+        }
+        let orientations = [(rows, cols, false), (cols, rows, true)];
+        let mut best: Option<Local> = None;
+        for (h, w, transposed) in orientations.into_iter().filter(|&(_, _, t)| transpose || !t) {
+            let Some(local) = Local::banded(puzzle, base, h, w, transposed) else { continue };
+            let own = local.own.iter().flatten().count();
+            let free = own < w;
+            let tabled = Bands { h, w, transposed, route: Route::Table }.entries().is_some();
+            if own == 0 || (free && !tabled) {
+                continue;
+            }
+            if best.as_ref().is_none_or(|b| own < b.own.iter().flatten().count()) {
+                best = Some(local);
+            }
+        }
+        best
+    }
+
+    /// The puzzle as `w` bands of `h` lines, each band's puzzle if it has
+    /// givens or rules of its own; `None` if a rule crosses bands.
+    fn banded(puzzle: &Puzzle, base: usize, h: usize, w: usize, transposed: bool) -> Option<Local> {
+        if !matches!(w, 2 | 3) || h < 2 {
+            return None;
+        }
+        let band_of = |cell: Cell| if transposed { cell.col } else { cell.row } / h;
+        // The band of each extra rule's cells, if they share one.
+        let one_band = |cells: &[Cell]| -> Option<usize> {
+            let first = band_of(*cells.first()?);
+            cells.iter().all(|&c| band_of(c) == first).then_some(first)
+        };
+        let mut rules = vec![false; w];
+        let groups = puzzle.groups()[base..].iter().map(|g| one_band(&g.cells));
+        let relations = puzzle.relations().iter().map(|r| one_band(&[r.a, r.b]));
+        let constraints = puzzle.constraints().iter().map(|c| one_band(&c.cells()));
+        for band in groups.chain(relations).chain(constraints) {
+            rules[band?] = true;
+        }
+        let local = Local { h, w, transposed, own: Vec::new() };
+        let mut own = Vec::with_capacity(w);
+        for (band, &ruled) in rules.iter().enumerate() {
+            let given = puzzle.givens().any(|(cell, _)| band_of(cell) == band);
+            own.push((ruled || given).then(|| local.band(puzzle, base, band)));
+        }
+        Some(Local { own, ..local })
+    }
+
+    /// The cell at line `line`, position `at` of the oriented grid.
+    fn cell(&self, line: usize, at: usize) -> Cell {
+        if self.transposed {
+            Cell::new(at, line)
+        } else {
+            Cell::new(line, at)
+        }
+    }
+
+    /// The puzzle of one band: its lines and boxes all different, its
+    /// givens and its own rules, and every cell outside it given 1 and in
+    /// no group.
+    fn band(&self, puzzle: &Puzzle, base: usize, band: usize) -> Puzzle {
+        let (h, w) = (self.h, self.w);
+        let n = h * w;
+        let lines = band * h..band * h + h;
+        let inside = |cell: Cell| lines.contains(&if self.transposed { cell.col } else { cell.row });
+        let mut own = Puzzle::blank(n).expect("a Sudoku's side");
+        for line in lines.clone() {
+            own.add_group((0..n).map(|at| self.cell(line, at)).collect()).expect("a line");
+        }
+        for stack in 0..h {
+            let cells = lines.clone().flat_map(|line| (0..w).map(move |j| (line, stack * w + j)));
+            own.add_group(cells.map(|(line, at)| self.cell(line, at)).collect()).expect("a box");
+        }
+        for group in &puzzle.groups()[base..] {
+            if group.cells.iter().all(|&c| inside(c)) {
+                own.add_group(group.cells.clone()).expect("the puzzle's group");
+            }
+        }
+        for relation in puzzle.relations() {
+            if inside(relation.a) && inside(relation.b) {
+                own.add_relation(relation.a, relation.b, relation.predicate).expect("the puzzle's relation");
+            }
+        }
+        for constraint in puzzle.constraints() {
+            if constraint.cells().iter().all(|&c| inside(c)) {
+                own.add_constraint(constraint.clone()).expect("the puzzle's constraint");
+            }
+        }
+        for cell in puzzle.cells() {
+            let digit = if inside(cell) { puzzle.given(cell) } else { Some(1) };
+            if let Some(digit) = digit {
+                own.set_given(cell, digit).expect("a cell of the grid");
+            }
+        }
+        own
+    }
+
+    /// A bound on the fillings of the bands with givens or rules of their
+    /// own: each line's open cells in any order, multiplied (saturating).
+    pub fn fillings_bound(&self) -> u128 {
+        let n = self.h * self.w;
+        let mut bound: u128 = 1;
+        for (band, puzzle) in self.own.iter().enumerate() {
+            let Some(puzzle) = puzzle else { continue };
+            for line in band * self.h..band * self.h + self.h {
+                let open = (0..n).filter(|&at| puzzle.given(self.cell(line, at)).is_none()).count();
+                bound = (1..=open as u128).fold(bound, u128::saturating_mul);
+            }
+        }
+        bound
+    }
+
+    /// Which bands have givens or rules of their own.
+    pub fn own(&self) -> impl Iterator<Item = usize> + '_ {
+        self.own.iter().enumerate().filter(|(_, p)| p.is_some()).map(|(b, _)| b)
+    }
+
+    /// The signature of band `band` in `grid`: column `c`'s digits at bits
+    /// `c n ..`, digit `d` at bit `d - 1`.
+    fn signature(&self, grid: &Grid, band: usize) -> u128 {
+        let n = self.h * self.w;
+        let mut key = 0u128;
+        for at in 0..n {
+            let column = (band * self.h..band * self.h + self.h)
+                .fold(0u128, |m, line| m | 1 << (grid.get(self.cell(line, at)) - 1));
+            key |= column << (at * n);
+        }
+        key
+    }
+
+    /// Counts the solutions. `enumerate` lists a band puzzle's solutions;
+    /// `fill` counts the table's band puzzles (as for a blank grid);
+    /// `stop` is polled between steps.
+    pub fn count(
+        &self,
+        jobs: usize,
+        enumerate: &Enumerate,
+        fill: &(dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync),
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Outcome, CountError> {
+        let (h, w) = (self.h, self.w);
+        let own: Vec<usize> = self.own().collect();
+        // Each band of its own, its signatures tallied; bands in parallel,
+        // all of them given up once one has too many fillings.
+        let over = AtomicBool::new(false);
+        let all = AtomicU64::new(0);
+        let tallied = per_class(jobs, &own, stop, |&band| {
+            let mut tally = Tally::new();
+            let mut fillings = 0u128;
+            let done = enumerate(self.own[band].as_ref().expect("own"), MAX_FILLINGS, &mut |grid| {
+                fillings += 1;
+                *tally.entry(self.signature(grid, band)).or_default() += 1;
+                if u128::from(all.fetch_add(1, Ordering::Relaxed)) >= MAX_FILLINGS {
+                    over.store(true, Ordering::Relaxed);
+                }
+                !over.load(Ordering::Relaxed)
+            })?;
+            if done == Some(false) {
+                over.store(true, Ordering::Relaxed);
+            }
+            Ok(Some(done.filter(|&all| all).map(|_| (tally, fillings))))
+        })?;
+        if over.load(Ordering::Relaxed) {
+            return Ok(Outcome::TooLarge(format!("the bands have more than {MAX_FILLINGS} fillings")));
+        }
+        // A band the stop came before (outer `None`), or whose enumeration
+        // it ended (inner `None`): no count.
+        let Some(mut tallied) = tallied.into_iter().collect::<Option<Option<Vec<(Tally, u128)>>>>().flatten() else {
+            return Ok(Outcome::Stopped);
+        };
+        let report: Vec<(usize, u128, usize)> =
+            own.iter().zip(&tallied).map(|(&b, (tally, fillings))| (b, *fillings, tally.len())).collect();
+        // The smallest tallies first: they are the pairs' sides.
+        tallied.sort_by_key(|(tally, _)| tally.len());
+        let mut tallies: Vec<Tally> = tallied.into_iter().map(|(tally, _)| tally).collect();
+        let free = w - tallies.len();
+        let tabled = if free > 0 {
+            let bands = Bands { h, w, transposed: self.transposed, route: Route::Table };
+            match bands.tabled(jobs, fill, stop, free == w - 1)? {
+                Some(tabled) => Some(tabled),
+                None => return Ok(Outcome::Stopped),
+            }
+        } else {
+            None
+        };
+        let n = h * w;
+        let full = (0..n).fold(0u128, |key, at| key | ((1u128 << n) - 1) << (at * n));
+        let (mut sum, mut pairs) = (Sum::default(), 0u128);
+        if tallies.len() == 1 {
+            // One band of its own: the free bands by the partner sum.
+            let tabled = tabled.as_ref().expect("free bands");
+            let partners = tabled.partners.as_ref().expect("asked for");
+            for (i, (&s, &count)) in tallies[0].iter().enumerate() {
+                if i % 4096 == 0 && stop() {
+                    return Ok(Outcome::Stopped);
+                }
+                sum.add(u128::from(count), partners[tabled.class(s, h, w)])?;
+            }
+        } else if w == 2 {
+            for (&s, &count) in &tallies[0] {
+                sum.add(u128::from(count), tallies[1].get(&(full ^ s)).map_or(0, |&c| u128::from(c)))?;
+            }
+        } else {
+            // Two or three of their own: pairs of the two smallest, the
+            // third band (the largest tally, or free) at the digits left.
+            let product = (tallies[0].len() as u128) * (tallies[1].len() as u128);
+            if product > MAX_PAIRS {
+                return Ok(Outcome::TooLarge(format!("{product} pairs of signatures to look at, past {MAX_PAIRS}")));
+            }
+            let third = tallies.get(2).cloned();
+            tallies.truncate(2);
+            let last = |s: u128| -> u128 {
+                match (&third, &tabled) {
+                    (Some(tally), _) => tally.get(&s).map_or(0, |&c| u128::from(c)),
+                    (None, Some(tabled)) => tabled.fillings[tabled.class(s, h, w)],
+                    (None, None) => unreachable!("three bands: tallied or free"),
+                }
+            };
+            let Some((joined, matched)) = join(jobs, &tallies[0], &tallies[1], (h, w), full, stop, last)? else {
+                return Ok(Outcome::Stopped);
+            };
+            (sum, pairs) = (joined, matched);
+        }
+        Ok(Outcome::Counted(LocalCount {
+            grids: sum.total(),
+            own: report,
+            classes: tabled.map(|t| t.classes.roots.len()),
+            pairs,
+        }))
+    }
+}
+
+/// The sum over the pairs of `a`'s and `b`'s signatures that miss each
+/// other's digits in every column, of their fillings times `last` at the
+/// digits left; `a` shared out among the threads. `b` is indexed by the
+/// digits of its first two stacks' columns, so that each of `a`'s
+/// signatures visits only the groups that miss its own there: about 56
+/// of the 1,680 of a 9x9 stack. `None` if stopped.
+fn join(
+    jobs: usize,
+    a: &Tally,
+    b: &Tally,
+    (h, w): (usize, usize),
+    full: u128,
+    stop: &(dyn Fn() -> bool + Sync),
+    last: impl Fn(u128) -> u128 + Sync,
+) -> Result<Option<(Sum, u128)>, CountError> {
+    let n = h * w;
+    let stack = |s: u128, k: usize| (s >> (k * w * n)) & ((1u128 << (w * n)) - 1);
+    let mut index: HashMap<u128, HashMap<u128, Vec<(u128, u64)>>> = HashMap::new();
+    for (&s, &count) in b {
+        index.entry(stack(s, 0)).or_default().entry(stack(s, 1)).or_default().push((s, count));
+    }
+    type Group = Vec<(u128, Vec<(u128, u64)>)>;
+    let index: Vec<(u128, Group)> = index.into_iter().map(|(k, inner)| (k, inner.into_iter().collect())).collect();
+    let a: Vec<(u128, u64)> = a.iter().map(|(&s, &c)| (s, c)).collect();
+    let chunks: Vec<usize> = (0..a.len().div_ceil(256)).collect();
+    let sums = per_class(jobs, &chunks, stop, |&chunk| {
+        let (mut sum, mut pairs) = (Sum::default(), 0u128);
+        for &(s, count) in &a[chunk * 256..(chunk * 256 + 256).min(a.len())] {
+            let (first, second) = (stack(s, 0), stack(s, 1));
+            for (_, inner) in index.iter().filter(|(k, _)| k & first == 0) {
+                for (_, group) in inner.iter().filter(|(k, _)| k & second == 0) {
+                    for &(t, other) in group.iter().filter(|(t, _)| s & t == 0) {
+                        pairs += 1;
+                        let left = last(full ^ s ^ t);
+                        if left != 0 {
+                            let pair = u128::from(count).checked_mul(u128::from(other)).ok_or_else(too_large)?;
+                            sum.add(pair, left)?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Some((sum, pairs)))
+    })?;
+    let (mut total, mut pairs) = (Sum::default(), 0u128);
+    for sum in sums {
+        let Some((sum, joined)) = sum else { return Ok(None) };
+        total.big += sum.total();
+        pairs += joined;
+    }
+    Ok(Some((total, pairs)))
+}
+
+/// A sum of products kept in 128 bits and carried into a big integer
+/// before it overflows.
+#[derive(Default)]
+struct Sum {
+    small: u128,
+    big: BigUint,
+}
+
+impl Sum {
+    fn add(&mut self, a: u128, b: u128) -> Result<(), CountError> {
+        let product = a.checked_mul(b).ok_or_else(too_large)?;
+        match self.small.checked_add(product) {
+            Some(small) => self.small = small,
+            None => {
+                self.big += self.small;
+                self.small = product;
+            }
+        }
+        Ok(())
+    }
+
+    fn total(self) -> BigUint {
+        self.big + self.small
+    }
+}
+
+impl Tabled {
+    /// The class of a signature of the blank layout's band: its first
+    /// stack's columns renamed onto `P`'s blocks in order, the other
+    /// stacks read as partitions.
+    pub(super) fn class(&self, key: u128, h: usize, w: usize) -> usize {
+        let n = h * w;
+        let column = |at: usize| (key >> (at * n)) & ((1u128 << n) - 1);
+        let mut rename = [0u8; 128];
+        for j in 0..w {
+            let mut digits = column(j);
+            let mut next = j * h;
+            while digits != 0 {
+                rename[digits.trailing_zeros() as usize] = next as u8;
+                next += 1;
+                digits &= digits - 1;
+            }
+        }
+        let mut others = Vec::with_capacity(h - 1);
+        let mut blocks = [0u8; 64];
+        for stack in 1..h {
+            for j in 0..w {
+                let mut digits = column(stack * w + j);
+                while digits != 0 {
+                    blocks[usize::from(rename[digits.trailing_zeros() as usize])] = j as u8;
+                    digits &= digits - 1;
+                }
+            }
+            others.push(self.shapes.number(&blocks[..n]));
+        }
+        self.classes.of[self.table.entry(&others)] as usize
+    }
+}
