@@ -65,7 +65,8 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, text, expected in LAYOUTS:
-            puzzle = os.path.join(tmp, "grid.puzzle")
+            # The puzzle format for "size N" specs, the grid format for givens.
+            puzzle = os.path.join(tmp, "grid.puzzle" if text.startswith("size") else "grid.txt")
             cnf = os.path.join(tmp, "grid.cnf")
             with open(puzzle, "w") as f:
                 f.write(text)

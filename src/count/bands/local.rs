@@ -38,8 +38,9 @@ use crate::model::{Cell, Grid, Puzzle};
 pub const MAX_FILLINGS: u128 = 1 << 22;
 
 /// The most pairs of signatures of two bands looked at (through an
-/// index, which skips all but a few thousandths of them on 9x9).
-pub const MAX_PAIRS: u128 = 1 << 40;
+/// index, which skips all but a few thousandths of them on 9x9: about a
+/// second for 1e10).
+pub const MAX_PAIRS: u128 = 1 << 36;
 
 /// Signatures of one band and their fillings.
 type Tally = HashMap<u128, u64>;
@@ -245,16 +246,16 @@ impl Local {
         let (h, w) = (self.h, self.w);
         let own: Vec<usize> = self.own().collect();
         // Each band of its own, its signatures tallied; bands in parallel,
-        // all of them given up once one has too many fillings.
+        // all of them given up once they have too many fillings together.
         let over = AtomicBool::new(false);
-        let all = AtomicU64::new(0);
+        let enumerated = AtomicU64::new(0);
         let tallied = per_class(jobs, &own, stop, |&band| {
             let mut tally = Tally::new();
             let mut fillings = 0u128;
             let done = enumerate(self.own[band].as_ref().expect("own"), MAX_FILLINGS, &mut |grid| {
                 fillings += 1;
                 *tally.entry(self.signature(grid, band)).or_default() += 1;
-                if u128::from(all.fetch_add(1, Ordering::Relaxed)) >= MAX_FILLINGS {
+                if u128::from(enumerated.fetch_add(1, Ordering::Relaxed)) >= MAX_FILLINGS {
                     over.store(true, Ordering::Relaxed);
                 }
                 !over.load(Ordering::Relaxed)
@@ -311,8 +312,7 @@ impl Local {
             if product > MAX_PAIRS {
                 return Ok(Outcome::TooLarge(format!("{product} pairs of signatures to look at, past {MAX_PAIRS}")));
             }
-            let third = tallies.get(2).cloned();
-            tallies.truncate(2);
+            let third = (tallies.len() == 3).then(|| tallies.pop().expect("three"));
             let last = |s: u128| -> u128 {
                 match (&third, &tabled) {
                     (Some(tally), _) => tally.get(&s).map_or(0, |&c| u128::from(c)),
