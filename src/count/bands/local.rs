@@ -5,8 +5,8 @@
 //! A band with no givens and no rules beyond rows and boxes (a *free*
 //! band) has the blank layout's `N`, read from the table by the class of
 //! the signature. A band with givens or rules of its own has its fillings
-//! enumerated by the engine, at most [`MAX_FILLINGS`] of them, and each
-//! filling's signature tallied: its `N` is that tally. Givens break the
+//! enumerated by the engine (at most [`MAX_FILLINGS`] over all such
+//! bands), and each filling's signature tallied: its `N` is that tally. Givens break the
 //! renamings and permutations the table's classes rest on, so such a
 //! band's signatures are kept as they are, each column's set of digits
 //! (which is why the grid's side is at most 11: the sets of a band fill
@@ -16,8 +16,9 @@
 //!   of the complement with two bands, `C` with three) at `s`'s class;
 //! - two or three of them: the sum over the pairs of signatures of two
 //!   such bands that miss each other's digits in every column, of their
-//!   `N` times the third band's (tallied, or free) at the digits left; at
-//!   most [`MAX_PAIRS`] pairs.
+//!   `N` times the third band's (tallied, or free) at the digits left,
+//!   when the two bands' numbers of signatures multiply to at most
+//!   [`MAX_PAIRS`].
 //!
 //! Past either bound the puzzle is not counted by bands, and the plan goes
 //! on as if it were not banded. The orientation, bands of rows or of
@@ -48,7 +49,7 @@ type Tally = HashMap<u128, u64>;
 /// A puzzle whose givens and extra rules stay inside bands, as bands.
 #[derive(Clone, Debug)]
 pub struct Local {
-    /// Lines of a band (and stacks of a band).
+    /// Lines of a band (and stacks in a band).
     pub h: usize,
     /// Bands.
     pub w: usize,
@@ -85,10 +86,9 @@ pub struct LocalCount {
 }
 
 /// Enumerates a band puzzle's solutions, at most `max`, showing each to
-/// `each`: `Some(true)` when that was all of them, `Some(false)` when
-/// there are more, `None` if stopped.
-/// `each` returns whether to go on; stopped by it, the enumeration ends
-/// with `None` too.
+/// `each`, which returns whether to go on: `Some(true)` when that was all
+/// of them, `Some(false)` when there are more, `None` if stopped (by the
+/// count's stop or by `each`).
 pub type Enumerate<'a> =
     dyn Fn(&Puzzle, u128, &mut dyn FnMut(&Grid) -> bool) -> Result<Option<bool>, CountError> + Sync + 'a;
 
