@@ -215,6 +215,46 @@ impl Local {
         bound
     }
 
+    /// The blank layout counted by bands in this orientation, if its table
+    /// fits (as [`Local::estimate`] needs it).
+    pub fn blank(&self) -> Option<Bands> {
+        let bands = Bands { h: self.h, w: self.w, transposed: self.transposed, route: Route::Table };
+        bands.entries().is_some().then_some(bands)
+    }
+
+    /// Estimates of the fillings of the bands with givens or rules of
+    /// their own, together, and of the puzzle's solutions, from the blank
+    /// layout's `band` fillings and `grids`: each given, in reading order,
+    /// divides by the digits its lines and box (and, for the solutions,
+    /// its column) leave it after the givens before it. A given that
+    /// clashes makes both 0. Rules are not read: they only lower the
+    /// counts, the bands' as much as the puzzle's.
+    pub fn estimate(&self, puzzle: &Puzzle, band: f64, grids: f64) -> (f64, f64) {
+        let n = self.h * self.w;
+        // Per unit (line, column, box of the oriented grid), its digits so far.
+        let (mut lines, mut columns, mut boxes) = (vec![0u64; n], vec![0u64; n], vec![0u64; n]);
+        let (mut bands, mut total) = (vec![1f64; self.w], 1f64);
+        for line in 0..n {
+            for (at, column) in columns.iter_mut().enumerate() {
+                let Some(digit) = puzzle.given(self.cell(line, at)) else { continue };
+                let bit = 1u64 << (digit - 1);
+                let square = line / self.h * self.h + at / self.w;
+                let inside = lines[line] | boxes[square];
+                let left = |used: u64| (n as u32 - used.count_ones()) as f64;
+                if (inside | *column) & bit != 0 {
+                    return (0.0, 0.0);
+                }
+                bands[line / self.h] /= left(inside);
+                total /= left(inside | *column);
+                lines[line] |= bit;
+                *column |= bit;
+                boxes[square] |= bit;
+            }
+        }
+        let own: f64 = self.own().map(|b| band * bands[b]).sum();
+        (own, grids * total)
+    }
+
     /// Which bands have givens or rules of their own.
     pub fn own(&self) -> impl Iterator<Item = usize> + '_ {
         self.own.iter().enumerate().filter(|(_, p)| p.is_some()).map(|(b, _)| b)

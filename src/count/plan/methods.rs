@@ -9,7 +9,7 @@ use num_bigint::BigUint;
 use varisat::Lit;
 
 use super::{Counter, Method, Plan, SymmetryUse, Tally, LEARN_BELOW, LEARN_MAX};
-use crate::count::bands::{Bands, Local, Outcome, Pieces, Route};
+use crate::count::bands::{Bands, Local, Outcome, Pieces, Route, MAX_FILLINGS};
 use crate::count::drive::{count_on, Resume};
 use crate::count::prepared::{Prepared, Until};
 use crate::count::symmetry::Transposition;
@@ -175,14 +175,19 @@ impl Counter {
         let local = (stop == Stop::Budget && split && banded)
             .then(|| Local::recognize(puzzle, plan.symmetry == SymmetryUse::Auto))
             .flatten();
-        if local.as_ref().is_some_and(|local| local.fillings_bound() > BANDS_AT_ONCE) {
+        let quick = local.as_ref().is_some_and(|local| local.fillings_bound() <= BANDS_AT_ONCE);
+        if local.is_some() && !quick {
             // Most counts end soon after the probe, sooner than bands
             // would: the enumeration goes on a while longer first, unless
             // the bands are sure to be quick.
             let longer = Until { decisions: Some(decisions + plan.probe * BANDS_PROBE), ..until };
             stop = self.prepared.as_mut().expect("prepared").run(longer, observer)?;
         }
-        if let Some(local) = local.filter(|_| stop == Stop::Budget) {
+        let local = local.filter(|_| stop == Stop::Budget);
+        if let Some(local) = local.as_ref().filter(|_| !quick) {
+            *declined = self.bands_unlikely(local, puzzle, start)?;
+        }
+        if let Some(local) = local.filter(|_| declined.is_none()) {
             let probed = self.prepared.as_ref().expect("prepared").found();
             match self.local_bands(&local, start)? {
                 LocalBands::Counted(models, details) => {
@@ -395,6 +400,39 @@ impl Counter {
             details.push(format!("time: count {}", millis(start.elapsed())));
         }
         Ok(LocalBands::Counted(counted.grids, details))
+    }
+
+    /// Why counting `puzzle` by its bands is unlikely to pay, if it is:
+    /// estimated ([`Local::estimate`]), its bands have more fillings than
+    /// they may, or more than a sixteenth of its solutions. The estimates
+    /// rest on the blank layout's counts, counted by bands once per layout
+    /// (9x9: 0.07 s); a layout without a table is left to the bounds.
+    fn bands_unlikely(&mut self, local: &Local, puzzle: &Puzzle, start: Instant) -> Result<Option<String>, CountError> {
+        let Some(blank) = local.blank() else { return Ok(None) };
+        let layout = (blank.h, blank.w);
+        if self.blank.is_none_or(|(counted, _, _)| counted != layout) {
+            let plan = self.plan;
+            let stop = stopper(&plan, start);
+            let fill = |band: &Puzzle| -> Result<Option<BigUint>, CountError> {
+                let tally = Counter::new(piece_plan(&plan, start, None)).count(band, &mut Quiet)?;
+                Ok((tally.stop == Stop::Complete).then_some(tally.count))
+            };
+            let Some(counted) = blank.count(self.threads(&Quiet), &fill, &stop)? else { return Ok(None) };
+            let float = |n: &BigUint| n.to_string().parse::<f64>().unwrap_or(f64::INFINITY);
+            self.blank = Some((layout, float(&counted.fillings), float(&counted.grids)));
+        }
+        let (_, band, grids) = self.blank.expect("just counted");
+        let (bands, solutions) = local.estimate(puzzle, band, grids);
+        let lines = format!("{} bands of {} {}", local.w, local.h, if local.transposed { "columns" } else { "rows" });
+        Ok(if bands > MAX_FILLINGS as f64 {
+            Some(format!("bands: {lines}, not counted by bands: their fillings are estimated at {bands:.1e}, past {MAX_FILLINGS}"))
+        } else if bands * 16.0 > solutions {
+            Some(format!(
+                "bands: {lines}, not counted by bands: their fillings are estimated at {bands:.1e}, the solutions at {solutions:.1e}"
+            ))
+        } else {
+            None
+        })
     }
 
     /// Counts the essentially different grids of a blank Sudoku by

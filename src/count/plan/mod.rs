@@ -29,8 +29,10 @@
 //!      [`LEARN_MAX`]; one still going after that, whose givens and
 //!      rules stay inside bands ([`crate::count::bands::Local`], not with symmetry
 //!      off or `no-bands`), goes on for [`BANDS_PROBE`] times the probe
-//!      and is then counted by bands, unless a band has too many fillings
-//!      (`count::bands::local`); one still going after that is split into
+//!      and is then counted by bands, unless its bands have too many
+//!      fillings, estimated or met, or more than a sixteenth of its
+//!      estimated solutions (`count::bands::local`); one still going
+//!      after that is split into
 //!      the independent parts of its open cells where they fall apart
 //!      (`count::split`), or goes on on every thread from where the probe
 //!      stopped.
@@ -280,6 +282,9 @@ impl Verdict {
 pub struct Counter {
     plan: Plan,
     prepared: Option<Prepared>,
+    /// The last blank layout counted by bands for an estimate: its box
+    /// (`h`, `w`), band fillings and grids.
+    blank: Option<((usize, usize), f64, f64)>,
 }
 
 /// Counts `puzzle` by `plan` (a [`Counter`] of one puzzle).
@@ -290,7 +295,7 @@ pub fn count(puzzle: &Puzzle, plan: &Plan, observer: &mut impl Observer) -> Resu
 impl Counter {
     /// A counter with no engine prepared yet.
     pub fn new(plan: Plan) -> Counter {
-        Counter { plan, prepared: None }
+        Counter { plan, prepared: None, blank: None }
     }
 
     /// The plan it counts by.
