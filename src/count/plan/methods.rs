@@ -313,10 +313,7 @@ impl Counter {
     pub(super) fn bands(&self, bands: &Bands, start: Instant) -> Result<(BigUint, Stop, Vec<String>), CountError> {
         let plan = self.plan;
         let stop = stopper(&plan, start);
-        let fill = |band: &Puzzle| -> Result<Option<BigUint>, CountError> {
-            let tally = Counter::new(piece_plan(&plan, start, None)).count(band, &mut Quiet)?;
-            Ok((tally.stop == Stop::Complete).then_some(tally.count))
-        };
+        let fill = filler(&plan, start);
         let counted = bands.count(self.threads(&Quiet), &fill, &stop)?;
         let Some(counted) = counted else {
             let why = stopped(&plan);
@@ -354,15 +351,12 @@ impl Counter {
     /// bands: each band with its own givens or rules enumerated by the
     /// plan's engine (no symmetry, no shortcut, one thread each; the bands
     /// shared out among the threads), the free ones read from the blank
-    /// layout's table. `None` with the reason when past the method's
-    /// bounds, or when stopped (with its stop).
+    /// layout's table; past the method's bounds, the reason, and stopped
+    /// early, the stop.
     pub(super) fn local_bands(&self, local: &Local, start: Instant) -> Result<LocalBands, CountError> {
         let plan = self.plan;
         let stop = stopper(&plan, start);
-        let fill = |band: &Puzzle| -> Result<Option<BigUint>, CountError> {
-            let tally = Counter::new(piece_plan(&plan, start, None)).count(band, &mut Quiet)?;
-            Ok((tally.stop == Stop::Complete).then_some(tally.count))
-        };
+        let fill = filler(&plan, start);
         let enumerate = |band: &Puzzle, max: u128, each: &mut dyn FnMut(&Grid) -> bool| {
             let tally = Counter::new(piece_plan(&plan, start, Some(max))).count(band, &mut Each(each))?;
             Ok::<_, CountError>(match tally.stop {
@@ -413,10 +407,7 @@ impl Counter {
         if self.blank.is_none_or(|(counted, _, _)| counted != layout) {
             let plan = self.plan;
             let stop = stopper(&plan, start);
-            let fill = |band: &Puzzle| -> Result<Option<BigUint>, CountError> {
-                let tally = Counter::new(piece_plan(&plan, start, None)).count(band, &mut Quiet)?;
-                Ok((tally.stop == Stop::Complete).then_some(tally.count))
-            };
+            let fill = filler(&plan, start);
             let Some(counted) = blank.count(self.threads(&Quiet), &fill, &stop)? else { return Ok(None) };
             let float = |n: &BigUint| n.to_string().parse::<f64>().unwrap_or(f64::INFINITY);
             self.blank = Some((layout, float(&counted.fillings), float(&counted.grids)));
@@ -609,6 +600,15 @@ fn piece_plan(plan: &Plan, start: Instant, max: Option<u128>) -> Plan {
         details: false,
         limits: Limits { max, timeout, ..plan.limits },
         ..*plan
+    }
+}
+
+/// Counts a band puzzle of a count by bands by the plan of a piece:
+/// `None` if it stopped first.
+fn filler(plan: &Plan, start: Instant) -> impl Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync + '_ {
+    move |band: &Puzzle| {
+        let tally = Counter::new(piece_plan(plan, start, None)).count(band, &mut Quiet)?;
+        Ok((tally.stop == Stop::Complete).then_some(tally.count))
     }
 }
 
