@@ -209,7 +209,8 @@ fn givens_and_rules_inside_bands_count_as_the_oracle() {
 /// The count of `puzzle` by local bands (`Local`, straight from the
 /// library, bands of columns allowed with `transpose`), if they apply and
 /// count it within their bounds: each band puzzle enumerated or counted
-/// by the plan, plainly.
+/// by the plan, plainly, the blank layout's table counted for the free
+/// bands.
 fn by_local_bands(puzzle: &satsudoku::model::Puzzle, transpose: bool) -> Option<num_bigint::BigUint> {
     use satsudoku::count::bands::{Local, Outcome};
     use satsudoku::count::plan::{count, Plan, SymmetryUse};
@@ -242,7 +243,8 @@ fn by_local_bands(puzzle: &satsudoku::model::Puzzle, transpose: bool) -> Option<
     };
     let fill = |band: &Puzzle| Ok(Some(count(band, &plain, &mut ())?.count));
     let local = Local::recognize(puzzle, transpose)?;
-    match local.count(2, &enumerate, &fill, &|| false).unwrap() {
+    let blank = local.blank().map(|bands| bands.blank(2, &fill, &|| false).unwrap().unwrap());
+    match local.count(2, &enumerate, blank.as_ref(), &|| false).unwrap() {
         Outcome::Counted(counted) => Some(counted.grids),
         _ => None,
     }

@@ -29,7 +29,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use num_bigint::BigUint;
 
-use super::{per_class, too_large, Bands, Route, Tabled};
+use super::{per_class, too_large, Bands, Blank, Route, Tabled};
 use crate::count::CountError;
 use crate::model::{Cell, Grid, Puzzle};
 
@@ -216,7 +216,8 @@ impl Local {
     }
 
     /// The blank layout counted by bands in this orientation, if its table
-    /// fits (as [`Local::estimate`] needs it).
+    /// fits: its [`Bands::blank`] is what [`Local::count`] reads free
+    /// bands from and [`Local::estimate`] rests on.
     pub fn blank(&self) -> Option<Bands> {
         let bands = Bands { h: self.h, w: self.w, transposed: self.transposed, route: Route::Table };
         bands.entries().is_some().then_some(bands)
@@ -274,13 +275,13 @@ impl Local {
     }
 
     /// Counts the solutions. `enumerate` lists a band puzzle's solutions;
-    /// `fill` counts the table's band puzzles (as for a blank grid);
-    /// `stop` is polled between steps.
+    /// `blank` is the layout's counted table ([`Local::blank`]), which the
+    /// free bands need; `stop` is polled between steps.
     pub fn count(
         &self,
         jobs: usize,
         enumerate: &Enumerate,
-        fill: &(dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync),
+        blank: Option<&Blank>,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Outcome, CountError> {
         let (h, w) = (self.h, self.w);
@@ -319,22 +320,18 @@ impl Local {
         tallied.sort_by_key(|(tally, _)| tally.len());
         let mut tallies: Vec<Tally> = tallied.into_iter().map(|(tally, _)| tally).collect();
         let free = w - tallies.len();
-        let tabled = if free > 0 {
-            let bands = Bands { h, w, transposed: self.transposed, route: Route::Table };
-            match bands.tabled(jobs, fill, stop, free == w - 1)? {
-                Some(tabled) => Some(tabled),
-                None => return Ok(Outcome::Stopped),
-            }
-        } else {
-            None
-        };
+        let tabled = (free > 0).then(|| {
+            let blank = blank.expect("free bands need the blank layout's table");
+            assert_eq!((blank.h, blank.w), (h, w), "the blank layout of these bands");
+            &blank.tabled
+        });
         let n = h * w;
         let full = (0..n).fold(0u128, |key, at| key | ((1u128 << n) - 1) << (at * n));
         let (mut sum, mut pairs) = (Sum::default(), 0u128);
         if tallies.len() == 1 {
             // One band of its own: the free bands by the partner sum.
-            let tabled = tabled.as_ref().expect("free bands");
-            let partners = tabled.partners.as_ref().expect("asked for");
+            let tabled = tabled.expect("free bands");
+            let partners = &tabled.partners;
             for (i, (&s, &count)) in tallies[0].iter().enumerate() {
                 if i % 4096 == 0 && stop() {
                     return Ok(Outcome::Stopped);
@@ -354,7 +351,7 @@ impl Local {
             }
             let third = (tallies.len() == 3).then(|| tallies.pop().expect("three"));
             let last = |s: u128| -> u128 {
-                match (&third, &tabled) {
+                match (&third, tabled) {
                     (Some(tally), _) => tally.get(&s).map_or(0, |&c| u128::from(c)),
                     (None, Some(tabled)) => tabled.fillings[tabled.class(s, h, w)],
                     (None, None) => unreachable!("three bands: tallied or free"),

@@ -147,11 +147,25 @@ struct Tabled {
     classes: table::Classes,
     /// `N` per class.
     fillings: Vec<u128>,
-    /// The partner sum per class (`N` with two bands, `C` with three), if
-    /// asked for.
-    partners: Option<Vec<u128>>,
+    /// The partner sum per class (`N` with two bands, `C` with three).
+    partners: Vec<u128>,
     /// The engine's models over the classes.
     models: BigUint,
+}
+
+/// A blank layout counted by its table ([`Bands::blank`]): what a count by
+/// local bands reads its free bands from, and the counts its estimate
+/// rests on.
+pub struct Blank {
+    /// Rows of a box, as [`Bands::h`].
+    pub h: usize,
+    /// Columns of a box, as [`Bands::w`].
+    pub w: usize,
+    tabled: Tabled,
+    /// The layout's grids.
+    pub grids: BigUint,
+    /// The fillings of one band.
+    pub fillings: BigUint,
 }
 
 impl Bands {
@@ -242,39 +256,26 @@ impl Bands {
         fill: &(dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync),
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Option<BandCount>, CountError> {
-        let Some(tabled) = self.tabled(jobs, fill, stop, true)? else { return Ok(None) };
-        let Tabled { table, classes, fillings, partners, models, .. } = &tabled;
-        let partners = partners.as_ref().expect("asked for");
-        // Each entry stands for (h w)!/h!^w first stacks times w!^(h-1)
-        // orders of the other stacks' columns.
-        let (h, w) = (self.h, self.w);
-        let orders = (1..=w as u32).product::<u32>();
-        let weight = BigUint::from(ordered_partitions(h, w).expect("fits")) * BigUint::from(orders).pow(h as u32 - 1);
-        let (mut grids, mut band_sum) = (BigUint::default(), BigUint::default());
-        for ((&size, &fills), &partner) in classes.sizes.iter().zip(fillings).zip(partners) {
-            grids += BigUint::from(size) * fills * partner;
-            band_sum += BigUint::from(size) * fills;
-        }
+        let Some(blank) = self.blank(jobs, fill, stop)? else { return Ok(None) };
+        let Tabled { table, classes, models, .. } = &blank.tabled;
         Ok(Some(BandCount {
-            grids: grids * &weight,
             entries: table.len(),
             classes: classes.roots.len(),
-            fillings: band_sum * weight,
             pieces: Pieces::Engine { models: models.clone() },
+            grids: blank.grids,
+            fillings: blank.fillings,
         }))
     }
 
-    /// The table and `N` for each of its classes, each counted by the
-    /// engine (`fill`), and with `partners` the partner sum of each class
-    /// too: `N` itself with two bands, `C` with three. `None` if `stop`
-    /// came first.
-    fn tabled(
+    /// The blank layout's table, `N` and the partner sum of each class
+    /// counted (`fill` counts a class's band puzzle with the engine), and
+    /// its band fillings and grids; `None` if `stop` came first.
+    pub fn blank(
         &self,
         jobs: usize,
         fill: &(dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync),
         stop: &(dyn Fn() -> bool + Sync),
-        partners: bool,
-    ) -> Result<Option<Tabled>, CountError> {
+    ) -> Result<Option<Blank>, CountError> {
         let (h, w) = (self.h, self.w);
         let entries = self.entries().expect("recognized");
         let shapes = Shapes::new(h, w, entries).expect("the table fits, so do its partitions");
@@ -290,23 +291,32 @@ impl Bands {
         let rows: u128 = (1..=h as u128).product();
         let fillings =
             counted.iter().map(|&c| c.checked_mul(rows).ok_or_else(too_large)).collect::<Result<Vec<_>, _>>()?;
-        let partners = match (partners, w) {
-            (false, _) => None,
-            (true, 2) => Some(fillings.clone()),
-            (true, _) => {
-                let mut n = vec![0u128; table.len()];
-                for (entry, &class) in classes.of.iter().enumerate() {
-                    n[entry] = fillings[class as usize];
-                }
-                let partners = per_class(jobs, &classes.roots, stop, |&root| {
-                    three_bands(&shapes, &table, &n, root).map(Some).ok_or_else(too_large)
-                })?;
-                let Some(partners) = partners.into_iter().collect::<Option<Vec<u128>>>() else { return Ok(None) };
-                Some(partners)
+        // The partner sum of each class: N itself with two bands, C with three.
+        let partners = if w == 2 {
+            fillings.clone()
+        } else {
+            let mut n = vec![0u128; table.len()];
+            for (entry, &class) in classes.of.iter().enumerate() {
+                n[entry] = fillings[class as usize];
             }
+            let partners = per_class(jobs, &classes.roots, stop, |&root| {
+                three_bands(&shapes, &table, &n, root).map(Some).ok_or_else(too_large)
+            })?;
+            let Some(partners) = partners.into_iter().collect::<Option<Vec<u128>>>() else { return Ok(None) };
+            partners
         };
+        // Each entry stands for (h w)!/h!^w first stacks times w!^(h-1)
+        // orders of the other stacks' columns.
+        let orders = (1..=w as u32).product::<u32>();
+        let weight = BigUint::from(ordered_partitions(h, w).expect("fits")) * BigUint::from(orders).pow(h as u32 - 1);
+        let (mut grids, mut band_sum) = (BigUint::default(), BigUint::default());
+        for ((&size, &fills), &partner) in classes.sizes.iter().zip(&fillings).zip(&partners) {
+            grids += BigUint::from(size) * fills * partner;
+            band_sum += BigUint::from(size) * fills;
+        }
         let models = counted.iter().map(|&c| BigUint::from(c)).sum();
-        Ok(Some(Tabled { shapes, table, classes, fillings, partners, models }))
+        let tabled = Tabled { shapes, table, classes, fillings, partners, models };
+        Ok(Some(Blank { h, w, tabled, grids: grids * &weight, fillings: band_sum * weight }))
     }
 
     /// The band puzzle of a signature: the top `h` rows of an `n x n` grid,

@@ -9,7 +9,7 @@ use num_bigint::BigUint;
 use varisat::Lit;
 
 use super::{Counter, Method, Plan, SymmetryUse, Tally, LEARN_BELOW, LEARN_MAX};
-use crate::count::bands::{Bands, Local, Outcome, Pieces, Route, MAX_FILLINGS};
+use crate::count::bands::{Bands, Blank, Local, Outcome, Pieces, Route, MAX_FILLINGS};
 use crate::count::drive::{count_on, Resume};
 use crate::count::prepared::{Prepared, Until};
 use crate::count::symmetry::Transposition;
@@ -183,13 +183,16 @@ impl Counter {
             let longer = Until { decisions: Some(decisions + plan.probe * BANDS_PROBE), ..until };
             stop = self.prepared.as_mut().expect("prepared").run(longer, observer)?;
         }
-        let local = local.filter(|_| stop == Stop::Budget);
-        if let Some(local) = local.as_ref().filter(|_| !quick) {
-            *declined = self.bands_unlikely(local, puzzle, start)?;
-        }
-        if let Some(local) = local.filter(|_| declined.is_none()) {
+        if let Some(local) = local.filter(|_| stop == Stop::Budget) {
             let probed = self.prepared.as_ref().expect("prepared").found();
-            match self.local_bands(&local, start)? {
+            let outcome = if !self.blank_for(&local, start)? {
+                LocalBands::Stopped(stopped(&plan))
+            } else if let Some(why) = (!quick).then(|| self.bands_unlikely(&local, puzzle)).flatten() {
+                LocalBands::TooLarge(why)
+            } else {
+                self.local_bands(&local, start)?
+            };
+            match outcome {
                 LocalBands::Counted(models, details) => {
                     return Ok(Enumerated { models, stop: Stop::Complete, method: Method::Bands, details });
                 }
@@ -356,7 +359,6 @@ impl Counter {
     pub(super) fn local_bands(&self, local: &Local, start: Instant) -> Result<LocalBands, CountError> {
         let plan = self.plan;
         let stop = stopper(&plan, start);
-        let fill = filler(&plan, start);
         let enumerate = |band: &Puzzle, max: u128, each: &mut dyn FnMut(&Grid) -> bool| {
             let tally = Counter::new(piece_plan(&plan, start, Some(max))).count(band, &mut Each(each))?;
             Ok::<_, CountError>(match tally.stop {
@@ -368,7 +370,7 @@ impl Counter {
         let (h, w) = (local.h, local.w);
         let bands = if local.transposed { "columns" } else { "rows" };
         let lines = format!("{w} bands of {h} {bands}");
-        let counted = match local.count(self.threads(&Quiet), &enumerate, &fill, &stop)? {
+        let counted = match local.count(self.threads(&Quiet), &enumerate, self.blank_of(local), &stop)? {
             Outcome::Counted(counted) => counted,
             Outcome::TooLarge(why) => {
                 return Ok(LocalBands::TooLarge(format!("bands: {lines}, not counted by bands: {why}")))
@@ -396,26 +398,35 @@ impl Counter {
         Ok(LocalBands::Counted(counted.grids, details))
     }
 
-    /// Why counting `puzzle` by its bands is unlikely to pay, if it is:
-    /// estimated ([`Local::estimate`]), its bands have more fillings than
-    /// they may, or more than a sixteenth of its solutions. The estimates
-    /// rest on the blank layout's counts, counted by bands once per layout
-    /// (9x9: 0.07 s); a layout without a table is left to the bounds.
-    fn bands_unlikely(&mut self, local: &Local, puzzle: &Puzzle, start: Instant) -> Result<Option<String>, CountError> {
-        let Some(blank) = local.blank() else { return Ok(None) };
-        let layout = (blank.h, blank.w);
-        if self.blank.is_none_or(|(counted, _, _)| counted != layout) {
-            let plan = self.plan;
-            let stop = stopper(&plan, start);
-            let fill = filler(&plan, start);
-            let Some(counted) = blank.count(self.threads(&Quiet), &fill, &stop)? else { return Ok(None) };
-            let float = |n: &BigUint| n.to_string().parse::<f64>().unwrap_or(f64::INFINITY);
-            self.blank = Some((layout, float(&counted.fillings), float(&counted.grids)));
+    /// Makes sure the counter holds the blank layout of `local`'s bands,
+    /// counted by its table, if the table fits: counted once per layout
+    /// (9x9: 0.07 s). `false` if stopped first.
+    fn blank_for(&mut self, local: &Local, start: Instant) -> Result<bool, CountError> {
+        let Some(bands) = local.blank() else { return Ok(true) };
+        if self.blank.as_ref().is_some_and(|blank| (blank.h, blank.w) == (bands.h, bands.w)) {
+            return Ok(true);
         }
-        let (_, band, grids) = self.blank.expect("just counted");
-        let (bands, solutions) = local.estimate(puzzle, band, grids);
+        let plan = self.plan;
+        let stop = stopper(&plan, start);
+        self.blank = bands.blank(self.threads(&Quiet), &filler(&plan, start), &stop)?;
+        Ok(self.blank.is_some())
+    }
+
+    /// The counter's blank layout for `local`'s bands, if it holds it.
+    fn blank_of(&self, local: &Local) -> Option<&Blank> {
+        self.blank.as_ref().filter(|blank| (blank.h, blank.w) == (local.h, local.w))
+    }
+
+    /// Why counting `puzzle` by its bands is unlikely to pay, if it is:
+    /// estimated ([`Local::estimate`], from the blank layout's counts), its
+    /// bands have more fillings than they may, or more than a sixteenth of
+    /// its solutions. A layout without a table is left to the bounds.
+    fn bands_unlikely(&self, local: &Local, puzzle: &Puzzle) -> Option<String> {
+        let blank = self.blank_of(local)?;
+        let float = |n: &BigUint| n.to_string().parse::<f64>().unwrap_or(f64::INFINITY);
+        let (bands, solutions) = local.estimate(puzzle, float(&blank.fillings), float(&blank.grids));
         let lines = format!("{} bands of {} {}", local.w, local.h, if local.transposed { "columns" } else { "rows" });
-        Ok(if bands > MAX_FILLINGS as f64 {
+        if bands > MAX_FILLINGS as f64 {
             Some(format!("bands: {lines}, not counted by bands: their fillings are estimated at {bands:.1e}, past {MAX_FILLINGS}"))
         } else if bands * 16.0 > solutions {
             Some(format!(
@@ -423,7 +434,7 @@ impl Counter {
             ))
         } else {
             None
-        })
+        }
     }
 
     /// Counts the essentially different grids of a blank Sudoku by

@@ -52,7 +52,7 @@ use std::time::{Duration, Instant};
 use num_bigint::BigUint;
 use varisat::Lit;
 
-use super::bands::Bands;
+use super::bands::{Bands, Blank};
 use super::prepared::{Prepared, Until};
 use super::symmetry::{self, Relabelling};
 use super::takuzu::Takuzu;
@@ -282,9 +282,9 @@ impl Verdict {
 pub struct Counter {
     plan: Plan,
     prepared: Option<Prepared>,
-    /// The last blank layout counted by bands for an estimate: its box
-    /// (`h`, `w`), band fillings and grids.
-    blank: Option<((usize, usize), f64, f64)>,
+    /// The last blank layout counted by its table for a count by local
+    /// bands (their free bands and their estimate).
+    blank: Option<Blank>,
 }
 
 /// Counts `puzzle` by `plan` (a [`Counter`] of one puzzle).
