@@ -120,6 +120,8 @@ pub struct SearchStats {
     /// Implied clauses an engine added to the formula before searching (the
     /// same in every thread, so sums keep the largest).
     pub derived_clauses: Option<u64>,
+    /// Clauses an engine learnt from conflicts (the deleted included).
+    pub learnt_clauses: Option<u64>,
 }
 
 impl SearchStats {
@@ -131,6 +133,7 @@ impl SearchStats {
             decisions: sub(self.decisions, before.decisions),
             conflicts: sub(self.conflicts, before.conflicts),
             derived_clauses: self.derived_clauses,
+            learnt_clauses: sub(self.learnt_clauses, before.learnt_clauses),
         }
     }
 }
@@ -141,11 +144,12 @@ impl std::fmt::Display for SearchStats {
         let known = |x: Option<u64>| x.map_or_else(|| "n/a".to_owned(), |x| x.to_string());
         write!(
             f,
-            "sat calls: {}\ndecisions: {}\nconflicts: {}\nderived clauses: {}",
+            "sat calls: {}\ndecisions: {}\nconflicts: {}\nderived clauses: {}\nlearnt clauses: {}",
             self.sat_calls,
             known(self.decisions),
             known(self.conflicts),
-            known(self.derived_clauses)
+            known(self.derived_clauses),
+            known(self.learnt_clauses)
         )
     }
 }
@@ -160,6 +164,7 @@ impl std::ops::AddAssign for SearchStats {
         self.decisions = add(self.decisions, other.decisions);
         self.conflicts = add(self.conflicts, other.conflicts);
         self.derived_clauses = self.derived_clauses.max(other.derived_clauses);
+        self.learnt_clauses = add(self.learnt_clauses, other.learnt_clauses);
     }
 }
 

@@ -335,31 +335,3 @@ fn work_past_the_memory_limit_is_refused_with_the_estimate() {
         .code(2)
         .stderr(contains("from 32M up"));
 }
-
-/// A count the plan hands to varisat (a blank 32x32 Takuzu, --max 1: the
-/// enum engine's probe finds no grid, varisat takes about 12 s) still stops
-/// at --timeout and on SIGTERM with a lower bound and exit 3: a varisat
-/// search cannot be stopped inside one solve, so it runs on a thread the
-/// count does not wait for.
-#[test]
-fn a_count_handed_to_varisat_still_stops_on_time() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("blank-32.takuzu");
-    std::fs::write(&file, vec![".".repeat(32); 32].join("\n") + "\n").unwrap();
-    let start = std::time::Instant::now();
-    let out = satsudoku()
-        .args(["count", "--format", "takuzu", "--max", "1", "--stats", "-j1", "--timeout", "3"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(3), "{stderr}");
-    assert!(stderr.contains("engine: blocking, stopped"), "{stderr}");
-    assert!(start.elapsed() < std::time::Duration::from_secs(30), "{:?}", start.elapsed());
-    let args = ["count".as_ref(), "--format".as_ref(), "takuzu".as_ref(), "--max".as_ref(), "1".as_ref()];
-    let (code, stdout, stderr) =
-        terminated(&[&args[..], &[file.as_os_str()]].concat(), std::time::Duration::from_secs(3));
-    assert_eq!(code, Some(3), "{stderr}");
-    assert_eq!(stdout, "solutions(0).\n");
-    assert!(stderr.contains("interrupted"), "{stderr}");
-}

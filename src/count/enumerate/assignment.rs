@@ -1,6 +1,7 @@
 //! The part of the search state that changes as the engine assigns and
-//! backtracks: each variable's and literal's value, the trail, and the
-//! branch weights, kept in step.
+//! backtracks: each variable's and literal's value, the trail, the branch
+//! weights, and why and at which level each variable was assigned (for
+//! conflict analysis, `learn.rs`), kept in step.
 
 use varisat::{Lit, Var};
 
@@ -9,8 +10,28 @@ use super::branch::Branches;
 /// The value of an unassigned variable or literal (0 is false, 1 true).
 pub(super) const UNSET: u8 = 2;
 
-/// What changes as the search assigns and backtracks: the values, the trail
-/// and the branch weights, kept in step.
+/// Why a literal is true: the clause that implied it, or none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reason {
+    /// A decision, a literal of the cube, a unit of the formula, or a
+    /// leaf's completion: nothing implied it.
+    Decision,
+    /// Implied by a learnt clause of one literal: by the formula alone,
+    /// whatever its level (conflict analysis leaves it out, as it leaves
+    /// out level 0).
+    Unit,
+    /// The binary clause `¬p ∨ l`, with `p` the literal held here (true).
+    Binary(Lit),
+    /// A clause of the formula or a derived support (its index in `Clauses`).
+    Clause(u32),
+    /// A branch set whose other literals are false (see `Branches`).
+    Set(u32),
+    /// A learnt clause (its index in `Learnt`).
+    Learnt(u32),
+}
+
+/// What changes as the search assigns and backtracks: the values, the trail,
+/// the branch weights and each variable's level and reason, kept in step.
 pub(super) struct Assignment {
     /// Each variable's value: 0 false, 1 true, UNSET.
     pub(super) values: Vec<u8>,
@@ -20,6 +41,18 @@ pub(super) struct Assignment {
     pub(super) trail: Vec<Lit>,
     /// The sets of exclusive options [`super::Enumerate`] branches on.
     pub(super) branches: Branches,
+    /// Per variable, while it is assigned: the decision level it was
+    /// assigned at, and why. Levels never fall along the trail: 0 is what
+    /// the formula implies alone, then one level per literal of the cube
+    /// and one per frame of the search.
+    pub(super) levels: Vec<u32>,
+    pub(super) reasons: Vec<Reason>,
+    /// The level new assignments get (the engine sets it).
+    pub(super) level: u32,
+    /// After propagation fails: a clause whose literals are all false, as
+    /// the reason that would imply the second (false) literal; see
+    /// `Enumerate::clause_of`.
+    pub(super) conflict: (Reason, Lit),
 }
 
 impl Assignment {
@@ -35,13 +68,20 @@ impl Assignment {
         self.lit_values[lit.code()]
     }
 
-    /// Sets `lit` true; false if it is already false.
+    /// Sets `lit` true as a decision; false if it is already false.
     pub(super) fn assign(&mut self, lit: Lit) -> bool {
+        self.assign_by(lit, Reason::Decision)
+    }
+
+    /// Sets `lit` true, implied by `reason`; false if it is already false.
+    pub(super) fn assign_by(&mut self, lit: Lit, reason: Reason) -> bool {
         match self.value(lit) {
             1 => true,
             0 => false,
             _ => {
                 self.values[lit.index()] = u8::from(lit.is_positive());
+                self.levels[lit.index()] = self.level;
+                self.reasons[lit.index()] = reason;
                 self.lit_values[lit.code()] = 1;
                 self.lit_values[(!lit).code()] = 0;
                 self.trail.push(lit);

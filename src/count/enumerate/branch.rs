@@ -145,6 +145,13 @@ impl Branches {
         }
     }
 
+    /// The set with no true literal and the fewest open ones among those
+    /// that hold `var`'s positive literal, if any.
+    pub(super) fn smallest_open_with(&self, var: usize) -> Option<usize> {
+        let sets = self.sets_of.of(var).iter().map(|&set| set as usize);
+        sets.filter(|&set| self.weight[set] < TRUE_WEIGHT).min_by_key(|&set| self.weight[set])
+    }
+
     /// The first set with no true literal and the fewest open ones, or
     /// `None` when every set has a true literal.
     pub(super) fn smallest_open(&self) -> Option<usize> {

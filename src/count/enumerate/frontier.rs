@@ -83,8 +83,13 @@ impl Enumerate<'_> {
         self.prop.undo_to(self.cube_marks.get(kept).copied().unwrap_or(self.cube_end));
         self.cube.truncate(kept);
         self.cube_marks.truncate(kept);
+        if kept == 0 && !self.units.is_empty() && !self.settle_units() {
+            return false;
+        }
         for &lit in &cube[kept..] {
             let mark = self.prop.state.trail.len();
+            // Each literal of the cube starts a level (see `learn.rs`).
+            self.prop.state.level = (self.cube.len() + 1) as u32;
             if !self.prop.assign(lit) || !self.prop.propagate_from(mark) {
                 self.prop.undo_to(mark);
                 self.cube_conflict = true;
@@ -94,7 +99,29 @@ impl Enumerate<'_> {
             self.cube_marks.push(mark);
         }
         self.cube_end = self.prop.state.trail.len();
+        self.prop.state.level = self.cube.len() as u32;
         !self.cube_conflict
+    }
+
+    /// Assigns the learnt units at level 0, where the formula implies
+    /// them, with the trail back at level 0; false (the formula has no
+    /// model) on conflict.
+    fn settle_units(&mut self) -> bool {
+        let mark = self.prop.state.trail.len();
+        self.prop.state.level = 0;
+        for unit in std::mem::take(&mut self.units) {
+            if !self.prop.state.assign_by(unit, super::assignment::Reason::Unit) {
+                self.prop.unsat = true;
+            }
+        }
+        if self.prop.unsat || !self.prop.propagate_from(mark) {
+            self.prop.unsat = true;
+            return false;
+        }
+        // The assignment at level 0 is not what it was.
+        self.level0 = None;
+        self.cube_end = self.prop.state.trail.len();
+        true
     }
 
     /// Gives `pool` the options not yet tried at the shallowest frame that

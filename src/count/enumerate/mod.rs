@@ -36,6 +36,7 @@
 mod assignment;
 mod branch;
 mod frontier;
+mod learn;
 mod propagate;
 mod supports;
 
@@ -110,6 +111,13 @@ pub struct Enumerate<'a> {
     solver: Option<Solver<'static>>,
     /// The assignment after level-0 propagation, for [`Enumerate::restart`].
     level0: Option<Snapshot>,
+    /// Conflict analysis (`learn.rs`): a mark per variable, learnt units
+    /// not yet assigned at level 0, and when to reduce the learnt clauses.
+    seen: Vec<bool>,
+    learning: learn::Learning,
+    units: Vec<Lit>,
+    learnt_since_reduce: u64,
+    reduce_every: u64,
 }
 
 impl<'a> Enumerate<'a> {
@@ -122,6 +130,7 @@ impl<'a> Enumerate<'a> {
         let prop = Propagator::with_branches(encoded, Strength::WithSupports, Branches::new(puzzle, encoded));
         // The cube starts empty, after level-0 propagation.
         let cube_end = prop.trail_len();
+        let var_count = encoded.formula.var_count();
         Enumerate {
             vars: encoded.vars.clone(),
             formula: Arc::clone(&encoded.formula),
@@ -142,6 +151,11 @@ impl<'a> Enumerate<'a> {
             conflicts: 0,
             solver: None,
             level0: None,
+            seen: vec![false; var_count],
+            learning: learn::Learning::new(var_count),
+            units: Vec::new(),
+            learnt_since_reduce: 0,
+            reduce_every: learn::REDUCE_FIRST,
         }
     }
 
@@ -210,8 +224,29 @@ impl<'a> Enumerate<'a> {
         if self.vars.digits() != DigitEncoding::Direct {
             return self.choose_variable();
         }
+        if self.learning.on {
+            return self.choose_active();
+        }
         let set = self.prop.state.branches.smallest_open()?;
         Some(self.prop.state.branches.set(set).iter().copied().filter(|&lit| self.prop.value(lit) == UNSET).collect())
+    }
+
+    /// While learning (see `learn.rs`): the open primary variable of the
+    /// highest activity, and the smallest open set that holds it, the
+    /// variable first; both its values if no open set holds it.
+    fn choose_active(&self) -> Option<Vec<Lit>> {
+        let values = &self.prop.state.values[..self.vars.primary_count()];
+        let activity = &self.learning.activity;
+        let open = (0..values.len()).filter(|&v| values[v] == UNSET);
+        let var = open.max_by(|&a, &b| activity[a].total_cmp(&activity[b]))?;
+        let branches = &self.prop.state.branches;
+        let Some(set) = branches.smallest_open_with(var) else {
+            let var = Var::from_index(var);
+            return Some(vec![var.positive(), var.negative()]);
+        };
+        let first = Var::from_index(var).positive();
+        let others = branches.set(set).iter().copied().filter(|&lit| lit != first && self.prop.value(lit) == UNSET);
+        Some(std::iter::once(first).chain(others).collect())
     }
 
     /// For order and log digits, whose literals are not exclusive options: both
@@ -301,14 +336,24 @@ impl<'a> Enumerate<'a> {
                 if let Some(pool) = self.pool.filter(|pool| pool.wanted()) {
                     self.give_work(pool);
                 }
+                if self.decisions % learn::WINDOW == learn::WINDOW - 1 {
+                    self.judge_learning();
+                }
             }
             let frame = self.stack.last_mut().expect("checked above");
             let (choice, len) = (frame.options[frame.next], frame.trail_len);
             frame.next += 1;
             self.prop.undo_to(len);
             self.decisions += 1;
-            if !self.prop.assign(choice) || !self.prop.propagate_from(len) {
+            self.prop.state.level = (self.cube.len() + self.stack.len()) as u32;
+            if !self.prop.assign(choice) {
+                // Made false at the frame's base: a branch with no model.
                 self.conflicts += 1;
+                continue;
+            }
+            if !self.prop.propagate_from(len) {
+                self.conflicts += 1;
+                self.backtrack_learning();
                 continue;
             }
             match self.choose() {
@@ -351,6 +396,7 @@ impl Engine for Enumerate<'_> {
             decisions: Some(self.decisions),
             conflicts: Some(self.conflicts),
             derived_clauses: Some(self.prop.derived),
+            learnt_clauses: Some(self.prop.clauses.learnt.learnt()),
         }
     }
 }

@@ -6,8 +6,9 @@
 
 use varisat::{Lit, Var};
 
-use super::assignment::{Assignment, UNSET};
+use super::assignment::{Assignment, Reason, UNSET};
 use super::branch::Branches;
+use super::learn::Learnt;
 use super::supports::{cell_of, derive_supports};
 use crate::count::csr::{starts_of, Csr};
 use crate::encode::{Encoded, VarMap};
@@ -92,12 +93,16 @@ impl Propagator {
         }
         let watches = Watches::new(2 * var_count, &lits, &clauses);
         let mut propagator = Propagator {
-            clauses: Clauses { implied, lits, spans: clauses, watches },
+            clauses: Clauses { implied, lits, spans: clauses, watches, learnt: Learnt::new(2 * var_count) },
             state: Assignment {
                 values: vec![UNSET; var_count],
                 lit_values: vec![UNSET; 2 * var_count],
                 trail: Vec::new(),
                 branches,
+                levels: vec![0; var_count],
+                reasons: vec![Reason::Decision; var_count],
+                level: 0,
+                conflict: (Reason::Decision, Lit::from_index(0, true)),
             },
             unsat,
             derived,
@@ -178,10 +183,37 @@ pub(super) struct Clauses {
     spans: Vec<(u32, u32)>,
     /// The clauses watching each literal (looked at when it becomes false).
     watches: Watches,
+    /// The clauses learnt from conflicts, with their own watches.
+    pub(super) learnt: Learnt,
 }
 
 impl Clauses {
-    /// Unit propagation of `state`'s trail from position `head`; false on conflict.
+    /// The literals of the clause behind `reason`, which implies `lit`
+    /// (for [`Reason::Binary`], the clause is `¬p ∨ lit`).
+    pub(super) fn clause_of<'c>(
+        &'c self,
+        branches: &'c Branches,
+        reason: Reason,
+        lit: Lit,
+        binary: &'c mut [Lit; 2],
+    ) -> &'c [Lit] {
+        match reason {
+            Reason::Decision | Reason::Unit => &[],
+            Reason::Binary(p) => {
+                *binary = [!p, lit];
+                &binary[..]
+            }
+            Reason::Clause(c) => {
+                let (start, len) = self.spans[c as usize];
+                &self.lits[start as usize..(start + len) as usize]
+            }
+            Reason::Set(set) => branches.set(set as usize),
+            Reason::Learnt(c) => self.learnt.clause(c),
+        }
+    }
+
+    /// Unit propagation of `state`'s trail from position `head`; false on
+    /// conflict, with the conflict in `state.conflict`.
     pub(super) fn propagate(&mut self, state: &mut Assignment, head: usize) -> bool {
         let ok = self.propagate_all(state, head);
         if !ok {
@@ -192,17 +224,20 @@ impl Clauses {
 
     /// [`Clauses::propagate`], leaving the pending branch sets after a conflict.
     fn propagate_all(&mut self, state: &mut Assignment, mut head: usize) -> bool {
-        let Clauses { implied, lits, spans, watches } = self;
+        let Clauses { implied, lits, spans, watches, learnt } = self;
         loop {
             // A branch set with one open literal left makes it true; with
             // none, it is a conflict (its clause "at least one" is not watched).
             if let Some(set) = state.branches.pending.pop() {
                 match state.branches.weight_of(set) {
-                    0 => return false,
+                    0 => {
+                        state.conflict = (Reason::Set(set), state.branches.set(set as usize)[0]);
+                        return false;
+                    }
                     1 => {
-                        let set = state.branches.set(set as usize);
-                        let open = set.iter().copied().find(|&l| state.value(l) != 0).expect("one literal is open");
-                        state.assign(open);
+                        let lits = state.branches.set(set as usize);
+                        let open = lits.iter().copied().find(|&l| state.value(l) != 0).expect("one literal is open");
+                        state.assign_by(open, Reason::Set(set));
                     }
                     _ => {}
                 }
@@ -219,9 +254,12 @@ impl Clauses {
                 let lit = implied.items[i];
                 match state.value(lit) {
                     1 => {}
-                    0 => return false,
+                    0 => {
+                        state.conflict = (Reason::Binary(made_true), lit);
+                        return false;
+                    }
                     _ => {
-                        state.assign(lit);
+                        state.assign_by(lit, Reason::Binary(made_true));
                     }
                 }
             }
@@ -263,12 +301,16 @@ impl Clauses {
                     continue;
                 }
                 i += 1;
-                if !state.assign(other) {
+                if !state.assign_by(other, Reason::Clause(c)) {
                     watches.set_end(watching, end);
+                    state.conflict = (Reason::Clause(c), other);
                     return false;
                 }
             }
             watches.set_end(watching, end);
+            if !learnt.propagate(state, falsified) {
+                return false;
+            }
         }
         true
     }
@@ -290,9 +332,9 @@ struct Watches {
 /// watch when the watch was set, or the last one found true there): while
 /// that one is true, the clause is satisfied.
 #[derive(Clone, Copy)]
-struct Watch {
-    clause: u32,
-    blocker: Lit,
+pub(super) struct Watch {
+    pub(super) clause: u32,
+    pub(super) blocker: Lit,
 }
 
 impl Watches {

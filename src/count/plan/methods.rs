@@ -134,10 +134,15 @@ impl Counter {
         };
         let mut stop = prepared.run(until, observer)?;
         // A count that found fewer than LEARN_BELOW models in its probe is
-        // a search that needs learning: varisat counts it, from the start,
-        // if it has at most LEARN_MAX models, and otherwise the enum engine
-        // goes on from where it stopped (the attempt's models are not kept,
-        // so it never reports a model or progress it takes back).
+        // a search that needs learning, which the enum engine does (see
+        // `count::enumerate`): it goes on for `plan.judge` more decisions.
+        if stop == Stop::Budget && learn && prepared.found() < LEARN_BELOW {
+            stop = prepared.run(Until { decisions: Some(decisions + plan.judge), ..until }, observer)?;
+        }
+        // Still short of LEARN_BELOW models: varisat counts it, from the
+        // start, if it has at most LEARN_MAX models, and otherwise the enum
+        // engine goes on from where it stopped (the attempt's models are
+        // not kept, so it never reports a model or progress it takes back).
         if stop == Stop::Budget && learn && prepared.found() < LEARN_BELOW {
             let probed = prepared.found();
             // A --max at or below LEARN_MAX is the count's own bound.

@@ -41,7 +41,7 @@
 //! the same method on every path and every machine. [`Counter::judge`]
 //! answers `unique`: the first two solutions, on the same prepared engine
 //! for its first [`JUDGE_DECISIONS`] decisions, then (unless an engine is
-//! asked for) from the start with varisat, which learns.
+//! asked for) from the start with varisat, which restarts.
 
 mod candidates;
 mod methods;
@@ -69,8 +69,10 @@ use methods::{deadline, Keep, Learnt, Scaled};
 pub const PROBE_DECISIONS: u64 = 1 << 12;
 
 /// A count whose probe found fewer models than this is a search that
-/// needs learning: varisat counts it, from the start, up to [`LEARN_MAX`]
-/// models.
+/// needs learning: the enum engine, which learns once conflicts are
+/// frequent, goes on for [`JUDGE_DECISIONS`] more decisions, and if it
+/// has still found fewer, varisat counts it, from the start, up to
+/// [`LEARN_MAX`] models.
 pub const LEARN_BELOW: u128 = 16;
 /// The most models varisat counts for such a count before the enum engine
 /// takes it back from where its probe stopped: past this, a blocking
@@ -78,11 +80,14 @@ pub const LEARN_BELOW: u128 = 16;
 pub const LEARN_MAX: u128 = 1024;
 
 /// Decisions the enum engine makes looking for a puzzle's first solutions
-/// ([`Counter::judge`], the true candidates) before the plan hands the
-/// search to varisat, which learns from its conflicts: the enum engine
-/// finds most solutions in far fewer, and past this many a puzzle is one
-/// that needs real search (docs/engines.md has the measurements).
-pub const JUDGE_DECISIONS: u64 = 1 << 12;
+/// ([`Counter::judge`], the true candidates), or for a count's first
+/// [`LEARN_BELOW`] models, before the plan hands the search to varisat.
+/// The enum engine learns from conflicts too, and on the published variant
+/// puzzles it was never slower than varisat (the slowest took 86,000
+/// decisions, 1.3 s, as long as varisat); past this many, a few seconds,
+/// varisat's restarts get their chance (docs/engines.md has the
+/// measurements).
+pub const JUDGE_DECISIONS: u64 = 1 << 18;
 
 crate::named_enum! {
     /// Whether a count may use symmetry.
@@ -124,6 +129,10 @@ pub struct Plan {
     /// Decisions on one thread before parts are looked for or more threads
     /// start ([`PROBE_DECISIONS`]; smaller in tests of what follows).
     pub probe: u64,
+    /// Decisions the enum engine goes on for, learning, on a search that
+    /// has found too few solutions, before varisat takes it
+    /// ([`JUDGE_DECISIONS`]; smaller in tests of the hand-over).
+    pub judge: u64,
     /// Count the essentially different grids of a blank Sudoku (up to
     /// relabelling and the layout's geometric symmetries, by Burnside's
     /// lemma; `count::burnside`) instead of its grids.
@@ -143,6 +152,7 @@ impl Plan {
             limits: Limits::default(),
             details: false,
             probe: PROBE_DECISIONS,
+            judge: JUDGE_DECISIONS,
             up_to_symmetry: false,
         }
     }
@@ -416,10 +426,10 @@ impl Counter {
         let plan = Plan { limits: Limits { max: None, ..self.plan.limits }, ..self.plan };
         let stop = if plan.engine() == EngineKind::Enum {
             // The plan's own choice (no engine asked for) hands a search
-            // that needs more than JUDGE_DECISIONS to the learning solver.
+            // that needs more than `plan.judge` decisions to varisat.
             let fallback = plan.engine.is_none();
             let prepared = self.prepared_for(puzzle)?;
-            let decisions = prepared.stats().decisions.unwrap_or(0) + JUDGE_DECISIONS;
+            let decisions = prepared.stats().decisions.unwrap_or(0) + plan.judge;
             let until = Until {
                 deadline: deadline(&plan, start),
                 interrupt: plan.limits.interrupt,

@@ -1,0 +1,394 @@
+//! Learning from conflicts: first-UIP clauses (Marques-Silva & Sakallah
+//! 1999), kept with watches of their own and reduced by their literal block
+//! distance (Audemard & Simon 2009), and backtracking that stays
+//! chronological (Nadel & Ryvchin 2018; Möhle & Biere 2019).
+//!
+//! A learnt clause is derived by resolution from clauses the formula
+//! implies: its clauses, the derived supports, the branch sets (each is
+//! exactly one of its literals in every solution) and earlier learnt
+//! clauses. Literals of level 0 and those implied by learnt units are
+//! resolved away, as the formula implies them too. So a learnt clause
+//! holds in every model, whatever the cube and the decisions were, and
+//! adding it removes no model: it only cuts branches with none.
+//!
+//! The search does not jump back. After a conflict under an option, the
+//! learnt clause is unit at the base of the option's frame (its other
+//! literals are of lower levels), and its literal is asserted there, out of
+//! order, for every option the frame has left; if that conflicts too, no
+//! option left in the frame has a model, and the frame is dropped the same
+//! way one level up. The frames' options are still tried in turn, so no
+//! model is found twice and none needs a blocking clause.
+//!
+//! ## References
+//! - J. Marques-Silva, K. Sakallah, "GRASP: A search algorithm for
+//!   propositional satisfiability", IEEE Trans. Computers 1999.
+//! - G. Audemard, L. Simon, "Predicting learnt clauses quality in modern SAT
+//!   solvers", IJCAI 2009.
+//! - A. Nadel, V. Ryvchin, "Chronological backtracking", SAT 2018.
+//! - S. Möhle, A. Biere, "Backing backtracking", SAT 2019.
+
+use varisat::Lit;
+
+use super::assignment::{Assignment, Reason};
+use super::propagate::Watch;
+use super::Enumerate;
+
+/// Conflicts between two reductions of the learnt clauses, at first; each
+/// reduction adds [`REDUCE_STEP`] to it.
+pub(super) const REDUCE_FIRST: u64 = 2_000;
+const REDUCE_STEP: u64 = 300;
+
+/// Learnt clauses of at most this literal block distance are kept for good.
+const GLUE: u32 = 2;
+
+/// Decisions in a window of [`Learning::judge`].
+pub(super) const WINDOW: u64 = 1024;
+
+/// Whether the engine learns: only while conflicts are frequent. When
+/// the search mostly finds models (a blank grid: one conflict in ten
+/// thousand decisions; counting classic puzzles with 10^5 solutions: one
+/// in a hundred), a learnt clause is long, rarely meets the same branch
+/// again, and its watches cost more than it saves (2x slower per model,
+/// bench/results/design-notes.md); on a puzzle that needs search, half
+/// the decisions conflict. Learning starts when a window of [`WINDOW`]
+/// decisions has a conflict in eight of them or more, and stops, with its
+/// clauses reduced to the glue ones, when it has one in thirty-two or fewer.
+///
+/// While it learns, the engine branches where conflicts were (VSIDS,
+/// Moskewicz et al. 2001): each variable met in a conflict's analysis
+/// gains activity, by an amount that grows by 1/0.95 every conflict, so
+/// recent conflicts weigh most.
+pub(super) struct Learning {
+    pub(super) on: bool,
+    /// The conflicts when the window began.
+    since: u64,
+    /// Per variable; and what the next conflict adds.
+    pub(super) activity: Vec<f64>,
+    bump: f64,
+}
+
+/// How fast activity fades, per conflict.
+const DECAY: f64 = 0.95;
+
+impl Learning {
+    pub(super) fn new(var_count: usize) -> Learning {
+        Learning { on: false, since: 0, activity: vec![0.0; var_count], bump: 1.0 }
+    }
+
+    /// Adds to the activity of `vars`, then makes later bumps larger.
+    fn bump(&mut self, vars: &[usize]) {
+        for &v in vars {
+            self.activity[v] += self.bump;
+        }
+        self.bump /= DECAY;
+        if self.bump > 1e100 {
+            for a in &mut self.activity {
+                *a *= 1e-100;
+            }
+            self.bump *= 1e-100;
+        }
+    }
+
+    /// At the end of a window: whether learning just stopped.
+    fn judge(&mut self, conflicts: u64) -> bool {
+        let recent = conflicts - std::mem::replace(&mut self.since, conflicts);
+        let was = self.on;
+        if recent * 8 >= WINDOW {
+            self.on = true;
+        } else if recent * 32 <= WINDOW {
+            self.on = false;
+        }
+        was && !self.on
+    }
+}
+
+/// The clauses learnt from conflicts, each watching its first two literals.
+/// A clause that implies a literal holds it first.
+pub(super) struct Learnt {
+    /// The clauses by index; a deleted clause is empty, its index free.
+    clauses: Vec<Vec<Lit>>,
+    /// Per clause: its literal block distance (the levels among its
+    /// literals when it was learnt) and when it was learnt.
+    lbd: Vec<u32>,
+    born: Vec<u64>,
+    free: Vec<u32>,
+    /// Per literal code, the learnt clauses watching it.
+    watches: Vec<Vec<Watch>>,
+    alive: usize,
+    learnt: u64,
+}
+
+impl Learnt {
+    pub(super) fn new(codes: usize) -> Learnt {
+        Learnt {
+            clauses: Vec::new(),
+            lbd: Vec::new(),
+            born: Vec::new(),
+            free: Vec::new(),
+            watches: vec![Vec::new(); codes],
+            alive: 0,
+            learnt: 0,
+        }
+    }
+
+    pub(super) fn clause(&self, c: u32) -> &[Lit] {
+        &self.clauses[c as usize]
+    }
+
+    /// Clauses learnt so far, the deleted included.
+    pub(super) fn learnt(&self) -> u64 {
+        self.learnt
+    }
+
+    /// Adds `lits` (two or more), watching its first two literals; its index.
+    fn add(&mut self, lits: Vec<Lit>, lbd: u32) -> u32 {
+        let (a, b) = (lits[0], lits[1]);
+        let c = match self.free.pop() {
+            Some(c) => {
+                self.clauses[c as usize] = lits;
+                self.lbd[c as usize] = lbd;
+                self.born[c as usize] = self.learnt;
+                c
+            }
+            None => {
+                self.clauses.push(lits);
+                self.lbd.push(lbd);
+                self.born.push(self.learnt);
+                (self.clauses.len() - 1) as u32
+            }
+        };
+        self.watches[a.code()].push(Watch { clause: c, blocker: b });
+        self.watches[b.code()].push(Watch { clause: c, blocker: a });
+        self.alive += 1;
+        self.learnt += 1;
+        c
+    }
+
+    /// Unit propagation of the learnt clauses watching `falsified`, just
+    /// made false; false on conflict, with the conflict in `state.conflict`.
+    pub(super) fn propagate(&mut self, state: &mut Assignment, falsified: Lit) -> bool {
+        let code = falsified.code();
+        if self.watches[code].is_empty() {
+            return true;
+        }
+        let mut list = std::mem::take(&mut self.watches[code]);
+        let (mut i, mut ok) = (0, true);
+        while i < list.len() {
+            let Watch { clause: c, blocker } = list[i];
+            if state.value(blocker) == 1 {
+                i += 1;
+                continue;
+            }
+            let clause = &mut self.clauses[c as usize];
+            if clause[0] == falsified {
+                clause.swap(0, 1);
+            }
+            let other = clause[0];
+            if state.value(other) == 1 {
+                list[i].blocker = other;
+                i += 1;
+                continue;
+            }
+            if let Some(k) = (2..clause.len()).find(|&k| state.value(clause[k]) != 0) {
+                clause.swap(1, k);
+                self.watches[clause[1].code()].push(Watch { clause: c, blocker: other });
+                list.swap_remove(i);
+                continue;
+            }
+            i += 1;
+            if !state.assign_by(other, Reason::Learnt(c)) {
+                state.conflict = (Reason::Learnt(c), other);
+                ok = false;
+                break;
+            }
+        }
+        self.watches[code] = list;
+        ok
+    }
+
+    /// Deletes clauses until `keep` are left, those of the highest literal
+    /// block distance first (the oldest among equals), keeping the glue
+    /// clauses and every clause that implies a literal of `state`.
+    fn reduce(&mut self, state: &Assignment, keep: usize) {
+        let locked = |c: usize, lits: &[Lit]| {
+            let first = lits[0];
+            state.value(first) == 1 && state.reasons[first.index()] == Reason::Learnt(c as u32)
+        };
+        let mut doomed: Vec<usize> = (0..self.clauses.len())
+            .filter(|&c| !self.clauses[c].is_empty() && self.lbd[c] > GLUE && !locked(c, &self.clauses[c]))
+            .collect();
+        doomed.sort_unstable_by_key(|&c| (std::cmp::Reverse(self.lbd[c]), self.born[c]));
+        doomed.truncate(self.alive.saturating_sub(keep));
+        let mut deleted = vec![false; self.clauses.len()];
+        for &c in &doomed {
+            deleted[c] = true;
+            self.clauses[c] = Vec::new();
+            self.free.push(c as u32);
+        }
+        self.alive -= doomed.len();
+        for list in &mut self.watches {
+            list.retain(|watch| !deleted[watch.clause as usize]);
+        }
+    }
+}
+
+impl Enumerate<'_> {
+    /// After a conflict under the top frame's option (in `state.conflict`):
+    /// learns its first-UIP clause, goes back to the frame's base and
+    /// asserts the clause's literal there; if that conflicts too, drops
+    /// the frame and does the same one frame up (see the module doc).
+    /// Without a clause to learn, it only goes back to the frame's base.
+    pub(super) fn backtrack_learning(&mut self) {
+        if !self.learning.on {
+            let base = self.stack.last().expect("a conflict under a frame").trail_len;
+            self.prop.undo_to(base);
+            return;
+        }
+        loop {
+            let learnt = self.analyze();
+            let base = self.stack.last().expect("a conflict under a frame").trail_len;
+            self.prop.undo_to(base);
+            let Some((lits, lbd)) = learnt else {
+                return;
+            };
+            self.prop.state.level = (self.cube.len() + self.stack.len() - 1) as u32;
+            let asserting = lits[0];
+            let reason = self.store(lits, lbd);
+            if self.prop.state.assign_by(asserting, reason) && self.prop.propagate_from(base) {
+                self.stack.last_mut().expect("checked above").trail_len = self.prop.trail_len();
+                self.reduce_when_due();
+                return;
+            }
+            // No option left in the frame has a model.
+            self.conflicts += 1;
+            self.stack.pop();
+            if self.stack.is_empty() {
+                // Nor has the cube: its last level (or level 0) conflicts.
+                if self.prop.state.level == 0 {
+                    self.prop.unsat = true;
+                } else if let Some((lits, lbd)) = self.analyze() {
+                    self.store(lits, lbd);
+                }
+                self.prop.undo_to(self.cube_end);
+                return;
+            }
+        }
+    }
+
+    /// Keeps `lits` (asserting literal first) as a learnt clause, or a
+    /// learnt unit; the reason it gives its first literal.
+    fn store(&mut self, lits: Vec<Lit>, lbd: u32) -> Reason {
+        if let [unit] = lits[..] {
+            self.units.push(unit);
+            return Reason::Unit;
+        }
+        self.learnt_since_reduce += 1;
+        Reason::Learnt(self.prop.clauses.learnt.add(lits, lbd))
+    }
+
+    /// Called every [`WINDOW`] decisions: learning on or off by the
+    /// conflicts of the window.
+    pub(super) fn judge_learning(&mut self) {
+        if self.learning.judge(self.conflicts) {
+            self.prop.clauses.learnt.reduce(&self.prop.state, 0);
+        }
+    }
+
+    fn reduce_when_due(&mut self) {
+        if self.learnt_since_reduce >= self.reduce_every {
+            self.learnt_since_reduce = 0;
+            self.reduce_every += REDUCE_STEP;
+            let half = self.prop.clauses.learnt.alive / 2;
+            self.prop.clauses.learnt.reduce(&self.prop.state, half);
+        }
+    }
+
+    /// The first-UIP clause of the conflict in `state.conflict`, at the
+    /// current level: its asserting literal first, then one of the highest
+    /// level among the rest; and its literal block distance. `None` when
+    /// the conflict has no literal of the current level, or meets a
+    /// decision before the first UIP (it cannot, while levels do not fall
+    /// along the trail; the search then just goes back).
+    fn analyze(&mut self) -> Option<(Vec<Lit>, u32)> {
+        let Enumerate { prop, seen, .. } = self;
+        let (state, clauses) = (&prop.state, &prop.clauses);
+        let level = state.level;
+        let (mut reason, mut lit) = state.conflict;
+        let mut learnt = vec![lit];
+        let mut touched = Vec::new();
+        let (mut pending, mut index, mut binary) = (0usize, state.trail.len(), [lit; 2]);
+        // The conflict's clause is all false; a reason's holds its literal.
+        let mut implied = None;
+        // Resolves on each literal of the current level in turn, from
+        // the end of the trail, until one is left: the first UIP.
+        let uip = loop {
+            for &l in clauses.clause_of(&state.branches, reason, lit, &mut binary) {
+                let v = l.index();
+                if Some(v) == implied || seen[v] || state.levels[v] == 0 || state.reasons[v] == Reason::Unit {
+                    continue;
+                }
+                seen[v] = true;
+                touched.push(v);
+                if state.levels[v] >= level {
+                    pending += 1;
+                } else {
+                    learnt.push(l);
+                }
+            }
+            if pending == 0 {
+                break None;
+            }
+            let p = loop {
+                index -= 1;
+                if seen[state.trail[index].index()] {
+                    break state.trail[index];
+                }
+            };
+            pending -= 1;
+            if pending == 0 {
+                break Some(p);
+            }
+            (reason, lit, implied) = (state.reasons[p.index()], p, Some(p.index()));
+            if reason == Reason::Decision {
+                break None;
+            }
+        };
+        let result = uip.map(|uip| {
+            learnt[0] = !uip;
+            // A literal whose reason's other literals are all in the
+            // clause (or of level 0) is implied by them: leave it out.
+            let mut kept = 1;
+            for i in 1..learnt.len() {
+                let l = learnt[i];
+                let reason = state.reasons[l.index()];
+                let redundant = !matches!(reason, Reason::Decision)
+                    && clauses.clause_of(&state.branches, reason, !l, &mut binary).iter().all(|&o| {
+                        o.index() == l.index()
+                            || seen[o.index()]
+                            || state.levels[o.index()] == 0
+                            || state.reasons[o.index()] == Reason::Unit
+                    });
+                if !redundant {
+                    learnt[kept] = l;
+                    kept += 1;
+                }
+            }
+            learnt.truncate(kept);
+            if learnt.len() > 1 {
+                let highest = (1..learnt.len()).max_by_key(|&i| state.levels[learnt[i].index()]).expect("two or more");
+                learnt.swap(1, highest);
+            }
+            let mut levels: Vec<u32> = learnt.iter().map(|l| state.levels[l.index()]).collect();
+            levels.sort_unstable();
+            levels.dedup();
+            (learnt, levels.len() as u32)
+        });
+        for &v in &touched {
+            seen[v] = false;
+        }
+        if result.is_some() {
+            self.learning.bump(&touched);
+        }
+        result
+    }
+}
