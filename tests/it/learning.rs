@@ -9,11 +9,19 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use std::collections::HashSet;
+
+use satsudoku::count::enumerate::{Enumerate, Learn};
 use satsudoku::count::plan::{Counter, Plan, LEARN_MAX};
-use satsudoku::encode::Encoding;
+use satsudoku::count::Engine;
+use satsudoku::encode::{encode, Encoding};
+use satsudoku::model::{Grid, Puzzle};
 use satsudoku::parse::{parse, Format};
 
-use crate::common::{count_grids, random_grid, rng, Draw};
+use crate::common::{
+    contest_spec, count_grids, oracle_count, puzzle_of, random_grid, random_symbols, rng, symbols_of, Draw, Spec,
+    SumRel,
+};
 
 #[test]
 fn counts_handed_to_varisat_and_back_match_the_oracle() {
@@ -77,4 +85,137 @@ fn a_count_handed_to_varisat_still_stops_on_time() {
         assert!(!tally.is_exact(), "interrupt {interrupt}");
         assert!(tally.details.iter().any(|d| d.starts_with("engine: blocking, stopped")), "{:?}", tally.details);
     }
+}
+
+/// The enum engine on `puzzle`, learning as `mode` says: its grids, each
+/// checked against `spec` by the test's own rules, and the clauses it learnt.
+fn grids_by(spec: &Spec, puzzle: &Puzzle, mode: Learn) -> (u64, u64) {
+    let encoded = encode(puzzle, &Encoding::default());
+    let mut engine = Enumerate::new(puzzle, &encoded).learn(mode);
+    engine.start_cube(&[]).unwrap();
+    let mut seen = HashSet::new();
+    while let Some(grid) = engine.step().unwrap() {
+        let digits = digits_of(&grid);
+        assert!(satisfies(spec, &digits), "{mode:?}: not a solution: {digits:?}");
+        assert!(seen.insert(digits), "{mode:?}: a grid found twice");
+    }
+    (seen.len() as u64, engine.stats().learnt_clauses.unwrap())
+}
+
+fn digits_of(grid: &Grid) -> Vec<u32> {
+    grid.rows().flatten().map(|&d| u32::from(d)).collect()
+}
+
+/// Whether `grid` keeps `spec`'s rules: givens, distinct digits in rows,
+/// columns and boxes, and the sum relations (written apart from the oracle).
+fn satisfies(spec: &Spec, grid: &[u32]) -> bool {
+    let n = spec.bh * spec.bw;
+    let at = |r: usize, c: usize| grid[r * n + c];
+    let distinct = |cells: Vec<(usize, usize)>| {
+        let mut digits: Vec<u32> = cells.iter().map(|&(r, c)| at(r, c)).collect();
+        digits.sort_unstable();
+        digits.dedup();
+        digits.len() == n && digits.iter().all(|&d| (1..=n as u32).contains(&d))
+    };
+    let units = (0..n).flat_map(|i| {
+        let (br, bc) = (i / (n / spec.bw) * spec.bh, i % (n / spec.bw) * spec.bw);
+        [
+            (0..n).map(|c| (i, c)).collect::<Vec<_>>(),
+            (0..n).map(|r| (r, i)).collect(),
+            (0..n).map(|k| (br + k / spec.bw, bc + k % spec.bw)).collect(),
+        ]
+    });
+    spec.givens.iter().zip(grid).all(|(&g, &d)| g == 0 || g == d)
+        && units.into_iter().all(distinct)
+        && spec.relations.iter().all(|rel| rel.holds(at(rel.a.0, rel.a.1), at(rel.b.0, rel.b.1)))
+}
+
+/// Searches full of conflicts, with learning from the first conflict on and
+/// without it: contest instances from random grids (a few solutions each)
+/// and random ones (mostly none), and 9x9 puzzles with some of a random
+/// grid's digits and sum relations (up to thousands of solutions). Both
+/// find the backtracking oracle's count, each grid a solution by the
+/// test's own check, none twice; learning learnt hundreds of clauses.
+#[test]
+fn learning_from_every_conflict_keeps_the_oracles_counts() {
+    let mut rng = rng(2511);
+    let mut learnt = 0;
+    for i in 0..36 {
+        let spec = if i < 24 {
+            let symbols = if i < 12 { symbols_of(&random_grid(&mut rng, 9, (3, 3))) } else { random_symbols(&mut rng) };
+            contest_spec(&symbols)
+        } else {
+            some_of_a_grid(&mut rng, 22 + i % 4, 12)
+        };
+        let puzzle = puzzle_of(&spec);
+        let expected = oracle_count(&spec, u64::MAX);
+        for mode in [Learn::Always, Learn::Never] {
+            let (count, clauses) = grids_by(&spec, &puzzle, mode);
+            assert_eq!(count, expected, "instance {i}, {mode:?}: {spec:?}");
+            if mode == Learn::Always {
+                learnt += clauses;
+            } else {
+                assert_eq!(clauses, 0);
+            }
+        }
+    }
+    assert!(learnt > 200, "only {learnt} clauses learnt");
+}
+
+/// A 9x9 spec with `givens` of a random grid's digits and `relations` of
+/// its sum relations between neighbours (each true of the grid).
+fn some_of_a_grid(rng: &mut crate::common::Rng, givens: usize, relations: usize) -> Spec {
+    let grid = random_grid(rng, 9, (3, 3));
+    let mut spec = Spec::empty(3, 3);
+    let mut cells: Vec<usize> = (0..81).collect();
+    rng.shuffle(&mut cells);
+    for &cell in &cells[..givens] {
+        spec.givens[cell] = grid[cell];
+    }
+    for _ in 0..relations {
+        let (r, c) = (rng.below(9), rng.below(8));
+        let (x, y) = (grid[r * 9 + c], grid[r * 9 + c + 1]);
+        let target = 7 + rng.below(6) as u32;
+        let cmp = match (x + y).cmp(&target) {
+            std::cmp::Ordering::Less => -1,
+            std::cmp::Ordering::Equal => 0,
+            std::cmp::Ordering::Greater => 1,
+        };
+        spec.relations.push(SumRel { a: (r, c), b: (r, c + 1), cmp, target });
+    }
+    spec
+}
+
+/// Clauses learnt in one cube are kept for the next, on the same engine:
+/// they must hold in every model, not only in the cube's. Puzzles split
+/// into cubes, counted cube after cube on one learning engine (every
+/// fourth cube from level 0 again, as a batch of puzzles is): the cubes'
+/// counts add up to the oracle's.
+#[test]
+fn clauses_learnt_in_one_cube_hold_in_the_next() {
+    let mut rng = rng(2512);
+    let mut learnt = 0;
+    for i in 0..8 {
+        let spec = some_of_a_grid(&mut rng, 20 + i % 3, 14);
+        let puzzle = puzzle_of(&spec);
+        let expected = oracle_count(&spec, u64::MAX);
+        let encoded = encode(&puzzle, &Encoding::default());
+        let cubes = Enumerate::new(&puzzle, &encoded).split(48);
+        let mut engine = Enumerate::new(&puzzle, &encoded).learn(Learn::Always);
+        let mut total = 0;
+        for (k, cube) in cubes.iter().enumerate() {
+            if k % 4 == 3 {
+                engine.restart(cube).unwrap();
+            } else {
+                engine.start_cube(cube).unwrap();
+            }
+            while let Some(grid) = engine.step().unwrap() {
+                assert!(satisfies(&spec, &digits_of(&grid)));
+                total += 1;
+            }
+        }
+        assert_eq!(total, expected, "puzzle {i}, {} cubes: {spec:?}", cubes.len());
+        learnt += engine.stats().learnt_clauses.unwrap();
+    }
+    assert!(learnt > 100, "only {learnt} clauses learnt");
 }

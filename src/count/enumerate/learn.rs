@@ -59,6 +59,7 @@ pub(super) const WINDOW: u64 = 1024;
 /// gains activity, by an amount that grows by 1/0.95 every conflict, so
 /// recent conflicts weigh most.
 pub(super) struct Learning {
+    pub(super) mode: Learn,
     pub(super) on: bool,
     /// The conflicts when the window began.
     since: u64,
@@ -67,12 +68,29 @@ pub(super) struct Learning {
     bump: f64,
 }
 
+/// When the engine learns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Learn {
+    /// While conflicts are frequent (the default; see [`Learning`]).
+    Auto,
+    /// From the first conflict on, whatever the rate (for tests and
+    /// measurements).
+    Always,
+    /// Never: the search of the engine before it learnt (for measurements).
+    Never,
+}
+
 /// How fast activity fades, per conflict.
 const DECAY: f64 = 0.95;
 
 impl Learning {
     pub(super) fn new(var_count: usize) -> Learning {
-        Learning { on: false, since: 0, activity: vec![0.0; var_count], bump: 1.0 }
+        Learning { mode: Learn::Auto, on: false, since: 0, activity: vec![0.0; var_count], bump: 1.0 }
+    }
+
+    pub(super) fn set_mode(&mut self, mode: Learn) {
+        self.mode = mode;
+        self.on = mode == Learn::Always;
     }
 
     /// Adds to the activity of `vars`, then makes later bumps larger.
@@ -92,6 +110,9 @@ impl Learning {
     /// At the end of a window: whether learning just stopped.
     fn judge(&mut self, conflicts: u64) -> bool {
         let recent = conflicts - std::mem::replace(&mut self.since, conflicts);
+        if self.mode != Learn::Auto {
+            return false;
+        }
         let was = self.on;
         if recent * 8 >= WINDOW {
             self.on = true;

@@ -52,6 +52,7 @@ use crate::encode::{DigitEncoding, Encoded, VarMap};
 use crate::model::{Grid, Puzzle};
 use assignment::{Snapshot, UNSET};
 use branch::Branches;
+pub use learn::Learn;
 pub use propagate::{Propagator, Strength};
 
 /// Decisions between two looks at the stop flag.
@@ -180,6 +181,12 @@ impl<'a> Enumerate<'a> {
     /// Makes [`Engine::step`] return `None` soon after `stop` is set.
     pub fn stop_when(mut self, stop: &'a AtomicBool) -> Enumerate<'a> {
         self.stop = Some(stop);
+        self
+    }
+
+    /// Learns as `mode` says (by default [`Learn::Auto`]).
+    pub fn learn(mut self, mode: Learn) -> Enumerate<'a> {
+        self.learning.set_mode(mode);
         self
     }
 
