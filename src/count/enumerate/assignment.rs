@@ -74,6 +74,7 @@ impl Assignment {
     }
 
     /// Sets `lit` true, implied by `reason`; false if it is already false.
+    #[inline]
     pub(super) fn assign_by(&mut self, lit: Lit, reason: Reason) -> bool {
         match self.value(lit) {
             1 => true,

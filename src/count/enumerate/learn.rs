@@ -61,7 +61,9 @@ pub(super) const WINDOW: u64 = 1024;
 pub(super) struct Learning {
     pub(super) mode: Learn,
     pub(super) on: bool,
-    /// The conflicts when the window began.
+    /// The decisions at which the window ends, and the conflicts when it
+    /// began.
+    pub(super) until: u64,
     since: u64,
     /// Per variable; and what the next conflict adds.
     pub(super) activity: Vec<f64>,
@@ -85,12 +87,15 @@ const DECAY: f64 = 0.95;
 
 impl Learning {
     pub(super) fn new(var_count: usize) -> Learning {
-        Learning { mode: Learn::Auto, on: false, since: 0, activity: vec![0.0; var_count], bump: 1.0 }
+        Learning { mode: Learn::Auto, on: false, until: WINDOW, since: 0, activity: vec![0.0; var_count], bump: 1.0 }
     }
 
-    pub(super) fn set_mode(&mut self, mode: Learn) {
+    /// Learning as `mode` says, judged afresh from a window that starts
+    /// now, after `decisions` and `conflicts`.
+    pub(super) fn set_mode(&mut self, mode: Learn, decisions: u64, conflicts: u64) {
         self.mode = mode;
         self.on = mode == Learn::Always;
+        (self.until, self.since) = (decisions + WINDOW, conflicts);
     }
 
     /// Adds to the activity of `vars`, then makes later bumps larger.
@@ -107,9 +112,11 @@ impl Learning {
         }
     }
 
-    /// At the end of a window: whether learning just stopped.
-    fn judge(&mut self, conflicts: u64) -> bool {
+    /// At the end of a window, after `decisions`: whether learning just
+    /// stopped.
+    fn judge(&mut self, decisions: u64, conflicts: u64) -> bool {
         let recent = conflicts - std::mem::replace(&mut self.since, conflicts);
+        self.until = decisions + WINDOW;
         if self.mode != Learn::Auto {
             return false;
         }
@@ -135,7 +142,8 @@ pub(super) struct Learnt {
     free: Vec<u32>,
     /// Per literal code, the learnt clauses watching it.
     watches: Vec<Vec<Watch>>,
-    alive: usize,
+    /// The clauses not deleted.
+    pub(super) alive: usize,
     learnt: u64,
 }
 
@@ -231,6 +239,9 @@ impl Learnt {
     /// block distance first (the oldest among equals), keeping the glue
     /// clauses and every clause that implies a literal of `state`.
     fn reduce(&mut self, state: &Assignment, keep: usize) {
+        if self.alive <= keep {
+            return;
+        }
         let locked = |c: usize, lits: &[Lit]| {
             let first = lits[0];
             state.value(first) == 1 && state.reasons[first.index()] == Reason::Learnt(c as u32)
@@ -240,6 +251,9 @@ impl Learnt {
             .collect();
         doomed.sort_unstable_by_key(|&c| (std::cmp::Reverse(self.lbd[c]), self.born[c]));
         doomed.truncate(self.alive.saturating_sub(keep));
+        if doomed.is_empty() {
+            return;
+        }
         let mut deleted = vec![false; self.clauses.len()];
         for &c in &doomed {
             deleted[c] = true;
@@ -310,9 +324,19 @@ impl Enumerate<'_> {
     /// Called every [`WINDOW`] decisions: learning on or off by the
     /// conflicts of the window.
     pub(super) fn judge_learning(&mut self) {
-        if self.learning.judge(self.conflicts) {
-            self.prop.clauses.learnt.reduce(&self.prop.state, 0);
+        if self.learning.judge(self.decisions, self.conflicts) {
+            self.forget();
         }
+    }
+
+    /// Learning as `mode` says, judged afresh from now on (see [`Learning`]).
+    pub(super) fn learn_as(&mut self, mode: Learn) {
+        self.learning.set_mode(mode, self.decisions, self.conflicts);
+    }
+
+    /// Keeps only the glue clauses and those that imply a literal now.
+    pub(super) fn forget(&mut self) {
+        self.prop.clauses.learnt.reduce(&self.prop.state, 0);
     }
 
     fn reduce_when_due(&mut self) {

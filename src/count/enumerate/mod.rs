@@ -175,6 +175,12 @@ impl<'a> Enumerate<'a> {
             self.cube.clear();
             self.cube_marks.clear();
         }
+        // Another puzzle, most likely: it learns once it has shown it
+        // needs to, without the clauses learnt for the last but the glue.
+        self.learn_as(self.learning.mode);
+        if self.learning.mode == Learn::Auto {
+            self.forget();
+        }
         self.start_cube(cube)
     }
 
@@ -186,7 +192,7 @@ impl<'a> Enumerate<'a> {
 
     /// Learns as `mode` says (by default [`Learn::Auto`]).
     pub fn learn(mut self, mode: Learn) -> Enumerate<'a> {
-        self.learning.set_mode(mode);
+        self.learn_as(mode);
         self
     }
 
@@ -343,7 +349,7 @@ impl<'a> Enumerate<'a> {
                 if let Some(pool) = self.pool.filter(|pool| pool.wanted()) {
                     self.give_work(pool);
                 }
-                if self.decisions % learn::WINDOW == learn::WINDOW - 1 {
+                if self.decisions >= self.learning.until {
                     self.judge_learning();
                 }
             }

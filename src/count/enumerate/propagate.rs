@@ -308,7 +308,8 @@ impl Clauses {
                 }
             }
             watches.set_end(watching, end);
-            if !learnt.propagate(state, falsified) {
+            // Most searches learn nothing: then not even a look.
+            if learnt.alive > 0 && !learnt.propagate(state, falsified) {
                 return false;
             }
         }
