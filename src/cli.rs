@@ -176,7 +176,7 @@ pub struct PuzzlesArgs {
 pub struct SolveArgs {
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Counting engine [default: the plan's choice: enum; blocking with --digits log]
+    /// Counting engine [default: the plan's choice: enum, with varisat for a search it has not ended in 2^18 decisions]
     #[arg(long, value_parser = named::<EngineKind>())]
     pub engine: Option<EngineKind>,
 }

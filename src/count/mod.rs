@@ -23,7 +23,7 @@ use std::time::Duration;
 
 use varisat::Lit;
 
-use crate::encode::{DigitEncoding, Encoded};
+use crate::encode::Encoded;
 use crate::model::{Grid, Puzzle};
 pub use drive::{count_cube, count_models};
 use enumerate::Enumerate;
@@ -38,18 +38,6 @@ crate::named_enum! {
         /// fastest on every bundled and benchmark instance (see the README),
         /// except with log digits.
         Enum = "enum",
-    }
-}
-
-impl EngineKind {
-    /// The engine `count` uses when none is asked for: `enum`, except with
-    /// log digits, where its search without learning is far slower than
-    /// `blocking` (figures in bench/results/design-notes.md).
-    pub fn fastest_for(digits: DigitEncoding) -> EngineKind {
-        match digits {
-            DigitEncoding::Log => EngineKind::Blocking,
-            DigitEncoding::Direct | DigitEncoding::Order => EngineKind::Enum,
-        }
     }
 }
 

@@ -69,21 +69,24 @@ fn stats_go_to_stderr_only() {
         .stderr(contains("derived clauses: 0").not());
 }
 
-/// Without `--engine`, log digits count with `blocking` (its stats have no
-/// decisions), other digit encodings with `enum`. some.lp has 12 solutions
+/// Without `--engine`, every digit encoding counts with `enum` (its stats
+/// have decisions; `blocking`'s do not). some.lp has 12 solutions
 /// (confirmed by the oracle in tests/samples.rs).
 #[test]
-fn the_default_engine_is_blocking_with_log_digits_only() {
-    let count = |digits: &str| {
+fn the_default_engine_is_enum_with_every_digit_encoding() {
+    let count = |digits: &str, engine: &[&str]| {
         satsudoku()
             .args(["count", "--stats", "--jobs", "1", "--digits", digits, "cnf-samples/some.lp"])
+            .args(engine)
             .assert()
             .success()
     };
-    count("log").stdout("solutions(12).\n").stderr(contains("decisions: n/a"));
-    for digits in ["direct", "order"] {
-        count(digits).stdout("solutions(12).\n").stderr(contains("decisions: ").and(contains("decisions: n/a").not()));
+    for digits in ["direct", "order", "log"] {
+        count(digits, &[])
+            .stdout("solutions(12).\n")
+            .stderr(contains("decisions: ").and(contains("decisions: n/a").not()));
     }
+    count("log", &["--engine", "blocking"]).stdout("solutions(12).\n").stderr(contains("decisions: n/a"));
 }
 
 #[test]

@@ -408,12 +408,13 @@ impl Enumerate<'_> {
             if pending == 0 {
                 break None;
             }
-            let p = loop {
-                index -= 1;
-                if seen[state.trail[index].index()] {
-                    break state.trail[index];
-                }
+            // (Levels never fall along the trail, so the pending literals
+            // are the last seen ones; a trail run out would mean they do.)
+            let Some(at) = state.trail[..index].iter().rposition(|l| seen[l.index()]) else {
+                break None;
             };
+            index = at;
+            let p = state.trail[at];
             pending -= 1;
             if pending == 0 {
                 break Some(p);

@@ -1,7 +1,9 @@
-//! Non-blocking enumeration (Toda & Soh 2016): DPLL over the encoder's CNF with
-//! unit propagation on watched literals, branching on the cell with the fewest
-//! remaining candidate digits, and chronological backtracking, so each model
-//! is reached exactly once and no blocking clause is ever added.
+//! Non-blocking enumeration (Toda & Soh 2016): search over the encoder's CNF
+//! with unit propagation on watched literals, branching on the cell with the
+//! fewest remaining candidate digits, and chronological backtracking, so each
+//! model is reached exactly once and no blocking clause is ever added. While
+//! conflicts are frequent it learns from them, first-UIP clauses asserted
+//! where the search stands, and branches where they were (`learn.rs`).
 //!
 //! A branch point is the smallest set of open exclusive options: the digits
 //! left for one cell, or the cells left for one digit in a group of `n` cells.
@@ -25,8 +27,9 @@
 //! forward checking to arc consistency, as the support encoding has it.
 //!
 //! One concern per file: `propagate.rs` (the compiled formula and the
-//! [`Propagator`]), `assignment.rs` (values and trail), `branch.rs` (what
-//! to branch on), `supports.rs`, `frontier.rs` (splitting the search and
+//! [`Propagator`]), `assignment.rs` (values, trail, levels and reasons),
+//! `branch.rs` (what to branch on), `learn.rs` (conflict analysis and the
+//! learnt clauses), `supports.rs`, `frontier.rs` (splitting the search and
 //! handing part of it to other threads); the compressed lists they share
 //! are `count/csr.rs`.
 //!
@@ -234,11 +237,11 @@ impl<'a> Enumerate<'a> {
     /// groups (the cells left for a digit), or `None` when every cell has a
     /// true digit variable; `Some` with no options means a dead end.
     fn choose(&self) -> Option<Vec<Lit>> {
-        if self.vars.digits() != DigitEncoding::Direct {
-            return self.choose_variable();
-        }
         if self.learning.on {
             return self.choose_active();
+        }
+        if self.vars.digits() != DigitEncoding::Direct {
+            return self.choose_variable();
         }
         let set = self.prop.state.branches.smallest_open()?;
         Some(self.prop.state.branches.set(set).iter().copied().filter(|&lit| self.prop.value(lit) == UNSET).collect())

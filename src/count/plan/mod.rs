@@ -110,9 +110,10 @@ crate::named_enum! {
 pub struct Plan {
     /// The encoding enumeration runs on.
     pub encoding: Encoding,
-    /// The engine asked for; `None` lets the plan choose
-    /// ([`EngineKind::fastest_for`] the encoding), and lets a Takuzu be
-    /// counted by rows.
+    /// The engine asked for; `None` lets the plan choose (`enum`, with
+    /// varisat for a search it has not ended in [`JUDGE_DECISIONS`]), and
+    /// lets a Takuzu be counted by rows. (With log digits the default was
+    /// `blocking` until `enum` learnt: bench/results/design-notes.md.)
     pub engine: Option<EngineKind>,
     /// Which symmetries may reduce the count.
     pub symmetry: SymmetryUse,
@@ -157,9 +158,9 @@ impl Plan {
         }
     }
 
-    /// The engine that enumerates.
+    /// The engine that enumerates: the one asked for, else `enum`.
     pub fn engine(&self) -> EngineKind {
-        self.engine.unwrap_or_else(|| EngineKind::fastest_for(self.encoding.digits))
+        self.engine.unwrap_or(EngineKind::Enum)
     }
 
     fn interrupted(&self) -> bool {
