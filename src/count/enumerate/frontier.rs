@@ -76,6 +76,7 @@ impl Enumerate<'_> {
         self.stack.clear();
         self.started = false;
         self.cube_conflict = false;
+        (self.found_in_cube, self.gave_work) = (0, false);
         if self.prop.unsat {
             return false;
         }
@@ -140,6 +141,7 @@ impl Enumerate<'_> {
         path.extend(self.stack[..level].iter().filter_map(Frame::taken));
         let from = kept(level, &self.stack[level]);
         let given = self.stack[level].options.split_off(from);
+        self.gave_work = true;
         pool.give(given.into_iter().map(|option| {
             let mut cube = path.clone();
             cube.push(option);

@@ -68,6 +68,30 @@ pub(super) struct Learning {
     /// Per variable; and what the next conflict adds.
     pub(super) activity: Vec<f64>,
     bump: f64,
+    /// The conflicts at which the next restart is due, and the restarts
+    /// so far (for the Luby sequence).
+    pub(super) restart_at: u64,
+    pub(super) restarts: u32,
+}
+
+/// Conflicts in a unit of the Luby sequence of restarts (Luby, Sinclair &
+/// Zuckerman 1993, as MiniSat has it).
+const RESTART_UNIT: u64 = 100;
+
+/// The `i`-th term (from 0) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ...
+fn luby(i: u32) -> u64 {
+    let (mut size, mut seq) = (1u64, 0u32);
+    while size < u64::from(i) + 1 {
+        seq += 1;
+        size = 2 * size + 1;
+    }
+    let mut i = u64::from(i);
+    while size - 1 != i {
+        size = (size - 1) >> 1;
+        seq -= 1;
+        i %= size;
+    }
+    1 << seq
 }
 
 /// When the engine learns.
@@ -87,7 +111,16 @@ const DECAY: f64 = 0.95;
 
 impl Learning {
     pub(super) fn new(var_count: usize) -> Learning {
-        Learning { mode: Learn::Auto, on: false, until: WINDOW, since: 0, activity: vec![0.0; var_count], bump: 1.0 }
+        Learning {
+            mode: Learn::Auto,
+            on: false,
+            until: WINDOW,
+            since: 0,
+            activity: vec![0.0; var_count],
+            bump: 1.0,
+            restart_at: RESTART_UNIT,
+            restarts: 0,
+        }
     }
 
     /// Learning as `mode` says, judged afresh from a window that starts
@@ -96,6 +129,13 @@ impl Learning {
         self.mode = mode;
         self.on = mode == Learn::Always;
         (self.until, self.since) = (decisions + WINDOW, conflicts);
+        (self.restart_at, self.restarts) = (conflicts + RESTART_UNIT, 0);
+    }
+
+    /// After a restart at `conflicts`: when the next is due.
+    fn restarted(&mut self, conflicts: u64) {
+        self.restarts += 1;
+        self.restart_at = conflicts + RESTART_UNIT * luby(self.restarts);
     }
 
     /// Adds to the activity of `vars`, then makes later bumps larger.
@@ -333,6 +373,42 @@ impl Enumerate<'_> {
                 return;
             }
         }
+    }
+
+    /// Whether the search should start again: learning, before the cube's
+    /// first model and with none of it given away, at the end of a Luby
+    /// run of conflicts.
+    pub(super) fn restart_due(&self) -> bool {
+        self.learning.on
+            && self.found_in_cube == 0
+            && !self.gave_work
+            && !self.stack.is_empty()
+            && self.conflicts >= self.learning.restart_at
+    }
+
+    /// Starts the search again from the base of its first frame (the cube,
+    /// and what learnt clauses asserted under it), keeping what it learnt,
+    /// with the learnt units asserted there too; false when they conflict:
+    /// the cube has no model. No model was found yet, so none can be found
+    /// twice, and every branch dropped is searched again.
+    pub(super) fn start_again(&mut self) -> bool {
+        self.learning.restarted(self.conflicts);
+        let base = self.stack[0].trail_len;
+        self.stack.clear();
+        self.prop.undo_to(base);
+        self.prop.state.level = self.cube.len() as u32;
+        for &unit in &self.units {
+            if !self.prop.state.assign_by(unit, Reason::Unit) {
+                self.prop.undo_to(self.cube_end);
+                return false;
+            }
+        }
+        if !self.prop.propagate_from(base) {
+            self.prop.undo_to(self.cube_end);
+            return false;
+        }
+        self.push_choice();
+        true
     }
 
     /// Keeps `lits` (asserting literal first) as a learnt clause, or a

@@ -119,6 +119,10 @@ pub struct Enumerate<'a> {
     /// not yet assigned at level 0, and when to reduce the learnt clauses.
     seen: Vec<bool>,
     learning: learn::Learning,
+    /// Models found in the cube, and whether part of it was given away:
+    /// restarts are sound only while both are nothing (see `learn.rs`).
+    found_in_cube: u64,
+    gave_work: bool,
     units: Vec<Lit>,
     learnt_since_reduce: u64,
     reduce_every: u64,
@@ -157,6 +161,8 @@ impl<'a> Enumerate<'a> {
             level0: None,
             seen: vec![false; var_count],
             learning: learn::Learning::new(var_count),
+            found_in_cube: 0,
+            gave_work: false,
             units: Vec::new(),
             learnt_since_reduce: 0,
             reduce_every: learn::REDUCE_FIRST,
@@ -370,6 +376,14 @@ impl<'a> Enumerate<'a> {
             if !self.prop.propagate_from(len) {
                 self.conflicts += 1;
                 self.backtrack_learning();
+                if self.restart_due() {
+                    if !self.start_again() {
+                        return Ok(None);
+                    }
+                    if self.stack.is_empty() {
+                        return self.leaf();
+                    }
+                }
                 continue;
             }
             match self.choose() {
@@ -385,7 +399,7 @@ impl<'a> Enumerate<'a> {
         Ok(None)
     }
 
-    fn push_choice(&mut self) {
+    pub(super) fn push_choice(&mut self) {
         if let Some(options) = self.choose() {
             self.stack.push(Frame { options, next: 0, trail_len: self.prop.state.trail.len() });
         }
@@ -403,7 +417,9 @@ impl Engine for Enumerate<'_> {
     }
 
     fn step(&mut self) -> Result<Option<Grid>, CountError> {
-        self.next_model()
+        let model = self.next_model()?;
+        self.found_in_cube += u64::from(model.is_some());
+        Ok(model)
     }
 
     fn stats(&self) -> SearchStats {
@@ -521,5 +537,43 @@ mod tests {
             let distinct: std::collections::HashSet<_> = grids.iter().collect();
             assert_eq!((grids.len(), distinct.len()), (117, 117), "{digits:?}");
         }
+    }
+
+    /// Learning from every conflict, so restarting before the first model,
+    /// and asked for work at every look: a part given away is never
+    /// searched again by a restart. Published puzzles that take thousands
+    /// of conflicts to their solution ("Effluence", "Endless Knight", CC
+    /// BY 4.0, tests/corpus/variants/ATTRIBUTION.md) are found exactly once,
+    /// the published solution (tests/it/corpus.rs checks it), with restarts
+    /// before work was first given away.
+    #[test]
+    fn restarts_never_search_again_what_was_given_away() {
+        let text = std::fs::read_to_string("tests/corpus/variants/puzzles.json").unwrap();
+        let corpus: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut restarts = 0;
+        for i in [64, 71] {
+            let puzzle = crate::parse::parse(corpus[i]["puzzle"].as_str().unwrap(), "variant.txt", None).unwrap();
+            let encoded = encode(&puzzle, &Encoding::default());
+            let (pool, never) = (Pool::new(vec![Vec::new()]), AtomicBool::new(false));
+            let mut engine = Enumerate::new(&puzzle, &encoded).share_with(&pool).learn(Learn::Always);
+            let (mut cubes, mut grids) = (0, Vec::new());
+            while let Some(cube) = pool.take(cubes > 0, &never) {
+                cubes += 1;
+                engine.start_cube(&cube).unwrap();
+                // Every other cube gives work away at its first look;
+                // the others restart freely.
+                if cubes % 2 == 1 {
+                    pool.want();
+                }
+                while let Some(grid) = engine.step().unwrap() {
+                    grids.push(grid.to_string());
+                }
+            }
+            restarts += engine.learning.restarts;
+            let expected = corpus[i]["solution"].as_str().unwrap();
+            assert_eq!(grids.len(), 1, "#{i}: {cubes} cubes");
+            assert_eq!(grids[0].split_whitespace().collect::<String>(), expected, "#{i}");
+        }
+        assert!(restarts > 10, "only {restarts} restarts");
     }
 }
