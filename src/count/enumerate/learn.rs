@@ -19,6 +19,10 @@
 //! way one level up. The frames' options are still tried in turn, so no
 //! model is found twice and none needs a blocking clause.
 //!
+//! It restarts (Luby et al. 1993) only before the cube's first model and
+//! while none of the cube was given to another thread: then nothing found
+//! can be found again, and every branch dropped is searched again.
+//!
 //! ## References
 //! - J. Marques-Silva, K. Sakallah, "GRASP: A search algorithm for
 //!   propositional satisfiability", IEEE Trans. Computers 1999.
@@ -26,6 +30,8 @@
 //!   solvers", IJCAI 2009.
 //! - A. Nadel, V. Ryvchin, "Chronological backtracking", SAT 2018.
 //! - S. Möhle, A. Biere, "Backing backtracking", SAT 2019.
+//! - M. Luby, A. Sinclair, D. Zuckerman, "Optimal speedup of Las Vegas
+//!   algorithms", Information Processing Letters 1993.
 
 use varisat::Lit;
 
@@ -33,8 +39,8 @@ use super::assignment::{Assignment, Reason};
 use super::propagate::Watch;
 use super::Enumerate;
 
-/// Conflicts between two reductions of the learnt clauses, at first; each
-/// reduction adds [`REDUCE_STEP`] to it.
+/// Clauses learnt between two reductions of the learnt clauses, at first;
+/// each reduction adds [`REDUCE_STEP`] to it.
 pub(super) const REDUCE_FIRST: u64 = 2_000;
 const REDUCE_STEP: u64 = 300;
 
@@ -540,5 +546,15 @@ impl Enumerate<'_> {
             self.learning.bump(&touched);
         }
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The sequence as Luby, Sinclair & Zuckerman give it.
+    #[test]
+    fn the_luby_sequence() {
+        let terms: Vec<u64> = (0..15).map(super::luby).collect();
+        assert_eq!(terms, [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 }

@@ -118,14 +118,15 @@ pub struct Enumerate<'a> {
     /// Conflict analysis (`learn.rs`): a mark per variable, learnt units
     /// not yet assigned at level 0, and when to reduce the learnt clauses.
     seen: Vec<bool>,
+    units: Vec<Lit>,
+    learnt_since_reduce: u64,
+    reduce_every: u64,
+    /// Whether the engine learns, its activities and restarts.
     learning: learn::Learning,
     /// Models found in the cube, and whether part of it was given away:
     /// restarts are sound only while both are nothing (see `learn.rs`).
     found_in_cube: u64,
     gave_work: bool,
-    units: Vec<Lit>,
-    learnt_since_reduce: u64,
-    reduce_every: u64,
 }
 
 impl<'a> Enumerate<'a> {
@@ -160,12 +161,12 @@ impl<'a> Enumerate<'a> {
             solver: None,
             level0: None,
             seen: vec![false; var_count],
-            learning: learn::Learning::new(var_count),
-            found_in_cube: 0,
-            gave_work: false,
             units: Vec::new(),
             learnt_since_reduce: 0,
             reduce_every: learn::REDUCE_FIRST,
+            learning: learn::Learning::new(var_count),
+            found_in_cube: 0,
+            gave_work: false,
         }
     }
 
