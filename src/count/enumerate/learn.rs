@@ -36,7 +36,7 @@
 use varisat::Lit;
 
 use super::assignment::{Assignment, Reason};
-use super::propagate::Watch;
+use super::watch::Watch;
 use super::Enumerate;
 
 /// Clauses learnt between two reductions of the learnt clauses, at first;

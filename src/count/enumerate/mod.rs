@@ -30,8 +30,8 @@
 //! [`Propagator`]), `assignment.rs` (values, trail, levels and reasons),
 //! `branch.rs` (what to branch on), `learn.rs` (conflict analysis and the
 //! learnt clauses), `supports.rs`, `frontier.rs` (splitting the search and
-//! handing part of it to other threads); the compressed lists they share
-//! are `count/csr.rs`.
+//! handing part of it to other threads), `watch.rs` (what both kinds of
+//! watch lists hold); the compressed lists they share are `count/csr.rs`.
 //!
 //! ## References
 //! - T. Toda, T. Soh, "Implementing Efficient All Solutions SAT Solvers", JEA 2016.
@@ -42,6 +42,7 @@ mod frontier;
 mod learn;
 mod propagate;
 mod supports;
+mod watch;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

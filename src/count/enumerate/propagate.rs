@@ -10,6 +10,7 @@ use super::assignment::{Assignment, Reason, UNSET};
 use super::branch::Branches;
 use super::learn::Learnt;
 use super::supports::{cell_of, derive_supports};
+use super::watch::Watch;
 use crate::count::csr::{starts_of, Csr};
 use crate::encode::{Encoded, VarMap};
 use crate::model::{Cell, Digit};
@@ -327,15 +328,6 @@ struct Watches {
     /// How much of each region is in use.
     lens: Vec<u32>,
     list: Vec<Watch>,
-}
-
-/// A clause watching a literal, and another literal of the clause (its other
-/// watch when the watch was set, or the last one found true there): while
-/// that one is true, the clause is satisfied.
-#[derive(Clone, Copy)]
-pub(super) struct Watch {
-    pub(super) clause: u32,
-    pub(super) blocker: Lit,
 }
 
 impl Watches {
