@@ -103,7 +103,8 @@ fn luby(i: u32) -> u64 {
 /// When the engine learns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Learn {
-    /// While conflicts are frequent (the default; see [`Learning`]).
+    /// While conflicts are frequent: from one in eight decisions of a window
+    /// of 1,024 to one in thirty-two (the default).
     Auto,
     /// From the first conflict on, whatever the rate (for tests and
     /// measurements).
