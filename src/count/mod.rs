@@ -219,6 +219,24 @@ pub trait Observer {
 /// Counts without looking.
 impl Observer for () {}
 
+/// Shows each model to a function, which says whether to go on (`true`)
+/// or to stop the count there (`false`).
+pub struct Each<'f>(pub &'f mut dyn FnMut(&Grid) -> bool);
+
+impl Observer for Each<'_> {
+    fn wants_models(&self) -> bool {
+        true
+    }
+
+    fn model(&mut self, _index: u128, grid: &Grid) -> ControlFlow<()> {
+        if (self.0)(grid) {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    }
+}
+
 /// When to stop before the count is complete.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {

@@ -214,23 +214,9 @@ fn givens_and_rules_inside_bands_count_as_the_oracle() {
 fn by_local_bands(puzzle: &satsudoku::model::Puzzle, transpose: bool) -> Option<num_bigint::BigUint> {
     use satsudoku::count::bands::{Local, Outcome};
     use satsudoku::count::plan::{count, Plan, SymmetryUse};
-    use satsudoku::count::{CountError, Limits, Observer, Stop};
+    use satsudoku::count::{CountError, Each, Limits, Stop};
     use satsudoku::encode::Encoding;
     use satsudoku::model::{Grid, Puzzle};
-    use std::ops::ControlFlow;
-    struct Each<'f>(&'f mut dyn FnMut(&Grid) -> bool);
-    impl Observer for Each<'_> {
-        fn wants_models(&self) -> bool {
-            true
-        }
-        fn model(&mut self, _: u128, grid: &Grid) -> ControlFlow<()> {
-            if (self.0)(grid) {
-                ControlFlow::Continue(())
-            } else {
-                ControlFlow::Break(())
-            }
-        }
-    }
     let plain = Plan { symmetry: SymmetryUse::None, shortcuts: false, jobs: Some(1), ..Plan::new(Encoding::default()) };
     let enumerate = |band: &Puzzle, max: u128, each: &mut dyn FnMut(&Grid) -> bool| {
         let plan = Plan { limits: Limits { max: Some(max), ..Limits::default() }, ..plain };

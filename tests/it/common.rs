@@ -242,6 +242,23 @@ pub fn contest_spec(symbols: &[Vec<i8>]) -> Spec {
     spec
 }
 
+/// A contest instance cut down from a random 9x9 grid: some of the grid's
+/// sum relations (how many drawn from `relations`) and some of its digits
+/// as givens (drawn from `givens`), so that it has the grid as a solution
+/// and usually many more.
+pub fn partial_of_grid(rng: &mut Rng, givens: std::ops::Range<usize>, relations: std::ops::Range<usize>) -> Spec {
+    let grid = random_grid(rng, 9, (3, 3));
+    let mut spec = contest_spec(&symbols_of(&grid));
+    rng.shuffle(&mut spec.relations);
+    spec.relations.truncate(relations.start + rng.below(relations.len()));
+    let mut cells: Vec<usize> = (0..81).collect();
+    rng.shuffle(&mut cells);
+    for &c in &cells[..givens.start + rng.below(givens.len())] {
+        spec.givens[c] = grid[c];
+    }
+    spec
+}
+
 /// The instance as LP facts.
 pub fn to_lp(symbols: &[Vec<i8>]) -> String {
     symbols

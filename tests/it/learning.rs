@@ -19,8 +19,8 @@ use satsudoku::model::{Grid, Puzzle};
 use satsudoku::parse::{parse, Format};
 
 use crate::common::{
-    contest_spec, count_grids, oracle_count, puzzle_of, random_grid, random_symbols, rng, symbols_of, Draw, Spec,
-    SumRel,
+    contest_spec, count_grids, oracle_count, partial_of_grid, puzzle_of, random_grid, random_symbols, rng, symbols_of,
+    Draw, Spec,
 };
 
 #[test]
@@ -145,7 +145,7 @@ fn learning_from_every_conflict_keeps_the_oracles_counts() {
             let symbols = if i < 12 { symbols_of(&random_grid(&mut rng, 9, (3, 3))) } else { random_symbols(&mut rng) };
             contest_spec(&symbols)
         } else {
-            some_of_a_grid(&mut rng, 22 + i % 4, 12)
+            partial_of_grid(&mut rng, 22 + i % 4..23 + i % 4, 12..13)
         };
         let puzzle = puzzle_of(&spec);
         let expected = oracle_count(&spec, u64::MAX);
@@ -162,30 +162,6 @@ fn learning_from_every_conflict_keeps_the_oracles_counts() {
     assert!(learnt > 200, "only {learnt} clauses learnt");
 }
 
-/// A 9x9 spec with `givens` of a random grid's digits and `relations` of
-/// its sum relations between neighbours (each true of the grid).
-fn some_of_a_grid(rng: &mut crate::common::Rng, givens: usize, relations: usize) -> Spec {
-    let grid = random_grid(rng, 9, (3, 3));
-    let mut spec = Spec::empty(3, 3);
-    let mut cells: Vec<usize> = (0..81).collect();
-    rng.shuffle(&mut cells);
-    for &cell in &cells[..givens] {
-        spec.givens[cell] = grid[cell];
-    }
-    for _ in 0..relations {
-        let (r, c) = (rng.below(9), rng.below(8));
-        let (x, y) = (grid[r * 9 + c], grid[r * 9 + c + 1]);
-        let target = 7 + rng.below(6) as u32;
-        let cmp = match (x + y).cmp(&target) {
-            std::cmp::Ordering::Less => -1,
-            std::cmp::Ordering::Equal => 0,
-            std::cmp::Ordering::Greater => 1,
-        };
-        spec.relations.push(SumRel { a: (r, c), b: (r, c + 1), cmp, target });
-    }
-    spec
-}
-
 /// Clauses learnt in one cube are kept for the next, on the same engine:
 /// they must hold in every model, not only in the cube's. Puzzles split
 /// into cubes, counted cube after cube on one learning engine (every
@@ -196,7 +172,7 @@ fn clauses_learnt_in_one_cube_hold_in_the_next() {
     let mut rng = rng(2512);
     let mut learnt = 0;
     for i in 0..8 {
-        let spec = some_of_a_grid(&mut rng, 20 + i % 3, 14);
+        let spec = partial_of_grid(&mut rng, 20 + i % 3..21 + i % 3, 14..15);
         let puzzle = puzzle_of(&spec);
         let expected = oracle_count(&spec, u64::MAX);
         let encoded = encode(&puzzle, &Encoding::default());

@@ -104,15 +104,7 @@ fn partial_relation_instances_match_the_oracle() {
     let mut rng = rng(12);
     let mut counts = Vec::new();
     for i in 0..30 {
-        let grid = random_grid(&mut rng, 9, (3, 3));
-        let mut spec = contest_spec(&symbols_of(&grid));
-        rng.shuffle(&mut spec.relations);
-        spec.relations.truncate(5 + rng.below(4));
-        let mut cells: Vec<usize> = (0..81).collect();
-        rng.shuffle(&mut cells);
-        for &c in &cells[..24 + rng.below(3)] {
-            spec.givens[c] = grid[c];
-        }
+        let spec = partial_of_grid(&mut rng, 24..27, 5..9);
         let expected = oracle_count(&spec, 20_000);
         if expected >= 20_000 {
             continue;

@@ -73,6 +73,10 @@ use table::Table;
 
 pub use local::{Local, LocalCount, Outcome, MAX_FILLINGS, MAX_PAIRS};
 
+/// Counts a band puzzle's solutions (with the engine); `None` if it was
+/// stopped first.
+pub type Fill<'f> = dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync + 'f;
+
 /// The most table entries (and so classes) a count by bands builds:
 /// about 40 bytes an entry while the classes are found.
 pub const MAX_TABLE: usize = 1 << 20;
@@ -207,7 +211,7 @@ impl Bands {
     pub fn count(
         &self,
         jobs: usize,
-        fill: &(dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync),
+        fill: &Fill,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Option<BandCount>, CountError> {
         match self.route {
@@ -253,7 +257,7 @@ impl Bands {
     fn by_table(
         &self,
         jobs: usize,
-        fill: &(dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync),
+        fill: &Fill,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Option<BandCount>, CountError> {
         let Some(blank) = self.blank(jobs, fill, stop)? else { return Ok(None) };
@@ -273,7 +277,7 @@ impl Bands {
     pub fn blank(
         &self,
         jobs: usize,
-        fill: &(dyn Fn(&Puzzle) -> Result<Option<BigUint>, CountError> + Sync),
+        fill: &Fill,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Option<Blank>, CountError> {
         let (h, w) = (self.h, self.w);

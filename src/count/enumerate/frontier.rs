@@ -108,18 +108,13 @@ impl Enumerate<'_> {
     /// them, with the trail back at level 0; false (the formula has no
     /// model) on conflict.
     fn settle_units(&mut self) -> bool {
-        let mark = self.prop.state.trail.len();
         self.prop.state.level = 0;
-        for unit in std::mem::take(&mut self.units) {
-            if !self.prop.state.assign_by(unit, super::assignment::Reason::Unit) {
-                self.prop.unsat = true;
-            }
-        }
-        if self.prop.unsat || !self.prop.propagate_from(mark) {
+        if !self.assign_units() {
             self.prop.unsat = true;
             return false;
         }
-        // The assignment at level 0 is not what it was.
+        // At level 0 they stay; the assignment there is not what it was.
+        self.units.clear();
         self.level0 = None;
         self.cube_end = self.prop.state.trail.len();
         true

@@ -41,7 +41,7 @@ use super::Enumerate;
 
 /// Clauses learnt between two reductions of the learnt clauses, at first;
 /// each reduction adds [`REDUCE_STEP`] to it.
-pub(super) const REDUCE_FIRST: u64 = 2_000;
+const REDUCE_FIRST: u64 = 2_000;
 const REDUCE_STEP: u64 = 300;
 
 /// Learnt clauses of at most this literal block distance are kept for good.
@@ -200,6 +200,10 @@ pub(super) struct Learnt {
     /// The clauses not deleted.
     pub(super) alive: usize,
     learnt: u64,
+    /// The clauses learnt at which the next reduction is due, and the
+    /// reductions so far.
+    reduce_at: u64,
+    reductions: u64,
 }
 
 impl Learnt {
@@ -214,6 +218,19 @@ impl Learnt {
             watches: vec![Vec::new(); codes],
             alive: 0,
             learnt: 0,
+            reduce_at: REDUCE_FIRST,
+            reductions: 0,
+        }
+    }
+
+    /// Halves the clauses (see [`Learnt::reduce`]) when [`REDUCE_FIRST`]
+    /// clauses were learnt since the last time, plus [`REDUCE_STEP`] for
+    /// each reduction before.
+    fn reduce_when_due(&mut self, state: &Assignment) {
+        if self.learnt >= self.reduce_at {
+            self.reductions += 1;
+            self.reduce_at = self.learnt + REDUCE_FIRST + REDUCE_STEP * self.reductions;
+            self.reduce(state, self.alive / 2);
         }
     }
 
@@ -363,7 +380,7 @@ impl Enumerate<'_> {
             let reason = self.store(lits, lbd);
             if self.prop.state.assign_by(asserting, reason) && self.prop.propagate_from(base) {
                 self.stack.last_mut().expect("checked above").trail_len = self.prop.trail_len();
-                self.reduce_when_due();
+                self.prop.clauses.learnt.reduce_when_due(&self.prop.state);
                 return;
             }
             // No option left in the frame has a model.
@@ -404,18 +421,21 @@ impl Enumerate<'_> {
         self.stack.clear();
         self.prop.undo_to(base);
         self.prop.state.level = self.cube.len() as u32;
-        for &unit in &self.units {
-            if !self.prop.state.assign_by(unit, Reason::Unit) {
-                self.prop.undo_to(self.cube_end);
-                return false;
-            }
-        }
-        if !self.prop.propagate_from(base) {
+        if !self.assign_units() {
             self.prop.undo_to(self.cube_end);
             return false;
         }
         self.push_choice();
         true
+    }
+
+    /// Assigns the learnt units at the current level and propagates; false
+    /// on conflict (the formula implies each, so the assignment so far has
+    /// no model).
+    pub(super) fn assign_units(&mut self) -> bool {
+        let mark = self.prop.trail_len();
+        let Enumerate { prop, units, .. } = self;
+        units.iter().all(|&unit| prop.state.assign_by(unit, Reason::Unit)) && prop.propagate_from(mark)
     }
 
     /// Keeps `lits` (asserting literal first) as a learnt clause, or a
@@ -425,7 +445,6 @@ impl Enumerate<'_> {
             self.units.push(unit);
             return Reason::Unit;
         }
-        self.learnt_since_reduce += 1;
         Reason::Learnt(self.prop.clauses.learnt.add(&lits, lbd))
     }
 
@@ -445,15 +464,6 @@ impl Enumerate<'_> {
     /// Keeps only the glue clauses and those that imply a literal now.
     pub(super) fn forget(&mut self) {
         self.prop.clauses.learnt.reduce(&self.prop.state, 0);
-    }
-
-    fn reduce_when_due(&mut self) {
-        if self.learnt_since_reduce >= self.reduce_every {
-            self.learnt_since_reduce = 0;
-            self.reduce_every += REDUCE_STEP;
-            let half = self.prop.clauses.learnt.alive / 2;
-            self.prop.clauses.learnt.reduce(&self.prop.state, half);
-        }
     }
 
     /// The first-UIP clause of the conflict in `state.conflict`, at the

@@ -116,12 +116,10 @@ pub struct Enumerate<'a> {
     solver: Option<Solver<'static>>,
     /// The assignment after level-0 propagation, for [`Enumerate::restart`].
     level0: Option<Snapshot>,
-    /// Conflict analysis (`learn.rs`): a mark per variable, learnt units
-    /// not yet assigned at level 0, and when to reduce the learnt clauses.
+    /// Conflict analysis (`learn.rs`): a mark per variable, and the learnt
+    /// units not yet assigned at level 0.
     seen: Vec<bool>,
     units: Vec<Lit>,
-    learnt_since_reduce: u64,
-    reduce_every: u64,
     /// Whether the engine learns, its activities and restarts.
     learning: learn::Learning,
     /// Models found in the cube, and whether part of it was given away:
@@ -163,8 +161,6 @@ impl<'a> Enumerate<'a> {
             level0: None,
             seen: vec![false; var_count],
             units: Vec::new(),
-            learnt_since_reduce: 0,
-            reduce_every: learn::REDUCE_FIRST,
             learning: learn::Learning::new(var_count),
             found_in_cube: 0,
             gave_work: false,

@@ -14,7 +14,7 @@ use crate::count::drive::{count_on, Resume};
 use crate::count::prepared::{Prepared, Until};
 use crate::count::symmetry::Transposition;
 use crate::count::takuzu::Takuzu;
-use crate::count::{all_cores, split, CountError, EngineKind, Limits, Observer, SearchStats, Stop};
+use crate::count::{all_cores, split, CountError, Each, EngineKind, Limits, Observer, SearchStats, Stop};
 use crate::encode::{check_fits, encode, Encoded};
 use crate::model::{Cell, Grid, Puzzle};
 
@@ -636,23 +636,6 @@ pub(super) enum LocalBands {
     TooLarge(String),
     /// Stopped early.
     Stopped(Stop),
-}
-
-/// Shows each model to a function, which says whether to go on.
-struct Each<'f>(&'f mut dyn FnMut(&Grid) -> bool);
-
-impl Observer for Each<'_> {
-    fn wants_models(&self) -> bool {
-        true
-    }
-
-    fn model(&mut self, _index: u128, grid: &Grid) -> ControlFlow<()> {
-        if (self.0)(grid) {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
-        }
-    }
 }
 
 /// Whether a count that started at `start` must stop now: interrupted, or
