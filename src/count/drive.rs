@@ -162,10 +162,14 @@ pub(crate) fn count_on(
     resume: Resume,
 ) -> Result<(Count, Option<Vec<Cube>>), CountError> {
     let jobs = jobs.max(1);
+    if let Some(why) = (engine == EngineKind::Grid).then(|| super::grid::unfit(puzzle, encoded.vars.digits())).flatten()
+    {
+        return Err(CountError::Unsupported(format!("the grid engine cannot count this puzzle: {why}")));
+    }
     let cubes = resume.cubes.unwrap_or_else(|| vec![Vec::new()]);
     let (cubes, workers) = match engine {
         // The enum engine splits its cube whenever a worker waits.
-        EngineKind::Enum => (cubes, jobs),
+        EngineKind::Enum | EngineKind::Grid => (cubes, jobs),
         // Blocking counts in cubes even on one thread: each cube's blocking
         // clauses retire when it is done, so the solver does not slow down
         // as they pile up (bench/results/design-notes.md).

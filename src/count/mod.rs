@@ -9,6 +9,7 @@ mod csr;
 mod disjoint;
 mod drive;
 pub mod enumerate;
+pub mod grid;
 pub mod many;
 pub mod plan;
 mod pool;
@@ -38,6 +39,10 @@ crate::named_enum! {
         /// fastest on every bundled and benchmark instance (see the README),
         /// except with log digits.
         Enum = "enum",
+        /// Candidate bitsets with naked and hidden singles, for puzzles made
+        /// only of all-different groups and givens (classic, jigsaw, Latin,
+        /// diagonals): the plan's engine for those.
+        Grid = "grid",
     }
 }
 
@@ -169,6 +174,7 @@ pub fn engine<'a>(
     match kind {
         EngineKind::Blocking => Box::new(blocking::Blocking::new(encoded).stop_when(stop)),
         EngineKind::Enum => Box::new(Enumerate::new(puzzle, encoded).stop_when(stop).share_with(pool)),
+        EngineKind::Grid => Box::new(grid::GridSearch::new(puzzle, encoded).stop_when(stop).share_with(pool)),
     }
 }
 

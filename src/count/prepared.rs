@@ -18,13 +18,15 @@ use std::time::Instant;
 use varisat::Lit;
 
 use super::enumerate::Enumerate;
-use super::{CountError, Cube, Engine, Observer, SearchStats, Stop};
+use super::grid::GridSearch;
+use super::{CountError, Cube, Engine, EngineKind, Observer, SearchStats, Stop};
 use crate::encode::{encode, Encoded, Encoding};
 use crate::model::check::Checker;
 use crate::model::{Cell, Digit, Grid, Puzzle};
 
 /// An encoded layout with its engine, ready for any puzzle that fits it.
 pub(crate) struct Prepared {
+    kind: EngineKind,
     /// The puzzle the engine was built for: without its givens when the
     /// encoding does not depend on them, so that other puzzles fit.
     layout: Puzzle,
@@ -32,7 +34,7 @@ pub(crate) struct Prepared {
     /// encoding depends on the givens (the given-aware reduction).
     reusable: bool,
     encoded: Encoded,
-    engine: Enumerate<'static>,
+    engine: Kernel,
     checker: Checker,
     /// The current puzzle's givens, checked in every model.
     givens: Vec<(Cell, Digit)>,
@@ -40,6 +42,65 @@ pub(crate) struct Prepared {
     found: u128,
     /// The search is done (every model of the cube found).
     done: bool,
+}
+
+/// The engine a layout is prepared for: the enum engine, or the grid
+/// engine for layouts of all-different groups only.
+enum Kernel {
+    Enum(Box<Enumerate<'static>>),
+    Grid(Box<GridSearch<'static>>),
+}
+
+impl Kernel {
+    fn engine(&mut self) -> &mut dyn Engine {
+        match self {
+            Kernel::Enum(engine) => engine.as_mut(),
+            Kernel::Grid(engine) => engine.as_mut(),
+        }
+    }
+
+    fn halt_at(&mut self, deadline: Option<Instant>, decisions: Option<u64>) {
+        match self {
+            Kernel::Enum(engine) => engine.halt_at(deadline, decisions),
+            Kernel::Grid(engine) => engine.halt_at(deadline, decisions),
+        }
+    }
+
+    fn halted(&self) -> bool {
+        match self {
+            Kernel::Enum(engine) => engine.halted(),
+            Kernel::Grid(engine) => engine.halted(),
+        }
+    }
+
+    fn decisions(&self) -> u64 {
+        match self {
+            Kernel::Enum(engine) => engine.decisions(),
+            Kernel::Grid(engine) => engine.decisions(),
+        }
+    }
+
+    fn stats(&self) -> SearchStats {
+        match self {
+            Kernel::Enum(engine) => engine.stats(),
+            Kernel::Grid(engine) => engine.stats(),
+        }
+    }
+
+    fn remaining(&self) -> Option<Vec<Cube>> {
+        match self {
+            Kernel::Enum(engine) => engine.remaining(),
+            Kernel::Grid(engine) => engine.remaining(),
+        }
+    }
+
+    /// Starts on `cube` from the engine's root.
+    fn restart(&mut self, cube: &[Lit]) -> Result<(), CountError> {
+        match self {
+            Kernel::Enum(engine) => engine.restart(cube),
+            Kernel::Grid(engine) => engine.start_cube(cube),
+        }
+    }
 }
 
 /// Where a [`Prepared::run`] ends, at the latest.
@@ -55,17 +116,27 @@ pub(crate) struct Until {
 }
 
 impl Prepared {
-    /// The engine for `puzzle` under `encoding`; `interrupt` ends a run
-    /// early when it is set.
-    pub(crate) fn new(puzzle: &Puzzle, encoding: &Encoding, interrupt: Option<&'static AtomicBool>) -> Prepared {
+    /// The engine of `kind` (enum or grid, which must fit: see
+    /// [`super::grid::unfit`]) for `puzzle` under `encoding`; `interrupt`
+    /// ends a run early when it is set.
+    pub(crate) fn new(
+        puzzle: &Puzzle,
+        encoding: &Encoding,
+        kind: EngineKind,
+        interrupt: Option<&'static AtomicBool>,
+    ) -> Prepared {
         let reusable = !encoding.reduce;
         let layout = if reusable { puzzle.without_givens() } else { puzzle.clone() };
         let encoded = encode(&layout, encoding);
-        let mut engine = Enumerate::new(&layout, &encoded);
-        if let Some(flag) = interrupt {
-            engine = engine.stop_when(flag);
-        }
+        let engine = if kind == EngineKind::Grid {
+            let engine = GridSearch::new(&layout, &encoded);
+            Kernel::Grid(Box::new(if let Some(flag) = interrupt { engine.stop_when(flag) } else { engine }))
+        } else {
+            let engine = Enumerate::new(&layout, &encoded);
+            Kernel::Enum(Box::new(if let Some(flag) = interrupt { engine.stop_when(flag) } else { engine }))
+        };
         Prepared {
+            kind,
             checker: Checker::new(&layout),
             layout,
             reusable,
@@ -77,9 +148,11 @@ impl Prepared {
         }
     }
 
-    /// Whether `puzzle` can be counted on this engine.
-    pub(crate) fn fits(&self, puzzle: &Puzzle) -> bool {
-        if self.reusable {
+    /// Whether `puzzle` can be counted on this engine, of `kind`.
+    pub(crate) fn fits(&self, puzzle: &Puzzle, kind: EngineKind) -> bool {
+        if self.kind != kind {
+            false
+        } else if self.reusable {
             self.layout.same_layout(puzzle)
         } else {
             self.layout == *puzzle
@@ -94,7 +167,7 @@ impl Prepared {
     /// Starts counting the models of `puzzle` (which must fit) that make
     /// every literal of `cube` true.
     pub(crate) fn start(&mut self, puzzle: &Puzzle, cube: &[Lit]) -> Result<(), CountError> {
-        debug_assert!(self.fits(puzzle), "Prepared::start: the puzzle does not fit the layout");
+        debug_assert!(self.fits(puzzle, self.kind), "Prepared::start: the puzzle does not fit the layout");
         self.givens.clear();
         self.givens.extend(puzzle.givens());
         let mut literals: Cube = Vec::with_capacity(self.givens.len() + cube.len());
@@ -128,7 +201,7 @@ impl Prepared {
         loop {
             if until.max.is_some_and(|max| self.found >= max) {
                 // One more model decides whether the count is exact.
-                return Ok(match self.engine.step()? {
+                return Ok(match self.engine.engine().step()? {
                     None if !self.engine.halted() => {
                         self.done = true;
                         Stop::Complete
@@ -140,7 +213,7 @@ impl Prepared {
                     }
                 });
             }
-            let Some(grid) = self.engine.step()? else {
+            let Some(grid) = self.engine.engine().step()? else {
                 if self.engine.halted() {
                     return Ok(self.why_halted(until));
                 }
@@ -241,8 +314,8 @@ mod tests {
         let mut clash = empty.clone();
         clash.set_given(Cell::new(0, 0), 1).unwrap();
         clash.set_given(Cell::new(3, 0), 1).unwrap();
-        let mut prepared = Prepared::new(&row, &Encoding::default(), None);
-        assert!(!prepared.fits(&Puzzle::latin(4).unwrap()));
+        let mut prepared = Prepared::new(&row, &Encoding::default(), EngineKind::Enum, None);
+        assert!(!prepared.fits(&Puzzle::latin(4).unwrap(), EngineKind::Enum));
         for (puzzle, expected) in [(&row, 12), (&empty, 288), (&clash, 0), (&row, 12), (&clash, 0), (&empty, 288)] {
             let mut kept = Keep(Vec::new());
             prepared.start(puzzle, &[]).unwrap();
@@ -261,7 +334,7 @@ mod tests {
     #[test]
     fn a_run_halted_by_its_budget_goes_on_where_it_stopped() {
         let empty = Puzzle::sudoku(2, 2).unwrap();
-        let mut prepared = Prepared::new(&empty, &Encoding::default(), None);
+        let mut prepared = Prepared::new(&empty, &Encoding::default(), EngineKind::Enum, None);
         prepared.start(&empty, &[]).unwrap();
         let mut kept = Keep(Vec::new());
         let first = prepared.run(Until { decisions: Some(40), ..Until::default() }, &mut kept).unwrap();

@@ -5,14 +5,10 @@
 
 use std::cell::RefCell;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::common::satsudoku;
 use crate::common::{count_grids, random_grid, rng, Draw};
-
-fn satsudoku() -> Command {
-    Command::cargo_bin("satsudoku").unwrap()
-}
 
 /// Every solution of a classic puzzle, by the oracle.
 fn solutions(n: usize, boxes: (usize, usize), givens: &[u32]) -> Vec<Vec<u32>> {

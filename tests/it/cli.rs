@@ -1,13 +1,9 @@
 //! End-to-end tests of the binary: exit statuses, the stdout/stderr split,
 //! stdin, and one test per malformed-input class.
 
-use assert_cmd::Command;
+use crate::common::satsudoku;
 use predicates::prelude::*;
 use predicates::str::contains;
-
-fn satsudoku() -> Command {
-    Command::cargo_bin("satsudoku").unwrap()
-}
 
 const CONTEST: &str = "cnf-samples/contest.lp";
 

@@ -8,6 +8,7 @@
 
 use proptest::prelude::RngExt as _;
 use proptest::test_runner::{RngAlgorithm, TestRng};
+use satsudoku::named::Named as _;
 
 /// A reproducible random source: proptest's ChaCha generator from a seed.
 pub type Rng = TestRng;
@@ -432,4 +433,21 @@ pub fn random_grid(rng: &mut Rng, n: usize, (h, w): (usize, usize)) -> Vec<u32> 
     let mut g = vec![0; n * n];
     assert!(fill(rng, &mut g, 0, n, h, w));
     g
+}
+
+/// The binary under test, ready for its arguments.
+pub fn satsudoku() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("satsudoku").unwrap()
+}
+
+/// The engines that can count `puzzle` with `digits` encoded: all of them,
+/// except the grid engine on a puzzle with rules other than all-different
+/// groups (which it refuses: `grid::tests` and tests/it/grid.rs).
+pub fn engines_for(
+    puzzle: &satsudoku::model::Puzzle,
+    digits: satsudoku::encode::DigitEncoding,
+) -> Vec<satsudoku::count::EngineKind> {
+    use satsudoku::count::{grid, EngineKind};
+    let fits = grid::unfit(puzzle, digits).is_none();
+    EngineKind::VARIANTS.iter().copied().filter(|&e| e != EngineKind::Grid || fits).collect()
 }

@@ -4,15 +4,11 @@
 //! against the backtracking oracle, with the rule's meaning written here.
 //! Also SudokuPad links that carry an f-puzzles puzzle.
 
-use assert_cmd::Command;
 use predicates::str::contains;
 use serde_json::{json, Value};
 
 use crate::common::count_grids;
-
-fn satsudoku() -> Command {
-    Command::cargo_bin("satsudoku").unwrap()
-}
+use crate::common::satsudoku;
 
 /// The count satsudoku prints for `text`.
 fn count(text: &str) -> u64 {

@@ -10,14 +10,10 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 use std::time::Duration;
 
+use crate::common::satsudoku;
 use assert_cmd::cargo::cargo_bin;
-use assert_cmd::Command;
 use predicates::str::contains;
 use satsudoku::cluster::{self, CubeFile, Manifest, Record};
-
-fn satsudoku() -> Command {
-    Command::cargo_bin("satsudoku").unwrap()
-}
 
 /// The empty 6x6 grid (2x3 boxes): 28,200,960 grids (Pettersen; also
 /// OEIS A107739), counted up to relabelling as 720 x 39,168.

@@ -3,7 +3,7 @@
 //! both engines; the propagation figure on a case known by hand; and
 //! `compare` output parsed back.
 
-use crate::common::{oracle_count, puzzle_of, rng, Draw, Spec, SumRel};
+use crate::common::{engines_for, oracle_count, puzzle_of, rng, Draw, Spec, SumRel};
 use assert_cmd::Command;
 use proptest::prelude::*;
 use satsudoku::count::enumerate::{Propagator, Strength};
@@ -13,7 +13,6 @@ use satsudoku::encode::amo::AmoEncoding;
 use satsudoku::encode::relation::RelationEncoding;
 use satsudoku::encode::{encode, ClauseSet, DigitEncoding, Encoding};
 use satsudoku::model::{Cell, Puzzle};
-use satsudoku::named::Named;
 use satsudoku::parse::parse;
 
 /// Every encoding the suite checks: the `compare --encodings all` set, the
@@ -102,7 +101,7 @@ proptest! {
         prop_assume!(expected < 400);
         let puzzle = puzzle_of(&spec);
         for encoding in encodings() {
-            for &engine in EngineKind::VARIANTS {
+            for engine in engines_for(&puzzle, encoding.digits) {
                 for search in [Search::from(engine), Search { engine, jobs }] {
                     prop_assert_eq!(count(&puzzle, &encoding, search), u128::from(expected), "{} on {:?}", encoding, search);
                 }
@@ -124,7 +123,7 @@ fn every_encoding_counts_the_samples() {
         let text = std::fs::read_to_string(format!("cnf-samples/{file}")).unwrap();
         let puzzle = parse(&text, file, None).unwrap();
         for encoding in encodings() {
-            for &engine in EngineKind::VARIANTS {
+            for engine in engines_for(&puzzle, encoding.digits) {
                 if engine == EngineKind::Enum && encoding.digits == DigitEncoding::Log && expected > 20 {
                     continue;
                 }
@@ -291,7 +290,7 @@ fn a_probe_that_runs_out_hands_over_to_the_threads() {
     let expected = "117"; // COUNTS.tsv; tests/samples.rs confirms it with the oracle
     for probe in [0, 1, 10, 100] {
         for jobs in [1, 2, 3] {
-            for &engine in EngineKind::VARIANTS {
+            for engine in engines_for(&puzzle, Encoding::default().digits) {
                 let plan = Plan { engine: Some(engine), jobs: Some(jobs), probe, ..Plan::new(Encoding::default()) };
                 let tally = satsudoku::count::plan::count(&puzzle, &plan, &mut ()).unwrap();
                 assert_eq!(tally.count.to_string(), expected, "{engine:?} probe {probe}, {jobs} jobs");

@@ -1,15 +1,11 @@
 //! `export` writes DIMACS that reads back to the same formula and count;
 //! `decode` turns a solver's model into a grid and judges it.
 
-use assert_cmd::Command;
+use crate::common::satsudoku;
 use predicates::prelude::*;
 use predicates::str::contains;
 use satsudoku::dimacs::parse_dimacs;
 use varisat::{ExtendFormula, Lit, Solver, Var};
-
-fn satsudoku() -> Command {
-    Command::cargo_bin("satsudoku").unwrap()
-}
 
 fn export(file: &str, extra: &[&str]) -> String {
     let out = satsudoku().arg("export").arg(file).args(extra).assert().success();

@@ -3,12 +3,8 @@
 //! family samples against the backtracking oracle, collections counted
 //! line by line, and one test per kind of bad input.
 
-use assert_cmd::Command;
+use crate::common::satsudoku;
 use predicates::str::contains;
-
-fn satsudoku() -> Command {
-    Command::cargo_bin("satsudoku").unwrap()
-}
 
 fn count_text(text: &str) -> String {
     let out = satsudoku().arg("count").write_stdin(text).output().unwrap();

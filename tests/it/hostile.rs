@@ -1,15 +1,11 @@
 //! Inputs that once gave a wrong count with exit 0, or an abort: each test
 //! names the hole it closes and fails on the code that had it.
 
-use assert_cmd::Command;
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
 use crate::common::count_grids;
-
-fn satsudoku() -> Command {
-    Command::cargo_bin("satsudoku").unwrap()
-}
+use crate::common::satsudoku;
 
 /// A 4x4 grid whose only givens are 1s (blanks written 0) is also a
 /// Takuzu: read as one it counted 0, as a grid it has 18 (the oracle's

@@ -14,6 +14,7 @@ mod encodings;
 mod export_decode;
 mod external;
 mod family;
+mod grid;
 mod hostile;
 mod learning;
 mod oracle_agreement;

@@ -3,13 +3,9 @@
 //! `unique` (text, json); the refusals that keep a format honest; and
 //! `compare`'s `--output` with its former `--format` spelling.
 
-use assert_cmd::Command;
+use crate::common::satsudoku;
 use predicates::str::contains;
 use serde_json::Value;
-
-fn satsudoku() -> Command {
-    Command::cargo_bin("satsudoku").unwrap()
-}
 
 fn stdout_of(args: &[&str]) -> String {
     let out = satsudoku().args(args).output().unwrap();

@@ -8,14 +8,10 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::common::satsudoku;
 use crate::common::{count_grids, rectangles, rectangles_text};
-
-fn satsudoku() -> Command {
-    Command::cargo_bin("satsudoku").unwrap()
-}
 
 /// A case: a file, its count by an independent oracle, the method the plan
 /// takes, and whether it is a `givens` line (then it can be a

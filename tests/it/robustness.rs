@@ -9,15 +9,11 @@ use std::path::Path;
 use std::process::{Command as Process, Stdio};
 use std::time::Duration;
 
-use assert_cmd::Command;
+use crate::common::satsudoku;
 use predicates::prelude::*;
 use predicates::str::contains;
 
 const CONTEST: &str = "cnf-samples/contest.lp";
-
-fn satsudoku() -> Command {
-    Command::cargo_bin("satsudoku").unwrap()
-}
 
 fn full() -> fs::File {
     fs::OpenOptions::new().write(true).open("/dev/full").unwrap()

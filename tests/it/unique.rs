@@ -3,13 +3,9 @@
 //! reported solution checked here (givens kept, rows, columns and boxes
 //! distinct), the differing cells exact; exit statuses 0, 1 and 2.
 
+use crate::common::satsudoku;
 use crate::common::{rng, Draw};
-use assert_cmd::Command;
 use predicates::str::contains;
-
-fn satsudoku() -> Command {
-    Command::cargo_bin("satsudoku").unwrap()
-}
 
 fn symbol_value(c: char) -> u32 {
     c.to_digit(36).unwrap()

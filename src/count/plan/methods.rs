@@ -49,13 +49,13 @@ pub(super) struct Enumerated {
 impl Counter {
     /// The prepared engine for `puzzle`: the one kept if it fits, else a
     /// new one, once its estimate fits under the memory limit.
-    pub(super) fn prepared_for(&mut self, puzzle: &Puzzle) -> Result<&mut Prepared, CountError> {
+    pub(super) fn prepared_for(&mut self, puzzle: &Puzzle, kind: EngineKind) -> Result<&mut Prepared, CountError> {
         let plan = self.plan;
         match &mut self.prepared {
-            Some(prepared) if prepared.fits(puzzle) => {}
+            Some(prepared) if prepared.fits(puzzle, kind) => {}
             slot => {
                 check_fits(puzzle, &plan.encoding)?;
-                *slot = Some(Prepared::new(puzzle, &plan.encoding, plan.limits.interrupt));
+                *slot = Some(Prepared::new(puzzle, &plan.encoding, kind, plan.limits.interrupt));
             }
         }
         Ok(self.prepared.as_mut().expect("just prepared"))
@@ -104,12 +104,13 @@ impl Counter {
         let plan = self.plan;
         let threads = self.threads(observer);
         let limits = plan.limits;
-        if plan.engine() != EngineKind::Enum {
+        let kind = plan.engine_for(puzzle)?;
+        if kind == EngineKind::Blocking {
             check_fits(puzzle, &plan.encoding)?;
             let encoded = encode(puzzle, &plan.encoding);
             let resume = Resume { cubes: (!cube.is_empty()).then(|| vec![cube.to_vec()]), found: 0 };
-            let (count, _) = count_on(puzzle, &encoded, plan.engine(), threads, limits, observer, start, resume)?;
-            let details = self.enumeration_details(&encoded, count.stats, start);
+            let (count, _) = count_on(puzzle, &encoded, kind, threads, limits, observer, start, resume)?;
+            let details = self.engine_details(kind, self.enumeration_details(&encoded, count.stats, start));
             return Ok(Enumerated {
                 models: count.models.into(),
                 stop: count.stop,
@@ -122,7 +123,7 @@ impl Counter {
         // Whether a count that finds few models in the probe may go to varisat.
         let learn = plan.engine.is_none() && cube.is_empty() && !observer.wants_models();
         let probe = split || !inline || learn;
-        let prepared = self.prepared_for(puzzle)?;
+        let prepared = self.prepared_for(puzzle, kind)?;
         let before = prepared.stats();
         prepared.start(puzzle, cube)?;
         let decisions = before.decisions.unwrap_or(0) + plan.probe;
@@ -227,6 +228,7 @@ impl Counter {
         if stop != Stop::Budget {
             let stats = prepared.stats().since(before);
             let details = self.enumeration_details(self.prepared.as_ref().expect("prepared").encoded(), stats, start);
+            let details = self.engine_details(kind, details);
             let models = self.prepared.as_ref().expect("prepared").found().into();
             return Ok(Enumerated { models, stop, method: Method::Enumeration, details });
         }
@@ -234,10 +236,9 @@ impl Counter {
         let resume = Resume { cubes: Some(prepared.frontier()), found: prepared.found() };
         let probed = prepared.stats().since(before);
         let prepared = self.prepared.as_ref().expect("prepared");
-        let (mut count, _) =
-            count_on(puzzle, prepared.encoded(), plan.engine(), threads, limits, observer, start, resume)?;
+        let (mut count, _) = count_on(puzzle, prepared.encoded(), kind, threads, limits, observer, start, resume)?;
         count.stats += probed;
-        let details = self.enumeration_details(prepared.encoded(), count.stats, start);
+        let details = self.engine_details(kind, self.enumeration_details(prepared.encoded(), count.stats, start));
         Ok(Enumerated { models: count.models.into(), stop: count.stop, method: Method::Enumeration, details })
     }
 
@@ -341,7 +342,11 @@ impl Counter {
                 counted.entries, counted.classes
             ));
             let by = match &counted.pieces {
-                Pieces::Engine { models } => format!("by the {} engine ({models} models)", plan.engine()),
+                Pieces::Engine { models } => {
+                    // A band puzzle is made of groups and givens only.
+                    let engine = plan.engine.unwrap_or(EngineKind::Grid);
+                    format!("by the {engine} engine ({models} models)")
+                }
                 Pieces::Matchings { matchings, factors, graphs } => format!(
                     "by perfect matchings ({matchings} matchings, {factors} 2-factors, {graphs} 4-regular graphs kept)"
                 ),
@@ -538,7 +543,6 @@ impl Counter {
         Ok((counted, stop, Method::Transposition, details))
     }
 
-    /// The `--stats` lines of an enumeration, when asked for.
     /// Counts `puzzle` with varisat (blocking clauses, on `threads`), up to
     /// `max` models, on a thread of its own: a varisat search cannot be
     /// stopped inside one solve, so this thread watches the plan's deadline
@@ -596,6 +600,15 @@ impl Counter {
         }
     }
 
+    /// `details` with the engine that enumerated named first.
+    fn engine_details(&self, kind: EngineKind, mut details: Vec<String>) -> Vec<String> {
+        if self.plan.details {
+            details.insert(0, format!("engine: {kind}"));
+        }
+        details
+    }
+
+    /// The `--stats` lines of an enumeration, when asked for.
     fn enumeration_details(&self, encoded: &Encoded, stats: SearchStats, start: Instant) -> Vec<String> {
         if !self.plan.details {
             return Vec::new();

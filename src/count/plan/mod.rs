@@ -17,11 +17,14 @@
 //!    table), the classes combined in big integers.
 //! 4. Otherwise the puzzle is reduced by the symmetry proven for it, if
 //!    any ([`symmetry`]: digit relabelling and line permutations, the count
-//!    multiplied by their number), and then
+//!    multiplied by their number; not by line permutations when the grid
+//!    engine is asked for, since their order relations are not groups),
+//!    and then
 //!    - a Takuzu is counted a row at a time (`count::takuzu`), unless an
 //!      engine is asked for;
 //!    - a reduced puzzle that transposition maps onto itself is counted as
-//!      `2L - F` ([`symmetry::Transposition`]);
+//!      `2L - F` ([`symmetry::Transposition`]), unless the grid engine is
+//!      asked for (it counts no puzzle with their order constraint);
 //!    - anything else is enumerated: on one thread for its first
 //!      [`PROBE_DECISIONS`] decisions (most puzzles are done by then); a
 //!      count still going that has found fewer than [`LEARN_BELOW`] models
@@ -158,9 +161,22 @@ impl Plan {
         }
     }
 
-    /// The engine that enumerates: the one asked for, else `enum`.
-    pub fn engine(&self) -> EngineKind {
-        self.engine.unwrap_or(EngineKind::Enum)
+    /// The engine that enumerates `puzzle`: the one asked for, else the
+    /// grid engine for a puzzle made only of all-different groups and
+    /// givens (with direct digits and no given-aware reduction), else
+    /// `enum`; an error when the grid engine is asked for a puzzle it
+    /// cannot count.
+    pub fn engine_for(&self, puzzle: &Puzzle) -> Result<EngineKind, CountError> {
+        let unfit = || super::grid::unfit(puzzle, self.encoding.digits);
+        match self.engine {
+            Some(EngineKind::Grid) => match unfit() {
+                Some(why) => Err(CountError::Unsupported(format!("the grid engine cannot count this puzzle: {why}"))),
+                None => Ok(EngineKind::Grid),
+            },
+            Some(kind) => Ok(kind),
+            None if !self.encoding.reduce && unfit().is_none() => Ok(EngineKind::Grid),
+            None => Ok(EngineKind::Enum),
+        }
     }
 
     fn interrupted(&self) -> bool {
@@ -327,11 +343,14 @@ impl Counter {
         if let Some(bands) = banded.then(|| Bands::recognize(puzzle, plan.symmetry == SymmetryUse::Auto)).flatten() {
             return Ok(self.whole(Method::Bands, self.bands(&bands, start)?, start));
         }
-        let reduced = symmetry::reduce(puzzle, !every && plan.symmetry != SymmetryUse::None);
+        let reduced = self.reduce(puzzle, !every && plan.symmetry != SymmetryUse::None);
         let factor = reduced.factor();
         let mut scaled = Scaled { inner: observer, factor, floor: 0 };
         let rows = (!every && plan.engine.is_none()).then(|| Takuzu::recognize(&reduced.puzzle)).flatten();
         let transpose = matches!(plan.symmetry, SymmetryUse::Auto | SymmetryUse::NoBands);
+        // The grid engine, asked for, counts no puzzle with an order
+        // constraint: no transposition then.
+        let transpose = transpose && plan.engine != Some(EngineKind::Grid);
         let transposed = (!every && transpose).then(|| reduced.transposition()).flatten();
         let (counted, stop, method, mut details) = if let Some(takuzu) = rows {
             self.rows(&takuzu, start)?
@@ -359,6 +378,19 @@ impl Counter {
         })
     }
 
+    /// `puzzle` reduced by the symmetry proven for it, when `allowed`;
+    /// with the grid engine asked for, not by a reduction whose order
+    /// relations it could not count.
+    fn reduce<'p>(&self, puzzle: &'p Puzzle, allowed: bool) -> symmetry::Reduced<'p> {
+        let reduced = symmetry::reduce(puzzle, allowed);
+        let digits = self.plan.encoding.digits;
+        let grid = self.plan.engine == Some(EngineKind::Grid);
+        if grid && reduced.relabelling.is_some() && super::grid::unfit(&reduced.puzzle, digits).is_some() {
+            return symmetry::reduce(puzzle, false);
+        }
+        reduced
+    }
+
     /// The tally of a method that counts the whole puzzle at once (bands,
     /// Burnside): no symmetry factor, the method named first in `--stats`.
     fn whole(&self, method: Method, (count, stop, mut details): (BigUint, Stop, Vec<String>), start: Instant) -> Tally {
@@ -380,7 +412,7 @@ impl Counter {
         observer: &mut impl Observer,
     ) -> Result<Tally, CountError> {
         let start = Instant::now();
-        let reduced = symmetry::reduce(puzzle, symmetry);
+        let reduced = self.reduce(puzzle, symmetry);
         let factor = reduced.factor();
         let mut scaled = Scaled { inner: observer, factor, floor: 0 };
         let found = self.enumerate(&reduced.puzzle, cube, false, start, &mut scaled)?;
@@ -425,11 +457,12 @@ impl Counter {
     ) -> Result<Option<Vec<Grid>>, CountError> {
         let mut kept = Keep { grids: Vec::with_capacity(limit), limit };
         let plan = Plan { limits: Limits { max: None, ..self.plan.limits }, ..self.plan };
-        let stop = if plan.engine() == EngineKind::Enum {
+        let kind = plan.engine_for(puzzle)?;
+        let stop = if kind != EngineKind::Blocking {
             // The plan's own choice (no engine asked for) hands a search
             // that needs more than `plan.judge` decisions to varisat.
             let fallback = plan.engine.is_none();
-            let prepared = self.prepared_for(puzzle)?;
+            let prepared = self.prepared_for(puzzle, kind)?;
             let decisions = prepared.stats().decisions.unwrap_or(0) + plan.judge;
             let until = Until {
                 deadline: deadline(&plan, start),
@@ -458,7 +491,7 @@ impl Counter {
             let encoded = encode(puzzle, &plan.encoding);
             let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
             let limits = Limits { max: Some(limit as u128), timeout, ..plan.limits };
-            super::count_models(puzzle, &encoded, plan.engine(), limits, &mut kept)?.stop
+            super::count_models(puzzle, &encoded, kind, limits, &mut kept)?.stop
         };
         let decided = matches!(stop, Stop::Complete | Stop::MaxReached) || kept.grids.len() == limit;
         Ok(decided.then_some(kept.grids))

@@ -1,0 +1,501 @@
+//! The grid engine: the plan's engine for puzzles made only of
+//! all-different groups, givens and cells' allowed digits (classic Sudoku
+//! of any box shape, jigsaw, Latin squares, diagonals, windoku, odd and
+//! even cells, the band puzzles of a count by bands), where a search needs
+//! no learning and its time is all propagation.
+//!
+//! Each cell keeps its candidates as a bitset of digits. A cell left with
+//! one digit removes it from every cell that shares a group with it (a
+//! naked single); a digit left with one cell in a full group (one of
+//! `side` cells) goes there (a hidden single), and a digit with none in
+//! such a group, or a cell with no digit, is a conflict. That is what the
+//! enum engine's branch sets propagate on the CNF, done on words instead
+//! of literals, clauses and set weights: the same searches, about three
+//! times as fast (bench/results/design-notes.md). The search branches on a
+//! cell with the fewest candidates, one digit after another, each child a
+//! copy of its parent's candidates.
+//!
+//! It speaks the engines' language ([`Engine`]): cubes are literals of the
+//! direct encoding (the givens of a prepared layout's puzzles, the options
+//! it gives to a waiting worker, the frontier it leaves when it stops), and
+//! every model is a grid that the driver checks with the independent
+//! checker, as for every engine.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use varisat::Lit;
+
+use super::csr::Csr;
+use super::pool::Pool;
+use super::{CountError, Cube, Engine, SearchStats};
+use crate::encode::{DigitEncoding, Encoded, Slot};
+use crate::model::{Cell, Constraint, Digit, Grid, Puzzle};
+
+/// The largest side the engine takes: a cell's candidates fit in 32 bits.
+/// Larger grids go to the enum engine.
+pub const MAX_SIDE: usize = 32;
+
+/// The most full groups the engine looks for hidden singles in.
+const MAX_UNITS: usize = 128;
+
+/// How often (in decisions) the search looks at the stop flag, the
+/// deadline, the budget and the pool.
+const CHECK_INTERVAL: u64 = 16;
+
+/// Why the grid engine cannot count `puzzle` with `digits` encoded, if it
+/// cannot.
+pub fn unfit(puzzle: &Puzzle, digits: DigitEncoding) -> Option<String> {
+    let side = puzzle.side();
+    if digits != DigitEncoding::Direct {
+        Some(format!("it needs the direct digit encoding, not {digits}"))
+    } else if side > MAX_SIDE {
+        Some(format!("it takes grids up to {MAX_SIDE} x {MAX_SIDE}, not {side} x {side}"))
+    } else if puzzle.digits() != side {
+        Some("it needs the digits 1 to the grid side in each cell".to_owned())
+    } else if !puzzle.relations().is_empty()
+        || puzzle.constraints().iter().any(|c| !matches!(c, Constraint::Digits { .. }))
+    {
+        Some(
+            "it counts only puzzles made of all-different groups, givens and cells' allowed digits, \
+             and this one has other rules (`--engine enum` counts them)"
+                .to_owned(),
+        )
+    } else {
+        None
+    }
+}
+
+/// One branch point: the cell, the digit being tried (whose subtree is
+/// below), and the digits still to try.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    cell: u32,
+    taken: u32,
+    rest: u32,
+}
+
+/// The grid engine on one puzzle (see the module doc).
+pub struct GridSearch<'a> {
+    side: usize,
+    cells: usize,
+    /// Every digit of the grid.
+    all: u32,
+    /// The other cells that share a group with each cell.
+    peers: Csr<u32>,
+    /// The full groups' cells, `side` a group, one group after another.
+    units: Vec<u32>,
+    /// The full groups each cell is in, one bit a group.
+    units_of: Vec<u128>,
+    /// Full groups to look for hidden singles in: those whose cells lost
+    /// candidates since they were last looked at.
+    dirty: u128,
+    /// For each variable of the formula that says "cell holds digit", the
+    /// cell times the side plus the digit minus one; `u32::MAX` for others.
+    code_of_var: Vec<u32>,
+    /// The inverse: the literal of each cell and digit (for cubes).
+    lit_of: Vec<Option<Lit>>,
+    /// The candidates of the puzzle before any cube: its givens and what
+    /// the encoding fixed.
+    root: Vec<u32>,
+    /// Candidates, `cells` a node, one node per depth of the search.
+    states: Vec<u32>,
+    stack: Vec<Frame>,
+    cube: Cube,
+    /// The current cube has no model (found while it was set).
+    dead: bool,
+    started: bool,
+    /// Cells left with one candidate, not yet removed from their peers.
+    queue: Vec<u32>,
+    stop: Option<&'a AtomicBool>,
+    pool: Option<&'a Pool>,
+    deadline: Option<Instant>,
+    budget: Option<u64>,
+    halted: bool,
+    decisions: u64,
+    conflicts: u64,
+}
+
+impl<'a> GridSearch<'a> {
+    /// The engine for `puzzle` (for which [`unfit`] says nothing) on
+    /// `encoded`, its direct encoding; its givens are part of the root.
+    pub fn new(puzzle: &Puzzle, encoded: &Encoded) -> GridSearch<'a> {
+        debug_assert!(unfit(puzzle, encoded.vars.digits()).is_none());
+        let side = puzzle.side();
+        let cells = side * side;
+        let index = |cell: Cell| (cell.row * side + cell.col) as u32;
+        let mut neighbours: Vec<Vec<u32>> = vec![Vec::new(); cells];
+        let mut units = Vec::new();
+        for group in puzzle.groups() {
+            let members: Vec<u32> = group.cells.iter().map(|&c| index(c)).collect();
+            for &a in &members {
+                neighbours[a as usize].extend(members.iter().copied().filter(|&b| b != a));
+            }
+            if members.len() == side {
+                units.extend_from_slice(&members);
+            }
+        }
+        for list in &mut neighbours {
+            list.sort_unstable();
+            list.dedup();
+        }
+        let peers =
+            Csr::new(cells, || neighbours.iter().enumerate().flat_map(|(a, list)| list.iter().map(move |&b| (a, b))));
+        // Hidden singles are looked for in the first 128 full groups (a
+        // 32 x 32 grid has 96 lines and boxes); the others still remove
+        // each placed digit from their cells.
+        units.truncate(MAX_UNITS * side);
+        let mut units_of = vec![0u128; cells];
+        for (at, &cell) in units.iter().enumerate() {
+            units_of[cell as usize] |= 1 << (at / side);
+        }
+        let all = if side == 32 { u32::MAX } else { (1u32 << side) - 1 };
+        let mut root = vec![all; cells];
+        let mut code_of_var = vec![u32::MAX; encoded.formula.var_count()];
+        let mut lit_of = vec![None; cells * side];
+        for cell in puzzle.cells() {
+            for digit in 1..=side as Digit {
+                let code = index(cell) as usize * side + usize::from(digit) - 1;
+                let bit = 1u32 << (digit - 1);
+                match encoded.vars.slot(encoded.vars.var(cell, digit)) {
+                    Slot::Var(var) => {
+                        code_of_var[var.index()] = code as u32;
+                        lit_of[code] = Some(var.positive());
+                    }
+                    Slot::Fixed(true) => root[index(cell) as usize] &= bit,
+                    Slot::Fixed(false) => root[index(cell) as usize] &= !bit,
+                }
+            }
+            if let Some(digit) = puzzle.given(cell) {
+                root[index(cell) as usize] &= 1u32 << (digit - 1);
+            }
+        }
+        for constraint in puzzle.constraints() {
+            if let Constraint::Digits { cell, allowed } = *constraint {
+                // Digits above the side are no digits of the grid.
+                root[index(cell) as usize] &= allowed as u32;
+            }
+        }
+        GridSearch {
+            side,
+            cells,
+            all,
+            peers,
+            units,
+            units_of,
+            dirty: 0,
+            code_of_var,
+            lit_of,
+            root,
+            states: Vec::new(),
+            stack: Vec::new(),
+            cube: Vec::new(),
+            dead: true,
+            started: false,
+            queue: Vec::new(),
+            stop: None,
+            pool: None,
+            deadline: None,
+            budget: None,
+            halted: false,
+            decisions: 0,
+            conflicts: 0,
+        }
+    }
+
+    /// Makes [`Engine::step`] return `None` soon after `stop` is set.
+    pub fn stop_when(mut self, stop: &'a AtomicBool) -> GridSearch<'a> {
+        self.stop = Some(stop);
+        self
+    }
+
+    /// Gives part of the search to `pool` when a worker waits there.
+    pub fn share_with(mut self, pool: &'a Pool) -> GridSearch<'a> {
+        self.pool = Some(pool);
+        self
+    }
+
+    /// Makes [`Engine::step`] return `None` soon after `deadline` or once
+    /// `decisions` decisions are made in all, with the search left where
+    /// it was (as [`super::enumerate::Enumerate::halt_at`]).
+    pub fn halt_at(&mut self, deadline: Option<Instant>, decisions: Option<u64>) {
+        self.deadline = deadline;
+        self.budget = decisions;
+    }
+
+    /// Whether the last step returned `None` because of the stop flag, the
+    /// deadline or the budget, not because the search is done.
+    pub fn halted(&self) -> bool {
+        self.halted
+    }
+
+    /// The decisions made so far.
+    pub fn decisions(&self) -> u64 {
+        self.decisions
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
+            || self.budget.is_some_and(|budget| self.decisions >= budget)
+            || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+    }
+
+    /// The candidates of the node at `depth`.
+    fn node(&mut self, depth: usize) -> &mut [u32] {
+        let end = (depth + 1) * self.cells;
+        if self.states.len() < end {
+            self.states.resize(end, 0);
+        }
+        &mut self.states[depth * self.cells..end]
+    }
+
+    /// Removes the digit of each queued cell from its peers, and places the
+    /// hidden singles of the full groups whose cells lost candidates, until
+    /// nothing changes; false on a conflict. The groups of each queued cell
+    /// must be marked dirty already.
+    fn propagate(&mut self, depth: usize) -> bool {
+        let (cells, all, side) = (self.cells, self.all, self.side);
+        let node = &mut self.states[depth * cells..(depth + 1) * cells];
+        let units_of = &self.units_of;
+        let mut dirty = self.dirty;
+        loop {
+            while let Some(cell) = self.queue.pop() {
+                let bit = node[cell as usize];
+                for &peer in self.peers.of(cell as usize) {
+                    let before = node[peer as usize];
+                    if before & bit != 0 {
+                        let after = before ^ bit;
+                        node[peer as usize] = after;
+                        dirty |= units_of[peer as usize];
+                        if after & after.wrapping_sub(1) == 0 {
+                            if after == 0 {
+                                self.queue.clear();
+                                self.dirty = 0;
+                                return false;
+                            }
+                            self.queue.push(peer);
+                        }
+                    }
+                }
+            }
+            if dirty == 0 {
+                self.dirty = 0;
+                return true;
+            }
+            let unit_index = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            let unit = &self.units[unit_index * side..(unit_index + 1) * side];
+            let (mut once, mut twice, mut placed) = (0u32, 0u32, 0u32);
+            for &cell in unit {
+                let m = node[cell as usize];
+                twice |= once & m;
+                once |= m;
+                if m & m.wrapping_sub(1) == 0 {
+                    placed |= m;
+                }
+            }
+            if once != all {
+                self.queue.clear();
+                self.dirty = 0;
+                return false;
+            }
+            let mut singles = once & !twice & !placed;
+            while singles != 0 {
+                let bit = singles & singles.wrapping_neg();
+                singles ^= bit;
+                // Gone if another hidden single took its one cell.
+                let Some(&cell) = unit.iter().find(|&&c| node[c as usize] & bit != 0) else {
+                    self.queue.clear();
+                    self.dirty = 0;
+                    return false;
+                };
+                node[cell as usize] = bit;
+                dirty |= units_of[cell as usize];
+                self.queue.push(cell);
+            }
+        }
+    }
+
+    /// The open cell with the fewest candidates at `depth`, `None` when
+    /// every cell has one.
+    fn choose(&self, depth: usize) -> Option<u32> {
+        let node = &self.states[depth * self.cells..(depth + 1) * self.cells];
+        let mut best = (u32::MAX, 0);
+        for (cell, &m) in node.iter().enumerate() {
+            let count = m.count_ones();
+            if count > 1 && count < best.0 {
+                best = (count, cell as u32);
+                if count == 2 {
+                    break;
+                }
+            }
+        }
+        (best.0 != u32::MAX).then_some(best.1)
+    }
+
+    fn grid(&self, depth: usize) -> Grid {
+        let node = &self.states[depth * self.cells..(depth + 1) * self.cells];
+        let digits = node.iter().map(|&m| m.trailing_zeros() as Digit + 1).collect();
+        Grid::new(self.side, digits).expect("a node has a digit for every cell")
+    }
+
+    /// The literal that says `cell` holds the digit of `bit`.
+    fn lit(&self, cell: u32, bit: u32) -> Lit {
+        let code = cell as usize * self.side + bit.trailing_zeros() as usize;
+        self.lit_of[code].expect("an open candidate has a variable")
+    }
+
+    /// Gives `pool` the digits not yet tried at the shallowest frame that
+    /// has any, each as a cube (the cube, the digits taken above, then the
+    /// option); they leave the frame.
+    fn give_work(&mut self, pool: &Pool) {
+        let Some(level) = self.stack.iter().position(|frame| frame.rest != 0) else { return };
+        let mut path = self.cube.clone();
+        path.extend(self.stack[..level].iter().map(|frame| self.lit(frame.cell, frame.taken)));
+        let frame = &mut self.stack[level];
+        let (cell, mut rest) = (frame.cell, std::mem::take(&mut frame.rest));
+        let mut cubes = Vec::new();
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest ^= bit;
+            let mut cube = path.clone();
+            cube.push(self.lit(cell, bit));
+            cubes.push(cube);
+        }
+        pool.give(cubes);
+    }
+
+    /// The search frontier: for each frame, its digits not yet tried, each
+    /// after the cube and the digits taken above it.
+    pub fn frontier(&self) -> Vec<Cube> {
+        if self.dead {
+            return Vec::new();
+        }
+        if !self.started {
+            return vec![self.cube.clone()];
+        }
+        let mut path = self.cube.clone();
+        let mut cubes = Vec::new();
+        for frame in &self.stack {
+            let mut rest = frame.rest;
+            while rest != 0 {
+                let bit = rest & rest.wrapping_neg();
+                rest ^= bit;
+                let mut cube = path.clone();
+                cube.push(self.lit(frame.cell, bit));
+                cubes.push(cube);
+            }
+            path.push(self.lit(frame.cell, frame.taken));
+        }
+        cubes
+    }
+
+    fn next_model(&mut self) -> Option<Grid> {
+        self.halted = false;
+        if self.dead {
+            return None;
+        }
+        if !self.started {
+            self.started = true;
+            match self.choose(0) {
+                None => return Some(self.grid(0)),
+                Some(cell) => {
+                    let rest = self.states[cell as usize];
+                    self.stack.push(Frame { cell, taken: 0, rest });
+                }
+            }
+        }
+        while let Some(frame) = self.stack.last() {
+            if frame.rest == 0 {
+                self.stack.pop();
+                continue;
+            }
+            if self.decisions % CHECK_INTERVAL == CHECK_INTERVAL - 1 {
+                if self.stopped() {
+                    self.halted = true;
+                    return None;
+                }
+                if let Some(pool) = self.pool.filter(|pool| pool.wanted()) {
+                    self.give_work(pool);
+                    continue;
+                }
+            }
+            let depth = self.stack.len() - 1;
+            let frame = self.stack.last_mut().expect("checked above");
+            let bit = frame.rest & frame.rest.wrapping_neg();
+            frame.rest ^= bit;
+            frame.taken = bit;
+            let cell = frame.cell;
+            self.decisions += 1;
+            self.node(depth + 1);
+            let (parent, child) = self.states.split_at_mut((depth + 1) * self.cells);
+            child[..self.cells].copy_from_slice(&parent[depth * self.cells..]);
+            child[cell as usize] = bit;
+            self.queue.push(cell);
+            self.dirty |= self.units_of[cell as usize];
+            if !self.propagate(depth + 1) {
+                self.conflicts += 1;
+                continue;
+            }
+            match self.choose(depth + 1) {
+                None => return Some(self.grid(depth + 1)),
+                Some(next) => {
+                    let rest = self.states[(depth + 1) * self.cells + next as usize];
+                    self.stack.push(Frame { cell: next, taken: 0, rest });
+                }
+            }
+        }
+        None
+    }
+}
+
+impl Engine for GridSearch<'_> {
+    /// Starts from the root with every literal of `cube` (of the direct
+    /// encoding's "cell holds digit" variables) applied: a positive one
+    /// places the digit, a negative one removes it.
+    fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError> {
+        let (side, cells) = (self.side, self.cells);
+        self.stack.clear();
+        self.queue.clear();
+        self.started = false;
+        self.halted = false;
+        self.cube = cube.to_vec();
+        let root = std::mem::take(&mut self.root);
+        self.node(0).copy_from_slice(&root);
+        self.root = root;
+        let mut dead = false;
+        for &lit in cube {
+            let code = self.code_of_var.get(lit.index()).copied().unwrap_or(u32::MAX);
+            if code == u32::MAX {
+                return Err(CountError::Unsupported(format!(
+                    "the grid engine takes cubes of cell-digit literals only, not of variable {}",
+                    lit.index() + 1
+                )));
+            }
+            let (cell, bit) = (code as usize / side, 1u32 << (code as usize % side));
+            let node = &mut self.states[..cells];
+            node[cell] = if lit.is_positive() { node[cell] & bit } else { node[cell] & !bit };
+            dead |= node[cell] == 0;
+        }
+        if !dead {
+            let node = &self.states[..cells];
+            self.queue.extend((0..cells as u32).filter(|&c| node[c as usize].count_ones() == 1));
+            self.dirty = self.units_of.iter().fold(0, |all, &units| all | units);
+            dead = !self.propagate(0);
+        }
+        self.dead = dead;
+        Ok(())
+    }
+
+    fn step(&mut self) -> Result<Option<Grid>, CountError> {
+        Ok(self.next_model())
+    }
+
+    fn remaining(&self) -> Option<Vec<Cube>> {
+        Some(self.frontier())
+    }
+
+    fn stats(&self) -> SearchStats {
+        SearchStats { decisions: Some(self.decisions), conflicts: Some(self.conflicts), ..SearchStats::default() }
+    }
+}

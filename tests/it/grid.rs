@@ -1,0 +1,147 @@
+//! The grid engine (src/count/grid.rs), the plan's engine for puzzles made
+//! only of all-different groups, against the family oracle written in the
+//! tests (`common::count_grids`, plain backtracking over rows, columns and
+//! boxes): alone, split into cubes on several threads, after probes of
+//! every length, and under the plan's default choice.
+
+use std::collections::HashSet;
+
+use crate::common::{count_grids, random_grid, rng, satsudoku};
+use predicates::prelude::*;
+use predicates::str::contains;
+use proptest::prelude::RngExt as _;
+use satsudoku::count::plan::{count, Plan};
+use satsudoku::count::{Each, EngineKind};
+use satsudoku::encode::Encoding;
+use satsudoku::model::{Cell, Grid, Puzzle};
+
+/// A Sudoku of `h x w` boxes (a Latin square for `(1, n)`) with `givens`
+/// (0 blank, reading order).
+fn puzzle((h, w): (usize, usize), givens: &[u32]) -> Puzzle {
+    let n = h * w;
+    let mut puzzle = if h == 1 { Puzzle::latin(n).unwrap() } else { Puzzle::sudoku(h, w).unwrap() };
+    for (i, &d) in givens.iter().enumerate().filter(|(_, &d)| d != 0) {
+        puzzle.set_given(Cell::new(i / n, i % n), d as u8).unwrap();
+    }
+    puzzle
+}
+
+/// Random puzzles cut from random grids (some with a clashing given
+/// added), counted by the plan's default (which picks the grid engine) and
+/// by the grid engine asked for on 1 to 3 threads after probes of 0 to 100
+/// decisions, so that the frontier, the cubes and the work given to
+/// waiting threads are all used: every count is the oracle's.
+#[test]
+fn the_grid_engine_counts_like_the_oracle() {
+    let mut rng = rng(2611);
+    let shapes = [(2, 2), (2, 3), (3, 2), (1, 5), (2, 4)];
+    for round in 0..60 {
+        let (h, w) = shapes[round % shapes.len()];
+        let n = h * w;
+        let grid = random_grid(&mut rng, n, (h, w));
+        let keep = match n {
+            4 | 5 => rng.random_range(0..8),
+            6 => rng.random_range(8..16),
+            _ => rng.random_range(30..40),
+        };
+        let mut givens = vec![0; n * n];
+        for _ in 0..keep {
+            let i = rng.random_range(0..n * n);
+            givens[i] = grid[i];
+        }
+        if round % 7 == 0 {
+            // A clash: a digit repeated in a row.
+            givens[0] = grid[1];
+            givens[1] = grid[1];
+        }
+        let expected = count_grids(n, (h, w), &givens, &|_| true);
+        let puzzle = puzzle((h, w), &givens);
+        let default = count(&puzzle, &Plan::new(Encoding::default()), &mut ()).unwrap();
+        assert_eq!(default.count, expected.into(), "round {round}: default plan");
+        for (jobs, probe) in [(1, 0), (2, 1), (3, 10), (2, 100)] {
+            let plan =
+                Plan { engine: Some(EngineKind::Grid), jobs: Some(jobs), probe, ..Plan::new(Encoding::default()) };
+            let tally =
+                count(&puzzle, &plan, &mut ()).unwrap_or_else(|e| panic!("round {round}, {h}x{w}, {keep} givens: {e}"));
+            assert_eq!(tally.count, expected.into(), "round {round}: {jobs} jobs, probe {probe}");
+        }
+    }
+}
+
+/// Every model the grid engine shows, on two threads that give each other
+/// work, is a solution the test checks itself, and none comes twice.
+#[test]
+fn the_grid_engine_shows_each_solution_once() {
+    let empty = puzzle((2, 3), &[0; 36]);
+    let mut first_row = empty.clone();
+    for c in 0..6 {
+        first_row.set_given(Cell::new(0, c), c as u8 + 1).unwrap();
+    }
+    // 28,200,960 grids of 2x3 boxes (Pettersen; also the oracle's), a
+    // 720th with the first row fixed.
+    let expected =
+        count_grids(6, (2, 3), &[1, 2, 3, 4, 5, 6].iter().copied().chain([0; 30]).collect::<Vec<_>>(), &|_| true);
+    assert_eq!(expected * 720, 28_200_960);
+    let plan = Plan { engine: Some(EngineKind::Grid), jobs: Some(2), probe: 5, ..Plan::new(Encoding::default()) };
+    let mut seen = HashSet::new();
+    let mut valid = true;
+    let mut keep = |grid: &Grid| {
+        valid &= is_sudoku(grid, (2, 3)) && (0..6).all(|c| grid.get(Cell::new(0, c)) == c as u8 + 1);
+        seen.insert(grid.clone());
+        true
+    };
+    let tally = count(&first_row, &plan, &mut Each(&mut keep)).unwrap();
+    assert!(valid);
+    assert_eq!((tally.count, seen.len() as u64), (expected.into(), expected));
+}
+
+/// Rows, columns and `h x w` boxes each hold distinct digits 1..=n.
+fn is_sudoku(grid: &Grid, (h, w): (usize, usize)) -> bool {
+    let n = h * w;
+    let at = |r: usize, c: usize| grid.get(Cell::new(r, c));
+    let distinct = |cells: Vec<(usize, usize)>| {
+        let digits: HashSet<u8> = cells.iter().map(|&(r, c)| at(r, c)).collect();
+        digits.len() == n && digits.iter().all(|&d| d >= 1 && usize::from(d) <= n)
+    };
+    (0..n).all(|i| {
+        let (br, bc) = (i / (n / w) * h, i % (n / w) * w);
+        distinct((0..n).map(|k| (i, k)).collect())
+            && distinct((0..n).map(|k| (k, i)).collect())
+            && distinct((0..n).map(|k| (br + k / w, bc + k % w)).collect())
+    })
+}
+
+/// Groups beyond rows, columns and boxes: the diagonals of a 4x4 Sudoku X,
+/// counted by the plan's default and by the grid engine, against the
+/// oracle's grids that keep both diagonals distinct.
+#[test]
+fn extra_groups_count_like_the_oracle() {
+    let diagonals = |g: &[u32]| {
+        let distinct = |cells: Vec<usize>| cells.iter().map(|&i| g[i]).collect::<HashSet<_>>().len() == 4;
+        distinct((0..4).map(|k| k * 5).collect()) && distinct((0..4).map(|k| k * 3 + 3).collect())
+    };
+    let expected = count_grids(4, (2, 2), &[0; 16], &diagonals);
+    let x = Puzzle::sudoku(2, 2).unwrap().with_diagonals();
+    for engine in [None, Some(EngineKind::Grid)] {
+        let plan = Plan { engine, ..Plan::new(Encoding::default()) };
+        assert_eq!(count(&x, &plan, &mut ()).unwrap().count, expected.into(), "{engine:?}");
+    }
+}
+
+/// The plan counts a classic puzzle with the grid engine and a variant with
+/// the enum engine (as `--stats` says), and `--engine grid` refuses a
+/// variant clearly, with exit status 2.
+#[test]
+fn the_plan_picks_the_grid_engine_for_groups_only() {
+    let stats = |file: &str| {
+        let out = satsudoku().args(["count", "--stats", "--jobs", "1", file]).output().unwrap();
+        String::from_utf8(out.stderr).unwrap()
+    };
+    assert!(stats("cnf-samples/family/wikipedia.txt").contains("engine: grid"));
+    assert!(stats("cnf-samples/family/killer-9x9.puzzle").contains("engine: enum"));
+    satsudoku()
+        .args(["count", "--engine", "grid", "cnf-samples/family/killer-9x9.puzzle"])
+        .assert()
+        .code(2)
+        .stderr(contains("the grid engine cannot count this puzzle").and(contains("--engine enum")));
+}
