@@ -262,6 +262,8 @@ pub struct Row {
     pub clauses_all_different: Option<Num>,
     /// Clauses of kind `constraint`.
     pub clauses_constraint: Option<Num>,
+    /// Clauses of kind `cage`.
+    pub clauses_cage: Option<Num>,
     /// The count of a run; `None` for aggregates.
     pub count: Option<Count>,
     /// Whether the run's count is exact (not stopped by the time limit).
@@ -297,13 +299,14 @@ impl Row {
             clauses_domain: kind(ClauseKind::Domain),
             clauses_all_different: kind(ClauseKind::AllDifferent),
             clauses_constraint: kind(ClauseKind::Constraint),
+            clauses_cage: kind(ClauseKind::Cage),
             count: Some(Count(run.count)),
             exact: Some(run.exact),
         }
     }
 
     /// Every measured number, for aggregating them alike.
-    fn measures_mut(&mut self) -> [&mut Option<Num>; 20] {
+    fn measures_mut(&mut self) -> [&mut Option<Num>; 21] {
         [
             &mut self.primary,
             &mut self.aux,
@@ -325,6 +328,7 @@ impl Row {
             &mut self.clauses_domain,
             &mut self.clauses_all_different,
             &mut self.clauses_constraint,
+            &mut self.clauses_cage,
         ]
     }
 

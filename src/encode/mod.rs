@@ -191,6 +191,9 @@ crate::named_enum! {
         AllDifferent = "all-different",
         /// A constraint on several cells or on a cell's digits (sums, renban, ...).
         Constraint = "constraint",
+        /// What a killer cage's digit combinations imply, beyond its sum's and
+        /// its group's clauses (implied by them; see `constraint/cage.rs`).
+        Cage = "cage",
     }
 }
 
@@ -307,6 +310,8 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     for c in puzzle.constraints() {
         constraint::encode_constraint(c, encoding.sum, puzzle.digits(), &mut spelling, &mut out);
     }
+    out.kind = ClauseKind::Cage;
+    constraint::encode_cages(puzzle, &mut spelling, &mut out);
     out.kind = ClauseKind::Given;
     for cell in puzzle.cells() {
         if let Some(d) = puzzle.given(cell) {

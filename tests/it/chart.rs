@@ -164,6 +164,7 @@ fn row(encoding: &str, count_ms: f64, clauses: u64) -> Row {
         clauses_domain: None,
         clauses_all_different: None,
         clauses_constraint: None,
+        clauses_cage: None,
         count: None::<Count>,
         exact: None,
     }

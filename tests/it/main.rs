@@ -4,6 +4,7 @@
 mod common;
 
 mod bands;
+mod cages;
 mod candidates;
 mod chart;
 mod cli;

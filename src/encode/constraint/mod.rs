@@ -61,6 +61,7 @@
 //! - S. Joshi, R. Martins, V. Manquinho, "Generalized Totalizer Encoding
 //!   for Pseudo-Boolean Constraints", CP 2015.
 
+mod cage;
 mod sum;
 mod visible;
 
@@ -70,7 +71,7 @@ use itertools::Itertools;
 use varisat::Lit;
 
 use crate::encode::{ClauseSink, DigitEncoding, VarMap};
-use crate::model::{Cell, Constraint, Digit};
+use crate::model::{Cell, Constraint, Digit, Puzzle};
 
 crate::named_enum! {
     /// How a sum over several cells (killer cages, little killers, arrows) becomes clauses.
@@ -121,6 +122,34 @@ impl<'a> Spelling<'a> {
 }
 
 /// Emits the clauses of `constraint` on digits `1..=n`.
+/// The clauses a killer cage's digit combinations imply (see `cage.rs`),
+/// for each sum of weight-1 terms whose cells are also a group of `puzzle`.
+pub(super) fn encode_cages(puzzle: &Puzzle, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+    let sorted = |cells: &mut Vec<Cell>| {
+        cells.sort_unstable_by_key(|c| (c.row, c.col));
+    };
+    let groups: std::collections::HashSet<Vec<Cell>> = puzzle
+        .groups()
+        .iter()
+        .map(|g| {
+            let mut cells = g.cells.clone();
+            sorted(&mut cells);
+            cells
+        })
+        .collect();
+    for constraint in puzzle.constraints() {
+        let Constraint::Sum { terms, target } = constraint else { continue };
+        if terms.iter().any(|&(_, w)| w != 1) {
+            continue;
+        }
+        let mut cells: Vec<Cell> = terms.iter().map(|&(c, _)| c).collect();
+        sorted(&mut cells);
+        if groups.contains(&cells) {
+            cage::encode_cage(&cells, i64::from(*target), puzzle.digits(), spelling, out);
+        }
+    }
+}
+
 pub(super) fn encode_constraint(
     constraint: &Constraint,
     sums: SumEncoding,

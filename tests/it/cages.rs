@@ -1,0 +1,102 @@
+//! Killer cages, whose digit combinations the encoder turns into implied
+//! clauses (src/encode/constraint/cage.rs), against the family oracle
+//! (`common::count_grids`, plain backtracking that checks each cage's sum
+//! and distinct digits only on full grids).
+
+use crate::common::{count_grids, random_grid, rng, Rng};
+use proptest::prelude::RngExt as _;
+use satsudoku::count::plan::{count, Plan};
+use satsudoku::count::EngineKind;
+use satsudoku::encode::{encode, ClauseKind, Encoding};
+use satsudoku::parse::parse;
+
+/// Cages grown from random cells over `grid` (side `n`), each cell in at
+/// most one, neighbours with digits not yet in the cage, of 1 to 4 cells.
+fn random_cages(rng: &mut Rng, grid: &[u32], n: usize) -> Vec<Vec<usize>> {
+    let mut owner = vec![false; n * n];
+    let mut cages = Vec::new();
+    for _ in 0..n * n {
+        let start = rng.random_range(0..n * n);
+        if owner[start] {
+            continue;
+        }
+        owner[start] = true;
+        let (size, mut cage) = (rng.random_range(1..=4usize), vec![start]);
+        while cage.len() < size {
+            let next: Vec<usize> = cage
+                .iter()
+                .flat_map(|&i| {
+                    let (r, c) = (i / n, i % n);
+                    [(r + 1, c), (r, c + 1), (r.wrapping_sub(1), c), (r, c.wrapping_sub(1))]
+                })
+                .filter(|&(r, c)| r < n && c < n)
+                .map(|(r, c)| r * n + c)
+                .filter(|&j| !owner[j] && cage.iter().all(|&k| grid[k] != grid[j]))
+                .collect();
+            if next.is_empty() {
+                break;
+            }
+            let j = next[rng.random_range(0..next.len())];
+            owner[j] = true;
+            cage.push(j);
+        }
+        cages.push(cage);
+    }
+    cages
+}
+
+/// Random killer puzzles on 4x4 and 6x6 grids (some cages dropped, a few
+/// givens, now and then a sum other than the grid's), in the native format:
+/// the default plan and the enum engine count what the oracle counts, and
+/// the cages' implied clauses are there.
+#[test]
+fn killer_cages_count_like_the_oracle() {
+    let mut rng = rng(2612);
+    let mut with_cage_clauses = 0;
+    for round in 0..40 {
+        let (h, w) = if round % 2 == 0 { (2, 2) } else { (2, 3) };
+        let n = h * w;
+        let grid = random_grid(&mut rng, n, (h, w));
+        let mut cages = random_cages(&mut rng, &grid, n);
+        cages.retain(|cage| cage.len() > 1 && rng.random_bool(0.6));
+        let mut sums: Vec<u32> = cages.iter().map(|cage| cage.iter().map(|&i| grid[i]).sum()).collect();
+        if round % 3 == 1 && !sums.is_empty() {
+            // Another sum the cage's digits can reach: fewer solutions, or none.
+            let k = cages[0].len() as u32;
+            let (least, most) = (k * (k + 1) / 2, k * (2 * n as u32 - k + 1) / 2);
+            sums[0] = if sums[0] > least { sums[0] - 1 } else { (sums[0] + 1).min(most) };
+        }
+        let mut givens = vec![0; n * n];
+        // The oracle checks the cages on full grids only: a 6x6 needs givens.
+        let clues = if n == 4 { rng.random_range(0..3) } else { rng.random_range(10..14) };
+        for _ in 0..clues {
+            let i = rng.random_range(0..n * n);
+            givens[i] = grid[i];
+        }
+        let mut text = format!("size {n}\ngivens\n");
+        for row in givens.chunks(n) {
+            text.extend(row.iter().map(|&d| if d == 0 { '.' } else { char::from(b'0' + d as u8) }));
+            text.push('\n');
+        }
+        for (cage, sum) in cages.iter().zip(&sums) {
+            let cells = itertools::join(cage.iter().map(|&i| format!("r{}c{}", i / n + 1, i % n + 1)), " ");
+            text.push_str(&format!("killer {cells} = {sum}\n"));
+        }
+        let keep = |g: &[u32]| {
+            cages.iter().zip(&sums).all(|(cage, &sum)| {
+                let digits: std::collections::HashSet<u32> = cage.iter().map(|&i| g[i]).collect();
+                digits.len() == cage.len() && digits.iter().sum::<u32>() == sum
+            })
+        };
+        let expected = count_grids(n, (h, w), &givens, &keep);
+        let puzzle = parse(&text, "cages.puzzle", None).unwrap();
+        let encoded = encode(&puzzle, &Encoding::default());
+        with_cage_clauses += usize::from(encoded.clause_counts.get(ClauseKind::Cage) > 0);
+        for engine in [None, Some(EngineKind::Enum), Some(EngineKind::Blocking)] {
+            let plan = Plan { engine, ..Plan::new(Encoding::default()) };
+            let tally = count(&puzzle, &plan, &mut ()).unwrap();
+            assert_eq!(tally.count, expected.into(), "round {round}, {engine:?}:\n{text}");
+        }
+    }
+    assert!(with_cage_clauses >= 30, "{with_cage_clauses}");
+}
