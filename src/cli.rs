@@ -176,7 +176,7 @@ pub struct PuzzlesArgs {
 pub struct SolveArgs {
     #[command(flatten)]
     pub encoding: EncodingArgs,
-    /// Counting engine [default: the plan's choice: enum, with varisat for a search it has not ended in 2^18 decisions]
+    /// Counting engine [default: the plan's choice: grid for the puzzles it takes, else enum, with varisat for a search it has not ended in 2^18 decisions]
     #[arg(long, value_parser = named::<EngineKind>())]
     pub engine: Option<EngineKind>,
 }
@@ -188,7 +188,7 @@ pub struct CountArgs {
     #[command(flatten)]
     pub solve: SolveArgs,
     /// Worker threads, 1 to 256; above 1 the count is split into cubes counted
-    /// in parallel [default: one thread for the first 5 ms, then all cores]
+    /// in parallel [default: one thread for the first 4,096 decisions, then all cores]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
     pub jobs: Option<u16>,
     /// Stop after N solutions; if more exist, the count is a lower bound (exit 3).

@@ -1,7 +1,8 @@
 //! The grid engine: the plan's engine for puzzles made only of
-//! all-different groups, givens and cells' allowed digits (classic Sudoku
-//! of any box shape, jigsaw, Latin squares, diagonals, windoku, odd and
-//! even cells, the band puzzles of a count by bands), where a search needs
+//! all-different groups, givens, cells' allowed digits and pairs of cells
+//! with different digits (classic Sudoku of any box shape, jigsaw, Latin
+//! squares, diagonals, windoku, odd and even cells, anti-knight and
+//! anti-king, the band puzzles of a count by bands), where a search needs
 //! no learning and its time is all propagation.
 //!
 //! Each cell keeps its candidates as a bitset of digits. A cell left with
@@ -30,7 +31,7 @@ use super::csr::Csr;
 use super::pool::Pool;
 use super::{CountError, Cube, Engine, SearchStats};
 use crate::encode::{DigitEncoding, Encoded, Slot};
-use crate::model::{Cell, Constraint, Digit, Grid, Puzzle};
+use crate::model::{Cell, Constraint, Digit, Grid, Predicate, Puzzle};
 
 /// The largest side the engine takes: a cell's candidates fit in 32 bits.
 /// Larger grids go to the enum engine.
@@ -53,12 +54,12 @@ pub fn unfit(puzzle: &Puzzle, digits: DigitEncoding) -> Option<String> {
         Some(format!("it takes grids up to {MAX_SIDE} x {MAX_SIDE}, not {side} x {side}"))
     } else if puzzle.digits() != side {
         Some("it needs the digits 1 to the grid side in each cell".to_owned())
-    } else if !puzzle.relations().is_empty()
+    } else if puzzle.relations().iter().any(|r| r.predicate != Predicate::NotEqual)
         || puzzle.constraints().iter().any(|c| !matches!(c, Constraint::Digits { .. }))
     {
         Some(
-            "it counts only puzzles made of all-different groups, givens and cells' allowed digits, \
-             and this one has other rules (`--engine enum` counts them)"
+            "it counts only puzzles made of all-different groups, givens, cells' allowed digits and \
+             pairs of different digits, and this one has other rules (`--engine enum` counts them)"
                 .to_owned(),
         )
     } else {
@@ -134,6 +135,12 @@ impl<'a> GridSearch<'a> {
             if members.len() == side {
                 units.extend_from_slice(&members);
             }
+        }
+        // Two cells whose digits differ (anti-knight, anti-king) are peers.
+        for relation in puzzle.relations() {
+            let (a, b) = (index(relation.a), index(relation.b));
+            neighbours[a as usize].push(b);
+            neighbours[b as usize].push(a);
         }
         for list in &mut neighbours {
             list.sort_unstable();

@@ -35,13 +35,14 @@ crate::named_enum! {
     pub enum EngineKind = Enum {
         /// varisat with one blocking clause per model, until UNSAT.
         Blocking = "blocking",
-        /// Non-blocking DPLL enumeration with chronological backtracking: the
-        /// fastest on every bundled and benchmark instance (see the README),
-        /// except with log digits.
+        /// Non-blocking DPLL enumeration with chronological backtracking, which
+        /// learns from its conflicts when they are frequent: the plan's engine
+        /// for every puzzle the grid engine does not take.
         Enum = "enum",
         /// Candidate bitsets with naked and hidden singles, for puzzles made
-        /// only of all-different groups and givens (classic, jigsaw, Latin,
-        /// diagonals): the plan's engine for those.
+        /// only of all-different groups, givens, allowed digits and pairs of
+        /// different digits (classic, jigsaw, Latin, diagonals, odd/even,
+        /// anti-knight): the plan's engine for those.
         Grid = "grid",
     }
 }

@@ -45,7 +45,7 @@ pub(crate) struct Prepared {
 }
 
 /// The engine a layout is prepared for: the enum engine, or the grid
-/// engine for layouts of all-different groups only.
+/// engine for layouts it takes (see [`super::grid::unfit`]).
 enum Kernel {
     Enum(Box<Enumerate<'static>>),
     Grid(Box<GridSearch<'static>>),

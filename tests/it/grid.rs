@@ -13,7 +13,7 @@ use proptest::prelude::RngExt as _;
 use satsudoku::count::plan::{count, Plan};
 use satsudoku::count::{Each, EngineKind};
 use satsudoku::encode::Encoding;
-use satsudoku::model::{Cell, Grid, Puzzle};
+use satsudoku::model::{Cell, Grid, Predicate, Puzzle};
 
 /// A Sudoku of `h x w` boxes (a Latin square for `(1, n)`) with `givens`
 /// (0 blank, reading order).
@@ -144,4 +144,44 @@ fn the_plan_picks_the_grid_engine_for_groups_only() {
         .assert()
         .code(2)
         .stderr(contains("the grid engine cannot count this puzzle").and(contains("--engine enum")));
+}
+
+/// Anti-knight and anti-king (pairs of cells with different digits, peers
+/// to the grid engine) on a blank 4x4 and on 6x6 puzzles with givens from a
+/// random grid: the plan's default and the grid engine count what the
+/// oracle counts with the pairs checked on full grids.
+#[test]
+fn different_digit_pairs_count_like_the_oracle() {
+    let mut rng = rng(2613);
+    for (moves, name) in [(&[(1, 2), (2, 1)][..], "anti-knight"), (&[(1, 1)][..], "anti-king")] {
+        for (h, w, clues) in [(2, 2, 0), (2, 3, 12), (2, 3, 14), (3, 2, 13)] {
+            let n = h * w;
+            let grid = random_grid(&mut rng, n, (h, w));
+            let mut givens = vec![0; n * n];
+            for _ in 0..clues {
+                let i = rng.random_range(0..n * n);
+                givens[i] = grid[i];
+            }
+            let mut pairs = Vec::new();
+            for (r, c) in (0..n).flat_map(|r| (0..n).map(move |c| (r, c))) {
+                for &(dr, dc) in moves {
+                    for (r2, c2) in [(r + dr, c + dc), (r + dr, c.wrapping_sub(dc))] {
+                        if r2 < n && c2 < n {
+                            pairs.push((r * n + c, r2 * n + c2));
+                        }
+                    }
+                }
+            }
+            let expected = count_grids(n, (h, w), &givens, &|g| pairs.iter().all(|&(a, b)| g[a] != g[b]));
+            let mut p = puzzle((h, w), &givens);
+            for &(a, b) in &pairs {
+                p.add_relation(Cell::new(a / n, a % n), Cell::new(b / n, b % n), Predicate::NotEqual).unwrap();
+            }
+            for engine in [None, Some(EngineKind::Grid)] {
+                let plan = Plan { engine, ..Plan::new(Encoding::default()) };
+                let tally = count(&p, &plan, &mut ()).unwrap();
+                assert_eq!(tally.count, expected.into(), "{name} {h}x{w}, {clues} givens, {engine:?}");
+            }
+        }
+    }
 }

@@ -162,8 +162,8 @@ impl Plan {
     }
 
     /// The engine that enumerates `puzzle`: the one asked for, else the
-    /// grid engine for a puzzle made only of all-different groups and
-    /// givens (with direct digits and no given-aware reduction), else
+    /// grid engine for a puzzle it takes ([`super::grid::unfit`] says
+    /// nothing; direct digits) and no given-aware reduction, else
     /// `enum`; an error when the grid engine is asked for a puzzle it
     /// cannot count.
     pub fn engine_for(&self, puzzle: &Puzzle) -> Result<EngineKind, CountError> {
