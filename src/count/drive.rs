@@ -36,6 +36,9 @@ struct Shared<'a> {
     encoded: &'a Encoded,
     /// The independent checker, and the puzzle the engines count.
     checker: check::Checker,
+    /// Decisions each worker may make; set when one has made them.
+    budget: Option<u64>,
+    spent: AtomicBool,
 }
 
 impl Shared<'_> {
@@ -63,6 +66,9 @@ struct Worked {
 /// One worker thread: takes cubes until none are left or the count stops.
 fn work(shared: &Shared, kind: EngineKind, models: Option<&SyncSender<Grid>>) -> Result<Worked, CountError> {
     let mut engine = engine(kind, shared.checker.puzzle(), shared.encoded, &shared.stop, &shared.pool);
+    if let Some(budget) = shared.budget {
+        engine.halt_after(budget);
+    }
     let mut found: u128 = 0;
     let mut remaining = Some(Vec::new());
     let mut finished = false;
@@ -95,6 +101,11 @@ fn work(shared: &Shared, kind: EngineKind, models: Option<&SyncSender<Grid>>) ->
             if shared.stop.load(Ordering::Relaxed) {
                 break;
             }
+        }
+        if engine.halted() && !shared.stop.load(Ordering::Relaxed) {
+            // This worker's budget is spent: every worker stops.
+            shared.spent.store(true, Ordering::Relaxed);
+            shared.stop.store(true, Ordering::Relaxed);
         }
         if shared.stop.load(Ordering::Relaxed) {
             remaining = engine.remaining();
@@ -135,16 +146,20 @@ pub fn count_cube(
     cube: Cube,
 ) -> Result<Count, CountError> {
     let search = search.into();
-    let resume = Resume { cubes: Some(vec![cube]), found: 0 };
+    let resume = Resume { cubes: Some(vec![cube]), ..Resume::default() };
     Ok(count_on(puzzle, encoded, search.engine, search.jobs, limits, observer, Instant::now(), resume)?.0)
 }
 
 /// Where [`count_on`] starts: the whole search, or the cubes left by an
-/// earlier count that found `found` models.
+/// earlier count that found `found` models; and, with a `budget`, where
+/// it stops early: once a worker has made that many decisions, every
+/// worker stops, the count is `Stop::Budget`, and what is left comes back
+/// as cubes (engines that count decisions: `enum` and `grid`).
 #[derive(Default)]
 pub(crate) struct Resume {
     pub(crate) cubes: Option<Vec<Cube>>,
     pub(crate) found: u128,
+    pub(crate) budget: Option<u64>,
 }
 
 /// [`count_models`] on `jobs` threads from `resume`, with times measured
@@ -189,6 +204,8 @@ pub(crate) fn count_on(
         start,
         encoded,
         checker: check::Checker::new(puzzle),
+        budget: resume.budget,
+        spent: AtomicBool::new(false),
     };
     let wants_models = observer.wants_models();
     let limit_reached = || {
@@ -265,6 +282,7 @@ pub(crate) fn count_on(
     let stop = match stop {
         Some(stop) => stop,
         None if max_reached => Stop::MaxReached,
+        None if shared.spent.load(Ordering::Relaxed) => Stop::Budget,
         // A worker may have seen the stop flag only because another hit --max.
         None => Stop::Complete,
     };

@@ -508,6 +508,14 @@ impl Engine for GridSearch<'_> {
         Some(self.frontier())
     }
 
+    fn halt_after(&mut self, decisions: u64) {
+        self.budget = Some(self.decisions + decisions);
+    }
+
+    fn halted(&self) -> bool {
+        self.halted
+    }
+
     fn stats(&self) -> SearchStats {
         SearchStats { decisions: Some(self.decisions), conflicts: Some(self.conflicts), ..SearchStats::default() }
     }

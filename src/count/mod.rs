@@ -99,6 +99,15 @@ pub trait Engine {
     }
     /// What the search has done so far.
     fn stats(&self) -> SearchStats;
+    /// Makes [`Engine::step`] return `None` once `decisions` more decisions
+    /// are made, with the rest of the cube left for [`Engine::remaining`]
+    /// (engines that count decisions; the others ignore it).
+    fn halt_after(&mut self, _decisions: u64) {}
+    /// Whether the last `None` of [`Engine::step`] came from the stop flag
+    /// or [`Engine::halt_after`], not from the end of the cube.
+    fn halted(&self) -> bool {
+        false
+    }
 }
 
 /// Search effort. varisat 0.2 exposes no statistics of its own, so for the

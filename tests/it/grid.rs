@@ -185,3 +185,33 @@ fn different_digit_pairs_count_like_the_oracle() {
         }
     }
 }
+
+/// 9x9 puzzles with hundreds to thousands of solutions, counted on two
+/// threads after a probe of one decision: their givens stay inside bands,
+/// so the count goes on for `probe * BANDS_PROBE` more decisions on both
+/// threads (each stopping at its share, the rest left as cubes) before
+/// bands are weighed and the threads go on from those cubes. Every count
+/// is the oracle's, with each engine the plan can use.
+#[test]
+fn a_count_weighing_bands_on_threads_counts_each_solution_once() {
+    let mut rng = rng(2614);
+    let mut tried = 0;
+    while tried < 3 {
+        let grid = random_grid(&mut rng, 9, (3, 3));
+        let mut givens = grid.clone();
+        for _ in 0..60 {
+            givens[rng.random_range(0..81)] = 0;
+        }
+        let expected = count_grids(9, (3, 3), &givens, &|_| true);
+        if !(300..=20_000).contains(&expected) {
+            continue;
+        }
+        tried += 1;
+        let puzzle = puzzle((3, 3), &givens);
+        for engine in [None, Some(EngineKind::Enum), Some(EngineKind::Grid)] {
+            let plan = Plan { engine, jobs: Some(2), probe: 1, ..Plan::new(Encoding::default()) };
+            let tally = count(&puzzle, &plan, &mut ()).unwrap();
+            assert_eq!(tally.count, expected.into(), "{engine:?}");
+        }
+    }
+}

@@ -414,6 +414,14 @@ impl Engine for Enumerate<'_> {
         Some(self.frontier())
     }
 
+    fn halt_after(&mut self, decisions: u64) {
+        self.budget = Some(self.decisions + decisions);
+    }
+
+    fn halted(&self) -> bool {
+        self.halted
+    }
+
     fn step(&mut self) -> Result<Option<Grid>, CountError> {
         let model = self.next_model()?;
         self.found_in_cube += u64::from(model.is_some());

@@ -14,7 +14,7 @@ use crate::count::drive::{count_on, Resume};
 use crate::count::prepared::{Prepared, Until};
 use crate::count::symmetry::Transposition;
 use crate::count::takuzu::Takuzu;
-use crate::count::{all_cores, split, CountError, Each, EngineKind, Limits, Observer, SearchStats, Stop};
+use crate::count::{all_cores, split, CountError, Cube, Each, EngineKind, Limits, Observer, SearchStats, Stop};
 use crate::encode::{check_fits, encode, Encoded};
 use crate::model::{Cell, Grid, Puzzle};
 
@@ -108,7 +108,7 @@ impl Counter {
         if kind == EngineKind::Blocking {
             check_fits(puzzle, &plan.encoding)?;
             let encoded = encode(puzzle, &plan.encoding);
-            let resume = Resume { cubes: (!cube.is_empty()).then(|| vec![cube.to_vec()]), found: 0 };
+            let resume = Resume { cubes: (!cube.is_empty()).then(|| vec![cube.to_vec()]), ..Resume::default() };
             let (count, _) = count_on(puzzle, &encoded, kind, threads, limits, observer, start, resume)?;
             let details = self.engine_details(kind, self.enumeration_details(&encoded, count.stats, start));
             return Ok(Enumerated {
@@ -182,15 +182,52 @@ impl Counter {
             .then(|| Local::recognize(puzzle, plan.symmetry == SymmetryUse::Auto))
             .flatten();
         let quick = local.as_ref().is_some_and(|local| local.fillings_bound() <= BANDS_AT_ONCE);
+        // What the threads found in the longer window, if they ran it: the
+        // models, the cubes left and the search's effort.
+        let mut threaded: Option<(u128, Vec<Cube>, SearchStats)> = None;
         if local.is_some() && !quick {
             // Most counts end soon after the probe, sooner than bands
             // would: the enumeration goes on a while longer first, unless
-            // the bands are sure to be quick.
-            let longer = Until { decisions: Some(decisions + plan.probe * BANDS_PROBE), ..until };
-            stop = self.prepared.as_mut().expect("prepared").run(longer, observer)?;
+            // the bands are sure to be quick; on every thread, each with
+            // its share of the decisions, when there are several.
+            let longer = plan.probe * BANDS_PROBE;
+            let prepared = self.prepared.as_mut().expect("prepared");
+            if inline {
+                stop = prepared.run(Until { decisions: Some(decisions + longer), ..until }, observer)?;
+            } else {
+                let budget = Some(longer / threads as u64);
+                let resume = Resume { cubes: Some(prepared.frontier()), found: prepared.found(), budget };
+                let probed = prepared.stats().since(before);
+                let (mut count, mut left) =
+                    count_on(puzzle, prepared.encoded(), kind, threads, limits, observer, start, resume)?;
+                if count.stop == Stop::Budget && left.is_none() {
+                    // Never with these engines (their workers leave their
+                    // cubes): counted from the start instead.
+                    (count, left) = count_on(
+                        puzzle,
+                        prepared.encoded(),
+                        kind,
+                        threads,
+                        limits,
+                        observer,
+                        start,
+                        Resume::default(),
+                    )?;
+                }
+                count.stats += probed;
+                match left.filter(|_| count.stop == Stop::Budget) {
+                    Some(left) => threaded = Some((count.models, left, count.stats)),
+                    None => {
+                        let encoded = self.prepared.as_ref().expect("prepared").encoded();
+                        let details = self.engine_details(kind, self.enumeration_details(encoded, count.stats, start));
+                        let models = count.models.into();
+                        return Ok(Enumerated { models, stop: count.stop, method: Method::Enumeration, details });
+                    }
+                }
+            }
         }
         if let Some(local) = local.filter(|_| stop == Stop::Budget) {
-            let probed = self.prepared.as_ref().expect("prepared").found();
+            let probed = threaded.as_ref().map_or_else(|| self.prepared.as_ref().expect("prepared").found(), |t| t.0);
             let outcome = if !self.blank_for(&local, start)? {
                 LocalBands::Stopped(stopped(&plan))
             } else if let Some(why) = (!quick).then(|| self.bands_unlikely(&local, puzzle)).flatten() {
@@ -233,8 +270,13 @@ impl Counter {
             return Ok(Enumerated { models, stop, method: Method::Enumeration, details });
         }
         // The probe is over: the rest of the search on the threads.
-        let resume = Resume { cubes: Some(prepared.frontier()), found: prepared.found() };
-        let probed = prepared.stats().since(before);
+        let (resume, probed) = match threaded {
+            Some((found, cubes, stats)) => (Resume { cubes: Some(cubes), found, budget: None }, stats),
+            None => {
+                let resume = Resume { cubes: Some(prepared.frontier()), found: prepared.found(), budget: None };
+                (resume, prepared.stats().since(before))
+            }
+        };
         let prepared = self.prepared.as_ref().expect("prepared");
         let (mut count, _) = count_on(puzzle, prepared.encoded(), kind, threads, limits, observer, start, resume)?;
         count.stats += probed;

@@ -32,6 +32,7 @@
 //!      [`LEARN_MAX`]; one still going after that, whose givens and
 //!      rules stay inside bands ([`crate::count::bands::Local`], not with symmetry
 //!      off or `no-bands`), goes on for [`BANDS_PROBE`] times the probe
+//!      (on every thread, each its share, leaving its frontier as cubes)
 //!      and is then counted by bands, unless its bands have too many
 //!      fillings, estimated or met, or more than a sixteenth of its
 //!      estimated solutions (`count::bands::local`); one still going
