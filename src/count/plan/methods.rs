@@ -228,9 +228,17 @@ impl Counter {
         }
         if let Some(local) = local.filter(|_| stop == Stop::Budget) {
             let probed = threaded.as_ref().map_or_else(|| self.prepared.as_ref().expect("prepared").found(), |t| t.0);
-            let outcome = if !self.blank_for(&local, start)? {
+            // Weighed first without the blank layout's table where the
+            // literature gives its totals (9x9), which spares the table
+            // when bands are declined.
+            let known = known_totals(local.h, local.w).is_some();
+            let unlikely = |counter: &Self| (!quick).then(|| counter.bands_unlikely(&local, puzzle)).flatten();
+            let early = known.then(|| unlikely(self)).flatten();
+            let outcome = if let Some(why) = early {
+                LocalBands::TooLarge(why)
+            } else if !self.blank_for(&local, start)? {
                 LocalBands::Stopped(stopped(&plan))
-            } else if let Some(why) = (!quick).then(|| self.bands_unlikely(&local, puzzle)).flatten() {
+            } else if let Some(why) = unlikely(self) {
                 LocalBands::TooLarge(why)
             } else {
                 self.local_bands(&local, start)?
@@ -474,9 +482,15 @@ impl Counter {
     /// bands have more fillings than they may, or more than a sixteenth of
     /// its solutions. A layout without a table is left to the bounds.
     fn bands_unlikely(&self, local: &Local, puzzle: &Puzzle) -> Option<String> {
-        let blank = self.blank_of(local)?;
-        let float = |n: &BigUint| n.to_string().parse::<f64>().unwrap_or(f64::INFINITY);
-        let (bands, solutions) = local.estimate(puzzle, float(&blank.fillings), float(&blank.grids));
+        let (band, grids) = match known_totals(local.h, local.w) {
+            Some(totals) => totals,
+            None => {
+                let blank = self.blank_of(local)?;
+                let float = |n: &BigUint| n.to_string().parse::<f64>().unwrap_or(f64::INFINITY);
+                (float(&blank.fillings), float(&blank.grids))
+            }
+        };
+        let (bands, solutions) = local.estimate(puzzle, band, grids);
         let lines = format!("{} bands of {} {}", local.w, local.h, if local.transposed { "columns" } else { "rows" });
         if bands > MAX_FILLINGS as f64 {
             Some(format!("bands: {lines}, not counted by bands: their fillings are estimated at {bands:.1e}, past {MAX_FILLINGS}"))
@@ -683,6 +697,15 @@ fn filler(plan: &Plan, start: Instant) -> impl Fn(&Puzzle) -> Result<Option<BigU
     }
 }
 
+/// The blank layout's band fillings and grids, for boxes of `h x w`
+/// cells, where the literature gives them: 9x9, 948,109,639,680 fillings
+/// of the first band (9! x 2,612,736) and 6,670,903,752,021,072,936,960
+/// grids (Felgenhauer & Jarvis 2005); the bands' own table agrees
+/// (`known_totals_are_the_tables`).
+fn known_totals(h: usize, w: usize) -> Option<(f64, f64)> {
+    ((h, w) == (3, 3)).then_some((948_109_639_680.0, 6_670_903_752_021_072_936_960.0))
+}
+
 /// What counting by local bands came to.
 pub(super) enum LocalBands {
     /// The count, and what `--stats` says.
@@ -769,5 +792,27 @@ impl Observer for Keep {
         } else {
             ControlFlow::Continue(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encode::Encoding;
+
+    /// The totals taken from the literature are the ones the bands' table
+    /// computes for the blank 9x9 layout.
+    #[test]
+    fn known_totals_are_the_tables() {
+        let puzzle = Puzzle::sudoku(3, 3).unwrap();
+        let bands = Bands::recognize(&puzzle, true).unwrap();
+        let plan = Plan::new(Encoding::default());
+        let start = Instant::now();
+        let blank = bands.blank(1, &filler(&plan, start), &|| false).unwrap().unwrap();
+        let (fillings, grids) = (948_109_639_680u64, "6670903752021072936960".parse::<BigUint>().unwrap());
+        assert_eq!((blank.fillings.clone(), blank.grids.clone()), (fillings.into(), grids.clone()));
+        let float = |n: &BigUint| n.to_string().parse::<f64>().unwrap();
+        assert_eq!(known_totals(3, 3), Some((float(&blank.fillings), float(&grids))));
+        assert_eq!(known_totals(2, 3), None);
     }
 }
