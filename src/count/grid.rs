@@ -22,12 +22,13 @@
 //! every model is a grid that the driver checks with the independent
 //! checker, as for every engine.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use varisat::Lit;
 
 use super::csr::Csr;
+use super::halt::Halt;
 use super::pool::Pool;
 use super::{CountError, Cube, Engine, SearchStats};
 use crate::encode::{DigitEncoding, Encoded, Slot};
@@ -108,11 +109,10 @@ pub struct GridSearch<'a> {
     started: bool,
     /// Cells left with one candidate, not yet removed from their peers.
     queue: Vec<u32>,
-    stop: Option<&'a AtomicBool>,
+    /// The stop flag, the deadline and the decision budget, and whether
+    /// the last step stopped at one of them.
+    halt: Halt<'a>,
     pool: Option<&'a Pool>,
-    deadline: Option<Instant>,
-    budget: Option<u64>,
-    halted: bool,
     decisions: u64,
     conflicts: u64,
 }
@@ -200,11 +200,8 @@ impl<'a> GridSearch<'a> {
             dead: true,
             started: false,
             queue: Vec::new(),
-            stop: None,
+            halt: Halt::default(),
             pool: None,
-            deadline: None,
-            budget: None,
-            halted: false,
             decisions: 0,
             conflicts: 0,
         }
@@ -212,7 +209,7 @@ impl<'a> GridSearch<'a> {
 
     /// Makes [`Engine::step`] return `None` soon after `stop` is set.
     pub fn stop_when(mut self, stop: &'a AtomicBool) -> GridSearch<'a> {
-        self.stop = Some(stop);
+        self.halt.stop = Some(stop);
         self
     }
 
@@ -226,14 +223,8 @@ impl<'a> GridSearch<'a> {
     /// `decisions` decisions are made in all, with the search left where
     /// it was (as [`super::enumerate::Enumerate::halt_at`]).
     pub fn halt_at(&mut self, deadline: Option<Instant>, decisions: Option<u64>) {
-        self.deadline = deadline;
-        self.budget = decisions;
-    }
-
-    /// Whether the last step returned `None` because of the stop flag, the
-    /// deadline or the budget, not because the search is done.
-    pub fn halted(&self) -> bool {
-        self.halted
+        self.halt.deadline = deadline;
+        self.halt.budget = decisions;
     }
 
     /// The decisions made so far.
@@ -242,9 +233,7 @@ impl<'a> GridSearch<'a> {
     }
 
     fn stopped(&self) -> bool {
-        self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
-            || self.budget.is_some_and(|budget| self.decisions >= budget)
-            || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        self.halt.due(self.decisions)
     }
 
     /// The candidates of the node at `depth`.
@@ -404,7 +393,7 @@ impl<'a> GridSearch<'a> {
     }
 
     fn next_model(&mut self) -> Option<Grid> {
-        self.halted = false;
+        self.halt.halted = false;
         if self.dead {
             return None;
         }
@@ -425,7 +414,7 @@ impl<'a> GridSearch<'a> {
             }
             if self.decisions % CHECK_INTERVAL == CHECK_INTERVAL - 1 {
                 if self.stopped() {
-                    self.halted = true;
+                    self.halt.halted = true;
                     return None;
                 }
                 if let Some(pool) = self.pool.filter(|pool| pool.wanted()) {
@@ -471,7 +460,7 @@ impl Engine for GridSearch<'_> {
         self.stack.clear();
         self.queue.clear();
         self.started = false;
-        self.halted = false;
+        self.halt.halted = false;
         self.cube = cube.to_vec();
         let root = std::mem::take(&mut self.root);
         self.node(0).copy_from_slice(&root);
@@ -509,11 +498,11 @@ impl Engine for GridSearch<'_> {
     }
 
     fn halt_after(&mut self, decisions: u64) {
-        self.budget = Some(self.decisions + decisions);
+        self.halt.budget = Some(self.decisions + decisions);
     }
 
     fn halted(&self) -> bool {
-        self.halted
+        self.halt.halted
     }
 
     fn stats(&self) -> SearchStats {

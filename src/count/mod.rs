@@ -10,6 +10,7 @@ mod disjoint;
 mod drive;
 pub mod enumerate;
 pub mod grid;
+mod halt;
 pub mod many;
 pub mod plan;
 mod pool;

@@ -44,12 +44,13 @@ mod propagate;
 mod supports;
 mod watch;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
 use varisat::{CnfFormula, Lit, Solver, Var};
 
+use super::halt::Halt;
 use super::pool::Pool;
 use super::{CountError, Cube, Engine, SearchStats};
 use crate::encode::{DigitEncoding, Encoded, VarMap};
@@ -99,15 +100,10 @@ pub struct Enumerate<'a> {
     started: bool,
     /// The current cube contradicts the formula under propagation.
     cube_conflict: bool,
-    /// Set by another thread to end the search early.
-    stop: Option<&'a AtomicBool>,
-    /// Halt at this time, or once this many decisions are made (see
-    /// [`Enumerate::halt_at`]).
-    deadline: Option<Instant>,
-    budget: Option<u64>,
-    /// The last [`Engine::step`] returned early because of the stop flag,
-    /// the deadline or the budget, with the search not yet done.
-    halted: bool,
+    /// The stop flag another thread sets, the deadline and the decision
+    /// budget (see [`Enumerate::halt_at`]), and whether the last step
+    /// stopped at one of them.
+    halt: Halt<'a>,
     /// Where to give part of the search when another thread waits for work.
     pool: Option<&'a Pool>,
     sat_calls: u64,
@@ -149,10 +145,7 @@ impl<'a> Enumerate<'a> {
             cube_end,
             started: false,
             cube_conflict: false,
-            stop: None,
-            deadline: None,
-            budget: None,
-            halted: false,
+            halt: Halt::default(),
             pool: None,
             sat_calls: 0,
             decisions: 0,
@@ -193,7 +186,7 @@ impl<'a> Enumerate<'a> {
 
     /// Makes [`Engine::step`] return `None` soon after `stop` is set.
     pub fn stop_when(mut self, stop: &'a AtomicBool) -> Enumerate<'a> {
-        self.stop = Some(stop);
+        self.halt.stop = Some(stop);
         self
     }
 
@@ -212,18 +205,11 @@ impl<'a> Enumerate<'a> {
 
     /// Makes [`Engine::step`] return `None` soon after `deadline` or once
     /// `decisions` decisions are made in all (each `None` for no limit), with
-    /// the search left where it was: [`Enumerate::halted`] then says so, and
+    /// the search left where it was: [`Engine::halted`] then says so, and
     /// the next step, under new limits, goes on from there.
     pub fn halt_at(&mut self, deadline: Option<Instant>, decisions: Option<u64>) {
-        self.deadline = deadline;
-        self.budget = decisions;
-    }
-
-    /// Whether the last step returned `None` because the stop flag, the
-    /// deadline or the decision budget ended it early (not because the
-    /// search is done).
-    pub fn halted(&self) -> bool {
-        self.halted
+        self.halt.deadline = deadline;
+        self.halt.budget = decisions;
     }
 
     /// The decisions made so far.
@@ -232,9 +218,7 @@ impl<'a> Enumerate<'a> {
     }
 
     fn stopped(&self) -> bool {
-        self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed))
-            || self.budget.is_some_and(|budget| self.decisions >= budget)
-            || self.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        self.halt.due(self.decisions)
     }
 
     /// The smallest set of open options among cells (their digits) and full
@@ -328,7 +312,7 @@ impl<'a> Enumerate<'a> {
     }
 
     fn next_model(&mut self) -> Result<Option<Grid>, CountError> {
-        self.halted = false;
+        self.halt.halted = false;
         if self.prop.unsat || self.cube_conflict {
             return Ok(None);
         }
@@ -350,7 +334,7 @@ impl<'a> Enumerate<'a> {
             // Before taking the option, so that `remaining` still covers it.
             if self.decisions % STOP_CHECK_INTERVAL == STOP_CHECK_INTERVAL - 1 {
                 if self.stopped() {
-                    self.halted = true;
+                    self.halt.halted = true;
                     return Ok(None);
                 }
                 if let Some(pool) = self.pool.filter(|pool| pool.wanted()) {
@@ -415,11 +399,11 @@ impl Engine for Enumerate<'_> {
     }
 
     fn halt_after(&mut self, decisions: u64) {
-        self.budget = Some(self.decisions + decisions);
+        self.halt.budget = Some(self.decisions + decisions);
     }
 
     fn halted(&self) -> bool {
-        self.halted
+        self.halt.halted
     }
 
     fn step(&mut self) -> Result<Option<Grid>, CountError> {
