@@ -11,8 +11,8 @@
 //! `side` cells) goes there (a hidden single), and a digit with none in
 //! such a group, or a cell with no digit, is a conflict. That is what the
 //! enum engine's branch sets propagate on the CNF, done on words instead
-//! of literals, clauses and set weights: the same searches, two to two
-//! and a half times as fast (bench/results/design-notes.md). The search branches on a
+//! of literals, clauses and set weights: much the same searches, two to
+//! two and a half times as fast (bench/results/design-notes.md). The search branches on a
 //! cell with the fewest candidates, one digit after another, each child a
 //! copy of its parent's candidates.
 //!
