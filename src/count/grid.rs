@@ -227,11 +227,6 @@ impl<'a> GridSearch<'a> {
         self.halt.budget = decisions;
     }
 
-    /// The decisions made so far.
-    pub fn decisions(&self) -> u64 {
-        self.decisions
-    }
-
     fn stopped(&self) -> bool {
         self.halt.due(self.decisions)
     }

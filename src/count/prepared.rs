@@ -59,38 +59,19 @@ impl Kernel {
         }
     }
 
+    /// The engine, read through the trait: its stats, its frontier and
+    /// whether it halted.
+    fn view(&self) -> &dyn Engine {
+        match self {
+            Kernel::Enum(engine) => engine.as_ref(),
+            Kernel::Grid(engine) => engine.as_ref(),
+        }
+    }
+
     fn halt_at(&mut self, deadline: Option<Instant>, decisions: Option<u64>) {
         match self {
             Kernel::Enum(engine) => engine.halt_at(deadline, decisions),
             Kernel::Grid(engine) => engine.halt_at(deadline, decisions),
-        }
-    }
-
-    fn halted(&self) -> bool {
-        match self {
-            Kernel::Enum(engine) => engine.halted(),
-            Kernel::Grid(engine) => engine.halted(),
-        }
-    }
-
-    fn decisions(&self) -> u64 {
-        match self {
-            Kernel::Enum(engine) => engine.decisions(),
-            Kernel::Grid(engine) => engine.decisions(),
-        }
-    }
-
-    fn stats(&self) -> SearchStats {
-        match self {
-            Kernel::Enum(engine) => engine.stats(),
-            Kernel::Grid(engine) => engine.stats(),
-        }
-    }
-
-    fn remaining(&self) -> Option<Vec<Cube>> {
-        match self {
-            Kernel::Enum(engine) => engine.remaining(),
-            Kernel::Grid(engine) => engine.remaining(),
         }
     }
 
@@ -202,7 +183,7 @@ impl Prepared {
             if until.max.is_some_and(|max| self.found >= max) {
                 // One more model decides whether the count is exact.
                 return Ok(match self.engine.engine().step()? {
-                    None if !self.engine.halted() => {
+                    None if !self.engine.view().halted() => {
                         self.done = true;
                         Stop::Complete
                     }
@@ -214,7 +195,7 @@ impl Prepared {
                 });
             }
             let Some(grid) = self.engine.engine().step()? else {
-                if self.engine.halted() {
+                if self.engine.view().halted() {
                     return Ok(self.why_halted(until));
                 }
                 self.done = true;
@@ -238,7 +219,7 @@ impl Prepared {
 
     /// What the engine has done since it was built.
     pub(crate) fn stats(&self) -> SearchStats {
-        self.engine.stats()
+        self.engine.view().stats()
     }
 
     /// The models of the current cube not yet found, as disjoint cubes of
@@ -247,14 +228,14 @@ impl Prepared {
         if self.done {
             return Vec::new();
         }
-        self.engine.remaining().unwrap_or_default()
+        self.engine.view().remaining().unwrap_or_default()
     }
 
     /// Why the engine halted: the interrupt, the deadline or the budget.
     fn why_halted(&self, until: Until) -> Stop {
         if until.interrupt.is_some_and(|flag| flag.load(std::sync::atomic::Ordering::Relaxed)) {
             Stop::Interrupted
-        } else if until.decisions.is_some_and(|d| self.engine.decisions() >= d) {
+        } else if until.decisions.is_some_and(|d| self.engine.view().stats().decisions.unwrap_or(0) >= d) {
             Stop::Budget
         } else {
             Stop::Timeout
