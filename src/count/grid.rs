@@ -69,12 +69,13 @@ pub fn unfit(puzzle: &Puzzle, digits: DigitEncoding) -> Option<String> {
 }
 
 /// One branch point: the cell, the digit being tried (whose subtree is
-/// below), and the digits still to try.
+/// below), the digits still to try, and the node's open cells.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     cell: u32,
     taken: u32,
     rest: u32,
+    open: usize,
 }
 
 /// The grid engine on one puzzle (see the module doc).
@@ -102,6 +103,11 @@ pub struct GridSearch<'a> {
     root: Vec<u32>,
     /// Candidates, `cells` a node, one node per depth of the search.
     states: Vec<u32>,
+    /// The cells with more than one candidate, counted for the node
+    /// being propagated: at none, once the naked singles are removed, the
+    /// node is a solution (every group's digits then differ), with no
+    /// group to look at and no cell to choose.
+    open: usize,
     stack: Vec<Frame>,
     cube: Cube,
     /// The current cube has no model (found while it was set).
@@ -195,6 +201,7 @@ impl<'a> GridSearch<'a> {
             lit_of,
             root,
             states: Vec::new(),
+            open: 0,
             stack: Vec::new(),
             cube: Vec::new(),
             dead: true,
@@ -265,11 +272,17 @@ impl<'a> GridSearch<'a> {
                                 return false;
                             }
                             self.queue.push(peer);
+                            self.open -= 1;
                         }
                     }
                 }
             }
-            if dirty == 0 {
+            // Hidden singles are looked for while more than a group's worth
+            // of cells is open: with fewer, they seldom save a decision,
+            // and the scans cost more than the decisions they save
+            // (bench/results/design-notes.md). The naked singles alone
+            // still end at solutions only.
+            if dirty == 0 || self.open <= side {
                 self.dirty = 0;
                 return true;
             }
@@ -303,6 +316,7 @@ impl<'a> GridSearch<'a> {
                 node[cell as usize] = bit;
                 dirty |= units_of[cell as usize];
                 self.queue.push(cell);
+                self.open -= 1;
             }
         }
     }
@@ -398,7 +412,7 @@ impl<'a> GridSearch<'a> {
                 None => return Some(self.grid(0)),
                 Some(cell) => {
                     let rest = self.states[cell as usize];
-                    self.stack.push(Frame { cell, taken: 0, rest });
+                    self.stack.push(Frame { cell, taken: 0, rest, open: self.open });
                 }
             }
         }
@@ -422,7 +436,7 @@ impl<'a> GridSearch<'a> {
             let bit = frame.rest & frame.rest.wrapping_neg();
             frame.rest ^= bit;
             frame.taken = bit;
-            let cell = frame.cell;
+            let (cell, open) = (frame.cell, frame.open);
             self.decisions += 1;
             self.node(depth + 1);
             let (parent, child) = self.states.split_at_mut((depth + 1) * self.cells);
@@ -430,17 +444,17 @@ impl<'a> GridSearch<'a> {
             child[cell as usize] = bit;
             self.queue.push(cell);
             self.dirty |= self.units_of[cell as usize];
+            self.open = open - 1;
             if !self.propagate(depth + 1) {
                 self.conflicts += 1;
                 continue;
             }
-            match self.choose(depth + 1) {
-                None => return Some(self.grid(depth + 1)),
-                Some(next) => {
-                    let rest = self.states[(depth + 1) * self.cells + next as usize];
-                    self.stack.push(Frame { cell: next, taken: 0, rest });
-                }
+            if self.open == 0 {
+                return Some(self.grid(depth + 1));
             }
+            let next = self.choose(depth + 1).expect("an open cell");
+            let rest = self.states[(depth + 1) * self.cells + next as usize];
+            self.stack.push(Frame { cell: next, taken: 0, rest, open: self.open });
         }
         None
     }
@@ -477,6 +491,7 @@ impl Engine for GridSearch<'_> {
         if !dead {
             let node = &self.states[..cells];
             self.queue.extend((0..cells as u32).filter(|&c| node[c as usize].count_ones() == 1));
+            self.open = cells - self.queue.len();
             self.dirty = self.units_of.iter().fold(0, |all, &units| all | units);
             dead = !self.propagate(0);
         }
