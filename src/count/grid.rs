@@ -14,7 +14,10 @@
 //! of literals, clauses and set weights: much the same searches, two to
 //! two and a half times as fast (bench/results/design-notes.md). The search branches on a
 //! cell with the fewest candidates, one digit after another, each child a
-//! copy of its parent's candidates.
+//! copy of its parent's candidates. It counts the cells still open: a node
+//! with none is a solution as soon as its naked singles are removed, and
+//! hidden singles are looked for only while more than `side` cells are
+//! open (below that they cost more than the decisions they save).
 //!
 //! It speaks the engines' language ([`Engine`]): cubes are literals of the
 //! direct encoding (the givens of a prepared layout's puzzles, the options
