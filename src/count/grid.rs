@@ -15,9 +15,10 @@
 //! two and a half times as fast (bench/results/design-notes.md). The search branches on a
 //! cell with the fewest candidates, one digit after another, each child a
 //! copy of its parent's candidates. It counts the cells still open: a node
-//! with none is a solution as soon as its naked singles are removed, and
-//! hidden singles are looked for only while more than `side` cells are
-//! open (below that they cost more than the decisions they save).
+//! with none is a solution as soon as its naked singles are removed; while
+//! conflicts are rare (a count of many solutions), hidden singles are
+//! looked for only while more than `side` cells are open, below which they
+//! cost more than the decisions they save.
 //!
 //! It speaks the engines' language ([`Engine`]): cubes are literals of the
 //! direct encoding (the givens of a prepared layout's puzzles, the options
@@ -45,8 +46,12 @@ pub const MAX_SIDE: usize = 32;
 const MAX_UNITS: usize = 128;
 
 /// How often (in decisions) the search looks at the stop flag, the
-/// deadline, the budget and the pool.
+/// deadline, the budget and the pool, and weighs its conflicts.
 const CHECK_INTERVAL: u64 = 16;
+
+/// Conflicts are rare below one in this many decisions (see
+/// `GridSearch::rare_conflicts`).
+const RARE_CONFLICTS: u64 = 8;
 
 /// Why the grid engine cannot count `puzzle` with `digits` encoded, if it
 /// cannot.
@@ -111,6 +116,13 @@ pub struct GridSearch<'a> {
     /// node is a solution (every group's digits then differ), with no
     /// group to look at and no cell to choose.
     open: usize,
+    /// Conflicts are rare: hidden singles are then looked for only while
+    /// more than a group's worth of cells (`side`) is open, as in a count
+    /// of many solutions, where near the leaves the scans cost more than
+    /// the decisions they save; while conflicts are frequent, as in a
+    /// search for one solution, they are looked for at every node
+    /// (bench/results/design-notes.md).
+    rare_conflicts: bool,
     stack: Vec<Frame>,
     cube: Cube,
     /// The current cube has no model (found while it was set).
@@ -205,6 +217,7 @@ impl<'a> GridSearch<'a> {
             root,
             states: Vec::new(),
             open: 0,
+            rare_conflicts: false,
             stack: Vec::new(),
             cube: Vec::new(),
             dead: true,
@@ -253,12 +266,17 @@ impl<'a> GridSearch<'a> {
     /// Removes the digit of each queued cell from its peers, and places the
     /// hidden singles of the full groups whose cells lost candidates, until
     /// nothing changes; false on a conflict. The groups of each queued cell
-    /// must be marked dirty already.
-    fn propagate(&mut self, depth: usize) -> bool {
+    /// must be marked dirty already. `RARE`: conflicts are rare, so hidden
+    /// singles are looked for only while more than `side` cells are open
+    /// (two copies of the function, so that neither tests at run time).
+    fn propagate<const RARE: bool>(&mut self, depth: usize) -> bool {
         let (cells, all, side) = (self.cells, self.all, self.side);
         let node = &mut self.states[depth * cells..(depth + 1) * cells];
         let units_of = &self.units_of;
         let mut dirty = self.dirty;
+        // Kept in registers, written back when it ends well.
+        let mut open = self.open;
+        let scan_above = if RARE { side } else { 0 };
         loop {
             while let Some(cell) = self.queue.pop() {
                 let bit = node[cell as usize];
@@ -275,18 +293,16 @@ impl<'a> GridSearch<'a> {
                                 return false;
                             }
                             self.queue.push(peer);
-                            self.open -= 1;
+                            open -= 1;
                         }
                     }
                 }
             }
-            // Hidden singles are looked for while more than a group's worth
-            // of cells is open: with fewer, they seldom save a decision,
-            // and the scans cost more than the decisions they save
-            // (bench/results/design-notes.md). The naked singles alone
-            // still end at solutions only.
-            if dirty == 0 || self.open <= side {
+            // The naked singles alone end at solutions only; hidden singles
+            // prune (see `rare_conflicts`).
+            if dirty == 0 || open <= scan_above {
                 self.dirty = 0;
+                self.open = open;
                 return true;
             }
             let unit_index = dirty.trailing_zeros() as usize;
@@ -319,7 +335,7 @@ impl<'a> GridSearch<'a> {
                 node[cell as usize] = bit;
                 dirty |= units_of[cell as usize];
                 self.queue.push(cell);
-                self.open -= 1;
+                open -= 1;
             }
         }
     }
@@ -433,6 +449,11 @@ impl<'a> GridSearch<'a> {
                     self.give_work(pool);
                     continue;
                 }
+                // Frequent: one conflict in eight decisions or more (a
+                // hard puzzle's search has one in two, a count of 10^5
+                // solutions one in thirty or fewer).
+                let frequent = self.conflicts * RARE_CONFLICTS >= self.decisions;
+                self.rare_conflicts = !frequent;
             }
             let depth = self.stack.len() - 1;
             let frame = self.stack.last_mut().expect("checked above");
@@ -448,7 +469,9 @@ impl<'a> GridSearch<'a> {
             self.queue.push(cell);
             self.dirty |= self.units_of[cell as usize];
             self.open = open - 1;
-            if !self.propagate(depth + 1) {
+            let propagated =
+                if self.rare_conflicts { self.propagate::<true>(depth + 1) } else { self.propagate::<false>(depth + 1) };
+            if !propagated {
                 self.conflicts += 1;
                 continue;
             }
@@ -496,7 +519,7 @@ impl Engine for GridSearch<'_> {
             self.queue.extend((0..cells as u32).filter(|&c| node[c as usize].count_ones() == 1));
             self.open = cells - self.queue.len();
             self.dirty = self.units_of.iter().fold(0, |all, &units| all | units);
-            dead = !self.propagate(0);
+            dead = !self.propagate::<false>(0);
         }
         self.dead = dead;
         Ok(())
