@@ -469,8 +469,11 @@ impl<'a> GridSearch<'a> {
             self.queue.push(cell);
             self.dirty |= self.units_of[cell as usize];
             self.open = open - 1;
-            let propagated =
-                if self.rare_conflicts { self.propagate::<true>(depth + 1) } else { self.propagate::<false>(depth + 1) };
+            let propagated = if self.rare_conflicts {
+                self.propagate::<true>(depth + 1)
+            } else {
+                self.propagate::<false>(depth + 1)
+            };
             if !propagated {
                 self.conflicts += 1;
                 continue;

@@ -47,6 +47,8 @@ pub(super) struct Assignment {
     /// and one per frame of the search.
     pub(super) levels: Vec<u32>,
     pub(super) reasons: Vec<Reason>,
+    /// Per variable, the value it had when last unassigned (phase saving).
+    pub(super) phases: Vec<u8>,
     /// The level new assignments get (the engine sets it).
     pub(super) level: u32,
     /// After propagation fails: a clause whose literals are all false, as
@@ -118,6 +120,7 @@ impl Assignment {
     pub(super) fn undo_to(&mut self, len: usize) {
         self.branches.pending.clear();
         for lit in self.trail.drain(len..) {
+            self.phases[lit.index()] = self.values[lit.index()];
             self.values[lit.index()] = UNSET;
             self.lit_values[lit.code()] = UNSET;
             self.lit_values[(!lit).code()] = UNSET;

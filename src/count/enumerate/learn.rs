@@ -1,7 +1,8 @@
 //! Learning from conflicts: first-UIP clauses (Marques-Silva & Sakallah
 //! 1999), kept with watches of their own and reduced by their literal block
-//! distance (Audemard & Simon 2009), and backtracking that stays
-//! chronological (Nadel & Ryvchin 2018; Möhle & Biere 2019).
+//! distance (Audemard & Simon 2009); backjumping while the cube has no
+//! model yet, and chronological backtracking after its first (Nadel &
+//! Ryvchin 2018; Möhle & Biere 2019).
 //!
 //! A learnt clause is derived by resolution from clauses the formula
 //! implies: its clauses, the derived supports, the branch sets (each is
@@ -11,8 +12,15 @@
 //! holds in every model, whatever the cube and the decisions were, and
 //! adding it removes no model: it only cuts branches with none.
 //!
-//! The search does not jump back. After a conflict under an option, the
-//! learnt clause is unit at the base of the option's frame (its other
+//! Before the cube's first model, and while none of the cube was given to
+//! another thread, the search jumps back: the frames above the level of
+//! the clause's second literal are dropped, and its first literal is
+//! asserted at that level. Nothing was found yet, so nothing can be found
+//! twice, and the dropped frames' branches are searched again under the
+//! assertion: as sound as a restart, for the same reason.
+//!
+//! After a model it does not jump back. After a conflict under an option,
+//! the learnt clause is unit at the base of the option's frame (its other
 //! literals are of lower levels), and its literal is asserted there, out of
 //! order, for every option the frame has left; if that conflicts too, no
 //! option left in the frame has a model, and the frame is dropped the same
@@ -20,8 +28,10 @@
 //! model is found twice and none needs a blocking clause.
 //!
 //! It restarts (Luby et al. 1993) only before the cube's first model and
-//! while none of the cube was given to another thread: then nothing found
-//! can be found again, and every branch dropped is searched again.
+//! while none of the cube was given to another thread, as it jumps. Each
+//! variable keeps the value it last had (phase saving, Pipatsrisawat &
+//! Darwiche 2007), and a branch set is tried from the option last true, so
+//! a jump or a restart finds its way back to where the search was.
 //!
 //! ## References
 //! - J. Marques-Silva, K. Sakallah, "GRASP: A search algorithm for
@@ -32,6 +42,8 @@
 //! - S. Möhle, A. Biere, "Backing backtracking", SAT 2019.
 //! - M. Luby, A. Sinclair, D. Zuckerman, "Optimal speedup of Las Vegas
 //!   algorithms", Information Processing Letters 1993.
+//! - K. Pipatsrisawat, A. Darwiche, "A lightweight component caching
+//!   scheme for satisfiability solvers", SAT 2007.
 
 use varisat::Lit;
 
@@ -78,11 +90,15 @@ pub(super) struct Learning {
     /// so far (for the Luby sequence).
     pub(super) restart_at: u64,
     pub(super) restarts: u32,
+    /// Jumps back so far (see [`Enumerate::jump_keeps`]).
+    pub(super) jumps: u64,
 }
 
 /// Conflicts in a unit of the Luby sequence of restarts (Luby, Sinclair &
-/// Zuckerman 1993, as MiniSat has it).
-const RESTART_UNIT: u64 = 100;
+/// Zuckerman 1993; MiniSat has 100). With backjumping and phase saving,
+/// 200 keeps every corpus puzzle within 1.05x of varisat; with 100, #41
+/// took 2x varisat's time (bench/results/design-notes.md).
+const RESTART_UNIT: u64 = 200;
 
 /// The `i`-th term (from 0) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ...
 fn luby(i: u32) -> u64 {
@@ -127,6 +143,7 @@ impl Learning {
             bump: 1.0,
             restart_at: RESTART_UNIT,
             restarts: 0,
+            jumps: 0,
         }
     }
 
@@ -358,10 +375,14 @@ impl Learnt {
 
 impl Enumerate<'_> {
     /// After a conflict under the top frame's option (in `state.conflict`):
-    /// learns its first-UIP clause, goes back to the frame's base and
-    /// asserts the clause's literal there; if that conflicts too, drops
-    /// the frame and does the same one frame up (see the module doc).
-    /// Without a clause to learn, it only goes back to the frame's base.
+    /// learns its first-UIP clause; jumps back to the level of its second
+    /// literal and asserts it there when it may ([`Enumerate::jump_keeps`]),
+    /// with the next branch point on top; otherwise goes back to the
+    /// frame's base and asserts the clause's literal there. If the
+    /// assertion conflicts too, it does the same for that conflict (the
+    /// frame dropped when it was the frame's base: none of its options
+    /// left has a model; see the module doc). Without a clause to learn,
+    /// it only goes back to the frame's base.
     pub(super) fn backtrack_learning(&mut self) {
         if !self.learning.on {
             let base = self.stack.last().expect("a conflict under a frame").trail_len;
@@ -370,6 +391,32 @@ impl Enumerate<'_> {
         }
         loop {
             let learnt = self.analyze();
+            if let Some(keep) = learnt.as_ref().and_then(|(lits, _)| self.jump_keeps(lits)) {
+                let (lits, lbd) = learnt.expect("checked above");
+                self.learning.jumps += 1;
+                let base = self.stack[keep].trail_len;
+                self.stack.truncate(keep);
+                self.prop.undo_to(base);
+                self.prop.state.level = (self.cube.len() + keep) as u32;
+                let asserting = lits[0];
+                let reason = self.store(lits, lbd);
+                if self.prop.state.assign_by(asserting, reason) && self.prop.propagate_from(base) {
+                    self.prop.clauses.learnt.reduce_when_due(&self.prop.state);
+                    // The next branch point on top; at a complete
+                    // assignment, one whose single option holds already,
+                    // so that the search takes it and meets the leaf.
+                    let options = self.choose().unwrap_or_else(|| vec![asserting]);
+                    self.stack.push(super::Frame { options, next: 0, trail_len: self.prop.trail_len() });
+                    return;
+                }
+                // A conflict under the option of the frame now on top.
+                self.conflicts += 1;
+                if self.stack.is_empty() {
+                    self.cube_refuted();
+                    return;
+                }
+                continue;
+            }
             let base = self.stack.last().expect("a conflict under a frame").trail_len;
             self.prop.undo_to(base);
             let Some((lits, lbd)) = learnt else {
@@ -387,27 +434,47 @@ impl Enumerate<'_> {
             self.conflicts += 1;
             self.stack.pop();
             if self.stack.is_empty() {
-                // Nor has the cube: its last level (or level 0) conflicts.
-                if self.prop.state.level == 0 {
-                    self.prop.unsat = true;
-                } else if let Some((lits, lbd)) = self.analyze() {
-                    self.store(lits, lbd);
-                }
-                self.prop.undo_to(self.cube_end);
+                self.cube_refuted();
                 return;
             }
         }
     }
 
-    /// Whether the search should start again: learning, before the cube's
-    /// first model and with none of it given away, at the end of a Luby
-    /// run of conflicts.
+    /// After a conflict at the cube's last level (or level 0) with no
+    /// frame left: the cube has no model.
+    fn cube_refuted(&mut self) {
+        if self.prop.state.level == 0 {
+            self.prop.unsat = true;
+        } else if let Some((lits, lbd)) = self.analyze() {
+            self.store(lits, lbd);
+        }
+        self.prop.undo_to(self.cube_end);
+    }
+
+    /// How many frames to keep when jumping back to assert `lits`: below
+    /// the top frame's base, to the level of its second literal, before
+    /// the cube's first model and with none of it given away (sound as a
+    /// restart is); `None` to assert it at the top frame's base.
+    fn jump_keeps(&self, lits: &[Lit]) -> Option<usize> {
+        if !self.jumps_allowed() || lits.len() < 2 {
+            return None;
+        }
+        let second = self.prop.state.levels[lits[1].index()] as usize;
+        let keep = second.saturating_sub(self.cube.len());
+        (keep + 1 < self.stack.len()).then_some(keep)
+    }
+
+    /// Whether the search may jump back or start again: before the cube's
+    /// first model and with none of it given away (see the module doc).
+    pub(super) fn jumps_allowed(&self) -> bool {
+        self.found_in_cube == 0 && !self.gave_work
+    }
+
+    /// Whether the search should start again: learning, where it may
+    /// ([`Enumerate::jumps_allowed`]), at the end of a Luby run of
+    /// conflicts.
     pub(super) fn restart_due(&self) -> bool {
-        self.learning.on
-            && self.found_in_cube == 0
-            && !self.gave_work
-            && !self.stack.is_empty()
-            && self.conflicts >= self.learning.restart_at
+        self.learning.on && self.jumps_allowed() && !self.stack.is_empty() && self.conflicts >= self.learning.restart_at
     }
 
     /// Starts the search again from the base of its first frame (the cube,

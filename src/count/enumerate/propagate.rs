@@ -102,6 +102,7 @@ impl Propagator {
                 branches,
                 levels: vec![0; var_count],
                 reasons: vec![Reason::Decision; var_count],
+                phases: vec![1; var_count],
                 level: 0,
                 conflict: (Reason::Decision, Lit::from_index(0, true)),
             },
