@@ -96,8 +96,8 @@ pub(super) struct Learning {
 
 /// Conflicts in a unit of the Luby sequence of restarts (Luby, Sinclair &
 /// Zuckerman 1993; MiniSat has 100). With backjumping and phase saving,
-/// 200 keeps every corpus puzzle within 1.05x of varisat; with 100, #41
-/// took 2x varisat's time (bench/results/design-notes.md).
+/// 200 keeps the slowest corpus puzzle against varisat, #41, at 1.04x to
+/// 1.16x its time; 100 left it at about 2x (bench/results/design-notes.md).
 const RESTART_UNIT: u64 = 200;
 
 /// The `i`-th term (from 0) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 ...

@@ -3,7 +3,9 @@
 //! fewest remaining candidate digits, and chronological backtracking, so each
 //! model is reached exactly once and no blocking clause is ever added. While
 //! conflicts are frequent it learns from them, first-UIP clauses asserted
-//! where the search stands, and branches where they were (`learn.rs`).
+//! where the search stands (or, before a cube's first model, where they
+//! would have been unit: it jumps back), and branches where they were
+//! (`learn.rs`).
 //!
 //! A branch point is the smallest set of open exclusive options: the digits
 //! left for one cell, or the cells left for one digit in a group of `n` cells.
@@ -242,20 +244,20 @@ impl<'a> Enumerate<'a> {
         // The saved phases lead only where the search may jump back or
         // restart: before the cube's first model, with none of it given
         // away (see `learn.rs`).
-        let phases = &self.prop.state.phases;
-        let saved = |var: usize| !self.jumps_allowed() || phases[var] != 0;
+        let (phases, by_phase) = (&self.prop.state.phases, self.jumps_allowed());
+        let last_false = |var: usize| by_phase && phases[var] == 0;
         let Some(set) = branches.smallest_open_with(var) else {
             let var = Var::from_index(var);
-            return Some(if saved(var.index()) {
-                vec![var.positive(), var.negative()]
-            } else {
+            return Some(if last_false(var.index()) {
                 vec![var.negative(), var.positive()]
+            } else {
+                vec![var.positive(), var.negative()]
             });
         };
         let first = Var::from_index(var).positive();
         let others = branches.set(set).iter().copied().filter(|&lit| lit != first && self.prop.value(lit) == UNSET);
         let mut options: Vec<Lit> = std::iter::once(first).chain(others).collect();
-        if !saved(var) {
+        if last_false(var) {
             // The option last true first, if any was.
             if let Some(k) = options.iter().position(|l| phases[l.index()] == 1) {
                 options[..=k].rotate_right(1);
@@ -516,7 +518,7 @@ mod tests {
     /// While learning, the branch variable's set is tried from the option
     /// that was last true (phase saving): after the search took one option
     /// and went back, that option comes first, the others keeping their
-    /// order; before, the variable of the highest activity does.
+    /// order; before that, the variable of the highest activity did.
     #[test]
     fn while_learning_the_option_last_true_comes_first() {
         let puzzle = many();

@@ -87,8 +87,8 @@ pub const LEARN_MAX: u128 = 1024;
 /// ([`Counter::judge`], the true candidates), or for a count's first
 /// [`LEARN_BELOW`] models, before the plan hands the search to varisat.
 /// The enum engine learns from conflicts too, and judges every published
-/// variant puzzle in far fewer (the slowest, #55, in about 33,000
-/// decisions, 0.4 s, against 1.3 s for varisat); past this many, a few
+/// variant puzzle in far fewer (the slowest, #55, in about 20,000
+/// decisions, 0.2 s, against 1.3 s for varisat); past this many, a few
 /// seconds, varisat's different search gets its chance (docs/engines.md
 /// has the measurements).
 pub const JUDGE_DECISIONS: u64 = 1 << 18;
