@@ -1,7 +1,7 @@
 //! Learning from conflicts: first-UIP clauses (Marques-Silva & Sakallah
 //! 1999), kept with watches of their own and reduced by their literal block
-//! distance (Audemard & Simon 2009); backjumping while the cube has no
-//! model yet, and chronological backtracking after its first (Nadel &
+//! distance (Audemard & Simon 2009); backjumping while searching for the
+//! next model, and chronological backtracking after each model (Nadel &
 //! Ryvchin 2018; Möhle & Biere 2019).
 //!
 //! A learnt clause is derived by resolution from clauses the formula
@@ -12,14 +12,18 @@
 //! holds in every model, whatever the cube and the decisions were, and
 //! adding it removes no model: it only cuts branches with none.
 //!
-//! Before the cube's first model, and while none of the cube was given to
-//! another thread, the search jumps back: the frames above the level of
-//! the clause's second literal are dropped, and its first literal is
-//! asserted at that level. Nothing was found yet, so nothing can be found
-//! twice, and the dropped frames' branches are searched again under the
-//! assertion: as sound as a restart, for the same reason.
+//! The search jumps back where no model was found: the frames above the
+//! level of the clause's second literal are dropped, and its first literal
+//! is asserted at that level, where the branch of the option taken there
+//! (or the whole cube, at the cube's level) is searched again under the
+//! assertion. That is allowed when no model of the cube was found since
+//! the option was taken (each frame keeps the count of the cube's models
+//! when it took its option) and none of the cube was given to another
+//! thread: nothing in the branch can then be found twice, and what the
+//! dropped frames had left is searched again.
 //!
-//! After a model it does not jump back. After a conflict under an option,
+//! Where it may not, it backtracks chronologically, as after each model:
+//! after a conflict under an option,
 //! the learnt clause is unit at the base of the option's frame (its other
 //! literals are of lower levels), and its literal is asserted there, out of
 //! order, for every option the frame has left; if that conflicts too, no
@@ -406,7 +410,7 @@ impl Enumerate<'_> {
                     // assignment, one whose single option holds already,
                     // so that the search takes it and meets the leaf.
                     let options = self.choose().unwrap_or_else(|| vec![asserting]);
-                    self.stack.push(super::Frame { options, next: 0, trail_len: self.prop.trail_len() });
+                    self.stack.push(super::Frame { options, next: 0, trail_len: self.prop.trail_len(), found: 0 });
                     return;
                 }
                 // A conflict under the option of the frame now on top.
@@ -452,29 +456,39 @@ impl Enumerate<'_> {
     }
 
     /// How many frames to keep when jumping back to assert `lits`: below
-    /// the top frame's base, to the level of its second literal, before
-    /// the cube's first model and with none of it given away (sound as a
-    /// restart is); `None` to assert it at the top frame's base.
+    /// the top frame's base, to the level of its second literal, when the
+    /// branch searched again holds no model found and none of the cube was
+    /// given away (see the module doc); `None` to assert it at the top
+    /// frame's base.
     fn jump_keeps(&self, lits: &[Lit]) -> Option<usize> {
-        if !self.jumps_allowed() || lits.len() < 2 {
+        if lits.len() < 2 || self.gave_work {
             return None;
         }
         let second = self.prop.state.levels[lits[1].index()] as usize;
         let keep = second.saturating_sub(self.cube.len());
-        (keep + 1 < self.stack.len()).then_some(keep)
+        // The branch searched again, which must hold no model found: the
+        // option the frame below takes, or the whole cube.
+        let untouched = match keep {
+            0 => self.found_in_cube == 0,
+            _ => self.stack[keep - 1].found == self.found_in_cube,
+        };
+        (keep + 1 < self.stack.len() && untouched).then_some(keep)
     }
 
-    /// Whether the search may jump back or start again: before the cube's
-    /// first model and with none of it given away (see the module doc).
-    pub(super) fn jumps_allowed(&self) -> bool {
+    /// Whether the cube is as it started: no model of it found and none of
+    /// it given away; the search may then start again (see the module doc).
+    pub(super) fn cube_untouched(&self) -> bool {
         self.found_in_cube == 0 && !self.gave_work
     }
 
     /// Whether the search should start again: learning, where it may
-    /// ([`Enumerate::jumps_allowed`]), at the end of a Luby run of
+    /// ([`Enumerate::cube_untouched`]), at the end of a Luby run of
     /// conflicts.
     pub(super) fn restart_due(&self) -> bool {
-        self.learning.on && self.jumps_allowed() && !self.stack.is_empty() && self.conflicts >= self.learning.restart_at
+        self.learning.on
+            && self.cube_untouched()
+            && !self.stack.is_empty()
+            && self.conflicts >= self.learning.restart_at
     }
 
     /// Starts the search again from the base of its first frame (the cube,

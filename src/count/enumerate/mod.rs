@@ -3,7 +3,7 @@
 //! fewest remaining candidate digits, and chronological backtracking, so each
 //! model is reached exactly once and no blocking clause is ever added. While
 //! conflicts are frequent it learns from them, first-UIP clauses asserted
-//! where the search stands (or, before a cube's first model, where they
+//! where the search stands (or, where no model was found, where they
 //! would have been unit: it jumps back), and branches where they were
 //! (`learn.rs`).
 //!
@@ -72,6 +72,9 @@ struct Frame {
     options: Vec<Lit>,
     next: usize,
     trail_len: usize,
+    /// The cube's models found when the option was taken: a jump back
+    /// may search that option's branch again only if none was found since.
+    found: u64,
 }
 
 impl Frame {
@@ -241,10 +244,10 @@ impl<'a> Enumerate<'a> {
         let open = (0..values.len()).filter(|&v| values[v] == UNSET);
         let var = open.max_by(|&a, &b| activity[a].total_cmp(&activity[b]))?;
         let branches = &self.prop.state.branches;
-        // The saved phases lead only where the search may jump back or
-        // restart: before the cube's first model, with none of it given
-        // away (see `learn.rs`).
-        let (phases, by_phase) = (&self.prop.state.phases, self.jumps_allowed());
+        // The saved phases lead only where the search may restart: before
+        // the cube's first model, with none of it given away (see
+        // `learn.rs`).
+        let (phases, by_phase) = (&self.prop.state.phases, self.cube_untouched());
         let last_false = |var: usize| by_phase && phases[var] == 0;
         let Some(set) = branches.smallest_open_with(var) else {
             let var = Var::from_index(var);
@@ -357,9 +360,11 @@ impl<'a> Enumerate<'a> {
                     self.judge_learning();
                 }
             }
+            let found = self.found_in_cube;
             let frame = self.stack.last_mut().expect("checked above");
             let (choice, len) = (frame.options[frame.next], frame.trail_len);
             frame.next += 1;
+            frame.found = found;
             self.prop.undo_to(len);
             self.decisions += 1;
             self.prop.state.level = (self.cube.len() + self.stack.len()) as u32;
@@ -388,7 +393,9 @@ impl<'a> Enumerate<'a> {
                     }
                 }
                 Some(options) if options.is_empty() => {}
-                Some(options) => self.stack.push(Frame { options, next: 0, trail_len: self.prop.state.trail.len() }),
+                Some(options) => {
+                    self.stack.push(Frame { options, next: 0, trail_len: self.prop.state.trail.len(), found: 0 })
+                }
             }
         }
         Ok(None)
@@ -396,7 +403,7 @@ impl<'a> Enumerate<'a> {
 
     pub(super) fn push_choice(&mut self) {
         if let Some(options) = self.choose() {
-            self.stack.push(Frame { options, next: 0, trail_len: self.prop.state.trail.len() });
+            self.stack.push(Frame { options, next: 0, trail_len: self.prop.state.trail.len(), found: 0 });
         }
     }
 }
@@ -439,6 +446,7 @@ impl Engine for Enumerate<'_> {
 #[cfg(test)]
 mod tests {
     use crate::named::Named;
+    use itertools::Itertools;
     use std::cmp::Ordering;
 
     use super::*;
@@ -541,14 +549,17 @@ mod tests {
     /// Asked for work before every model, the engine gives part of its
     /// cube to the pool many times, and takes the given cubes back one by
     /// one until the pool is empty; it finds the 117 grids of many.lp
-    /// (confirmed by the oracle in tests/samples.rs), each exactly once.
+    /// (confirmed by the oracle in tests/samples.rs), each exactly once,
+    /// also learning from every conflict (so jumping back between models).
     #[test]
     fn work_given_away_and_taken_back_holds_every_model_once() {
         let puzzle = many();
-        for digits in [DigitEncoding::Direct, DigitEncoding::Order] {
+        let ways =
+            [DigitEncoding::Direct, DigitEncoding::Order].into_iter().cartesian_product([Learn::Auto, Learn::Always]);
+        for (digits, learn) in ways {
             let encoded = encode(&puzzle, &Encoding { digits, ..Encoding::default() });
             let (pool, never) = (Pool::new(vec![Vec::new()]), AtomicBool::new(false));
-            let mut engine = Enumerate::new(&puzzle, &encoded).share_with(&pool);
+            let mut engine = Enumerate::new(&puzzle, &encoded).share_with(&pool).learn(learn);
             let (mut cubes, mut grids) = (0, Vec::new());
             while let Some(cube) = pool.take(cubes > 0, &never) {
                 cubes += 1;
@@ -559,9 +570,9 @@ mod tests {
                     pool.want();
                 }
             }
-            assert!(cubes > 10, "{digits:?}: only {cubes} cubes");
+            assert!(cubes > 10, "{digits:?} {learn:?}: only {cubes} cubes");
             let distinct: std::collections::HashSet<_> = grids.iter().collect();
-            assert_eq!((grids.len(), distinct.len()), (117, 117), "{digits:?}");
+            assert_eq!((grids.len(), distinct.len()), (117, 117), "{digits:?} {learn:?}");
         }
     }
 
