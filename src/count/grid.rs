@@ -427,12 +427,8 @@ impl<'a> GridSearch<'a> {
         }
         if !self.started {
             self.started = true;
-            match self.choose(0) {
-                None => return Some(self.grid(0)),
-                Some(cell) => {
-                    let rest = self.states[cell as usize];
-                    self.stack.push(Frame { cell, taken: 0, rest, open: self.open });
-                }
+            if let Some(grid) = self.descend(0) {
+                return Some(grid);
             }
         }
         while let Some(frame) = self.stack.last() {
@@ -478,13 +474,23 @@ impl<'a> GridSearch<'a> {
                 self.conflicts += 1;
                 continue;
             }
-            if self.open == 0 {
-                return Some(self.grid(depth + 1));
+            if let Some(grid) = self.descend(depth + 1) {
+                return Some(grid);
             }
-            let next = self.choose(depth + 1).expect("an open cell");
-            let rest = self.states[(depth + 1) * self.cells + next as usize];
-            self.stack.push(Frame { cell: next, taken: 0, rest, open: self.open });
         }
+        None
+    }
+
+    /// After the node at `depth` is propagated (its open cells in
+    /// `self.open`): its grid when no cell is open, else `None` with a
+    /// frame on the stack for the cell to branch on.
+    fn descend(&mut self, depth: usize) -> Option<Grid> {
+        if self.open == 0 {
+            return Some(self.grid(depth));
+        }
+        let cell = self.choose(depth).expect("an open cell");
+        let rest = self.states[depth * self.cells + cell as usize];
+        self.stack.push(Frame { cell, taken: 0, rest, open: self.open });
         None
     }
 }

@@ -228,9 +228,9 @@ impl Counter {
         }
         if let Some(local) = local.filter(|_| stop == Stop::Budget) {
             let probed = threaded.as_ref().map_or_else(|| self.prepared.as_ref().expect("prepared").found(), |t| t.0);
-            // Weighed first without the blank layout's table where the
+            // Weighed once: before the blank layout's table where the
             // literature gives its totals (9x9), which spares the table
-            // when bands are declined.
+            // when bands are declined, else with the table.
             let known = known_totals(local.h, local.w).is_some();
             let unlikely = |counter: &Self| (!quick).then(|| counter.bands_unlikely(&local, puzzle)).flatten();
             let early = known.then(|| unlikely(self)).flatten();
@@ -238,7 +238,7 @@ impl Counter {
                 LocalBands::TooLarge(why)
             } else if !self.blank_for(&local, start)? {
                 LocalBands::Stopped(stopped(&plan))
-            } else if let Some(why) = unlikely(self) {
+            } else if let Some(why) = (!known).then(|| unlikely(self)).flatten() {
                 LocalBands::TooLarge(why)
             } else {
                 self.local_bands(&local, start)?
