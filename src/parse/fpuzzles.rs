@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::{lzstring, quote, ParseError, Pos};
 use crate::model::rules::{self, Args, Context, Rule, Shape, Value as RuleValue};
-use crate::model::{Cell, Digit, Puzzle};
+use crate::model::{Cell, Constraint, Digit, Puzzle};
 
 /// Fields that draw or describe but constrain nothing.
 /// (The editor's cosmetic tools are `text`, `line`, `circle`, `rectangle`,
@@ -142,15 +142,15 @@ pub fn json_text(text: &str, name: &str) -> Result<String, ParseError> {
 pub fn parse_fpuzzles(text: &str, name: &str) -> Result<Puzzle, ParseError> {
     let json = json_text(text, name)?;
     let compressed = !text.trim_start().starts_with('{');
-    let value: Value = serde_json::from_str(&json).map_err(|e| {
-        let message = format!("expected f-puzzles JSON: {e}");
+    let value: Value = super::json::from_str(&json).map_err(|e| {
+        let what = super::json::message(&e);
+        // A key written twice names its path; the share string's text has
+        // no lines of the user's to point at.
+        let message = if what.starts_with('$') { what } else { format!("expected f-puzzles JSON: {what}") };
         if compressed {
             at(name, "(decompressed)", message)
         } else {
-            Pos { line: e.line().max(1), col: e.column().max(1) }.error(
-                name,
-                format!("expected f-puzzles JSON: {}", e.to_string().split(" at line").next().unwrap_or("")),
-            )
+            Pos { line: e.line().max(1), col: e.column().max(1) }.error(name, message)
         }
     })?;
     let Value::Object(root) = value else { return Err(at(name, "$", "expected an object")) };
@@ -181,6 +181,7 @@ impl Reader<'_> {
             return Err(self.err("$.grid", format!("expected {n} rows, found {}", grid.len())));
         }
         let mut givens = Vec::new();
+        let mut marks = Vec::new();
         // Each cell's region: the editor omits it for a cell in its default
         // region (its box, `default_box`), and writes `null` for a cell in none.
         let (h, w) = default_box(n);
@@ -197,6 +198,22 @@ impl Reader<'_> {
                         _ => return Err(self.err(&format!("{path}.value"), format!("expected a given digit 1..{n}"))),
                     }
                 }
+                if let Some(allowed) = self.pencil_marks(cell, &path, n)? {
+                    let given = givens.last().filter(|(at, _)| *at == Cell::new(r, c)).map(|&(_, d)| d);
+                    match given {
+                        // A given outside its cell's own marks: Rangsk's
+                        // solver keeps the given, a reader of both the
+                        // contradiction; which the setter meant is unknown.
+                        Some(d) if allowed >> (d - 1) & 1 == 0 => return Err(self.err(
+                            &format!("{path}.givenPencilMarks"),
+                            format!(
+                                "the given {d} is not among the cell's givenPencilMarks: refusing to guess which holds"
+                            ),
+                        )),
+                        Some(_) => {}
+                        None => marks.push((Cell::new(r, c), allowed)),
+                    }
+                }
                 if let Some(region) = cell.get("region") {
                     match region.as_u64() {
                         Some(k) if (k as usize) < n => regions[r * n + c] = Some(k as usize),
@@ -210,13 +227,75 @@ impl Reader<'_> {
         for (cell, d) in givens {
             puzzle.set_given(cell, d).map_err(|e| self.err("$.grid", e.to_string()))?;
         }
+        for (cell, allowed) in marks {
+            let path = format!("$.grid[{}][{}].givenPencilMarks", cell.row, cell.col);
+            puzzle.add_constraint(Constraint::Digits { cell, allowed }).map_err(|e| self.err(&path, e.to_string()))?;
+        }
+        self.negative_ratio()?;
         self.constraints(&mut puzzle)?;
         Ok(puzzle)
     }
 
+    /// A cell's `givenPencilMarks`, the editor's given pencil marks: the
+    /// digits the setter allows there, as a bit per digit (bit 0 for 1).
+    /// Rangsk's solver restricts the cell to them; an empty list (or none)
+    /// allows every digit. (`centerPencilMarks` are a solver's notes, not
+    /// the setter's: ignored, as that solver ignores them when counting.)
+    fn pencil_marks(&self, cell: &Map<String, Value>, path: &str, n: usize) -> Result<Option<u64>, ParseError> {
+        let path = format!("{path}.givenPencilMarks");
+        let list = match cell.get("givenPencilMarks") {
+            None | Some(Value::Null) => return Ok(None),
+            Some(Value::Array(list)) if list.is_empty() => return Ok(None),
+            Some(Value::Array(list)) => list,
+            Some(other) => return Err(self.err(&path, format!("expected a list of digits, found {other}"))),
+        };
+        let mut allowed = 0u64;
+        for (i, digit) in list.iter().enumerate() {
+            let d = digit.as_u64().or_else(|| digit.as_str().and_then(|s| s.trim().parse().ok()));
+            match d {
+                Some(d) if (1..=n as u64).contains(&d) => allowed |= 1 << (d - 1),
+                _ => return Err(self.err(&format!("{path}[{i}]"), format!("expected a digit 1..{n}, found {digit}"))),
+            }
+        }
+        Ok(Some(allowed))
+    }
+
+    /// The negative ratio constraint with black dots, none of ratio 2, has
+    /// two readings: Rangsk's solver bans ratio 2 and every dot's ratio,
+    /// the native format's `negative black` only the dots' ratios (2 when
+    /// there is no dot). They agree whenever a dot of 2 is there, or none.
+    fn negative_ratio(&self) -> Result<(), ParseError> {
+        let negative = self.root.get("negative").and_then(Value::as_array);
+        if !negative.is_some_and(|names| names.iter().any(|n| n.as_str() == Some("ratio"))) {
+            return Ok(());
+        }
+        let Some(dots) = self.root.get("ratio").and_then(Value::as_array).filter(|d| !d.is_empty()) else {
+            return Ok(());
+        };
+        let two = dots.iter().any(|dot| match dot.get("value") {
+            None | Some(Value::Null) => true,
+            Some(Value::String(s)) => s.trim().is_empty() || s.trim() == "2",
+            Some(v) => v.as_u64() == Some(2),
+        });
+        if two {
+            return Ok(());
+        }
+        Err(self.err(
+            "$.negative",
+            "the negative ratio constraint with black dots, none of ratio 2: the editor's solvers read it as \
+             banning ratio 2 as well as the dots' ratios, others as banning the dots' ratios only; refusing to \
+             guess (add a dot of ratio 2, or write the puzzle in the native format, whose `negative black` bans \
+             the dots' ratios)",
+        ))
+    }
+
     /// Boxes when every cell's region is its default box (with boxes of
     /// more than one row), else a Latin square with the regions: each must
-    /// have `n` cells; a region that is a row is the row already.
+    /// have `n` cells. A region shaped like a row is still a region (it
+    /// repeats the row's rule, but region-sum lines and the box indexer
+    /// read regions), as the default regions of a side without a
+    /// rectangular box are its rows (5x5, 7x7: Rangsk's solver's
+    /// `applyDefaultRegions`).
     fn layout(&self, n: usize, regions: &[Option<usize>]) -> Result<Puzzle, ParseError> {
         let (h, w) = default_box(n);
         let boxes = (0..n * n).all(|i| regions[i] == Some((i / n) / h * h + (i % n) / w));
@@ -227,8 +306,8 @@ impl Reader<'_> {
         for k in 0..n {
             let cells: Vec<Cell> =
                 (0..n * n).filter(|&i| regions[i] == Some(k)).map(|i| Cell::new(i / n, i % n)).collect();
-            if cells.is_empty() || cells.iter().all(|c| c.row == cells[0].row) && cells.len() == n {
-                continue; // no such region, or a row
+            if cells.is_empty() {
+                continue; // no such region
             }
             puzzle.add_region(cells).map_err(|e| self.err("$.grid", format!("region {k}: {e}")))?;
         }

@@ -4,6 +4,7 @@
 pub mod contest;
 pub mod fpuzzles;
 pub mod grid;
+pub mod json;
 pub mod kattis;
 pub mod lp;
 mod lzstring;

@@ -149,6 +149,120 @@ impl Spec {
         out
     }
 
+    /// The puzzle as the f-puzzles editor's JSON, written by hand here;
+    /// `None` for a rule the editor has no key for (greater-than, the
+    /// negative X and V alone). Regions are written out when `regions` is
+    /// set or the boxes are not the editor's default for the side.
+    fn fpuzzles(&self, regions: bool) -> Option<String> {
+        let n = self.n;
+        let q = |c: usize| format!("\"R{}C{}\"", c / n + 1, c % n + 1);
+        let list = |cs: &[usize]| format!("[{}]", cs.iter().map(|&c| q(c)).collect::<Vec<_>>().join(","));
+        let default = (1..=n).take_while(|h| h * h <= n).filter(|h| n % h == 0).last().unwrap();
+        let explicit = regions || self.boxes != (default, n / default);
+        let (h, w) = self.boxes;
+        let rows: Vec<String> = (0..n)
+            .map(|r| {
+                let cells: Vec<String> = (0..n)
+                    .map(|c| {
+                        let mut fields = Vec::new();
+                        if explicit {
+                            fields.push(format!("\"region\":{}", r / h * (n / w) + c / w));
+                        }
+                        let d = self.givens[r * n + c];
+                        if d != 0 {
+                            fields.push(format!("\"value\":{d},\"given\":true"));
+                        }
+                        format!("{{{}}}", fields.join(","))
+                    })
+                    .collect();
+                format!("[{}]", cells.join(","))
+            })
+            .collect();
+        let mut keys: Vec<(String, Vec<String>)> = Vec::new();
+        let mut flags = Vec::new();
+        let mut negative = Vec::new();
+        let mut add = |key: &str, entry: String| match keys.iter_mut().find(|(k, _)| k == key) {
+            Some((_, entries)) => entries.push(entry),
+            None => keys.push((key.to_owned(), vec![entry])),
+        };
+        let lines = |cs: &[usize]| format!("{{\"lines\":[{}]}}", list(cs));
+        let valued = |cs: &[usize], v: u32| format!("{{\"cells\":{},\"value\":{v}}}", list(cs));
+        let clue = |(r, c): (usize, usize), v: u32| format!("{{\"cell\":\"R{r}C{c}\",\"value\":{v}}}");
+        for rule in &self.rules {
+            match rule {
+                Rule::Diagonal(plus) => flags.push(format!("\"diagonal{}\":true", if *plus { "+" } else { "-" })),
+                Rule::AntiKnight => flags.push("\"antiknight\":true".into()),
+                Rule::AntiKing => flags.push("\"antiking\":true".into()),
+                Rule::Nonconsecutive => flags.push("\"nonconsecutive\":true".into()),
+                Rule::Extra(cs) => add("extraregion", format!("{{\"cells\":{}}}", list(cs))),
+                Rule::Killer(cs, None) => add("killercage", format!("{{\"cells\":{}}}", list(cs))),
+                // The editor writes a cage's sum as a string.
+                Rule::Killer(cs, Some(s)) => add("killercage", format!("{{\"cells\":{},\"value\":\"{s}\"}}", list(cs))),
+                Rule::LittleKiller(cs, s) => add("littlekillersum", valued(cs, *s)),
+                Rule::Arrow(circle, line) => {
+                    let mut whole = vec![*circle];
+                    whole.extend(line);
+                    add("arrow", format!("{{\"cells\":[{}],\"lines\":[{}]}}", q(*circle), list(&whole)))
+                }
+                Rule::Thermo(cs, true) => add("thermometer", lines(cs)),
+                Rule::Thermo(cs, false) => add("slowthermometer", lines(cs)),
+                Rule::Greater(..) => return None,
+                Rule::White(a, b, d) => add("difference", valued(&[*a, *b], *d)),
+                Rule::Black(a, b, r) => add("ratio", valued(&[*a, *b], *r)),
+                Rule::X(a, b) => add("xv", format!("{{\"cells\":{},\"value\":\"X\"}}", list(&[*a, *b]))),
+                Rule::V(a, b) => add("xv", format!("{{\"cells\":{},\"value\":\"V\"}}", list(&[*a, *b]))),
+                Rule::Odd(cs) => cs.iter().for_each(|&c| add("odd", format!("{{\"cell\":{}}}", q(c)))),
+                Rule::Even(cs) => cs.iter().for_each(|&c| add("even", format!("{{\"cell\":{}}}", q(c)))),
+                Rule::Minimum(c) => add("minimum", format!("{{\"cell\":{}}}", q(*c))),
+                Rule::Maximum(c) => add("maximum", format!("{{\"cell\":{}}}", q(*c))),
+                Rule::Palindrome(cs) => add("palindrome", lines(cs)),
+                Rule::Clone(a, b) => add("clone", format!("{{\"cells\":{},\"cloneCells\":{}}}", list(a), list(b))),
+                Rule::Whisper(cs, m) => add("whispers", format!("{{\"lines\":[{}],\"value\":{m}}}", list(cs))),
+                Rule::Renban(cs) => add("renban", lines(cs)),
+                Rule::Between(cs) => add("betweenline", lines(cs)),
+                Rule::Quadruple(c, ds) => add(
+                    "quadruple",
+                    format!("{{\"cells\":{},\"values\":{ds:?}}}", list(&[*c, c + 1, c + n, c + n + 1])),
+                ),
+                Rule::Negative("white") => negative.push("\"difference\""),
+                Rule::Negative("black") => negative.push("\"ratio\""),
+                Rule::Negative(_) => return None,
+                Rule::XSum(at, t) => add("xsum", clue(*at, *t)),
+                Rule::Sandwich(at, t) => add("sandwichsum", clue(*at, *t)),
+                Rule::Skyscraper(at, t) => add("skyscraper", clue(*at, *t)),
+                Rule::RegionSum(cs) => add("regionsumline", lines(cs)),
+                Rule::Zipper(cs) => add("zipperline", lines(cs)),
+                Rule::DoubleArrow(cs) => add("doublearrow", lines(cs)),
+                Rule::Entropic(cs) => add("entropicline", lines(cs)),
+                Rule::Modular(cs) => add("modularline", lines(cs)),
+                Rule::Nabner(cs) => add("nabner", lines(cs)),
+                Rule::Lockout(cs) => add("lockout", lines(cs)),
+                Rule::RowIndex(cs) => add("rowindexer", format!("{{\"cells\":{}}}", list(cs))),
+                Rule::ColumnIndex(cs) => add("columnindexer", format!("{{\"cells\":{}}}", list(cs))),
+                Rule::BoxIndex(cs) => add("boxindexer", format!("{{\"cells\":{}}}", list(cs))),
+            }
+        }
+        // One key each (the reader refuses a key written twice).
+        flags.sort();
+        flags.dedup();
+        negative.sort();
+        negative.dedup();
+        let mut fields = vec![format!("\"size\":{n}"), format!("\"grid\":[{}]", rows.join(","))];
+        fields.extend(flags);
+        if !negative.is_empty() {
+            fields.push(format!("\"negative\":[{}]", negative.join(",")));
+        }
+        fields.extend(keys.into_iter().map(|(k, entries)| format!("\"{k}\":[{}]", entries.join(","))));
+        Some(format!("{{{}}}", fields.join(",")))
+    }
+
+    /// Whether the f-puzzles reader refuses this puzzle as ambiguous: the
+    /// negative ratio with black dots, none of ratio 2.
+    fn ambiguous_in_fpuzzles(&self) -> bool {
+        let black = self.dots("black");
+        self.rules.iter().any(|r| matches!(r, Rule::Negative("black"))) && !black.is_empty() && !black.contains(&2)
+    }
+
     /// Orthogonal neighbours of a cell.
     fn neighbours(&self, c: usize) -> Vec<usize> {
         let (n, r, k) = (self.n as i64, (c / self.n) as i64, (c % self.n) as i64);
@@ -610,4 +724,47 @@ fn mixed_rules_match_the_oracle_under_every_encoding() {
     }
     assert!(counts.iter().filter(|&&c| c > 0).count() >= 15, "{counts:?}");
     assert!(counts.contains(&0), "{counts:?}");
+}
+
+/// The f-puzzles reader reads what the native format reads: random
+/// puzzles written both ways (by this file's two writers) count the same,
+/// and the oracle's number. The layouts include row-shaped regions written
+/// out (4x4 with 1x4 regions), the default rows of a 5x5, and a 6x6 with
+/// 3x2 boxes, which the editor writes as regions; the regions are written
+/// out on half the default layouts too.
+#[test]
+fn the_fpuzzles_reader_reads_what_the_native_format_reads() {
+    let mut rng = rng(4141);
+    let layouts = [(4, (2, 2), 0), (4, (1, 4), 0), (5, (1, 5), 6), (6, (2, 3), 16), (6, (3, 2), 16)];
+    let (mut checked, mut refused, mut solvable) = (0, 0, 0);
+    for i in 0..150 {
+        let (n, boxes, givens) = layouts[i % layouts.len()];
+        let rules = 1 + rng.below(3);
+        let givens = givens + rng.below(3);
+        let spec = random_spec(&mut rng, n, boxes, rules, givens);
+        let Some(json) = spec.fpuzzles(rng.below(2) == 0) else { continue };
+        let puzzle = parse(&json, "spec.json", Some(Format::Fpuzzles));
+        if spec.ambiguous_in_fpuzzles() {
+            let err = puzzle.err().unwrap_or_else(|| panic!("read an ambiguous negative ratio:\n{json}")).to_string();
+            assert!(err.contains("$.negative"), "{err}");
+            refused += 1;
+            continue;
+        }
+        // A puzzle the native format refuses (a clone of a cell onto
+        // itself) must be refused from the editor's JSON too.
+        if let Err(native) = parse(&spec.text(), "spec", Some(Format::Puzzle)) {
+            assert!(puzzle.is_err(), "native refuses ({native}), f-puzzles reads:\n{json}");
+            refused += 1;
+            continue;
+        }
+        let puzzle = puzzle.unwrap_or_else(|e| panic!("{e}\n{json}"));
+        let encoded = encode(&puzzle, &Encoding::default());
+        let from_json = count_models(&puzzle, &encoded, EngineKind::Enum, Limits::default(), &mut ()).unwrap().models;
+        let expected = u128::from(spec.oracle());
+        assert_eq!(from_json, expected, "f-puzzles\n{json}\nnative\n{}", spec.text());
+        assert_eq!(count(&spec.text(), "direct", EngineKind::Enum), expected, "native\n{}", spec.text());
+        checked += 1;
+        solvable += usize::from(expected > 0);
+    }
+    assert!(checked >= 100 && solvable >= 20, "{checked} checked, {solvable} with solutions, {refused} refused");
 }

@@ -73,6 +73,12 @@ pub(super) fn arrow(p: &mut Puzzle, circle: &[Cell], line: &[Cell]) -> Result<()
     if circle.is_empty() || line.is_empty() || circle.len() > 9 {
         return Err("an arrow needs one to nine circle cells and a line".into());
     }
+    if circle.len() > 1 && p.digits() > 9 {
+        return Err("a pill (two or more circle cells) on a grid whose digits pass 9: read as a number by place \
+                    value (1 and 12 make 22) or by joining the digits (1 and 12 make 112, as the editor's solvers \
+                    do)? Refusing to guess"
+            .into());
+    }
     let m = circle.len() as u32;
     let mut terms: Vec<(Cell, i32)> = line.iter().map(|&c| (c, 1)).collect();
     terms.extend(circle.iter().enumerate().map(|(i, &c)| (c, -(10i32.pow(m - 1 - i as u32)))));

@@ -1,0 +1,273 @@
+//! The f-puzzles reader against the editor's meaning, each case one that
+//! was once counted wrong (issue 41): regions shaped like rows, the
+//! default regions of a side without a rectangular box, given pencil
+//! marks, keys written twice, and the readings that two solvers of the
+//! editor's files take differently (refused). Every count comes from the
+//! backtracking oracle below, written apart from the library.
+
+use crate::common::satsudoku;
+use satsudoku::count::{count_models, EngineKind, Limits};
+use satsudoku::encode::{encode, Encoding};
+use satsudoku::parse::{parse, Format};
+
+/// Grids of side `n` whose rows, columns and `groups` (cell indices) hold
+/// distinct digits, that agree with `givens` (0 blank), restricted to
+/// `allowed[i]` (a bit per digit, from bit 1) and that `keep` accepts; `keep`
+/// sees partial grids (0 blank) and must accept any it cannot yet judge.
+pub fn count_layout(
+    n: usize,
+    groups: &[Vec<usize>],
+    givens: &[u32],
+    allowed: &[u64],
+    keep: &dyn Fn(&[u32]) -> bool,
+) -> u64 {
+    let mut peers = vec![Vec::new(); n * n];
+    let rows = (0..n).map(|r| (0..n).map(|c| r * n + c).collect::<Vec<_>>());
+    let cols = (0..n).map(|c| (0..n).map(|r| r * n + c).collect::<Vec<_>>());
+    for group in rows.chain(cols).chain(groups.iter().cloned()) {
+        for &a in &group {
+            peers[a].extend(group.iter().copied().filter(|&b| b != a));
+        }
+    }
+    fn fill(n: usize, peers: &[Vec<usize>], allowed: &[u64], keep: &dyn Fn(&[u32]) -> bool, g: &mut [u32]) -> u64 {
+        if !keep(g) {
+            return 0;
+        }
+        let options = |i: usize| -> Vec<u32> {
+            (1..=n as u32).filter(|&d| allowed[i] >> d & 1 == 1 && peers[i].iter().all(|&p| g[p] != d)).collect()
+        };
+        let open = (0..n * n).filter(|&i| g[i] == 0).map(|i| (options(i), i)).min_by_key(|(o, _)| o.len());
+        let Some((digits, i)) = open else { return 1 };
+        let mut count = 0;
+        for d in digits {
+            g[i] = d;
+            count += fill(n, peers, allowed, keep, g);
+        }
+        g[i] = 0;
+        count
+    }
+    let mut g = givens.to_vec();
+    for i in 0..n * n {
+        let d = g[i];
+        if d != 0 && (allowed[i] >> d & 1 == 0 || peers[i].iter().any(|&p| g[p] == d)) {
+            return 0;
+        }
+    }
+    fill(n, &peers, allowed, keep, &mut g)
+}
+
+/// Every digit allowed in every cell.
+fn any_digit(n: usize) -> Vec<u64> {
+    vec![u64::MAX; n * n]
+}
+
+/// satsudoku's count of `text` read as f-puzzles.
+fn count_fpuzzles(text: &str) -> u128 {
+    let puzzle = parse(text, "test.json", Some(Format::Fpuzzles)).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let encoded = encode(&puzzle, &Encoding::default());
+    count_models(&puzzle, &encoded, EngineKind::Enum, Limits::default(), &mut ()).unwrap().models
+}
+
+/// The f-puzzles reader's error on `text`.
+fn refusal(text: &str) -> String {
+    match parse(text, "test.json", Some(Format::Fpuzzles)) {
+        Ok(_) => panic!("read, but expected a refusal:\n{text}"),
+        Err(err) => err.to_string(),
+    }
+}
+
+/// The editor's grid: `region[i]` for each cell (`None`: the key omitted),
+/// givens (0 blank), given pencil marks.
+fn grid_json(n: usize, region: &dyn Fn(usize) -> Option<usize>, givens: &[u32], marks: &[(usize, &[u32])]) -> String {
+    let rows: Vec<String> = (0..n)
+        .map(|r| {
+            let cells: Vec<String> = (0..n)
+                .map(|c| {
+                    let i = r * n + c;
+                    let mut fields = Vec::new();
+                    if let Some(k) = region(i) {
+                        fields.push(format!("\"region\":{k}"));
+                    }
+                    if givens[i] != 0 {
+                        fields.push(format!("\"value\":{},\"given\":true", givens[i]));
+                    }
+                    if let Some((_, digits)) = marks.iter().find(|(at, _)| *at == i) {
+                        fields.push(format!("\"givenPencilMarks\":{digits:?}"));
+                    }
+                    format!("{{{}}}", fields.join(","))
+                })
+                .collect();
+            format!("[{}]", cells.join(","))
+        })
+        .collect();
+    format!("\"size\":{n},\"grid\":[{}]", rows.join(","))
+}
+
+/// The issue's puzzle: a 6x6 whose row 1 and row 6 are regions, with 3x2
+/// blocks between; a given 3 at R1C3 and a region-sum line R1C1-R2C1-R2C2.
+/// Native format and brute force: 352,512. Read as f-puzzles it counted
+/// 4,700,160, the row-shaped regions dropped (so the line had one segment).
+#[test]
+fn a_region_sum_line_sees_regions_shaped_like_rows() {
+    let n = 6;
+    let region = |i: usize| {
+        let (r, c) = (i / n, i % n);
+        match r {
+            0 => 0,
+            5 => 5,
+            _ => 1 + (r - 1) / 2 * 2 + c / 3,
+        }
+    };
+    let mut givens = vec![0; 36];
+    givens[2] = 3;
+    let json = format!(
+        "{{{},\"regionsumline\":[{{\"lines\":[[\"R1C1\",\"R2C1\",\"R2C2\"]]}}]}}",
+        grid_json(n, &|i| Some(region(i)), &givens, &[])
+    );
+    let groups: Vec<Vec<usize>> = (0..n).map(|k| (0..36).filter(|&i| region(i) == k).collect()).collect();
+    let line = |g: &[u32]| g[0] == 0 || g[6] == 0 || g[7] == 0 || g[0] == g[6] + g[7];
+    let expected = count_layout(n, &groups, &givens, &any_digit(n), &line);
+    assert_eq!(expected, 352_512, "the oracle disagrees with the issue's brute force");
+    assert_eq!(count_fpuzzles(&json), u128::from(expected), "{json}");
+    // The same puzzle in the native format.
+    let native = "size 6\nregions\nAAAAAA\nBBBCCC\nBBBCCC\nDDDEEE\nDDDEEE\nFFFFFF\ngivens\n..3...\n......\n......\n\
+                  ......\n......\n......\nregion-sum r1c1 r2c1 r2c2\n";
+    let puzzle = parse(native, "native", Some(Format::Puzzle)).unwrap();
+    let encoded = encode(&puzzle, &Encoding::default());
+    let native_count = count_models(&puzzle, &encoded, EngineKind::Enum, Limits::default(), &mut ()).unwrap().models;
+    assert_eq!(native_count, u128::from(expected));
+}
+
+/// A 5x5 has no rectangular box: the editor's default regions (and
+/// Rangsk's solver's, `applyDefaultRegions`) are then its rows, so a
+/// region-sum line crossing rows has a segment in each.
+#[test]
+fn a_five_by_five_region_sum_line_has_a_segment_per_row() {
+    let n = 5;
+    // R1C1-R1C2 in row 1, R2C2 in row 2: R1C1 + R1C2 = R2C2.
+    let json = format!(
+        "{{{},\"regionsumline\":[{{\"lines\":[[\"R1C1\",\"R1C2\",\"R2C2\"]]}}]}}",
+        grid_json(n, &|_| None, &[0; 25], &[])
+    );
+    let line = |g: &[u32]| g[0] == 0 || g[1] == 0 || g[6] == 0 || g[0] + g[1] == g[6];
+    let expected = count_layout(n, &[], &[0; 25], &any_digit(n), &line);
+    assert!(expected > 0 && expected < 161_280, "{expected}");
+    assert_eq!(count_fpuzzles(&json), u128::from(expected), "{json}");
+}
+
+/// `givenPencilMarks` restricts a cell to those digits (the editor's given
+/// pencil marks; Rangsk's solver reads them so): a blank 4x4 with R1C1
+/// limited to {1} has 72 grids, not 288; R2C3 limited to {2, 4} as well.
+#[test]
+fn given_pencil_marks_restrict_their_cells() {
+    let n = 4;
+    let json = format!("{{{}}}", grid_json(n, &|_| None, &[0; 16], &[(0, &[1])]));
+    assert_eq!(count_fpuzzles(&json), 72);
+    let json = format!("{{{}}}", grid_json(n, &|_| None, &[0; 16], &[(0, &[1]), (6, &[2, 4])]));
+    let mut allowed = any_digit(n);
+    allowed[0] = 1 << 1;
+    allowed[6] = 1 << 2 | 1 << 4;
+    let expected = count_layout(
+        n,
+        &[vec![0, 1, 4, 5], vec![2, 3, 6, 7], vec![8, 9, 12, 13], vec![10, 11, 14, 15]],
+        &[0; 16],
+        &allowed,
+        &|_| true,
+    );
+    assert_eq!(count_fpuzzles(&json), u128::from(expected), "{json}");
+    // A given outside its own pencil marks: two solvers would read it two ways.
+    let mut givens = [0; 16];
+    givens[0] = 2;
+    let json = format!("{{{}}}", grid_json(n, &|_| None, &givens, &[(0, &[1])]));
+    let err = refusal(&json);
+    assert!(err.contains("$.grid[0][0]") && err.contains("givenPencilMarks"), "{err}");
+}
+
+/// A key written twice is ambiguous (serde keeps the last, a browser's
+/// JSON.parse too, other readers the first): refused with its path.
+#[test]
+fn a_key_written_twice_is_refused_with_its_path() {
+    let grid = grid_json(4, &|_| None, &[0; 16], &[]);
+    let err = refusal(&format!("{{{grid},\"diagonal+\":true,\"diagonal+\":false}}"));
+    assert!(err.contains("$") && err.contains("\"diagonal+\"") && err.contains("twice"), "{err}");
+    let err = refusal(&format!("{{{grid},\"killercage\":[{{\"cells\":[\"R1C1\"],\"value\":1,\"value\":2}}]}}"));
+    assert!(err.contains("$.killercage[0]") && err.contains("\"value\"") && err.contains("twice"), "{err}");
+    let err = refusal(&format!("{{\"size\":4,{grid}}}"));
+    assert!(err.contains("\"size\"") && err.contains("twice"), "{err}");
+}
+
+/// A pill (two or more circle cells) on a grid whose digits pass 9: the
+/// editor's solvers join the digits as text (1 and 12 make 112), a place
+/// value reading makes 22: refused, not guessed.
+#[test]
+fn a_pill_arrow_past_nine_is_refused() {
+    let grid = grid_json(16, &|_| None, &[0; 256], &[]);
+    let err = refusal(&format!(
+        "{{{grid},\"arrow\":[{{\"cells\":[\"R1C1\",\"R1C2\"],\"lines\":[[\"R1C2\",\"R2C3\",\"R3C4\"]]}}]}}"
+    ));
+    assert!(err.contains("$.arrow[0]") && err.contains("pill"), "{err}");
+    // One circle cell is no pill: read.
+    let json = format!("{{{grid},\"arrow\":[{{\"cells\":[\"R1C1\"],\"lines\":[[\"R1C1\",\"R2C2\",\"R3C3\"]]}}]}}");
+    assert!(parse(&json, "x", Some(Format::Fpuzzles)).is_ok());
+}
+
+/// The negative ratio constraint with black dots none of whose ratio is 2:
+/// Rangsk's solver bans ratio 2 and every dot's ratio, the native format's
+/// reading only the dots' ratios: refused.
+#[test]
+fn a_negative_ratio_without_a_dot_of_two_is_refused() {
+    let grid = grid_json(6, &|_| None, &[0; 36], &[]);
+    let err = refusal(&format!(
+        "{{{grid},\"negative\":[\"ratio\"],\"ratio\":[{{\"cells\":[\"R1C1\",\"R1C2\"],\"value\":\"3\"}}]}}"
+    ));
+    assert!(err.contains("$.negative") && err.contains("ratio"), "{err}");
+    // With a dot of 2 too, both readings ban 2 and 3: read, and counted so.
+    let json = format!(
+        "{{{grid},\"negative\":[\"ratio\"],\"ratio\":[{{\"cells\":[\"R1C1\",\"R1C2\"],\"value\":3}},\
+         {{\"cells\":[\"R2C1\",\"R2C2\"]}}]}}"
+    );
+    let n = 6;
+    let boxes: Vec<Vec<usize>> =
+        (0..6).map(|b| (0..36).filter(|&i| (i / n) / 2 == b / 2 && (i % n) / 3 == b % 2).collect()).collect();
+    let keep = |g: &[u32]| {
+        let ratio = |a: u32, b: u32, k: u32| a == k * b || b == k * a;
+        for r in 0..n {
+            for c in 0..n {
+                for (r2, c2) in [(r, c + 1), (r + 1, c)] {
+                    if r2 >= n || c2 >= n {
+                        continue;
+                    }
+                    let (a, b) = (g[r * n + c], g[r2 * n + c2]);
+                    if a == 0 || b == 0 {
+                        continue;
+                    }
+                    let ok = match (r * n + c, r2 * n + c2) {
+                        (0, 1) => ratio(a, b, 3),
+                        (6, 7) => ratio(a, b, 2),
+                        _ => !ratio(a, b, 2) && !ratio(a, b, 3),
+                    };
+                    if !ok {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    };
+    let expected = count_layout(n, &boxes, &[0; 36], &any_digit(n), &keep);
+    assert_eq!(count_fpuzzles(&json), u128::from(expected), "{json}");
+}
+
+/// The same through the binary: the error names the file and the path,
+/// exit status 2.
+#[test]
+fn the_binary_refuses_a_key_written_twice_with_status_2() {
+    let grid = grid_json(4, &|_| None, &[0; 16], &[]);
+    let assert = satsudoku()
+        .args(["count", "--format", "fpuzzles", "-"])
+        .write_stdin(format!("{{{grid},\"antiking\":true,\"antiking\":true}}"))
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("<stdin>") && stderr.contains("\"antiking\""), "{stderr}");
+}
