@@ -1,7 +1,8 @@
 //! The puzzles of a `count`, `unique` or `candidates` run: every input read
 //! once (a file that cannot be read is reported in a batch, and is the
-//! run's error alone), each file one puzzle or a collection of `givens`
-//! lines, each puzzle a [`Task`] parsed when a worker takes it (so that a
+//! run's error alone), each file one puzzle or a collection (`givens`
+//! lines, or f-puzzles puzzles: share strings and links one a line, JSON
+//! objects one after another, a JSON array of them), each puzzle a [`Task`] parsed when a worker takes it (so that a
 //! large collection is held as text), and how their results add up to the
 //! run's status.
 
@@ -55,7 +56,7 @@ pub struct Input {
     text: String,
     format: Format,
     options: Options,
-    /// `givens` lines, more than one: a puzzle each.
+    /// `givens` lines or f-puzzles puzzles, more than one: a puzzle each.
     collection: bool,
 }
 
@@ -97,12 +98,46 @@ impl Inputs {
                 tasks.push(Task { input, line: None, label });
                 continue;
             }
-            for (line, text) in parse::grid::collection_lines(&input.text) {
-                let label = if batch { format!("{}:{line}", input.name) } else { line.to_string() };
-                tasks.push(Task { input, line: Some((line, text)), label: Some(label) });
+            let parts: Vec<Part> = match input.format {
+                Format::Fpuzzles => match parse::fpuzzles::items(&input.text, &input.name) {
+                    Ok(items) => items.into_iter().map(Part::Fpuzzles).collect(),
+                    Err(_) => Vec::new(), // read() judged the file a collection
+                },
+                _ => parse::grid::collection_lines(&input.text).map(|(line, text)| Part::Givens(line, text)).collect(),
+            };
+            // Puzzles that share a line (a JSON array on one) are told
+            // apart by their column.
+            let shared = parts.windows(2).any(|w| w[0].line() == w[1].line());
+            for part in parts {
+                let line = match (shared, part) {
+                    (true, Part::Fpuzzles(item)) => item.at.to_string(),
+                    _ => part.line().to_string(),
+                };
+                let label = if batch { format!("{}:{line}", input.name) } else { line };
+                tasks.push(Task { input, line: Some(part), label: Some(label) });
             }
         }
         tasks
+    }
+}
+
+/// One puzzle of a collection.
+#[derive(Clone, Copy)]
+enum Part<'i> {
+    /// A `givens` line: its number and text.
+    Givens(usize, &'i str),
+    /// An f-puzzles puzzle: a share string or link on its line, a JSON
+    /// object, or an element of a JSON array.
+    Fpuzzles(parse::fpuzzles::Item<'i>),
+}
+
+impl Part<'_> {
+    /// The line it starts on.
+    fn line(&self) -> usize {
+        match self {
+            Part::Givens(line, _) => *line,
+            Part::Fpuzzles(item) => item.at.line,
+        }
     }
 }
 
@@ -113,15 +148,21 @@ fn read(source: &Source, reading: Reading) -> Result<Input, AppError> {
         Some(format) => format,
         None => parse::detect(&text, &name, reading.options)?,
     };
-    let collection = format == Format::Givens && parse::grid::is_collection(&text);
+    let collection = match format {
+        Format::Givens => parse::grid::is_collection(&text),
+        // A file of several f-puzzles puzzles: one that does not split into
+        // puzzles is read whole, and its error reported as for one puzzle.
+        Format::Fpuzzles => parse::fpuzzles::items(&text, &name).is_ok_and(|items| items.len() > 1),
+        _ => false,
+    };
     Ok(Input { name, text, format, options: reading.options, collection })
 }
 
 /// One puzzle of a run.
 pub struct Task<'i> {
     input: &'i Input,
-    /// A collection's line: its number and text.
-    line: Option<(usize, &'i str)>,
+    /// A collection's puzzle.
+    line: Option<Part<'i>>,
     label: Option<String>,
 }
 
@@ -130,7 +171,8 @@ impl Task<'_> {
     pub fn parse(&self) -> Result<Puzzle, ParseError> {
         let Input { name, text, format, options, .. } = self.input;
         match self.line {
-            Some((line, text)) => parse::grid::parse_givens_line(text, line, options.boxes, name),
+            Some(Part::Givens(line, text)) => parse::grid::parse_givens_line(text, line, options.boxes, name),
+            Some(Part::Fpuzzles(item)) => parse::fpuzzles::parse_item(&item, name),
             None => parse::parse_with(text, name, Some(*format), *options),
         }
     }
@@ -138,13 +180,13 @@ impl Task<'_> {
     /// Which puzzle it is, for the printers.
     pub fn item(&self) -> Item<'_> {
         let style = if self.line.is_some() { PrintStyle::Grid } else { PrintStyle::of(self.input.format) };
-        Item { source: &self.input.name, line: self.line.map(|(line, _)| line), label: self.label.as_deref(), style }
+        Item { source: &self.input.name, line: self.line.map(|p| p.line()), label: self.label.as_deref(), style }
     }
 
     /// How messages name it: the file, or `FILE: LINE` for a collection's line.
     pub fn name(&self) -> String {
         match self.line {
-            Some((line, _)) => format!("{}: {line}", self.input.name),
+            Some(part) => format!("{}: {}", self.input.name, part.line()),
             None => self.input.name.clone(),
         }
     }

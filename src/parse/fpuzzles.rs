@@ -41,12 +41,13 @@ fn first_line(text: &str) -> (usize, &str) {
         .unwrap_or((1, ""))
 }
 
-/// Whether `text` looks like f-puzzles: JSON with a `grid`, or a first line
+/// Whether `text` looks like f-puzzles: JSON with a `grid` (an object, or an
+/// array of them), or a first line
 /// that is a share string or a link with `load=`.
 pub fn looks_like(text: &str) -> bool {
     let t = text.trim_start();
     let first = first_line(text).1.trim_start();
-    (t.starts_with('{') && t.contains("\"grid\""))
+    ((t.starts_with('{') || t.starts_with('[')) && t.contains("\"grid\""))
         || first.contains("load=")
         || first.starts_with("N4Ig")
         || first.starts_with("fpuz")
@@ -138,8 +139,128 @@ pub fn json_text(text: &str, name: &str) -> Result<String, ParseError> {
     })
 }
 
-/// Parses an f-puzzles puzzle.
+/// One puzzle of an f-puzzles file: its text and where it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Item<'t> {
+    /// Its JSON, share string or link.
+    pub text: &'t str,
+    /// Where it starts in the file: a line and column from 1.
+    pub at: Pos,
+    /// Its index, when it is an element of a JSON array of puzzles.
+    pub index: Option<usize>,
+}
+
+/// The puzzles of an f-puzzles file: one JSON object; JSON objects one
+/// after another (JSON Lines); a JSON array of objects; or share strings
+/// and links, one a line (blank lines and `#` comments aside). Anything
+/// else where a puzzle should be is an error at its line; an item's own
+/// content is checked when it is parsed ([`parse_item`]).
+pub fn items<'t>(text: &'t str, name: &str) -> Result<Vec<Item<'t>>, ParseError> {
+    let trimmed = text.trim_start();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        let mut items = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let content = line.trim();
+            if content.is_empty() || content.starts_with('#') {
+                continue;
+            }
+            let col = line[..line.len() - line.trim_start().len()].chars().count() + 1;
+            items.push(Item { text: content, at: Pos { line: i + 1, col }, index: None });
+        }
+        return Ok(items);
+    }
+    let at = |offset: usize| {
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Pos { line, col }
+    };
+    let offset_of = |raw: &str| raw.as_ptr() as usize - text.as_ptr() as usize;
+    let json_error = |e: serde_json::Error| {
+        let what = e.to_string();
+        let what = what.split(" at line").next().unwrap_or("");
+        Pos { line: e.line().max(1), col: e.column().max(1) }.error(name, format!("expected f-puzzles JSON: {what}"))
+    };
+    let mut items = Vec::new();
+    let mut array = false;
+    let stream = serde_json::Deserializer::from_str(text).into_iter::<&serde_json::value::RawValue>();
+    for raw in stream {
+        let raw = raw.map_err(json_error)?.get();
+        let start = at(offset_of(raw));
+        if array {
+            return Err(start.error(name, "expected nothing after the array of puzzles"));
+        }
+        if raw.starts_with('[') {
+            if !items.is_empty() {
+                return Err(start.error(name, "expected an f-puzzles object, found an array after a puzzle"));
+            }
+            array = true;
+            let elements: Vec<&serde_json::value::RawValue> = serde_json::from_str(raw).map_err(json_error)?;
+            for (index, element) in elements.into_iter().enumerate() {
+                let element = element.get();
+                let start = at(offset_of(element));
+                if !element.starts_with('{') {
+                    return Err(start.error(
+                        name,
+                        format!(
+                            "$[{index}]: expected an f-puzzles object, found {} (share strings and links go one a line)",
+                            quote(element)
+                        ),
+                    ));
+                }
+                items.push(Item { text: element, at: start, index: Some(index) });
+            }
+        } else if raw.starts_with('{') {
+            items.push(Item { text: raw, at: start, index: None });
+        } else {
+            return Err(start.error(name, format!("expected an f-puzzles object, found {}", quote(raw))));
+        }
+    }
+    Ok(items)
+}
+
+/// Parses one puzzle of an f-puzzles file, its errors placed in the file:
+/// a line and column shifted to where the puzzle starts, a JSON path
+/// (which has none) at the puzzle's start, and an array element's path
+/// from `$[i]`.
+pub fn parse_item(item: &Item, name: &str) -> Result<Puzzle, ParseError> {
+    parse_one(item.text, name).map_err(|mut err| {
+        if err.line == 0 {
+            if let (Some(i), Some(rest)) = (item.index, err.message.strip_prefix('$')) {
+                err.message = format!("$[{i}]{rest}");
+            }
+            (err.line, err.col) = (item.at.line, item.at.col);
+        } else {
+            if err.line == 1 {
+                err.col += item.at.col - 1;
+            }
+            err.line += item.at.line - 1;
+        }
+        err
+    })
+}
+
+/// Parses an f-puzzles file of one puzzle; a file of several is an error
+/// at the second, which says that `count`, `unique` and `candidates` read
+/// each puzzle of such a collection.
 pub fn parse_fpuzzles(text: &str, name: &str) -> Result<Puzzle, ParseError> {
+    let items = items(text, name)?;
+    match &items[..] {
+        [] => Err(Pos { line: 1, col: 1 }.error(name, "expected an f-puzzles puzzle, found nothing")),
+        [item] => parse_item(item, name),
+        [_, second, ..] => Err(second.at.error(
+            name,
+            format!(
+                "a second puzzle: this file is a collection of {} f-puzzles puzzles, which count, unique and \
+                 candidates read one by one; this command takes one puzzle",
+                items.len()
+            ),
+        )),
+    }
+}
+
+/// Parses one f-puzzles puzzle: JSON, a share string or a link.
+fn parse_one(text: &str, name: &str) -> Result<Puzzle, ParseError> {
     let json = json_text(text, name)?;
     let compressed = !text.trim_start().starts_with('{');
     let value: Value = super::json::from_str(&json).map_err(|e| {
@@ -204,12 +325,14 @@ impl Reader<'_> {
                         // A given outside its cell's own marks: Rangsk's
                         // solver keeps the given, a reader of both the
                         // contradiction; which the setter meant is unknown.
-                        Some(d) if allowed >> (d - 1) & 1 == 0 => return Err(self.err(
-                            &format!("{path}.givenPencilMarks"),
-                            format!(
+                        Some(d) if allowed >> (d - 1) & 1 == 0 => {
+                            return Err(self.err(
+                                &format!("{path}.givenPencilMarks"),
+                                format!(
                                 "the given {d} is not among the cell's givenPencilMarks: refusing to guess which holds"
                             ),
-                        )),
+                            ))
+                        }
                         Some(_) => {}
                         None => marks.push((Cell::new(r, c), allowed)),
                     }

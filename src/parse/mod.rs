@@ -117,8 +117,16 @@ pub fn detect(text: &str, name: &str, options: Options) -> Result<Format, ParseE
             Format::Givens => grid::collection_lines(text).next().map_or("", |(_, line)| line),
             _ => text,
         };
-        match parse_with(sample, name, Some(format), options) {
-            Ok(_) => read.push(format),
+        let outcome = match format {
+            // A collection of f-puzzles puzzles is that format; its first
+            // puzzle says whether it reads.
+            Format::Fpuzzles => fpuzzles::items(text, name)
+                .and_then(|items| items.first().map(|item| fpuzzles::parse_item(item, name)).transpose())
+                .map(|_| ()),
+            _ => parse_with(sample, name, Some(format), options).map(|_| ()),
+        };
+        match outcome {
+            Ok(()) => read.push(format),
             Err(err) => errors.push(err),
         }
     }

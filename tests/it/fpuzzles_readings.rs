@@ -271,3 +271,78 @@ fn the_binary_refuses_a_key_written_twice_with_status_2() {
     let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
     assert!(stderr.contains("<stdin>") && stderr.contains("\"antiking\""), "{stderr}");
 }
+
+/// The corpus's first `k` puzzles, as share strings or JSON objects.
+fn corpus(k: usize) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string("tests/corpus/variants/puzzles.json").unwrap();
+    let all: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    all.into_iter().take(k).map(|p| p["puzzle"].clone()).collect()
+}
+
+/// `satsudoku ARGS` on `text` from stdin: stdout, stderr, exit status.
+fn run(args: &[&str], text: &str) -> (String, String, i32) {
+    let out = satsudoku().args(args).write_stdin(text.to_owned()).output().unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (text(&out.stdout), text(&out.stderr), out.status.code().unwrap_or(-1))
+}
+
+/// Share strings one a line are a collection: every puzzle judged, each
+/// result naming its line (the file was once read as its first puzzle).
+#[test]
+fn share_strings_one_a_line_are_a_collection() {
+    let shares: Vec<String> = corpus(6).iter().map(|p| p.as_str().unwrap().to_owned()).collect();
+    let mut text = format!("# six published puzzles\n{}\n\n", shares[..3].join("\n"));
+    text += &shares[3..].iter().map(|s| format!("https://www.f-puzzles.com/?load={s}\n")).collect::<String>();
+    let (out, err, status) = run(&["unique", "-"], &text);
+    assert_eq!(status, 0, "{err}");
+    let labels: Vec<&str> = out.lines().map(|l| l.split('\t').next().unwrap()).collect();
+    assert_eq!(labels, ["2", "3", "4", "6", "7", "8"], "{out}");
+    assert!(out.lines().all(|l| l.split('\t').nth(1) == Some("unique")), "{out}");
+}
+
+/// A share string followed by a line that is no puzzle: the puzzle is
+/// judged, the line is an error naming it, exit 2 (it was accepted).
+#[test]
+fn a_line_after_a_share_string_that_is_no_puzzle_is_an_error() {
+    let share = corpus(1)[0].as_str().unwrap().to_owned();
+    let (out, err, status) = run(&["unique", "-"], &format!("{share}\nthis is not a puzzle\n"));
+    assert_eq!(status, 2, "{out}{err}");
+    assert!(out.starts_with("1\tunique"), "{out}");
+    assert!(err.contains("<stdin>:2:"), "{err}");
+}
+
+/// JSON objects one after another, and a JSON array of them, are
+/// collections: 4x4 blank (288, Felgenhauer-style small count), with both
+/// diagonals (48, seed 002), with one (the oracle). A bad element is named
+/// by its path from `$[i]`; a command that takes one puzzle says the file
+/// holds several.
+#[test]
+fn json_objects_and_arrays_of_puzzles_are_collections() {
+    let grid = grid_json(4, &|_| None, &[0; 16], &[]);
+    let blank = format!("{{{grid}}}");
+    let one = format!("{{{grid},\"diagonal+\":true}}");
+    let both = format!("{{{grid},\"diagonal+\":true,\"diagonal-\":true}}");
+    let boxes = [vec![0, 1, 4, 5], vec![2, 3, 6, 7], vec![8, 9, 12, 13], vec![10, 11, 14, 15]];
+    let mut with_diagonal = boxes.to_vec();
+    with_diagonal.push(vec![12, 9, 6, 3]);
+    let one_count = count_layout(4, &with_diagonal, &[0; 16], &any_digit(4), &|_| true);
+    let expected = format!("1\tsolutions(288).\n2\tsolutions({one_count}).\n3\tsolutions(48).\n");
+    let (out, err, status) = run(&["count", "-"], &format!("{blank}\n{one}\n{both}\n"));
+    assert_eq!((out.as_str(), status), (expected.as_str(), 0), "{err}");
+    let (out, err, status) = run(&["count", "-"], &format!("[\n{blank},\n{one},\n{both}\n]\n"));
+    let expected = format!("2\tsolutions(288).\n3\tsolutions({one_count}).\n4\tsolutions(48).\n");
+    assert_eq!((out.as_str(), status), (expected.as_str(), 0), "{err}");
+    // On one line, the puzzles are told apart by their columns.
+    let (out, _, _) = run(&["count", "-"], &format!("[{blank},{one}]"));
+    assert!(out.starts_with("1:2\tsolutions(288).\n1:"), "{out}");
+    let (out, err, status) = run(&["count", "-"], &format!("[{blank},\n{{{grid},\"bogus\":true}}]"));
+    assert_eq!(status, 2, "{out}");
+    assert!(err.contains("<stdin>:2:1: $[1].bogus"), "{err}");
+    let (_, err, status) = run(&["export", "-", "-o", "-"], &format!("{blank}\n{one}\n"));
+    assert_eq!(status, 2);
+    assert!(err.contains("<stdin>:2:1") && err.contains("collection of 2"), "{err}");
+    // A value that is no puzzle after them.
+    let (_, err, status) = run(&["count", "-"], &format!("{blank}\n42\n"));
+    assert_eq!(status, 2);
+    assert!(err.contains("<stdin>:2:1") && err.contains("expected an f-puzzles object"), "{err}");
+}
