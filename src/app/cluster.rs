@@ -293,7 +293,8 @@ pub fn sum(settings: SumSettings) -> Result<Status, AppError> {
     let total = total * manifest.factor;
     let missing: Vec<&str> =
         (1..=of).filter(|i| !records.contains_key(i)).map(|i| manifest.cubes[i - 1].0.as_str()).collect();
-    writeln!(std::io::stdout().lock(), "{}", report::solutions_fact(&total)).map_err(AppError::write("stdout"))?;
+    let fact = report::count_fact(&total, missing.is_empty());
+    writeln!(std::io::stdout().lock(), "{fact}").map_err(AppError::write("stdout"))?;
     if missing.is_empty() {
         return Ok(Status::Done);
     }

@@ -207,10 +207,8 @@ pub struct Tallies {
     bad_lines: usize,
     lines: usize,
     status: Status,
-    /// Tasks whose result was reported, or that were stopped.
+    /// Tasks whose result was reported.
     reported: usize,
-    /// Tasks stopped by an interrupt before they had a result.
-    stopped: Vec<String>,
 }
 
 impl Tallies {
@@ -224,14 +222,7 @@ impl Tallies {
             lines: tasks.iter().filter(|t| t.is_line()).count(),
             status: Status::Done,
             reported: 0,
-            stopped: Vec::new(),
         }
-    }
-
-    /// A task was stopped by an interrupt before it had a result.
-    pub fn stopped(&mut self, task: &Task) {
-        self.reported += 1;
-        self.stopped.push(task.label_or_name().to_owned());
     }
 
     /// A task's result was printed; `status` is what it says of the run.
@@ -262,8 +253,8 @@ impl Tallies {
     /// interrupt are named, and failures are the run's error.
     pub fn finish(self, tasks: &[Task]) -> Result<Status, AppError> {
         let mut status = self.status;
-        let left = tasks[self.reported.min(tasks.len())..].iter().map(|t| t.label_or_name().to_owned());
-        let left: Vec<String> = self.stopped.into_iter().chain(left).collect();
+        let left: Vec<String> =
+            tasks[self.reported.min(tasks.len())..].iter().map(|t| t.label_or_name().to_owned()).collect();
         if !left.is_empty() {
             const NAMED: usize = 20;
             let mut named = itertools::join(left.iter().take(NAMED), ", ");

@@ -3,7 +3,7 @@
 //! each checked); one result per puzzle, in order, in the format asked for
 //! (`unique<TAB>SOLUTION`, `none`, or
 //! `multiple<TAB>SOLUTION<TAB>SOLUTION<TAB>CELLS`, or `undecided` after
-//! `--timeout`, in text, after
+//! `--timeout` or a signal, in text, after
 //! `LABEL<TAB>` in a batch or a collection).
 
 use std::io::{self, BufWriter, Write};
@@ -65,15 +65,14 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, judged: Judged| {
         let task = &tasks[index];
         let item = task.item();
+        // A puzzle a signal stopped is undecided, as one --timeout stopped.
+        let stopped = matches!(judged, Ok(Err(CountError::Stopped))) && super::interrupted();
         let (verdict, conflicts, elapsed) = match judged {
             Err(err) => {
                 printer.error(&mut out, &item, &err.to_string()).map_err(AppError::write("stdout"))?;
                 return tallies.unreadable(task, err);
             }
-            Ok(Err(CountError::Stopped)) if super::interrupted() => {
-                tallies.stopped(task);
-                return Ok(());
-            }
+            Ok(Err(CountError::Stopped)) if stopped => (Verdict::Undecided, Vec::new(), Duration::ZERO),
             Ok(judged) => judged?,
         };
         if verdict == Verdict::None {
@@ -86,7 +85,8 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         }
         if verdict == Verdict::Undecided {
             let at = item.label.unwrap_or("the puzzle");
-            diag!("satsudoku: {at}: undecided: stopped at --timeout");
+            let why = if stopped { "interrupted" } else { "stopped at --timeout" };
+            diag!("satsudoku: {at}: undecided: {why}");
         }
         printer.verdict(&mut out, &item, &verdict, elapsed).map_err(AppError::write("stdout"))?;
         tallies.done(match verdict {

@@ -219,17 +219,25 @@ pub fn items<'t>(text: &'t str, name: &str) -> Result<Vec<Item<'t>>, ParseError>
     Ok(items)
 }
 
-/// Parses one puzzle of an f-puzzles file, its errors placed in the file:
-/// a line and column shifted to where the puzzle starts, a JSON path
-/// (which has none) at the puzzle's start, and an array element's path
-/// from `$[i]`.
+/// Parses one puzzle of a collection of f-puzzles puzzles, its errors
+/// placed in the file: a line and column shifted to where the puzzle
+/// starts, a JSON path (which has none) at the puzzle's start, and an
+/// array element's path from `$[i]`.
 pub fn parse_item(item: &Item, name: &str) -> Result<Puzzle, ParseError> {
-    parse_one(item.text, name).map_err(|mut err| {
+    parse_one(item.text, name).map_err(|err| place(err, item, true))
+}
+
+/// `err` of `item` placed in the file; a JSON path error gets the item's
+/// line only `in_collection` (a lone puzzle's path says where it is).
+fn place(mut err: ParseError, item: &Item, in_collection: bool) -> ParseError {
+    {
         if err.line == 0 {
             if let (Some(i), Some(rest)) = (item.index, err.message.strip_prefix('$')) {
                 err.message = format!("$[{i}]{rest}");
             }
-            (err.line, err.col) = (item.at.line, item.at.col);
+            if in_collection {
+                (err.line, err.col) = (item.at.line, item.at.col);
+            }
         } else {
             if err.line == 1 {
                 err.col += item.at.col - 1;
@@ -237,7 +245,7 @@ pub fn parse_item(item: &Item, name: &str) -> Result<Puzzle, ParseError> {
             err.line += item.at.line - 1;
         }
         err
-    })
+    }
 }
 
 /// Parses an f-puzzles file of one puzzle; a file of several is an error
@@ -247,7 +255,7 @@ pub fn parse_fpuzzles(text: &str, name: &str) -> Result<Puzzle, ParseError> {
     let items = items(text, name)?;
     match &items[..] {
         [] => Err(Pos { line: 1, col: 1 }.error(name, "expected an f-puzzles puzzle, found nothing")),
-        [item] => parse_item(item, name),
+        [item] => parse_one(item.text, name).map_err(|err| place(err, item, false)),
         [_, second, ..] => Err(second.at.error(
             name,
             format!(

@@ -120,9 +120,10 @@ pub fn detect(text: &str, name: &str, options: Options) -> Result<Format, ParseE
         let outcome = match format {
             // A collection of f-puzzles puzzles is that format; its first
             // puzzle says whether it reads.
-            Format::Fpuzzles => fpuzzles::items(text, name)
-                .and_then(|items| items.first().map(|item| fpuzzles::parse_item(item, name)).transpose())
-                .map(|_| ()),
+            Format::Fpuzzles => fpuzzles::items(text, name).and_then(|items| match &items[..] {
+                [first, _, ..] => fpuzzles::parse_item(first, name).map(|_| ()),
+                _ => fpuzzles::parse_fpuzzles(text, name).map(|_| ()),
+            }),
             _ => parse_with(sample, name, Some(format), options).map(|_| ()),
         };
         match outcome {

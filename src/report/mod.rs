@@ -104,6 +104,19 @@ pub fn solutions_fact(count: impl std::fmt::Display) -> String {
     format!("solutions({count}).")
 }
 
+/// A count as text: the contest's fact when it is exact; when it is not,
+/// a fact of another predicate, so that no reader of `solutions/1` takes it
+/// for a count: `solutions_at_least(N).` for a lower bound N > 0, and
+/// `solutions_unknown.` when there is none (no solution found yet, or a
+/// method that gives no partial count).
+pub fn count_fact(count: &num_bigint::BigUint, exact: bool) -> String {
+    match (exact, count.bits()) {
+        (true, _) => solutions_fact(count),
+        (false, 0) => "solutions_unknown.".to_owned(),
+        (false, _) => format!("solutions_at_least({count})."),
+    }
+}
+
 /// A solution as LP facts, one `solution(K,Row,[Digits]).` per grid row,
 /// preceded by a `%` comment line.
 pub fn solution_facts(index: u128, grid: &Grid) -> String {

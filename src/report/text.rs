@@ -1,11 +1,13 @@
-//! `--output text`: `count` prints the contest's fact, `solutions(S).`;
+//! `--output text`: `count` prints the contest's fact, `solutions(S).`
+//! (only for an exact count: `solutions_at_least(N).` or
+//! `solutions_unknown.` for a stopped one);
 //! `unique` prints `unique`, `none` or `multiple` with the solutions,
 //! tab-separated; each after `LABEL<TAB>` in a batch or a collection.
 
 use std::io::{self, Write};
 use std::time::Duration;
 
-use super::{one_line, solution_text, solutions_fact, Item, Printer};
+use super::{count_fact, one_line, solution_text, Item, Printer};
 use crate::count::plan::{Candidates, Tally, Verdict};
 use crate::model::Grid;
 use crate::model::{push_symbol, Cell};
@@ -23,8 +25,13 @@ impl Printer for Text {
         out.write_all(solution_text(index, grid, item.style).as_bytes())
     }
 
+    /// An exact count is the contest's fact, `solutions(S).`; a stopped one
+    /// is another predicate, so that no reader of that fact takes it for a
+    /// count: `solutions_at_least(N).` for a lower bound, and
+    /// `solutions_unknown.` when there is none (no solution found yet, or a
+    /// method that gives no partial count: bands, Burnside, Takuzu rows).
     fn count(&mut self, out: &mut dyn Write, item: &Item, tally: &Tally) -> io::Result<()> {
-        writeln!(out, "{}{}", prefix(item), solutions_fact(&tally.count))
+        writeln!(out, "{}{}", prefix(item), count_fact(&tally.count, tally.is_exact()))
     }
 
     fn verdict(&mut self, out: &mut dyn Write, item: &Item, verdict: &Verdict, _elapsed: Duration) -> io::Result<()> {

@@ -92,7 +92,7 @@ fn max_gives_a_lower_bound_with_status_3_only_when_more_exist() {
         .args(["count", "--max", "5", many])
         .assert()
         .code(3)
-        .stdout("solutions(5).\n")
+        .stdout("solutions_at_least(5).\n")
         .stderr(contains("lower bound"));
     satsudoku().args(["count", "--max", "1", CONTEST]).assert().success().stdout("solutions(1).\n");
 }
@@ -103,7 +103,7 @@ fn timeout_gives_a_lower_bound_with_status_3() {
         .args(["count", "--timeout", "0", "cnf-samples/many.lp"])
         .assert()
         .code(3)
-        .stdout("solutions(0).\n")
+        .stdout("solutions_unknown.\n")
         .stderr(contains("lower bound"));
     satsudoku().args(["count", "--timeout=-1", CONTEST]).assert().code(2).stderr(contains("--timeout"));
 }
@@ -132,9 +132,9 @@ fn printed_solutions_are_distinct_and_match_the_count() {
 fn max_is_exact_on_several_threads() {
     for engine in ["blocking", "enum"] {
         let many = ["count", "cnf-samples/many.lp", "--jobs", "2", "--engine", engine];
-        satsudoku().args(many).args(["--max", "40"]).assert().code(3).stdout("solutions(40).\n");
+        satsudoku().args(many).args(["--max", "40"]).assert().code(3).stdout("solutions_at_least(40).\n");
         satsudoku().args(many).args(["--max", "117"]).assert().success().stdout("solutions(117).\n");
-        satsudoku().args(many).args(["--max", "116"]).assert().code(3).stdout("solutions(116).\n");
+        satsudoku().args(many).args(["--max", "116"]).assert().code(3).stdout("solutions_at_least(116).\n");
     }
     satsudoku().args(["count", "--jobs", "0", CONTEST]).assert().code(2).stderr(contains("--jobs"));
 }
@@ -265,8 +265,8 @@ fn a_parallel_batch_keeps_each_files_stats_and_warnings_in_order() {
     let files = ["cnf-samples/many.lp", "cnf-samples/contest.lp", "cnf-samples/some.lp", "cnf-samples/zero.lp"];
     let out =
         satsudoku().arg("count").args(files).args(["--jobs", "2", "--stats", "--max", "5"]).assert().code(3).stdout(
-            "cnf-samples/many.lp\tsolutions(5).\ncnf-samples/contest.lp\tsolutions(1).\n\
-             cnf-samples/some.lp\tsolutions(5).\ncnf-samples/zero.lp\tsolutions(0).\n",
+            "cnf-samples/many.lp\tsolutions_at_least(5).\ncnf-samples/contest.lp\tsolutions(1).\n\
+             cnf-samples/some.lp\tsolutions_at_least(5).\ncnf-samples/zero.lp\tsolutions(0).\n",
         );
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert_eq!(stderr.matches("encoding: ").count(), 4, "{stderr}");
@@ -300,7 +300,7 @@ fn the_progress_line_stays_off_stdout() {
         .write_stdin(format!("{}\n", ".".repeat(81)))
         .assert()
         .code(3)
-        .stdout(predicate::str::is_match(r"^solutions\([0-9]+\)\.\n$").unwrap());
+        .stdout(predicate::str::is_match(r"^solutions_at_least\([0-9]+\)\.\n$").unwrap());
     let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(stderr.contains(" models, ") && stderr.contains("/s"), "no progress line on stderr: {stderr:?}");
     // Not a terminal, so `auto` shows nothing.
@@ -328,7 +328,8 @@ fn ctrl_c_prints_a_lower_bound_with_status_3() {
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8(out.stdout).unwrap();
-    let count: u128 = stdout.strip_prefix("solutions(").and_then(|s| s.strip_suffix(").\n")).unwrap().parse().unwrap();
+    let count: u128 =
+        stdout.strip_prefix("solutions_at_least(").and_then(|s| s.strip_suffix(").\n")).unwrap().parse().unwrap();
     // Felgenhauer & Jarvis: 6,670,903,752,021,072,936,960 grids.
     assert!(count < 6_670_903_752_021_072_936_960, "the count stopped early: {count}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));

@@ -258,7 +258,7 @@ fn an_interrupted_batch_names_the_files_it_skipped() {
     };
     let (code, stdout, stderr) = out;
     assert_eq!(code, Some(3), "{stderr}");
-    assert!(stdout.starts_with(&format!("{}\tsolutions(", blank.display())), "{stdout}");
+    assert!(stdout.starts_with(&format!("{}\tsolutions_at_least(", blank.display())), "{stdout}");
     assert!(stderr.contains("interrupted after"), "{stderr}");
     assert!(stderr.contains("not counted: cnf-samples/contest.lp, cnf-samples/some.lp"), "{stderr}");
 }
