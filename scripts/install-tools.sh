@@ -7,6 +7,15 @@
 #                                          which renders compare's chart in a test,
 #                                          and GNU parallel (Debian's parallel),
 #                                          which runs a split count in a test
+#                                          and the solvers the formulation round
+#                                          trips run (tests/it/formulations.rs):
+#                                          CBC and GLPK (MIP), clingo (Debian's
+#                                          gringo), clasp (OPB), MiniZinc with
+#                                          Gecode (Debian)
+#   bash scripts/install-tools.sh --research  also the other solvers a study
+#                                          compares: CaDiCaL, PicoSAT,
+#                                          CryptoMiniSat (Debian), HiGHS and
+#                                          OR-tools CP-SAT (PyPI)
 #   bash scripts/install-tools.sh --bench  also the peers bench/peers.py times:
 #                                          GNU Prolog and hyperfine (Debian),
 #                                          clingo, OR-tools and pysat (PyPI).
@@ -17,8 +26,17 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
 }
 if ! command -v minisat >/dev/null 2>&1 || ! command -v rsvg-convert >/dev/null 2>&1 \
-  || ! command -v parallel >/dev/null 2>&1; then
-  apt_install minisat librsvg2-bin parallel
+  || ! command -v parallel >/dev/null 2>&1 || ! command -v cbc >/dev/null 2>&1 \
+  || ! command -v glpsol >/dev/null 2>&1 || ! command -v clingo >/dev/null 2>&1 \
+  || ! command -v clasp >/dev/null 2>&1 || ! command -v minizinc >/dev/null 2>&1; then
+  apt_install minisat librsvg2-bin parallel coinor-cbc glpk-utils gringo clasp minizinc
+fi
+if [ "${1:-}" = "--research" ]; then
+  if ! command -v cadical >/dev/null 2>&1 || ! command -v picosat >/dev/null 2>&1 \
+    || ! command -v cryptominisat5 >/dev/null 2>&1; then
+    apt_install cadical picosat cryptominisat
+  fi
+  python3 -m pip install --quiet --disable-pip-version-check highspy ortools
 fi
 if ! python3 -c 'import pyganak' >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check pyganak
@@ -32,4 +50,5 @@ fi
 command -v minisat >/dev/null
 command -v rsvg-convert >/dev/null
 command -v parallel >/dev/null
+for solver in cbc glpsol clingo clasp minizinc; do command -v "$solver" >/dev/null; done
 python3 -c 'import pyganak; print("pyganak", pyganak.__version__)'

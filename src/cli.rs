@@ -12,6 +12,7 @@ use satsudoku::dimacs::Dialect;
 use satsudoku::encode::amo::AmoEncoding;
 use satsudoku::encode::relation::RelationEncoding;
 use satsudoku::encode::{ClauseSet, DigitEncoding, Encoding, SumEncoding};
+use satsudoku::formulate::Formulation;
 use satsudoku::named::Named;
 use satsudoku::parse::Format;
 use satsudoku::report::Output;
@@ -323,6 +324,12 @@ pub struct ExportArgs {
     /// How to declare the projection onto the puzzle's variables.
     #[arg(long, value_parser = named::<Dialect>(), default_value_t)]
     pub dialect: Dialect,
+    /// The formulation to write: cnf (DIMACS), opb, exact-cover (Knuth's DLX
+    /// format), mip or mps (the binary program), mip-int or mps-int (the
+    /// integer program), asp (clingo), mzn (MiniZinc). A rule the formulation
+    /// cannot express is refused by name.
+    #[arg(long = "as", value_name = "FORMULATION", value_parser = named::<Formulation>(), default_value_t)]
+    pub formulation: Formulation,
 }
 
 #[derive(Debug, Args)]
@@ -339,6 +346,11 @@ pub struct DecodeArgs {
     /// The encoding options the CNF was exported with (they fix the numbering).
     #[command(flatten)]
     pub encoding: EncodingArgs,
+    /// The formulation the puzzle was exported as (`export --as`): the answer
+    /// is then clingo's, a MIP solution file, MiniZinc's grid, a DLX
+    /// solution or a PB solver's `v` lines.
+    #[arg(long = "as", value_name = "FORMULATION", value_parser = named::<Formulation>(), default_value_t)]
+    pub formulation: Formulation,
 }
 
 /// What `compare --format` names: an input format, or (its meaning

@@ -14,6 +14,7 @@ pub mod compare;
 pub mod count;
 pub mod dimacs;
 pub mod encode;
+pub mod formulate;
 pub mod memory;
 pub mod model;
 pub mod named;

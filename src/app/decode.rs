@@ -1,11 +1,14 @@
-//! `satsudoku decode`: a SAT solver's model of an exported CNF, read back
-//! into a grid and checked against the puzzle.
+//! `satsudoku decode`: a SAT solver's model of an exported CNF, or another
+//! solver's answer to another formulation (`--as`), read back into a grid
+//! and checked against the puzzle.
 
 use std::io::{self, Write};
 
 use satsudoku::dimacs::{self, SolverAnswer};
 use satsudoku::encode::{self, Encoding};
+use satsudoku::formulate::{self, Answer, Formulation};
 use satsudoku::model::check;
+use satsudoku::model::Grid;
 use satsudoku::report::{self, PrintStyle};
 
 use super::input::{read_puzzle, read_text, Reading, Source};
@@ -19,6 +22,7 @@ pub struct Settings {
     pub model: Source,
     pub reading: Reading,
     pub encoding: Encoding,
+    pub formulation: Formulation,
 }
 
 impl Settings {
@@ -34,6 +38,7 @@ impl Settings {
             model,
             reading: Reading { format: args.format, options: args.shape.options() },
             encoding: args.encoding.encoding().map_err(AppError::Usage)?,
+            formulation: args.formulation,
         })
     }
 }
@@ -41,6 +46,20 @@ impl Settings {
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     let (_, puzzle, format) = read_puzzle(&settings.puzzle, settings.reading)?;
     let model = read_text(&settings.model)?;
+    if settings.formulation != Formulation::Cnf {
+        let grid = match formulate::read_answer(&puzzle, settings.formulation, &model.text) {
+            Ok(Answer::Solution(grid)) => grid,
+            Ok(Answer::NoSolution) => {
+                diag!("satsudoku: {}: the solver reports no solution", model.name);
+                return Ok(Status::NotASolution);
+            }
+            Err(err) => {
+                diag!("satsudoku: {}: not an answer to the {} formulation: {err}", model.name, settings.formulation);
+                return Ok(Status::NotASolution);
+            }
+        };
+        return print_and_check(&puzzle, format, &grid);
+    }
     encode::check_fits(&puzzle, &settings.encoding)?;
     let encoded = encode::encode(&puzzle, &settings.encoding);
     let var_count = encoded.formula.var_count();
@@ -62,13 +81,22 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             return Ok(Status::NotASolution);
         }
     };
+    print_and_check(&puzzle, format, &grid)
+}
+
+/// Prints `grid` in the puzzle's style and checks it against the puzzle.
+fn print_and_check(
+    puzzle: &satsudoku::model::Puzzle,
+    format: satsudoku::parse::Format,
+    grid: &Grid,
+) -> Result<Status, AppError> {
     let mut out = io::stdout().lock();
     let text = match PrintStyle::of(format) {
-        PrintStyle::Binary => report::binary_rows(&grid),
+        PrintStyle::Binary => report::binary_rows(grid),
         PrintStyle::Facts | PrintStyle::Grid => grid.to_string(),
     };
     out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(AppError::write("stdout"))?;
-    let violations = check::violations(&puzzle, &grid);
+    let violations = check::violations(puzzle, grid);
     if violations.is_empty() {
         diag!("satsudoku: the model solves the puzzle");
         return Ok(Status::Done);

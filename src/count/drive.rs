@@ -188,7 +188,9 @@ pub(crate) fn count_on(
         // Blocking counts in cubes even on one thread: each cube's blocking
         // clauses retire when it is done, so the solver does not slow down
         // as they pile up (bench/results/design-notes.md).
-        EngineKind::Blocking => {
+        // Dancing links split before they start too: the cubes become
+        // forced and removed options.
+        EngineKind::Blocking | EngineKind::Dlx => {
             let cubes = Enumerate::new(puzzle, encoded).split_further(cubes, jobs * CUBES_PER_JOB);
             let workers = jobs.min(cubes.len()).max(1);
             (cubes, workers)

@@ -7,6 +7,7 @@ pub mod blocking;
 pub mod burnside;
 mod csr;
 mod disjoint;
+pub mod dlx;
 mod drive;
 pub mod enumerate;
 pub mod grid;
@@ -45,6 +46,10 @@ crate::named_enum! {
         /// different digits (classic, jigsaw, Latin, diagonals, odd/even,
         /// anti-knight): the plan's engine for those.
         Grid = "grid",
+        /// Knuth's Algorithm X with dancing links on the puzzle's exact cover
+        /// problem (seed 002): groups, givens, allowed digits and relations;
+        /// it counts nodes as seed 002 reports them.
+        Dlx = "dlx",
     }
 }
 
@@ -186,6 +191,7 @@ pub fn engine<'a>(
         EngineKind::Blocking => Box::new(blocking::Blocking::new(encoded).stop_when(stop)),
         EngineKind::Enum => Box::new(Enumerate::new(puzzle, encoded).stop_when(stop).share_with(pool)),
         EngineKind::Grid => Box::new(grid::GridSearch::new(puzzle, encoded).stop_when(stop).share_with(pool)),
+        EngineKind::Dlx => Box::new(dlx::Dlx::new(puzzle, &encoded.vars).stop_when(stop)),
     }
 }
 

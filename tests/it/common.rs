@@ -341,6 +341,52 @@ pub fn count_grids(n: usize, (h, w): (usize, usize), givens: &[u32], keep: &dyn 
     fill(n, h, w, keep, &mut g)
 }
 
+/// Grids of side `n` whose rows, columns and `groups` (cell indices) hold
+/// distinct digits, that agree with `givens` (0 blank), restricted to
+/// `allowed[i]` (a bit per digit, from bit 1) and that `keep` accepts; `keep`
+/// sees partial grids (0 blank) and must accept any it cannot yet judge.
+pub fn count_layout(
+    n: usize,
+    groups: &[Vec<usize>],
+    givens: &[u32],
+    allowed: &[u64],
+    keep: &dyn Fn(&[u32]) -> bool,
+) -> u64 {
+    let mut peers = vec![Vec::new(); n * n];
+    let rows = (0..n).map(|r| (0..n).map(|c| r * n + c).collect::<Vec<_>>());
+    let cols = (0..n).map(|c| (0..n).map(|r| r * n + c).collect::<Vec<_>>());
+    for group in rows.chain(cols).chain(groups.iter().cloned()) {
+        for &a in &group {
+            peers[a].extend(group.iter().copied().filter(|&b| b != a));
+        }
+    }
+    fn fill(n: usize, peers: &[Vec<usize>], allowed: &[u64], keep: &dyn Fn(&[u32]) -> bool, g: &mut [u32]) -> u64 {
+        if !keep(g) {
+            return 0;
+        }
+        let options = |i: usize| -> Vec<u32> {
+            (1..=n as u32).filter(|&d| allowed[i] >> d & 1 == 1 && peers[i].iter().all(|&p| g[p] != d)).collect()
+        };
+        let open = (0..n * n).filter(|&i| g[i] == 0).map(|i| (options(i), i)).min_by_key(|(o, _)| o.len());
+        let Some((digits, i)) = open else { return 1 };
+        let mut count = 0;
+        for d in digits {
+            g[i] = d;
+            count += fill(n, peers, allowed, keep, g);
+        }
+        g[i] = 0;
+        count
+    }
+    let mut g = givens.to_vec();
+    for i in 0..n * n {
+        let d = g[i];
+        if d != 0 && (allowed[i] >> d & 1 == 0 || peers[i].iter().any(|&p| g[p] == d)) {
+            return 0;
+        }
+    }
+    fill(n, &peers, allowed, keep, &mut g)
+}
+
 /// `satsudoku count --stats EXTRA` on `text`: its stdout and stderr, once
 /// it has exited 0.
 pub fn count_stats(text: &str, extra: &[&str]) -> (String, String) {
@@ -442,12 +488,21 @@ pub fn satsudoku() -> assert_cmd::Command {
 
 /// The engines that can count `puzzle` with `digits` encoded: all of them,
 /// except the grid engine on a puzzle with rules other than all-different
-/// groups (which it refuses: `grid::tests` and tests/it/grid.rs).
+/// groups (which it refuses: `grid::tests` and tests/it/grid.rs), and
+/// dancing links on a puzzle exact cover cannot express or with digits
+/// other than direct (refused: tests/it/formulations.rs).
 pub fn engines_for(
     puzzle: &satsudoku::model::Puzzle,
     digits: satsudoku::encode::DigitEncoding,
 ) -> Vec<satsudoku::count::EngineKind> {
     use satsudoku::count::{grid, EngineKind};
     let fits = grid::unfit(puzzle, digits).is_none();
-    EngineKind::VARIANTS.iter().copied().filter(|&e| e != EngineKind::Grid || fits).collect()
+    // Dancing links: the puzzles exact cover expresses, direct digits.
+    let covers =
+        digits == satsudoku::encode::DigitEncoding::Direct && satsudoku::formulate::ExactCover::of(puzzle).is_ok();
+    EngineKind::VARIANTS
+        .iter()
+        .copied()
+        .filter(|&e| (e != EngineKind::Grid || fits) && (e != EngineKind::Dlx || covers))
+        .collect()
 }

@@ -5,56 +5,10 @@
 //! editor's files take differently (refused). Every count comes from the
 //! backtracking oracle below, written apart from the library.
 
-use crate::common::satsudoku;
+use crate::common::{count_layout, satsudoku};
 use satsudoku::count::{count_models, EngineKind, Limits};
 use satsudoku::encode::{encode, Encoding};
 use satsudoku::parse::{parse, Format};
-
-/// Grids of side `n` whose rows, columns and `groups` (cell indices) hold
-/// distinct digits, that agree with `givens` (0 blank), restricted to
-/// `allowed[i]` (a bit per digit, from bit 1) and that `keep` accepts; `keep`
-/// sees partial grids (0 blank) and must accept any it cannot yet judge.
-pub fn count_layout(
-    n: usize,
-    groups: &[Vec<usize>],
-    givens: &[u32],
-    allowed: &[u64],
-    keep: &dyn Fn(&[u32]) -> bool,
-) -> u64 {
-    let mut peers = vec![Vec::new(); n * n];
-    let rows = (0..n).map(|r| (0..n).map(|c| r * n + c).collect::<Vec<_>>());
-    let cols = (0..n).map(|c| (0..n).map(|r| r * n + c).collect::<Vec<_>>());
-    for group in rows.chain(cols).chain(groups.iter().cloned()) {
-        for &a in &group {
-            peers[a].extend(group.iter().copied().filter(|&b| b != a));
-        }
-    }
-    fn fill(n: usize, peers: &[Vec<usize>], allowed: &[u64], keep: &dyn Fn(&[u32]) -> bool, g: &mut [u32]) -> u64 {
-        if !keep(g) {
-            return 0;
-        }
-        let options = |i: usize| -> Vec<u32> {
-            (1..=n as u32).filter(|&d| allowed[i] >> d & 1 == 1 && peers[i].iter().all(|&p| g[p] != d)).collect()
-        };
-        let open = (0..n * n).filter(|&i| g[i] == 0).map(|i| (options(i), i)).min_by_key(|(o, _)| o.len());
-        let Some((digits, i)) = open else { return 1 };
-        let mut count = 0;
-        for d in digits {
-            g[i] = d;
-            count += fill(n, peers, allowed, keep, g);
-        }
-        g[i] = 0;
-        count
-    }
-    let mut g = givens.to_vec();
-    for i in 0..n * n {
-        let d = g[i];
-        if d != 0 && (allowed[i] >> d & 1 == 0 || peers[i].iter().any(|&p| g[p] == d)) {
-            return 0;
-        }
-    }
-    fill(n, &peers, allowed, keep, &mut g)
-}
 
 /// Every digit allowed in every cell.
 fn any_digit(n: usize) -> Vec<u64> {

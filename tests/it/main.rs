@@ -15,6 +15,7 @@ mod encodings;
 mod export_decode;
 mod external;
 mod family;
+mod formulations;
 mod fpuzzles_readings;
 mod grid;
 mod hostile;

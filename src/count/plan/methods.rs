@@ -105,7 +105,7 @@ impl Counter {
         let threads = self.threads(observer);
         let limits = plan.limits;
         let kind = plan.engine_for(puzzle)?;
-        if kind == EngineKind::Blocking {
+        if matches!(kind, EngineKind::Blocking | EngineKind::Dlx) {
             check_fits(puzzle, &plan.encoding)?;
             let encoded = encode(puzzle, &plan.encoding);
             let resume = Resume { cubes: (!cube.is_empty()).then(|| vec![cube.to_vec()]), ..Resume::default() };

@@ -174,6 +174,10 @@ impl Plan {
                 Some(why) => Err(CountError::Unsupported(format!("the grid engine cannot count this puzzle: {why}"))),
                 None => Ok(EngineKind::Grid),
             },
+            // Its cubes are read as the direct encoding's variables.
+            Some(EngineKind::Dlx) if self.encoding.digits != crate::encode::DigitEncoding::Direct => {
+                Err(CountError::Unsupported("the dlx engine counts with the direct digit encoding".into()))
+            }
             Some(kind) => Ok(kind),
             None if !self.encoding.reduce && unfit().is_none() => Ok(EngineKind::Grid),
             None => Ok(EngineKind::Enum),
@@ -351,7 +355,7 @@ impl Counter {
         let transpose = matches!(plan.symmetry, SymmetryUse::Auto | SymmetryUse::NoBands);
         // The grid engine, asked for, counts no puzzle with an order
         // constraint: no transposition then.
-        let transpose = transpose && plan.engine != Some(EngineKind::Grid);
+        let transpose = transpose && !matches!(plan.engine, Some(EngineKind::Grid | EngineKind::Dlx));
         let transposed = (!every && transpose).then(|| reduced.transposition()).flatten();
         let (counted, stop, method, mut details) = if let Some(takuzu) = rows {
             self.rows(&takuzu, start)?
@@ -459,7 +463,7 @@ impl Counter {
         let mut kept = Keep { grids: Vec::with_capacity(limit), limit };
         let plan = Plan { limits: Limits { max: None, ..self.plan.limits }, ..self.plan };
         let kind = plan.engine_for(puzzle)?;
-        let stop = if kind != EngineKind::Blocking {
+        let stop = if !matches!(kind, EngineKind::Blocking | EngineKind::Dlx) {
             // The plan's own choice (no engine asked for) hands a search
             // that needs more than `plan.judge` decisions to varisat.
             let fallback = plan.engine.is_none();

@@ -1,0 +1,442 @@
+//! Every formulation round-trips on every sample it can express: `export
+//! --as F`, solve with an external solver (clingo, clasp, CBC, GLPK,
+//! MiniZinc/Gecode; each skipped with a line when not installed, required
+//! in CI), `decode --as F` accepts the answer, and where the solver counts
+//! (clingo `0`, MiniZinc `-a`) the count is the recorded one. The exact
+//! cover export is read and solved by a small Algorithm X written here.
+//! And `--engine dlx` counts like the backtracking oracle.
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::path::Path;
+use std::process::Command as Process;
+
+use predicates::prelude::PredicateBooleanExt as _;
+
+use crate::common::{count_grids, count_layout, random_grid, rng, satsudoku, Draw};
+use satsudoku::count::{count_models, EngineKind, Limits};
+use satsudoku::encode::{encode, Encoding};
+use satsudoku::parse::{parse, Format};
+
+/// The samples and their recorded counts (checked against the oracle and
+/// ganak in tests/samples.rs, tests/family.rs, tests/external.rs).
+fn samples() -> Vec<(String, u128)> {
+    let mut all = Vec::new();
+    for (dir, index) in
+        [("cnf-samples", "cnf-samples/COUNTS.tsv"), ("cnf-samples/family", "cnf-samples/family/COUNTS.tsv")]
+    {
+        for line in std::fs::read_to_string(index).unwrap().lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+            let mut fields = line.split('\t');
+            let (file, count) = (fields.next().unwrap(), fields.next().unwrap().parse().unwrap());
+            all.push((format!("{dir}/{file}"), count));
+        }
+    }
+    all
+}
+
+/// Whether `program` is on PATH; if not, a SKIPPED line on stderr (a
+/// failure in CI, which installs it).
+fn installed(program: &str, test: &str) -> bool {
+    let found = std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()));
+    if !found {
+        let message = format!("{program} is not installed (bash scripts/install-tools.sh --research installs it)");
+        assert!(std::env::var_os("CI").is_none(), "CI must run the round trip: {message}");
+        let _ = writeln!(std::io::stderr().lock(), "SKIPPED {test}: {message}");
+    }
+    found
+}
+
+/// `satsudoku export --as F SAMPLE -o OUT`: Ok, or the refusal's message.
+fn export(sample: &str, formulation: &str, out: &Path) -> Result<(), String> {
+    let result = satsudoku().args(["export", "--as", formulation, sample, "-o"]).arg(out).output().unwrap();
+    match result.status.code() {
+        Some(0) => Ok(()),
+        Some(2) => Err(String::from_utf8_lossy(&result.stderr).into_owned()),
+        other => panic!("export --as {formulation} {sample}: exit {other:?}"),
+    }
+}
+
+/// `satsudoku decode --as F SAMPLE ANSWER`'s exit status: 0 when the
+/// answer is a solution that satsudoku's checker accepts.
+fn decode(sample: &str, formulation: &str, answer: &Path) -> i32 {
+    let out = satsudoku().args(["decode", "--as", formulation, sample]).arg(answer).output().unwrap();
+    out.status.code().unwrap()
+}
+
+/// Runs a solver, its stdout to `out`.
+fn solve(program: &str, args: &[&str], out: &Path) {
+    let result = Process::new(program).args(args).output().unwrap();
+    std::fs::write(out, &result.stdout).unwrap();
+}
+
+/// The side of a sample.
+fn side(sample: &str) -> usize {
+    parse(&std::fs::read_to_string(sample).unwrap(), sample, None).unwrap().side()
+}
+
+/// An exact cover problem in Knuth's text format, read here: the items
+/// (primary ones first) and each option's item indices.
+struct Problem {
+    primary: usize,
+    options: Vec<Vec<usize>>,
+    lines: Vec<String>,
+}
+
+fn read_problem(text: &str) -> Problem {
+    let mut lines = text.lines().filter(|l| !l.trim_start().starts_with('|') && !l.trim().is_empty());
+    let header = lines.next().unwrap();
+    let (primary, secondary) = header.split_once('|').unwrap_or((header, ""));
+    let names: Vec<&str> = primary.split_whitespace().chain(secondary.split_whitespace()).collect();
+    let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+    let mut problem = Problem { primary: primary.split_whitespace().count(), options: Vec::new(), lines: Vec::new() };
+    for line in lines {
+        problem.options.push(line.split_whitespace().map(|w| index[w]).collect());
+        problem.lines.push(line.to_owned());
+    }
+    problem
+}
+
+/// Exact covers by plain Algorithm X on sets (no dancing links): the
+/// count, and the first cover's options.
+fn exact_covers(p: &Problem) -> (u128, Vec<usize>) {
+    let items = p.options.iter().flatten().max().map_or(0, |&m| m + 1).max(p.primary);
+    let mut by_item = vec![Vec::new(); items];
+    for (o, option) in p.options.iter().enumerate() {
+        for &i in option {
+            by_item[i].push(o);
+        }
+    }
+    fn go(
+        p: &Problem,
+        by_item: &[Vec<usize>],
+        covered: &mut Vec<bool>,
+        chosen: &mut Vec<usize>,
+        first: &mut Vec<usize>,
+    ) -> u128 {
+        let free = |o: usize, covered: &Vec<bool>| p.options[o].iter().all(|&i| !covered[i]);
+        let open = (0..p.primary).filter(|&i| !covered[i]);
+        let Some(item) = open.min_by_key(|&i| by_item[i].iter().filter(|&&o| free(o, covered)).count()) else {
+            if first.is_empty() {
+                first.clone_from(chosen);
+            }
+            return 1;
+        };
+        let mut count = 0;
+        for &o in &by_item[item] {
+            if !free(o, covered) {
+                continue;
+            }
+            p.options[o].iter().for_each(|&i| covered[i] = true);
+            chosen.push(o);
+            count += go(p, by_item, covered, chosen, first);
+            chosen.pop();
+            p.options[o].iter().for_each(|&i| covered[i] = false);
+        }
+        count
+    }
+    let mut first = Vec::new();
+    let count = go(p, &by_item, &mut vec![false; items], &mut Vec::new(), &mut first);
+    (count, first)
+}
+
+/// The exact cover export of every sample it can express has the sample's
+/// count of covers (counted here), and one of them decodes to a solution;
+/// a sample it cannot express is refused by name.
+#[test]
+fn the_exact_cover_export_has_the_samples_count_of_covers() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut read = 0;
+    for (sample, expected) in samples() {
+        let file = dir.path().join("x.dlx");
+        match export(&sample, "exact-cover", &file) {
+            Err(message) => {
+                assert!(message.contains("cannot express"), "{sample}: {message}");
+                continue;
+            }
+            Ok(()) => read += 1,
+        }
+        let problem = read_problem(&std::fs::read_to_string(&file).unwrap());
+        let (count, first) = exact_covers(&problem);
+        assert_eq!(count, expected, "{sample}");
+        let answer = dir.path().join("answer.txt");
+        let lines: Vec<&str> = first.iter().map(|&o| problem.lines[o].as_str()).collect();
+        std::fs::write(&answer, lines.join("\n") + "\n").unwrap();
+        assert_eq!(decode(&sample, "exact-cover", &answer), if expected > 0 { 0 } else { 1 }, "{sample}");
+    }
+    assert!(read >= 10, "only {read} samples exported as exact cover");
+}
+
+/// clingo counts every answer set of the ASP export (`clingo 0`): the
+/// recorded count, and its first answer decodes to a solution.
+#[test]
+fn clingo_counts_the_asp_export_like_the_recorded_counts() {
+    if !installed("clingo", "clingo_counts_the_asp_export_like_the_recorded_counts") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut read = 0;
+    for (sample, expected) in samples() {
+        let file = dir.path().join("x.lp");
+        if let Err(message) = export(&sample, "asp", &file) {
+            assert!(message.contains("cannot express"), "{sample}: {message}");
+            continue;
+        }
+        read += 1;
+        let out = dir.path().join("clingo.txt");
+        solve("clingo", &[file.to_str().unwrap(), "0"], &out);
+        let text = std::fs::read_to_string(&out).unwrap();
+        let models = text.lines().find_map(|l| l.strip_prefix("Models")).unwrap_or_else(|| panic!("{sample}: {text}"));
+        let models: u128 = models.trim_start_matches([' ', ':']).trim().parse().unwrap();
+        assert_eq!(models, expected, "{sample}");
+        assert_eq!(decode(&sample, "asp", &out), if expected > 0 { 0 } else { 1 }, "{sample}");
+    }
+    assert!(read >= 12, "only {read} samples exported for clingo");
+}
+
+/// MiniZinc (Gecode) finds every solution of the MiniZinc export (`-a`):
+/// the recorded count, and the first decodes.
+#[test]
+fn minizinc_counts_the_mzn_export_like_the_recorded_counts() {
+    if !installed("minizinc", "minizinc_counts_the_mzn_export_like_the_recorded_counts") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut read = 0;
+    for (sample, expected) in samples() {
+        let file = dir.path().join("x.mzn");
+        if let Err(message) = export(&sample, "mzn", &file) {
+            assert!(message.contains("cannot express"), "{sample}: {message}");
+            continue;
+        }
+        read += 1;
+        let out = dir.path().join("mzn.txt");
+        solve("minizinc", &["-a", file.to_str().unwrap()], &out);
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(text.contains("==========") || expected == 0, "{sample}: the search did not finish: {text}");
+        assert_eq!(text.matches("----------").count() as u128, expected, "{sample}");
+        assert_eq!(decode(&sample, "mzn", &out), if expected > 0 { 0 } else { 1 }, "{sample}");
+    }
+    assert!(read >= 12, "only {read} samples exported for MiniZinc");
+}
+
+/// The linear programs and the pseudo-Boolean export: CBC solves the binary
+/// program (LP and MPS) of every sample, and the integer program of the
+/// small ones (its big-M pairs take CBC minutes on 9x9, as seed 004
+/// found); GLPK the small ones; clasp the OPB; each answer decodes to a
+/// solution, or is a proof of none for the sample without one.
+#[test]
+fn mip_and_pb_solvers_answer_the_linear_exports() {
+    let test = "mip_and_pb_solvers_answer_the_linear_exports";
+    let (cbc, glpk, clasp) = (installed("cbc", test), installed("glpsol", test), installed("clasp", test));
+    let dir = tempfile::tempdir().unwrap();
+    let mut solved = HashMap::new();
+    for (sample, expected) in samples() {
+        let want = if expected > 0 { 0 } else { 1 };
+        let small = side(&sample) <= 6;
+        for (formulation, file) in
+            [("mip", "x.lp"), ("mps", "x.mps"), ("mip-int", "xi.lp"), ("mps-int", "xi.mps"), ("opb", "x.opb")]
+        {
+            let file = dir.path().join(file);
+            if let Err(message) = export(&sample, formulation, &file) {
+                assert!(message.contains("cannot express"), "{sample} {formulation}: {message}");
+                continue;
+            }
+            let path = file.to_str().unwrap();
+            let out = dir.path().join("answer.txt");
+            let mut runs: Vec<(&str, Vec<&str>)> = Vec::new();
+            let integer = formulation.ends_with("-int");
+            if cbc && formulation != "opb" && (small || !integer) {
+                runs.push(("cbc", vec![path, "solve", "solu", out.to_str().unwrap()]));
+            }
+            if glpk && small && formulation.starts_with("mip") {
+                runs.push(("glpsol", vec!["--lp", path, "-o", out.to_str().unwrap()]));
+            }
+            if clasp && formulation == "opb" {
+                runs.push(("clasp", vec![path]));
+            }
+            for (program, args) in runs {
+                let _ = std::fs::remove_file(&out);
+                let result = Process::new(program).args(&args).output().unwrap();
+                if program == "clasp" {
+                    std::fs::write(&out, &result.stdout).unwrap();
+                }
+                if !out.exists() {
+                    // CBC writes no solution file for an infeasible program.
+                    std::fs::write(&out, &result.stdout).unwrap();
+                }
+                assert_eq!(decode(&sample, formulation, &out), want, "{program} on {sample} as {formulation}");
+                *solved.entry(format!("{program} {formulation}")).or_insert(0) += 1;
+            }
+        }
+    }
+    if cbc && glpk && clasp {
+        // Every sample for the binary programs and OPB; the two small
+        // samples the integer program expresses (classic 6x6, jigsaw 5x5).
+        for (run, at_least) in [
+            ("cbc mip", 12),
+            ("cbc mps", 12),
+            ("clasp opb", 12),
+            ("cbc mip-int", 2),
+            ("glpsol mip", 2),
+            ("glpsol mip-int", 2),
+        ] {
+            assert!(solved.get(run).is_some_and(|&k| k >= at_least), "{run}: {solved:?}");
+        }
+    }
+}
+
+/// A formulation that cannot express a rule names it, exit 2, and writes
+/// nothing: sums in exact cover, a Kropki dot in the integer program,
+/// skyscrapers everywhere but CNF.
+#[test]
+fn a_rule_a_formulation_cannot_express_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, formulation, named) in [
+        ("size 4\nkiller r1c1 r1c2 = 3\n", "exact-cover", "sums"),
+        ("size 4\nwhite r1c1 r1c2\n", "mip-int", "difference = 1"),
+        ("size 4\nodd r1c1\n", "mps-int", "no range"),
+        ("size 4\nskyscraper r0c1 = 2\n", "asp", "skyscraper clues"),
+        ("size 4\nskyscraper r0c1 = 2\n", "opb", "skyscraper clues"),
+    ] {
+        let out = dir.path().join("out");
+        let result =
+            satsudoku().args(["export", "--as", formulation, "-", "-o"]).arg(&out).write_stdin(text).output().unwrap();
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        assert_eq!(result.status.code(), Some(2), "{text}");
+        assert!(stderr.contains("cannot express") && stderr.contains(named), "{formulation}: {stderr}");
+        assert!(!out.exists());
+    }
+}
+
+/// satsudoku's count with `engine` (direct encoding).
+fn count_with(text: &str, engine: EngineKind) -> u128 {
+    let puzzle = parse(text, "test", Some(Format::Puzzle)).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    let encoded = encode(&puzzle, &Encoding::default());
+    count_models(&puzzle, &encoded, engine, Limits::default(), &mut ()).unwrap_or_else(|e| panic!("{e}\n{text}")).models
+}
+
+/// The grid as native `givens` lines.
+fn givens_text(n: usize, givens: &[u32]) -> String {
+    givens
+        .chunks(n)
+        .map(|row| row.iter().map(|&d| if d == 0 { ".".into() } else { d.to_string() }).collect::<String>() + "\n")
+        .collect()
+}
+
+/// `--engine dlx` against the backtracking oracle: blank 4x4 (288) and
+/// Latin 4x4 (576, OEIS A002860), random classic 6x6 and diagonal 6x6
+/// puzzles with givens, random jigsaw 5x5 and 6x6 puzzles, anti-knight and
+/// a Kropki dot (relations as forbidden pairs), odd cells.
+#[test]
+fn dlx_counts_like_the_oracle() {
+    assert_eq!(count_with("size 4\n", EngineKind::Dlx), 288);
+    assert_eq!(count_with("size 4\nbox none\n", EngineKind::Dlx), 576);
+    let mut rng = rng(3636);
+    let mut counts = Vec::new();
+    for i in 0..24 {
+        let grid = random_grid(&mut rng, 6, (2, 3));
+        let mut shown = vec![0; 36];
+        for _ in 0..10 + rng.below(6) {
+            let c = rng.below(36);
+            shown[c] = grid[c];
+        }
+        let diagonal = i % 3 == 1;
+        let antiknight = i % 3 == 2;
+        let mut text = format!("size 6\ngivens\n{}", givens_text(6, &shown));
+        if diagonal {
+            text += "diagonal+\ndiagonal-\n";
+        }
+        if antiknight {
+            text += "antiknight\nwhite r1c1 r1c2\nodd r6c6\n";
+        }
+        let expected = count_grids(6, (2, 3), &shown, &|g| {
+            let distinct = |cells: Vec<usize>| (0..6).all(|i| (0..i).all(|j| g[cells[i]] != g[cells[j]]));
+            let diagonals = distinct((0..6).map(|i| i * 7).collect()) && distinct((0..6).map(|i| i * 5 + 5).collect());
+            let knight = (0..36).all(|a| {
+                [(1i64, 2i64), (2, 1), (1, -2), (2, -1)].iter().all(|&(dr, dc)| {
+                    let (r, c) = ((a / 6) as i64 + dr, (a % 6) as i64 + dc);
+                    !(0..6).contains(&r) || !(0..6).contains(&c) || g[a] != g[(r * 6 + c) as usize]
+                })
+            });
+            (!diagonal || diagonals) && (!antiknight || (knight && g[0].abs_diff(g[1]) == 1 && g[35] % 2 == 1))
+        });
+        assert_eq!(count_with(&text, EngineKind::Dlx), u128::from(expected), "{text}");
+        counts.push(expected);
+    }
+    // Jigsaws: regions grown at random, 5x5 and 6x6, a few givens.
+    for n in [5usize, 6, 5, 6, 6] {
+        let regions = random_regions(&mut rng, n);
+        let labels: String = regions
+            .chunks(n)
+            .map(|row| row.iter().map(|&k| (b'A' + k as u8) as char).collect::<String>() + "\n")
+            .collect();
+        let groups: Vec<Vec<usize>> = (0..n).map(|k| (0..n * n).filter(|&i| regions[i] == k).collect()).collect();
+        let mut givens = vec![0; n * n];
+        givens[rng.below(n * n)] = 1 + rng.below(n) as u32;
+        let text = format!("size {n}\nregions\n{labels}givens\n{}", givens_text(n, &givens));
+        let expected = count_layout(n, &groups, &givens, &vec![u64::MAX; n * n], &|_| true);
+        assert_eq!(count_with(&text, EngineKind::Dlx), u128::from(expected), "{text}");
+        counts.push(expected);
+    }
+    assert!(counts.iter().filter(|&&c| c > 1).count() >= 3, "too few puzzles with several solutions: {counts:?}");
+    // Through the binary too, on two threads (cubes become forced options).
+    satsudoku()
+        .args(["count", "--engine", "dlx", "-j2", "cnf-samples/many.lp"])
+        .assert()
+        .success()
+        .stdout("solutions(117).\n");
+    satsudoku()
+        .args(["count", "--engine", "dlx", "-"])
+        .write_stdin("size 4\nkiller r1c1 r1c2 = 3\n")
+        .assert()
+        .code(2)
+        .stderr(
+            predicates::str::contains("dlx engine cannot count this puzzle").and(predicates::str::contains("sums")),
+        );
+}
+
+/// `n` connected regions of `n` cells each, grown from random seeds (and
+/// regrown until every region reaches `n` cells).
+fn random_regions(rng: &mut crate::common::Rng, n: usize) -> Vec<usize> {
+    'again: loop {
+        let mut region = vec![usize::MAX; n * n];
+        let mut sizes = vec![0; n];
+        let mut seeds: Vec<usize> = (0..n * n).collect();
+        rng.shuffle(&mut seeds);
+        for (k, &s) in seeds.iter().take(n).enumerate() {
+            region[s] = k;
+            sizes[k] = 1;
+        }
+        for _ in 0..n * n * 50 {
+            let c = rng.below(n * n);
+            if region[c] != usize::MAX {
+                continue;
+            }
+            let (r, col) = (c / n, c % n);
+            let mut near: Vec<usize> = Vec::new();
+            if r > 0 {
+                near.push(c - n)
+            }
+            if r + 1 < n {
+                near.push(c + n)
+            }
+            if col > 0 {
+                near.push(c - 1)
+            }
+            if col + 1 < n {
+                near.push(c + 1)
+            }
+            let open: Vec<usize> =
+                near.iter().map(|&x| region[x]).filter(|&k| k != usize::MAX && sizes[k] < n).collect();
+            if let Some(&k) = open.first() {
+                region[c] = k;
+                sizes[k] += 1;
+            }
+        }
+        if sizes.iter().all(|&s| s == n) {
+            return region;
+        }
+        continue 'again;
+    }
+}
