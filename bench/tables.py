@@ -24,6 +24,7 @@ KINDS = [
     ("hard", "Hard classic puzzles against tdoku (`python3 bench/hard.py`)"),
     ("learning", "The learning engine against `enum` and `blocking` (`python3 bench/learning.py`)"),
     ("bands", "Grid counts by bands (`python3 bench/bands.py`)"),
+    ("dlx", "Dancing links against the other engines (`python3 bench/dlx.py`)"),
     ("orbits", "Essentially different grids (`count --up-to-symmetry`)"),
     ("symmetry", "Symmetry reductions"),
     ("components", "Independent parts"),
