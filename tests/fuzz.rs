@@ -7,7 +7,9 @@
 //! SATSUDOKU_FUZZ_SAVE=1` writes it to `target/fuzz-failures/`.
 //! Every reader in the library is tried: the seven puzzle formats (detected
 //! and named, with the options that change their reading), DIMACS CNF, a
-//! solver's model, and the cluster's cube, manifest and record files. The
+//! solver's model, the answers `decode --as` reads (clingo, MIP solution
+//! files, MiniZinc, PB `v` lines, DLX options), and the cluster's cube,
+//! manifest and record files. The
 //! properties, on every input:
 //!
 //! - no panic; an error names the source and a place (`name:line:col:`, or
@@ -41,6 +43,7 @@ use satsudoku::count::plan::{self, Plan};
 use satsudoku::count::{count_models, EngineKind, Limits, Stop};
 use satsudoku::dimacs::{parse_dimacs, parse_model};
 use satsudoku::encode::{encode, Encoding};
+use satsudoku::formulate::{self, Formulation};
 use satsudoku::model::rules::RULES;
 use satsudoku::model::Puzzle;
 use satsudoku::parse::{detect, fpuzzles, parse_with, Format, Options, ParseError};
@@ -178,9 +181,20 @@ enum Reader {
     Cube,
     Manifest,
     Record,
+    /// A solver's answer to the contest puzzle exported as a formulation.
+    Answer(Formulation),
 }
 
 const NAME: &str = "fuzz-input";
+
+/// The contest puzzle, which the answers answer.
+fn contest() -> &'static Puzzle {
+    static CONTEST: std::sync::OnceLock<Puzzle> = std::sync::OnceLock::new();
+    CONTEST.get_or_init(|| {
+        let text = std::fs::read_to_string(root().join("cnf-samples/contest.lp")).unwrap();
+        parse_with(&text, "contest.lp", None, Options::default()).unwrap()
+    })
+}
 
 /// Reads `text`; a puzzle when the reader makes one.
 fn read(reader: Reader, text: &str) -> Result<Option<Puzzle>, ParseError> {
@@ -203,6 +217,12 @@ fn read(reader: Reader, text: &str) -> Result<Option<Puzzle>, ParseError> {
             None
         }),
         Reader::Record => Record::parse(text, NAME).map(|_| None),
+        // A solver's answer is read or refused, never a panic; its errors
+        // name no place (the answer is not the user's text).
+        Reader::Answer(formulation) => {
+            let _ = formulate::read_answer(contest(), formulation, text);
+            Ok(None)
+        }
     }
 }
 
@@ -231,6 +251,43 @@ struct Samples {
     cubes: Vec<String>,
     manifests: Vec<String>,
     records: Vec<String>,
+    /// Solvers' answers to the contest puzzle: the formulation, the text.
+    answers: Vec<(Formulation, String)>,
+}
+
+/// Answers to the contest puzzle as each solver writes them (its solution,
+/// row by row), for the answer readers.
+fn answers() -> Vec<(Formulation, String)> {
+    const ROWS: [&str; 9] = [
+        "537821649",
+        "964537821",
+        "812946735",
+        "645378192",
+        "781492563",
+        "329615478",
+        "278169354",
+        "193754286",
+        "456283917",
+    ];
+    let cells = || {
+        ROWS.iter().enumerate().flat_map(|(r, row)| row.bytes().enumerate().map(move |(c, d)| (r + 1, c + 1, d - b'0')))
+    };
+    let atoms = itertools::join(cells().map(|(r, c, d)| format!("x({r},{c},{d})")), " ");
+    let cbc = itertools::join(cells().enumerate().map(|(i, (r, c, d))| format!("{i:>7} x_{r}_{c}_{d} 1 0")), "\n");
+    let ints = itertools::join(cells().map(|(r, c, d)| format!("v_{r}_{c} {d}")), "\n");
+    let grid = itertools::join(ROWS.iter().map(|row| itertools::join(row.chars(), " ")), "\n");
+    let opb = itertools::join((1..=729).map(|k| if k % 9 == 1 { format!("x{k}") } else { format!("-x{k}") }), " ");
+    let dlx = itertools::join(cells().map(|(r, c, d)| format!("p{r}_{c} r{r}_{d} c{c}_{d} b1_{d} f{r}{c}")), "\n");
+    vec![
+        (Formulation::Asp, format!("clingo version 5.6.2\nSolving...\nAnswer: 1\n{atoms}\nSATISFIABLE\n")),
+        (Formulation::Asp, "Solving...\nUNSATISFIABLE\n".into()),
+        (Formulation::Mip, format!("Optimal - objective value 0.00000000\n{cbc}\n")),
+        (Formulation::MipInt, format!("Model status        : Optimal\n# Columns 81\n{ints}\n")),
+        (Formulation::Mps, "PROBLEM HAS NO INTEGER FEASIBLE SOLUTION\n".into()),
+        (Formulation::Mzn, format!("{grid}\n----------\n==========\n")),
+        (Formulation::Opb, format!("c clasp\ns SATISFIABLE\nv {opb}\n")),
+        (Formulation::ExactCover, format!("{dlx}\nAltogether 1 solution\n")),
+    ]
 }
 
 fn root() -> PathBuf {
@@ -269,6 +326,7 @@ fn samples() -> Samples {
         s.json.push(fpuzzles::json_text(&share, "corpus").unwrap());
         s.puzzles.push(share);
     }
+    s.answers = answers();
     for text in &s.puzzles {
         if let Ok(format) = detect(text, NAME, Options::default()) {
             s.formatted.push((format, text.clone()));
@@ -637,7 +695,14 @@ fn mutate(rng: &mut Rng, text: &str, others: &[String], dict: &[String]) -> Stri
 fn input(rng: &mut Rng, s: &Samples, dict: &[String]) -> (Reader, String) {
     const FORMATS: [Format; 7] =
         [Format::Lp, Format::Kattis, Format::Givens, Format::Grid, Format::Puzzle, Format::Fpuzzles, Format::Takuzu];
-    match rng.below(20) {
+    match rng.below(21) {
+        20 => {
+            let (formulation, sample) = s.answers[rng.below(s.answers.len())].clone();
+            let pool: Vec<String> = s.answers.iter().map(|(_, text)| text.clone()).collect();
+            // Now and then read as another formulation's answer.
+            let formulation = if rng.chance(4) { s.answers[rng.below(s.answers.len())].0 } else { formulation };
+            (Reader::Answer(formulation), mutate(rng, &sample, &pool, dict))
+        }
         file @ 0..=4 => {
             let (reader, pool) = [
                 (Reader::Dimacs, &s.dimacs),

@@ -176,9 +176,9 @@ pub(super) fn read_answer(side: usize, text: &str) -> Result<Option<Vec<Digit>>,
         let (mut cell, mut digit) = (None, None);
         for word in line.split_whitespace().map(|w| w.split(':').next().unwrap_or(w)) {
             let Some((head, tail)) = word.split_once('_') else { continue };
-            match (head.split_at(head.len().min(1)), number(tail)) {
-                (("p", r), Some(c)) => cell = number(r).map(|r| (r, c)),
-                (("r", r), Some(d)) => digit = number(r).map(|r| (r, d)),
+            match (head.strip_prefix('p'), head.strip_prefix('r'), number(tail)) {
+                (Some(r), _, Some(c)) => cell = number(r).map(|r| (r, c)),
+                (_, Some(r), Some(d)) => digit = number(r).map(|r| (r, d)),
                 _ => {}
             }
         }
@@ -201,4 +201,19 @@ pub(super) fn read_answer(side: usize, text: &str) -> Result<Option<Vec<Digit>>,
         ));
     }
     super::fill(side, assigned).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A word that starts with a character of several bytes was split
+    /// inside it (found by tests/fuzz.rs).
+    #[test]
+    fn words_of_any_characters_are_read_or_refused() {
+        assert!(read_answer(2, "é_1 p1_1\nα_2").is_err());
+        let answer = "p1_1 r1_1 c1_1\np1_2 r1_2 c2_2\np2_1 r2_2 c1_2\np2_2 r2_1 c2_1\n";
+        assert_eq!(read_answer(2, answer), Ok(Some(vec![1, 2, 2, 1])));
+        assert_eq!(read_answer(2, "Altogether 0 solutions"), Ok(None));
+    }
 }
