@@ -25,6 +25,7 @@ KINDS = [
     ("learning", "The learning engine against `enum` and `blocking` (`python3 bench/learning.py`)"),
     ("bands", "Grid counts by bands (`python3 bench/bands.py`)"),
     ("dlx", "Dancing links against the other engines (`python3 bench/dlx.py`)"),
+    ("study", "Five paradigms on ten puzzles (`python3 bench/study.py`)"),
     ("orbits", "Essentially different grids (`count --up-to-symmetry`)"),
     ("symmetry", "Symmetry reductions"),
     ("components", "Independent parts"),

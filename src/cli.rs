@@ -404,8 +404,25 @@ pub struct CompareArgs {
     pub files: Vec<PathBuf>,
     /// Encodings, comma-separated, each named as for `--encoding`; `all` is the
     /// default, each variation of one option from it, and order and log digits.
-    #[arg(long, value_name = "LIST|all", default_value = "all")]
-    pub encodings: EncodingList,
+    /// With --solvers, the CNF solvers' encoding (the first listed; default:
+    /// the default encoding).
+    #[arg(long, value_name = "LIST|all")]
+    pub encodings: Option<EncodingList>,
+    /// Run these solvers instead of measuring encodings: a comma-separated list
+    /// of minisat, cadical, kissat, picosat, cryptominisat, ganak, clingo,
+    /// clasp, cbc, glpk, highs, minizinc, cp-sat, satsudoku,
+    /// satsudoku-enum, -grid, -dlx, -blocking; or all. Each runs on the
+    /// formulation it reads; its answer is checked against satsudoku's count
+    /// (a disagreement exits 1); one not installed is skipped with a line.
+    #[arg(long, value_name = "LIST|all")]
+    pub solvers: Option<String>,
+    /// With --solvers: two of them, `A,B`, whose per-puzzle times
+    /// --scatter-svg draws against each other.
+    #[arg(long, value_name = "A,B", requires = "scatter_svg")]
+    pub scatter: Option<String>,
+    /// The per-puzzle scatter of the two --scatter solvers, as SVG.
+    #[arg(long, value_name = "SCATTER.svg", requires = "scatter")]
+    pub scatter_svg: Option<PathBuf>,
     /// Runs of each measurement; times are medians.
     #[arg(long, value_name = "K", default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     pub repeat: u32,

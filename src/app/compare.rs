@@ -9,7 +9,7 @@ use satsudoku::encode::Encoding;
 
 use super::input::{read_puzzle, Reading, Source};
 use super::output::{write_output, Replace};
-use super::{AppError, Status};
+use super::{study, AppError, Status};
 use crate::cli::{CompareArgs, CompareFormat};
 use crate::diag;
 
@@ -23,6 +23,12 @@ pub struct Settings {
     pub svg: Option<PathBuf>,
     /// Whether a read-only SVG file is replaced (`--force`).
     pub replace: Replace,
+    /// `--solvers`: the solvers to run instead of measuring encodings.
+    pub solvers: Option<Vec<&'static study::Solver>>,
+    pub timeout: Option<std::time::Duration>,
+    pub repeat: u32,
+    /// `--scatter A,B` and its file.
+    pub scatter: Option<((String, String), PathBuf)>,
 }
 
 impl Settings {
@@ -51,10 +57,38 @@ impl Settings {
             }
             None => {}
         }
+        let solvers = args.solvers.as_deref().map(study::parse_solvers).transpose().map_err(AppError::Usage)?;
+        let encodings = match (&args.encodings, &solvers) {
+            (Some(list), _) => list.0.clone(),
+            (None, Some(_)) => vec![Encoding::default()],
+            (None, None) => Encoding::variations(),
+        };
+        if solvers.is_some() && args.files.iter().any(|f| f.as_os_str() == "-") {
+            return Err(AppError::Usage(
+                "compare --solvers runs satsudoku again on each file: give the puzzles as files, not `-`".into(),
+            ));
+        }
+        let scatter = match (&args.scatter, &args.scatter_svg) {
+            (Some(pair), Some(file)) => {
+                let Some((a, b)) = pair.split_once(',') else {
+                    return Err(AppError::Usage(format!("--scatter {pair:?}: expected two solvers, A,B")));
+                };
+                let listed = |name: &str| solvers.as_ref().is_some_and(|s| s.iter().any(|x| x.name == name));
+                if !listed(a) || !listed(b) {
+                    return Err(AppError::Usage(format!("--scatter {pair}: both must be among --solvers")));
+                }
+                Some(((a.to_owned(), b.to_owned()), file.clone()))
+            }
+            _ => None,
+        };
         Ok(Settings {
+            scatter,
             sources: args.files.iter().map(|f| Source::from_arg(Some(f))).collect(),
             reading: Reading { format: input, options: args.shape.options() },
-            encodings: args.encodings.0.clone(),
+            encodings,
+            solvers,
+            timeout: args.timeout,
+            repeat: args.repeat,
             measure: compare::Settings { engine: args.engine, repeat: args.repeat, timeout: args.timeout },
             table: table.unwrap_or_default(),
             svg: args.svg.clone(),
@@ -67,6 +101,9 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     let mut puzzles = Vec::new();
     for source in &settings.sources {
         puzzles.push(read_puzzle(source, settings.reading)?);
+    }
+    if let Some(solvers) = &settings.solvers {
+        return run_solvers(&settings, solvers, puzzles);
     }
     let mut runs = Vec::new();
     for (name, puzzle, _) in &puzzles {
@@ -101,4 +138,34 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     }
     let exact = runs.iter().all(|r| r.exact);
     Ok(if exact { Status::Done } else { Status::LowerBound })
+}
+
+/// `compare --solvers`: the study, its report, its cactus plot.
+fn run_solvers(
+    settings: &Settings,
+    solvers: &[&'static study::Solver],
+    puzzles: Vec<(String, satsudoku::model::Puzzle, satsudoku::parse::Format)>,
+) -> Result<Status, AppError> {
+    let paths = settings.sources.iter().filter_map(|s| s.path().map(PathBuf::from)).collect();
+    let puzzles: Vec<(String, satsudoku::model::Puzzle)> = puzzles.into_iter().map(|(n, p, _)| (n, p)).collect();
+    let plan = study::Study {
+        solvers: solvers.to_vec(),
+        repeat: settings.repeat,
+        timeout: settings.timeout.unwrap_or(std::time::Duration::from_secs(60)),
+        encoding: settings.encodings.first().copied().unwrap_or_default(),
+        puzzles: &puzzles,
+        paths,
+    };
+    let (rows, disagreed) = study::run(&plan)?;
+    if let Some(path) = &settings.svg {
+        let svg = study::cactus(&rows).map_err(|e| AppError::Other(anyhow::anyhow!(e)))?;
+        let inputs: Vec<_> = settings.sources.iter().filter_map(Source::path).collect();
+        write_output(Some(path), &inputs, settings.replace, |out: &mut dyn Write| out.write_all(svg.as_bytes()))?;
+    }
+    if let Some(((a, b), path)) = &settings.scatter {
+        let svg = study::scatter(&rows, a, b, plan.timeout).map_err(|e| AppError::Other(anyhow::anyhow!(e)))?;
+        let inputs: Vec<_> = settings.sources.iter().filter_map(Source::path).collect();
+        write_output(Some(path), &inputs, settings.replace, |out: &mut dyn Write| out.write_all(svg.as_bytes()))?;
+    }
+    study::finish(&rows, disagreed, settings.table, &mut std::io::stdout().lock())
 }

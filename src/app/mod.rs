@@ -13,6 +13,7 @@ mod export;
 mod input;
 mod output;
 mod progress;
+mod study;
 mod tasks;
 mod unique;
 

@@ -379,6 +379,18 @@ impl Linear {
     /// GLPK's `-o` report); no value at all with "infeasible" in the text
     /// is a proof that there is none.
     pub(super) fn read_solution(&self, text: &str) -> Result<Option<Vec<Digit>>, AnswerError> {
+        // The status line: CBC's first line ("Integer infeasible - ...",
+        // followed by the relaxation's fractional values), HiGHS's "Model
+        // status", GLPK's "Status: INTEGER EMPTY".
+        for line in text.lines().map(|l| l.trim().to_lowercase()) {
+            let status = line.starts_with("infeasible")
+                || line.starts_with("integer infeasible")
+                || line.starts_with("model status")
+                || line.starts_with("status:");
+            if status && (line.contains("infeasible") || line.contains("empty")) {
+                return Ok(None);
+            }
+        }
         let by_name: HashMap<&str, usize> = self.vars.iter().enumerate().map(|(i, v)| (v.name.as_str(), i)).collect();
         let mut values = HashMap::new();
         let mut tokens = text.split_whitespace().peekable();
@@ -386,6 +398,9 @@ impl Linear {
             let Some(&var) = by_name.get(token) else { continue };
             let value = tokens.by_ref().take(4).find_map(|t| t.parse::<f64>().ok());
             if let Some(value) = value {
+                if (value - value.round()).abs() > 1e-6 || !value.is_finite() {
+                    return Err(AnswerError(format!("{token} is {value}, not a whole number: no integer solution")));
+                }
                 values.insert(var, value.round() as i64);
             }
         }

@@ -440,3 +440,86 @@ fn random_regions(rng: &mut crate::common::Rng, n: usize) -> Vec<usize> {
         continue 'again;
     }
 }
+
+/// `compare --solvers` as JSON: its rows.
+fn study(
+    solvers: &str,
+    files: &[&str],
+    path: Option<&std::ffi::OsStr>,
+    extra: &[&str],
+) -> (Vec<serde_json::Value>, String, i32) {
+    let mut command = satsudoku();
+    command
+        .args(["compare", "--solvers", solvers, "--repeat", "1", "--timeout", "30", "--output", "json"])
+        .args(extra)
+        .args(files);
+    if let Some(path) = path {
+        command.env("PATH", path);
+    }
+    let out = command.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let rows = serde_json::from_str::<serde_json::Value>(&stdout)
+        .map(|v| v["runs"].as_array().cloned().unwrap_or_default())
+        .unwrap_or_default();
+    (rows, String::from_utf8_lossy(&out.stderr).into_owned(), out.status.code().unwrap_or(-1))
+}
+
+/// The external solvers CI installs and satsudoku's engines, on the
+/// contest samples and classic puzzles: every one answers, and every
+/// answer agrees with satsudoku's count (recorded in COUNTS.tsv and checked
+/// against the oracle elsewhere); the cactus plot is drawn.
+#[test]
+fn compare_solvers_agree_on_the_contest_samples_and_classic_puzzles() {
+    let test = "compare_solvers_agree_on_the_contest_samples_and_classic_puzzles";
+    let external = ["minisat", "clingo", "clasp", "cbc", "minizinc"];
+    if !external.iter().all(|p| installed(p, test)) {
+        return;
+    }
+    let files =
+        ["cnf-samples/contest.lp", "cnf-samples/some.lp", "cnf-samples/zero.lp", "cnf-samples/family/wikipedia.txt"];
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("cactus.svg");
+    let solvers = "minisat,ganak,clingo,clasp,cbc,minizinc,satsudoku,satsudoku-dlx";
+    let (rows, stderr, status) = study(solvers, &files, None, &["--svg", svg.to_str().unwrap()]);
+    assert_eq!(status, 0, "{stderr}");
+    let recorded: HashMap<String, u128> = samples().into_iter().collect();
+    for row in &rows {
+        let file = row["file"].as_str().unwrap();
+        assert_eq!(row["status"], "solved", "{row}");
+        assert_eq!(row["agrees"], true, "{row}");
+        assert_eq!(row["expected"].as_str().unwrap().parse::<u128>().unwrap(), recorded[file], "{row}");
+    }
+    let ganak = Process::new("python3").args(["-c", "import pyganak"]).output().is_ok_and(|o| o.status.success());
+    assert_eq!(rows.len(), files.len() * (7 + usize::from(ganak)), "{stderr}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let labels: String = doc.descendants().filter_map(|n| n.text()).collect();
+    assert!(
+        labels.contains("minisat") && labels.contains("satsudoku-dlx") && labels.contains("instances solved"),
+        "{labels}"
+    );
+}
+
+/// A solver that answers wrong is caught: a `clingo` on PATH that always
+/// reports 5 models makes the row disagree, says so on stderr, exit 1. A
+/// solver that is not installed is skipped with a line saying how to
+/// install it, and the run goes on.
+#[test]
+fn a_wrong_solver_is_caught_and_a_missing_one_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = dir.path().join("clingo");
+    std::fs::write(&fake, "#!/bin/sh\necho 'clingo version 0 (a fake)'\necho 'Models       : 5'\n").unwrap();
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = std::env::join_paths([dir.path().to_path_buf(), "/usr/bin".into(), "/bin".into()]).unwrap();
+    let (rows, stderr, status) = study("clingo,kissat-not-a-solver", &["cnf-samples/contest.lp"], Some(&path), &[]);
+    assert!(rows.is_empty() && status == 2, "an unknown solver is a usage error: {stderr}");
+    let (rows, stderr, status) = study("clingo,satsudoku", &["cnf-samples/contest.lp"], Some(&path), &[]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stderr.contains("DISAGREEMENT: clingo on cnf-samples/contest.lp"), "{stderr}");
+    let clingo = rows.iter().find(|r| r["solver"] == "clingo").unwrap();
+    assert_eq!((clingo["answer"].as_str(), clingo["agrees"].as_bool()), (Some("count 5"), Some(false)));
+    let (rows, stderr, status) = study("kissat,satsudoku", &["cnf-samples/contest.lp"], Some(&path), &[]);
+    assert_eq!((status, rows.len()), (0, 1), "{stderr}");
+    assert!(stderr.contains("skipped kissat: not installed (apt-get install kissat"), "{stderr}");
+}
