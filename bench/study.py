@@ -30,7 +30,7 @@ FILES = [
     "cnf-samples/family/jigsaw-7x7.puzzle",
     "cnf-samples/family/classic-16x16.txt",
 ]
-SOLVERS = "minisat,clingo,clasp,cbc,minizinc,satsudoku,satsudoku-dlx"
+SOLVERS = "minisat,cadical,ganak,clingo,clasp,cbc,highs,minizinc,cp-sat,satsudoku,satsudoku-dlx"
 
 
 def main():
@@ -53,8 +53,9 @@ def main():
         f.write(f"Machine: {model}, {os.cpu_count()} cores. Commit {commit}, {date}.\n")
         f.write(f"Command: `python3 bench/study.py {runs} {timeout}`\n\n")
         f.write(f"Whole-process times in ms, medians of {runs} runs; peak resident memory of the solver's process. ")
-        f.write("minisat's answer is a verdict (a model, then the same CNF with it blocked); clasp's and CBC's a ")
-        f.write("solution; clingo, MiniZinc and satsudoku count. Every answer agrees with satsudoku's count.\n\n")
+        f.write("minisat's and CaDiCaL's answers are verdicts (a model, then the same CNF with it blocked); clasp's, ")
+        f.write("CBC's and HiGHS's a solution; ganak, clingo, MiniZinc, CP-SAT and satsudoku count. Every answer ")
+        f.write("agrees with satsudoku's count.\n\n")
         f.write(out.stdout)
     print(out.stdout)
 

@@ -8,14 +8,17 @@
 #                                          and GNU parallel (Debian's parallel),
 #                                          which runs a split count in a test
 #                                          and the solvers the formulation round
-#                                          trips run (tests/it/formulations.rs):
-#                                          CBC and GLPK (MIP), clingo (Debian's
-#                                          gringo), clasp (OPB), MiniZinc with
-#                                          Gecode (Debian)
-#   bash scripts/install-tools.sh --research  also the other solvers a study
-#                                          compares: CaDiCaL, PicoSAT,
-#                                          CryptoMiniSat (Debian), HiGHS and
-#                                          OR-tools CP-SAT (PyPI)
+#                                          trips and compare --solvers run
+#                                          (tests/it/formulations.rs): CBC and
+#                                          GLPK (MIP), clingo (Debian's gringo),
+#                                          clasp (OPB), MiniZinc with Gecode,
+#                                          CaDiCaL, PicoSAT, CryptoMiniSat
+#                                          (Debian), HiGHS and OR-tools CP-SAT
+#                                          (PyPI's highspy, ortools)
+#   bash scripts/install-tools.sh --research  the same: every solver
+#                                          compare --solvers knows that the
+#                                          package registries have (kissat is
+#                                          not packaged here)
 #   bash scripts/install-tools.sh --bench  also the peers bench/peers.py times:
 #                                          GNU Prolog and hyperfine (Debian),
 #                                          clingo, OR-tools and pysat (PyPI).
@@ -31,11 +34,11 @@ if ! command -v minisat >/dev/null 2>&1 || ! command -v rsvg-convert >/dev/null 
   || ! command -v clasp >/dev/null 2>&1 || ! command -v minizinc >/dev/null 2>&1; then
   apt_install minisat librsvg2-bin parallel coinor-cbc glpk-utils gringo clasp minizinc
 fi
-if [ "${1:-}" = "--research" ]; then
-  if ! command -v cadical >/dev/null 2>&1 || ! command -v picosat >/dev/null 2>&1 \
-    || ! command -v cryptominisat5 >/dev/null 2>&1; then
-    apt_install cadical picosat cryptominisat
-  fi
+if ! command -v cadical >/dev/null 2>&1 || ! command -v picosat >/dev/null 2>&1 \
+  || ! command -v cryptominisat5 >/dev/null 2>&1; then
+  apt_install cadical picosat cryptominisat
+fi
+if ! python3 -c 'import highspy, ortools' >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check highspy ortools
 fi
 if ! python3 -c 'import pyganak' >/dev/null 2>&1; then
@@ -50,5 +53,6 @@ fi
 command -v minisat >/dev/null
 command -v rsvg-convert >/dev/null
 command -v parallel >/dev/null
-for solver in cbc glpsol clingo clasp minizinc; do command -v "$solver" >/dev/null; done
+for solver in cbc glpsol clingo clasp minizinc cadical picosat cryptominisat5; do command -v "$solver" >/dev/null; done
+python3 -c "import highspy, ortools"
 python3 -c 'import pyganak; print("pyganak", pyganak.__version__)'

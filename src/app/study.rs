@@ -62,7 +62,7 @@ pub struct Solver {
 pub const SOLVERS: &[Solver] = &[
     sat("minisat", "apt-get install minisat"),
     sat("cadical", "apt-get install cadical"),
-    sat("kissat", "apt-get install kissat"),
+    sat("kissat", "not packaged in Debian 12 or on PyPI: build it from its source and put kissat on PATH"),
     sat("picosat", "apt-get install picosat"),
     sat("cryptominisat5", "apt-get install cryptominisat"),
     Solver {
@@ -306,7 +306,8 @@ pub struct Row {
     pub file: String,
     pub solver: String,
     pub formulation: String,
-    /// solved, timeout, error
+    /// solved, timeout, refused (the formulation or engine cannot take the
+    /// puzzle), error
     pub status: String,
     pub answer: String,
     /// satsudoku's own count.
@@ -425,9 +426,20 @@ fn run_one(
         let outcome = match (measured.exit, count) {
             (Some(0), Some(n)) => ("solved".into(), Said::Count(n), None),
             (Some(3), _) => ("timeout".into(), Said::Unknown, None),
+            // The engine does not take the puzzle (the grid engine and
+            // sums, dancing links and arithmetic).
+            (Some(2), _) => ("refused".into(), Said::Unknown, None),
             _ => ("error".into(), Said::Unknown, None),
         };
         return Ok((measured, outcome));
+    }
+    if solver.formulation != Formulation::Cnf {
+        // A rule the formulation cannot express: no run, a row that says so.
+        if let Err(e) = formulate::write(puzzle, solver.formulation, &[], &mut std::io::sink()) {
+            let none = Measured { wall: Duration::ZERO, cpu: Duration::ZERO, peak_kb: 0, timed_out: false, exit: None };
+            diag!("satsudoku: {}: refused: {e}", solver.name);
+            return Ok((none, ("refused".into(), Said::Unknown, None)));
+        }
     }
     let input = dir.join(format!("puzzle.{}", solver.extension));
     let encoded = (solver.formulation == Formulation::Cnf).then(|| encode::encode(puzzle, &study.encoding));
@@ -603,6 +615,23 @@ pub fn render(rows: &[Row], format: TableFormat) -> String {
     }
 }
 
+/// Strong, distinct line colours (the Tableau 10 and two more), dark
+/// enough on white.
+const PALETTE: [plotters::style::RGBColor; 12] = [
+    plotters::style::RGBColor(31, 119, 180),
+    plotters::style::RGBColor(255, 127, 14),
+    plotters::style::RGBColor(44, 160, 44),
+    plotters::style::RGBColor(214, 39, 40),
+    plotters::style::RGBColor(148, 103, 189),
+    plotters::style::RGBColor(140, 86, 75),
+    plotters::style::RGBColor(227, 119, 194),
+    plotters::style::RGBColor(90, 90, 90),
+    plotters::style::RGBColor(188, 189, 34),
+    plotters::style::RGBColor(23, 190, 207),
+    plotters::style::RGBColor(0, 0, 0),
+    plotters::style::RGBColor(0, 90, 50),
+];
+
 /// The cactus plot: for each solver, its solved instances' times sorted,
 /// the k-th at x = k (instances solved within that time), time on a log
 /// axis, as SAT and model counting papers draw it.
@@ -647,7 +676,7 @@ pub fn cactus(rows: &[Row]) -> Result<String, String> {
             .draw()
             .map_err(|e| e.to_string())?;
         for (i, (solver, times)) in lines.iter().enumerate() {
-            let colour = Palette99::pick(i).to_rgba();
+            let colour = PALETTE[i % PALETTE.len()].to_rgba();
             let points: Vec<(u32, f64)> = times.iter().enumerate().map(|(k, &t)| (k as u32 + 1, t)).collect();
             chart
                 .draw_series(std::iter::once(PathElement::new(points.clone(), colour.stroke_width(2))))
