@@ -79,8 +79,26 @@ pub struct Text {
     pub text: String,
 }
 
-/// Reads `source` as UTF-8 text of at most [`MAX_INPUT_BYTES`].
+/// Reads `source` as UTF-8 text of at most [`MAX_INPUT_BYTES`]. A file
+/// argument that names no file but is itself a puzzle (a givens line, an
+/// f-puzzles share string or link) is read as the puzzle, and stderr says
+/// so; one that is neither is an error that says how to pipe a puzzle in.
 pub fn read_text(source: &Source) -> Result<Text, AppError> {
+    if let Source::File(path) = source {
+        if !path.exists() && path.symlink_metadata().is_err() {
+            let argument = path.to_string_lossy();
+            let name = "<argument>";
+            if parse::detect(&argument, name, parse::Options::default()).is_ok() {
+                crate::diag!("satsudoku: no file {}: reading the argument itself as the puzzle", display_name(path));
+                return Ok(Text { name: name.to_owned(), text: argument.into_owned() });
+            }
+            return Err(AppError::Usage(format!(
+                "cannot read {}: no such file, and the argument is no puzzle either; to give a puzzle as text, \
+                 pipe it in: echo 'PUZZLE' | satsudoku COMMAND",
+                display_name(path)
+            )));
+        }
+    }
     let name = source.name();
     let read_err = |source| InputError::Read { name: name.clone(), source };
     let mut bytes = Vec::new();

@@ -55,8 +55,27 @@ pub enum GroupKind {
     Box,
     /// An irregular region of `side` cells (jigsaw).
     Region,
-    /// Any further all-different group, such as a diagonal or a cage.
+    /// Any further all-different group, such as a diagonal.
     Extra,
+    /// A killer cage's cells (all different; its sum is a constraint).
+    Cage,
+}
+
+impl Group {
+    /// The group as a person names it: `row 3`, `column 2`, `the box of
+    /// r4c4`, `the killer cage r1c1 r1c2`.
+    pub fn describe(&self) -> String {
+        let first = self.cells[0];
+        let cells = || itertools::join(&self.cells, " ");
+        match self.kind {
+            GroupKind::Row => format!("row {}", first.row + 1),
+            GroupKind::Column => format!("column {}", first.col + 1),
+            GroupKind::Box => format!("the box of {first}"),
+            GroupKind::Region => format!("the region of {first}"),
+            GroupKind::Extra => format!("the group {}", cells()),
+            GroupKind::Cage => format!("the killer cage {}", cells()),
+        }
+    }
 }
 
 /// Cells whose digits are all different.
@@ -271,6 +290,14 @@ impl Puzzle {
         Ok(())
     }
 
+    /// Adds a killer cage's group: its cells all different (its sum, if
+    /// any, is a [`Constraint::Sum`] of its own).
+    pub fn add_cage(&mut self, cells: Vec<Cell>) -> Result<(), ModelError> {
+        self.check_group(&cells)?;
+        self.groups.push(Group { kind: GroupKind::Cage, cells });
+        Ok(())
+    }
+
     /// A group's cells are in the grid, distinct, and at most `side` many.
     fn check_group(&self, cells: &[Cell]) -> Result<(), ModelError> {
         let digits = self.digits();
@@ -390,7 +417,7 @@ impl Puzzle {
                 for &b in &group.cells[i + 1..] {
                     if let (Some(x), Some(y)) = (self.given(a), self.given(b)) {
                         if x == y {
-                            found.push(format!("{a} and {b} are both given {x} in one {:?} group", group.kind));
+                            found.push(format!("{a} and {b} are both given {x} in {}", group.describe()));
                         }
                     }
                 }

@@ -91,8 +91,9 @@ impl fmt::Display for Pos {
 /// - Kattis: `<`, `=` or `>` first;
 /// - the native puzzle format: a first word `size`;
 /// - LP facts: a first line with `(`, or a `%` or `/*` comment;
-/// - givens: a first puzzle line that is one word of cell characters
-///   (several such lines are a collection);
+/// - givens: a first puzzle line that is one word of cell characters, at
+///   least half of them digits or blanks (several such lines are a
+///   collection; prose is no puzzle);
 /// - grid: as many rows of cells (and separators) as the first row has cells;
 /// - Takuzu: rows of `0`, `1` and `.`, as many as each has cells, an even number.
 ///
@@ -178,7 +179,15 @@ fn candidates(text: &str) -> Vec<Format> {
     if !found.is_empty() {
         return found;
     }
-    if grid::puzzle_text(first).is_some_and(|word| word.chars().count() >= 4 && word.chars().all(cell_like)) {
+    // A puzzle's word is mostly digits and blanks; prose (a README's first
+    // word) is letters, and is no puzzle of any format.
+    let puzzle_like = |word: &str| {
+        let digits = word.chars().filter(|c| c.is_ascii_digit() || matches!(c, '.' | '_')).count();
+        2 * digits >= word.chars().count()
+    };
+    if grid::puzzle_text(first)
+        .is_some_and(|word| word.chars().count() >= 4 && word.chars().all(cell_like) && puzzle_like(word))
+    {
         found.push(Format::Givens);
     }
     if first.chars().all(grid_like) && looks_like_grid(text) {

@@ -176,7 +176,7 @@ fn large_square_sides_have_square_boxes_and_the_limit_is_named() {
             .assert()
             .success()
             .stdout("solutions(0).\n")
-            .stderr(contains(format!("r1c1 and r{root}c{root} are both given 1 in one Box group")));
+            .stderr(contains(format!("r1c1 and r{root}c{root} are both given 1 in the box of r1c1")));
     }
     satsudoku()
         .args(["count", "--format", "givens", "-"])
@@ -366,4 +366,46 @@ fn a_stopped_count_never_looks_like_an_exact_one() {
         .assert()
         .code(3)
         .stdout("solutions_unknown.\n");
+}
+
+/// A file in no format says so (README.md was "a bad givens line": its
+/// first word, "Counts", has the shape of one).
+#[test]
+fn a_file_in_no_format_says_so() {
+    satsudoku()
+        .args(["count", "README.md"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("README.md:1:1: not a recognised format: use --format"));
+}
+
+/// An argument that names no file but is a puzzle is read as one, and
+/// stderr says so; one that is neither says how to pipe a puzzle in.
+#[test]
+fn an_argument_that_is_a_puzzle_is_read_as_one() {
+    // 288 / 4: one digit given in a blank 4x4.
+    satsudoku()
+        .args(["count", "1..............."])
+        .assert()
+        .success()
+        .stdout("solutions(72).\n")
+        .stderr(predicates::str::contains("reading the argument itself as the puzzle"));
+    satsudoku()
+        .args(["count", "no-such-puzzle.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no such file").and(predicates::str::contains("pipe it in")));
+}
+
+/// Givens that clash inside a killer cage name the cage (they named an
+/// "Extra group").
+#[test]
+fn a_clash_in_a_killer_cage_names_the_cage() {
+    satsudoku()
+        .arg("count")
+        .write_stdin("size 4\nkiller r1c1 r2c2\ngivens\n1...\n.1..\n....\n....\n")
+        .assert()
+        .success()
+        .stdout("solutions(0).\n")
+        .stderr(predicates::str::contains("r1c1 and r2c2 are both given 1 in the killer cage r1c1 r2c2"));
 }

@@ -58,7 +58,7 @@ pub(super) fn killer(p: &mut Puzzle, ctx: &mut Context, a: &Args) -> Result<(), 
         }
         sum(p, cells, value)?;
     }
-    p.add_group(cells.clone()).map_err(RuleError::from)
+    p.add_cage(cells.clone()).map_err(RuleError::from)
 }
 
 /// A sum without distinctness.
