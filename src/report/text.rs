@@ -47,19 +47,17 @@ impl Printer for Text {
         writeln!(out, "{}{line}", prefix(item))
     }
 
-    /// The candidates as a grid, a row a line, each cell's digits run
-    /// together (`.` for none); with counts, one line per cell after it,
-    /// `rRcC d:count ...`. A digit not decided (a stopped search) is `?`.
+    /// The candidates as a grid a person reads: a row a line, each cell's
+    /// digits run together in a column of one width, a given in brackets,
+    /// `.` for a cell with none, `?` after a digit not decided (a stopped
+    /// search), `|` and `-+-` lines between boxes. With counts, one line per
+    /// open cell after it (a cell with one digit left is not listed),
+    /// `rRcC d:count ...`.
     fn candidates(&mut self, out: &mut dyn Write, item: &Item, c: &Candidates, _elapsed: Duration) -> io::Result<()> {
         let n = c.side;
         let prefix = prefix(item);
-        for r in 0..n {
-            let mut line = prefix.clone();
-            for col in 0..n {
-                let i = r * n + col;
-                if col > 0 {
-                    line.push(' ');
-                }
+        let text: Vec<String> = (0..n * n)
+            .map(|i| {
                 let mut text = String::new();
                 for d in 1..=n as u8 {
                     if c.possible[i] >> (d - 1) & 1 == 1 {
@@ -69,15 +67,40 @@ impl Printer for Text {
                 if c.undecided[i] != 0 {
                     text.push('?');
                 }
-                line.push_str(if text.is_empty() { "." } else { &text });
+                match c.givens.get(i).copied().flatten() {
+                    Some(_) => format!("[{text}]"),
+                    None if text.is_empty() => ".".to_owned(),
+                    None => text,
+                }
+            })
+            .collect();
+        let width = text.iter().map(|t| t.chars().count()).max().unwrap_or(1);
+        let (box_rows, box_cols) = c.boxes.unwrap_or((n, n));
+        let rule = {
+            let block = "-".repeat(box_cols * (width + 1) - 1);
+            vec![block; n / box_cols.max(1)].join("-+-")
+        };
+        for r in 0..n {
+            if r > 0 && r % box_rows == 0 {
+                writeln!(out, "{prefix}{rule}")?;
             }
-            writeln!(out, "{line}")?;
+            let mut line = prefix.clone();
+            for col in 0..n {
+                if col > 0 {
+                    line.push_str(if col % box_cols == 0 { " | " } else { " " });
+                }
+                line.push_str(&format!("{:<width$}", text[r * n + col]));
+            }
+            writeln!(out, "{}", line.trim_end())?;
         }
         if let Some(counts) = &c.counts {
             for (i, per_digit) in counts.iter().enumerate() {
+                let found: Vec<_> = per_digit.iter().enumerate().filter(|(_, k)| k.bits() > 0).collect();
+                if found.len() <= 1 {
+                    continue; // fixed (or, with no digit at all, shown as `.` above)
+                }
                 let cell = Cell::new(i / n, i % n);
-                let found = per_digit.iter().enumerate().filter(|(_, k)| k.bits() > 0);
-                let found = itertools::join(found.map(|(d, k)| format!("{}:{k}", d + 1)), " ");
+                let found = itertools::join(found.iter().map(|(d, k)| format!("{}:{k}", d + 1)), " ");
                 writeln!(out, "{prefix}{cell} {found}")?;
             }
         }

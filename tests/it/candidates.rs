@@ -69,8 +69,10 @@ fn candidates_and_counts_match_every_solution() {
 fn candidates_work_on_every_format() {
     let out = satsudoku().args(["candidates", "cnf-samples/contest.lp"]).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    assert_eq!(text.lines().count(), 9);
-    assert!(text.split_whitespace().all(|c| c.len() == 1), "{text}");
+    // Nine rows and two box lines; every cell one digit (no givens).
+    assert_eq!(text.lines().count(), 11);
+    let cells: Vec<&str> = text.split_whitespace().filter(|c| *c != "|" && !c.starts_with('-')).collect();
+    assert!(cells.len() == 81 && cells.iter().all(|c| c.len() == 1), "{text}");
     for file in [
         "cnf-samples/kattis-sample.txt",
         "cnf-samples/family/killer-9x9.fpuzzles.json",
@@ -94,4 +96,38 @@ fn a_stopped_search_is_marked() {
     let record: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(record["exact"], false);
     assert_eq!(record["cells"][0]["undecided"].as_array().unwrap().len(), 4);
+}
+
+/// The text grid is for a person: columns of one width, givens in
+/// brackets, box lines, and with `--counts` only the open cells listed.
+/// classic-6x6.grid has 8 solutions; its 12 open cells hold 3 or 6, 4
+/// solutions each (the oracle's candidates: candidates_and_counts_match_every_solution).
+#[test]
+fn the_candidate_grid_reads_at_a_glance() {
+    let out = satsudoku().args(["candidates", "--counts", "cnf-samples/family/classic-6x6.grid"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let grid = &lines[..8];
+    assert_eq!(grid.iter().filter(|l| l.contains("-+-")).count(), 2, "{text}");
+    let rows: Vec<&&str> = grid.iter().filter(|l| !l.contains("-+-")).collect();
+    assert!(rows.iter().all(|r| r.matches(" | ").count() == 1), "{text}");
+    // Every column of cells starts at the same place in every row.
+    let starts = |r: &str| {
+        r.char_indices()
+            .filter(|&(i, c)| c != ' ' && (i == 0 || r.as_bytes()[i - 1] == b' '))
+            .map(|(i, _)| i)
+            .collect::<Vec<_>>()
+    };
+    assert!(rows.iter().all(|r| starts(r) == starts(rows[0])), "{text}");
+    let givens = std::fs::read_to_string("cnf-samples/family/classic-6x6.grid").unwrap();
+    let given_count = givens
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .flat_map(|l| l.chars())
+        .filter(|c| c.is_ascii_digit() && *c != '0')
+        .count();
+    assert_eq!(text.matches('[').count(), given_count, "{text}");
+    let counted = &lines[8..];
+    assert_eq!(counted.len(), 12, "{text}");
+    assert!(counted.iter().all(|l| l.ends_with(" 3:4 6:4")), "{text}");
 }

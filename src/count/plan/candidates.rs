@@ -34,6 +34,10 @@ pub struct Candidates {
     pub solutions: Option<BigUint>,
     /// Why the search ended.
     pub stop: Stop,
+    /// The box shape, for drawing box lines (none for jigsaws and Latin squares).
+    pub boxes: Option<(usize, usize)>,
+    /// Each cell's given digit, in reading order.
+    pub givens: Vec<Option<Digit>>,
 }
 
 impl Candidates {
@@ -77,6 +81,14 @@ impl Counter {
     /// solution). Stopped by the plan's limits, what was found so far, the
     /// rest undecided.
     pub fn candidates(&mut self, puzzle: &Puzzle, counts: bool) -> Result<Candidates, CountError> {
+        let mut found = self.search_candidates(puzzle, counts)?;
+        found.boxes = puzzle.boxes();
+        found.givens = puzzle.cells().map(|cell| puzzle.given(cell)).collect();
+        Ok(found)
+    }
+
+    /// [`Counter::candidates`] before the layout is noted.
+    fn search_candidates(&mut self, puzzle: &Puzzle, counts: bool) -> Result<Candidates, CountError> {
         let n = puzzle.side();
         let all: u64 = if n >= 64 { u64::MAX } else { (1 << n) - 1 };
         let mut possible = vec![0u64; n * n];
@@ -97,6 +109,8 @@ impl Counter {
                 counts: Some(tallies),
                 solutions: Some(BigUint::from(solutions)),
                 stop,
+                boxes: None,
+                givens: Vec::new(),
             });
         }
         let start = Instant::now();
@@ -116,6 +130,8 @@ impl Counter {
                     counts: None,
                     solutions: None,
                     stop: Stop::Complete,
+                    boxes: None,
+                    givens: Vec::new(),
                 })
             }
             Some(grids) => mark(&mut possible, &grids[0]),
@@ -145,7 +161,17 @@ impl Counter {
             }
             undecided[i] &= !possible[i];
         }
-        Ok(Candidates { side: n, possible, undecided, counts: None, solutions: None, stop: Stop::Complete })
+        let (boxes, givens) = (None, Vec::new());
+        Ok(Candidates {
+            side: n,
+            possible,
+            undecided,
+            counts: None,
+            solutions: None,
+            stop: Stop::Complete,
+            boxes,
+            givens,
+        })
     }
 }
 
@@ -153,5 +179,5 @@ impl Counter {
 fn stopped(n: usize, possible: Vec<u64>, undecided: Vec<u64>, plan: &Plan) -> Candidates {
     let stop = if plan.interrupted() { Stop::Interrupted } else { Stop::Timeout };
     let undecided = undecided.iter().zip(&possible).map(|(u, p)| u & !p).collect();
-    Candidates { side: n, possible, undecided, counts: None, solutions: None, stop }
+    Candidates { side: n, possible, undecided, counts: None, solutions: None, stop, boxes: None, givens: Vec::new() }
 }
