@@ -24,10 +24,19 @@ pub const MAX_JOBS: u16 = 256;
 /// A parser for a [`Named`] option: its names, each with its help, as
 /// clap's possible values.
 fn named<T: Named + Send + Sync>() -> impl TypedValueParser<Value = T> {
-    let values = T::VARIANTS.iter().map(|v| PossibleValue::new(v.name()).help(v.help()));
+    named_of(T::VARIANTS)
+}
+
+/// [`named`] for some of the variants only: a command lists (and takes)
+/// only the values it accepts.
+fn named_of<T: Named + Send + Sync>(variants: &'static [T]) -> impl TypedValueParser<Value = T> {
+    let values = variants.iter().map(|v| PossibleValue::new(v.name()).help(v.help()));
     // clap accepts only the names listed, so each maps back to its variant.
     PossibleValuesParser::new(values).map(|name| T::from_name(&name).unwrap_or(T::VARIANTS[0]))
 }
+
+/// What `unique` and `candidates` print: no model count, so no `mc`.
+const TEXT_OR_JSON: &[Output] = &[Output::Text, Output::Json];
 
 /// Count the solutions of Sudoku-family puzzles exactly with a SAT solver.
 #[derive(Debug, Parser)]
@@ -64,6 +73,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Input")]
 pub struct InputArgs {
     /// Puzzle file; `-` or none reads stdin.
     pub file: Option<PathBuf>,
@@ -109,6 +119,7 @@ fn parse_box(text: &str) -> Result<(usize, usize), String> {
 }
 
 #[derive(Debug, Clone, Copy, Args)]
+#[command(next_help_heading = "Encoding")]
 pub struct EncodingArgs {
     /// A whole encoding by name: option names joined by `/`, in any order, the rest default
     /// (`order`, `minimal/ladder`, `support/reduced`, `direct/extended/pairwise/forbidden-pairs`).
@@ -160,6 +171,7 @@ impl EncodingArgs {
 
 /// The puzzles `count` and `unique` read.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Input")]
 pub struct PuzzlesArgs {
     /// Puzzle files, any format; `-` or none reads stdin. With several, each
     /// output line starts with `FILE<TAB>`; a collection (one puzzle a line)
@@ -174,6 +186,7 @@ pub struct PuzzlesArgs {
 
 /// How `count` and `unique` search: the encoding and the engine.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Encoding")]
 pub struct SolveArgs {
     #[command(flatten)]
     pub encoding: EncodingArgs,
@@ -184,10 +197,6 @@ pub struct SolveArgs {
 
 #[derive(Debug, Args)]
 pub struct CountArgs {
-    #[command(flatten)]
-    pub puzzles: PuzzlesArgs,
-    #[command(flatten)]
-    pub solve: SolveArgs,
     /// Worker threads, 1 to 256; above 1 the count is split into cubes counted
     /// in parallel [default: one thread for the first 4,096 decisions, then all cores]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
@@ -227,6 +236,12 @@ pub struct CountArgs {
     /// `auto` when stderr is a terminal.
     #[arg(long, value_enum, default_value_t)]
     pub progress: Progress,
+    // The input and the encoding last: their help headings follow the
+    // command's own options.
+    #[command(flatten)]
+    pub puzzles: PuzzlesArgs,
+    #[command(flatten)]
+    pub solve: SolveArgs,
 }
 
 #[derive(Debug, Args)]
@@ -259,10 +274,6 @@ pub struct SumArgs {
 
 #[derive(Debug, Args)]
 pub struct UniqueArgs {
-    #[command(flatten)]
-    pub puzzles: PuzzlesArgs,
-    #[command(flatten)]
-    pub solve: SolveArgs,
     /// Puzzles judged at a time, one thread each [default: all cores]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
     pub jobs: Option<u16>,
@@ -270,16 +281,18 @@ pub struct UniqueArgs {
     #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
     /// Output format: `text` (tab-separated lines) or `json` (a JSON object a line).
-    #[arg(long, value_parser = named::<Output>(), default_value_t)]
+    #[arg(long, value_parser = named_of(TEXT_OR_JSON), default_value_t)]
     pub output: Output,
-}
-
-#[derive(Debug, Args)]
-pub struct CandidatesArgs {
+    // The input and the encoding last: their help headings follow the
+    // command's own options.
     #[command(flatten)]
     pub puzzles: PuzzlesArgs,
     #[command(flatten)]
     pub solve: SolveArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CandidatesArgs {
     /// Also count, for each cell and digit, the solutions that put the digit there (this
     /// enumerates every solution once).
     #[arg(long)]
@@ -293,9 +306,15 @@ pub struct CandidatesArgs {
     /// Puzzles worked on at a time, one thread each [default: all cores]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
     pub jobs: Option<u16>,
-    /// Output format: `text` (the grid of candidates; with --counts, a line per cell) or `json`.
-    #[arg(long, value_parser = named::<Output>(), default_value_t)]
+    /// Output format: `text` (the grid of candidates; with --counts, a line per open cell) or `json`.
+    #[arg(long, value_parser = named_of(TEXT_OR_JSON), default_value_t)]
     pub output: Output,
+    // The input and the encoding last: their help headings follow the
+    // command's own options.
+    #[command(flatten)]
+    pub puzzles: PuzzlesArgs,
+    #[command(flatten)]
+    pub solve: SolveArgs,
 }
 
 /// When to show the progress line.

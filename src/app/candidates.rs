@@ -28,9 +28,7 @@ pub struct Settings {
 
 impl Settings {
     pub fn resolve(args: &CandidatesArgs) -> Result<Settings, AppError> {
-        if args.output == Output::Mc {
-            return Err(AppError::Usage("candidates prints text or json, not mc".into()));
-        }
+        // `--output mc` is not offered (cli::TEXT_OR_JSON).
         Ok(Settings {
             puzzles: Puzzles::resolve(&args.puzzles, &args.solve)?,
             counts: args.counts,

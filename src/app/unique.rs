@@ -29,9 +29,7 @@ pub struct Settings {
 
 impl Settings {
     pub fn resolve(args: &UniqueArgs) -> Result<Settings, AppError> {
-        if args.output == Output::Mc {
-            return Err(AppError::Usage("unique prints text or json, not mc (a verdict is no model count)".into()));
-        }
+        // `--output mc` is not offered (cli::TEXT_OR_JSON).
         Ok(Settings {
             puzzles: Puzzles::resolve(&args.puzzles, &args.solve)?,
             jobs: args.jobs.map_or_else(count::all_cores, usize::from),

@@ -334,3 +334,27 @@ fn ctrl_c_prints_a_lower_bound_with_status_3() {
     assert!(count < 6_670_903_752_021_072_936_960, "the count stopped early: {count}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("interrupted"));
 }
+
+/// Help for a newcomer: lines wrapped to the terminal (`COLUMNS`; 100 when
+/// it cannot be told), the options looked for first (`--jobs`, `--max`,
+/// `--timeout`, `--print`, `--output`) before the input and encoding
+/// options, and no `--output` value a command refuses (`unique` and
+/// `candidates` print no model count, so no `mc`).
+#[test]
+fn help_is_wrapped_and_leads_with_the_common_options() {
+    let help = |args: &[&str]| {
+        let out = satsudoku().args(args).env("COLUMNS", "80").output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let count = help(&["count", "--help"]);
+    assert!(count.lines().all(|l| l.chars().count() <= 80), "{count}");
+    let at = |name: &str| count.find(name).unwrap_or_else(|| panic!("{name} missing: {count}"));
+    for first in ["--jobs", "--max", "--timeout", "--print", "--output"] {
+        assert!(at(first) < at("--format") && at(first) < at("--encoding"), "{first} after the encoding: {count}");
+    }
+    for command in ["unique", "candidates"] {
+        let text = help(&[command, "-h"]);
+        let output = text.lines().skip_while(|l| !l.contains("--output")).take(3).collect::<String>();
+        assert!(output.contains("text, json") && !output.contains("mc"), "{command}: {output}");
+    }
+}
