@@ -63,7 +63,25 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     encode::check_fits(&puzzle, &settings.encoding)?;
     let encoded = encode::encode(&puzzle, &settings.encoding);
     let var_count = encoded.formula.var_count();
-    let values = match dimacs::parse_model(&model.text, &model.name, var_count)? {
+    // A model of another export (other encoding options) names other
+    // variables: each way it fails says which options to give.
+    let hint = format!(
+        "satsudoku: hint: decode reads the model with the encoding options the CNF was exported with, here {}; \
+         a CNF exported with other --encoding, --digits, --clause-set, --amo, --relation, --sum or --reduce \
+         options needs the same options here",
+        settings.encoding
+    );
+    let values = match dimacs::parse_model(&model.text, &model.name, var_count) {
+        Ok(answer) => answer,
+        Err(mut err) => {
+            err.message += &format!(
+                " (read as the CNF of encoding {}: one exported with other encoding options needs the same options here)",
+                settings.encoding
+            );
+            return Err(err.into());
+        }
+    };
+    let values = match values {
         SolverAnswer::Sat(values) => values,
         SolverAnswer::Unsat => {
             diag!("satsudoku: {}: the solver reports UNSAT: the puzzle has no solution", model.name);
@@ -78,6 +96,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         Ok(grid) => grid,
         Err(err) => {
             diag!("satsudoku: {}: not a grid: {err}", model.name);
+            diag!("{hint}");
             return Ok(Status::NotASolution);
         }
     };

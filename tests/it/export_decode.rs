@@ -154,3 +154,28 @@ fn decode_explains_models_that_are_not_grids() {
     decode("SAT\n1 2 0\n").code(1).stderr(contains("not a grid"));
     decode("SAT\n1 x 0\n").code(2).stderr(contains("model.txt:2:3: expected a literal"));
 }
+
+/// A model of a CNF exported with other encoding options says which
+/// options to give: one that names variables the CNF does not have, and
+/// one that decodes to no grid (every variable true: several digits in a
+/// cell), each with a hint naming the encoding it was read as.
+#[test]
+fn a_model_of_another_encoding_hints_at_the_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let beyond = dir.path().join("beyond.model");
+    // The contest's direct encoding has 729 variables; log digits 324.
+    std::fs::write(&beyond, format!("SAT\n{} 0\n", (1..=729).map(|v| v.to_string()).collect::<Vec<_>>().join(" ")))
+        .unwrap();
+    satsudoku()
+        .args(["decode", "--digits", "log", "cnf-samples/contest.lp"])
+        .arg(&beyond)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("beyond the 324 variables").and(predicates::str::contains("encoding log")));
+    satsudoku()
+        .args(["decode", "cnf-samples/contest.lp"])
+        .arg(&beyond)
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("not a grid").and(predicates::str::contains("hint: decode reads the model")));
+}
