@@ -283,6 +283,10 @@ pub struct UniqueArgs {
     /// Output format: `text` (tab-separated lines) or `json` (a JSON object a line).
     #[arg(long, value_parser = named_of(TEXT_OR_JSON), default_value_t)]
     pub output: Output,
+    /// Also draw the puzzle (one puzzle) as SVG in this file: givens, the
+    /// solution, or the cells where two solutions differ.
+    #[arg(long, value_name = "PICTURE.svg")]
+    pub svg: Option<PathBuf>,
     // The input and the encoding last: their help headings follow the
     // command's own options.
     #[command(flatten)]
@@ -309,6 +313,10 @@ pub struct CandidatesArgs {
     /// Output format: `text` (the grid of candidates; with --counts, a line per open cell) or `json`.
     #[arg(long, value_parser = named_of(TEXT_OR_JSON), default_value_t)]
     pub output: Output,
+    /// Also draw the puzzle (one puzzle) as SVG in this file: givens, and
+    /// each open cell's candidates, shaded by how many it keeps.
+    #[arg(long, value_name = "PICTURE.svg")]
+    pub svg: Option<PathBuf>,
     // The input and the encoding last: their help headings follow the
     // command's own options.
     #[command(flatten)]

@@ -24,6 +24,8 @@ pub struct Settings {
     pub timeout: Option<Duration>,
     pub jobs: usize,
     pub output: Output,
+    /// `--svg`: the picture of the one puzzle.
+    pub svg: Option<std::path::PathBuf>,
 }
 
 impl Settings {
@@ -36,6 +38,7 @@ impl Settings {
             timeout: args.timeout,
             jobs: args.jobs.map_or_else(count::all_cores, usize::from),
             output: args.output,
+            svg: args.svg.clone(),
         })
     }
 }
@@ -49,6 +52,10 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     let mut tallies = Tallies::new(&inputs, &tasks, "searched");
     let mut printer = report::printer(settings.output);
     let mut out = BufWriter::new(io::stdout().lock());
+    if settings.svg.is_some() && tasks.len() != 1 {
+        return Err(AppError::Usage(format!("--svg draws one puzzle; this run has {}", tasks.len())));
+    }
+    let mut drawn = None;
     let mut plan = settings.puzzles.plan();
     plan.limits.max = settings.max;
     plan.limits.timeout = settings.timeout;
@@ -68,6 +75,9 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             Ok(found) => found?,
         };
         printer.candidates(&mut out, &item, &candidates, elapsed).map_err(AppError::write("stdout"))?;
+        if settings.svg.is_some() {
+            drawn = Some(candidates.clone());
+        }
         let status = match candidates.stop {
             Stop::Complete => Status::Done,
             stop => {
@@ -85,5 +95,12 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         Ok(())
     })?;
     out.flush().map_err(AppError::write("stdout"))?;
+    if let (Some(path), Some(found), Some(task)) = (&settings.svg, &drawn, tasks.first()) {
+        let puzzle = task.parse()?;
+        let svg = report::svg::candidates(&puzzle, found);
+        super::output::write_output(Some(path), &[], super::output::Replace::Writable, |out: &mut dyn Write| {
+            out.write_all(svg.as_bytes())
+        })?;
+    }
     tallies.finish(&tasks)
 }

@@ -25,6 +25,8 @@ pub struct Settings {
     pub jobs: usize,
     pub timeout: Option<Duration>,
     pub output: Output,
+    /// `--svg`: the picture of the one puzzle.
+    pub svg: Option<std::path::PathBuf>,
 }
 
 impl Settings {
@@ -35,6 +37,7 @@ impl Settings {
             jobs: args.jobs.map_or_else(count::all_cores, usize::from),
             timeout: args.timeout,
             output: args.output,
+            svg: args.svg.clone(),
         })
     }
 }
@@ -58,6 +61,10 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             (verdict, conflicts, start.elapsed())
         }))
     };
+    if settings.svg.is_some() && tasks.len() != 1 {
+        return Err(AppError::Usage(format!("--svg draws one puzzle; this run has {}", tasks.len())));
+    }
+    let mut drawn = None;
     let mut plan = settings.puzzles.plan();
     plan.limits.timeout = settings.timeout;
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, judged: Judged| {
@@ -87,6 +94,9 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             diag!("satsudoku: {at}: undecided: {why}");
         }
         printer.verdict(&mut out, &item, &verdict, elapsed).map_err(AppError::write("stdout"))?;
+        if settings.svg.is_some() {
+            drawn = Some(verdict.clone());
+        }
         tallies.done(match verdict {
             Verdict::Unique(_) => Status::Done,
             Verdict::Undecided => Status::LowerBound,
@@ -95,5 +105,12 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         Ok(())
     })?;
     out.flush().map_err(AppError::write("stdout"))?;
+    if let (Some(path), Some(verdict), Some(task)) = (&settings.svg, &drawn, tasks.first()) {
+        let puzzle = task.parse()?;
+        let svg = report::svg::verdict(&puzzle, verdict);
+        super::output::write_output(Some(path), &[], super::output::Replace::Writable, |out: &mut dyn Write| {
+            out.write_all(svg.as_bytes())
+        })?;
+    }
     tallies.finish(&tasks)
 }

@@ -4,6 +4,7 @@
 
 mod json;
 mod mc;
+pub mod svg;
 mod text;
 
 use std::fmt::Write as _;

@@ -229,3 +229,35 @@ fn a_timeout_leaves_a_puzzle_undecided() {
     assert_eq!(lines[1], format!("{}\tunique\t{}", easy.display(), corpus[0]["solution"].as_str().unwrap()));
     assert!(String::from_utf8_lossy(&out.stderr).contains("undecided: stopped at --timeout"));
 }
+
+/// `--svg` draws the one puzzle for a setter: `unique` on classic-6x6.grid
+/// (8 solutions) shades the cells where its two solutions differ, the
+/// cells the text line names; `candidates` shades each open cell, as many
+/// as the text grid shows; a run of several puzzles is refused.
+#[test]
+fn svg_pictures_show_the_differing_cells_and_the_candidates() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = "cnf-samples/family/classic-6x6.grid";
+    let unique = dir.path().join("unique.svg");
+    let out = crate::common::satsudoku().args(["unique", "--svg", unique.to_str().unwrap(), file]).output().unwrap();
+    let line = String::from_utf8(out.stdout).unwrap();
+    let differ = line.trim_end().rsplit('\t').next().unwrap().split(',').count();
+    let text = std::fs::read_to_string(&unique).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let red = doc.descendants().filter(|n| n.attribute("fill") == Some("#f4b6b6")).count();
+    assert_eq!(red, differ, "{line}");
+    let candidates = dir.path().join("candidates.svg");
+    let out =
+        crate::common::satsudoku().args(["candidates", "--svg", candidates.to_str().unwrap(), file]).output().unwrap();
+    let grid = String::from_utf8(out.stdout).unwrap();
+    let open = grid.split_whitespace().filter(|c| c.len() >= 2 && !c.starts_with('[') && !c.starts_with('-')).count();
+    let text = std::fs::read_to_string(&candidates).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let shaded = doc.descendants().filter(|n| n.has_tag_name("rect") && n.attribute("width") == Some("48")).count();
+    assert_eq!(shaded, open, "{grid}");
+    crate::common::satsudoku()
+        .args(["unique", "--svg", unique.to_str().unwrap(), "cnf-samples/family/collection.txt"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--svg draws one puzzle"));
+}
