@@ -2,7 +2,8 @@
 //! satsudoku's own engines on every puzzle, each on the formulation it
 //! reads (exported to a temporary file), run as a program and measured the
 //! same way: wall and CPU time and peak memory of the process (`wait4`),
-//! its status (solved, timeout, error), and what it answers: a count
+//! its status (solved, timeout, refused, killed: a signal not ours, most
+//! often out of memory, error), and what it answers: a count
 //! (model counters, clingo, MiniZinc, CP-SAT, satsudoku), a verdict (SAT
 //! solvers: a model, then the same CNF with that model blocked, so unique,
 //! multiple or none) or a solution (MIP and PB solvers). Every answer is
@@ -215,6 +216,9 @@ impl Solver {
 #[derive(Clone, Copy, Debug)]
 struct Measured {
     wall: Duration,
+    /// The first run's wall time: for a SAT solver the time to a model,
+    /// before the second run proves uniqueness; for the others `wall`.
+    first: Duration,
     cpu: Duration,
     peak_kb: u64,
     timed_out: bool,
@@ -253,6 +257,7 @@ fn measure(program: &str, args: &[String], stdout: &Path, timeout: Duration) -> 
     let exit = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
     Ok(Measured {
         wall,
+        first: wall,
         cpu: tv(usage.ru_utime) + tv(usage.ru_stime),
         peak_kb: usage.ru_maxrss as u64,
         timed_out,
@@ -307,7 +312,7 @@ pub struct Row {
     pub solver: String,
     pub formulation: String,
     /// solved, timeout, refused (the formulation or engine cannot take the
-    /// puzzle), error
+    /// puzzle), killed (a signal not ours: most often out of memory), error
     pub status: String,
     pub answer: String,
     /// satsudoku's own count.
@@ -315,6 +320,8 @@ pub struct Row {
     /// Whether the answer agrees with it (`null`: no answer).
     pub agrees: Option<bool>,
     pub wall_ms: f64,
+    /// For a SAT solver the time to a model (its first run); else `wall_ms`.
+    pub first_ms: f64,
     pub cpu_ms: f64,
     pub peak_mb: f64,
 }
@@ -391,6 +398,7 @@ pub fn run(study: &Study) -> Result<(Vec<Row>, bool), AppError> {
                 expected: expected.map_or_else(|| "unknown".into(), |e| e.to_string()),
                 agrees,
                 wall_ms: ms(|m| m.wall),
+                first_ms: ms(|m| m.first),
                 cpu_ms: ms(|m| m.cpu),
                 peak_mb: runs.iter().map(|m| m.peak_kb).max().unwrap_or(0) as f64 / 1024.0,
             });
@@ -436,7 +444,14 @@ fn run_one(
     if solver.formulation != Formulation::Cnf {
         // A rule the formulation cannot express: no run, a row that says so.
         if let Err(e) = formulate::write(puzzle, solver.formulation, &[], &mut std::io::sink()) {
-            let none = Measured { wall: Duration::ZERO, cpu: Duration::ZERO, peak_kb: 0, timed_out: false, exit: None };
+            let none = Measured {
+                wall: Duration::ZERO,
+                first: Duration::ZERO,
+                cpu: Duration::ZERO,
+                peak_kb: 0,
+                timed_out: false,
+                exit: Some(0),
+            };
             diag!("satsudoku: {}: refused: {e}", solver.name);
             return Ok((none, ("refused".into(), Said::Unknown, None)));
         }
@@ -482,6 +497,11 @@ fn run_one(
     let measured = measure(program, &args, &out, study.timeout).map_err(io)?;
     if measured.timed_out {
         return Ok((measured, ("timeout".into(), Said::Unknown, None)));
+    }
+    if measured.exit.is_none() {
+        // Ended by a signal we did not send: most often the kernel's
+        // out-of-memory killer.
+        return Ok((measured, ("killed".into(), Said::Unknown, None)));
     }
     let stdout = std::fs::read_to_string(&out).unwrap_or_default();
     let answer_text = std::fs::read_to_string(&solution).unwrap_or_else(|_| stdout.clone());
@@ -533,6 +553,7 @@ fn run_one(
                             let second = measure(program, &args, &out, study.timeout).map_err(io)?;
                             let total = Measured {
                                 wall: measured.wall + second.wall,
+                                first: measured.wall,
                                 cpu: measured.cpu + second.cpu,
                                 peak_kb: measured.peak_kb.max(second.peak_kb),
                                 ..second
@@ -560,8 +581,19 @@ fn run_one(
 
 /// The rows in `format`.
 pub fn render(rows: &[Row], format: TableFormat) -> String {
-    let header =
-        ["file", "solver", "formulation", "status", "answer", "satsudoku", "agrees", "wall ms", "cpu ms", "peak MB"];
+    let header = [
+        "file",
+        "solver",
+        "formulation",
+        "status",
+        "answer",
+        "satsudoku",
+        "agrees",
+        "wall ms",
+        "first ms",
+        "cpu ms",
+        "peak MB",
+    ];
     let cells = |r: &Row| {
         vec![
             r.file.clone(),
@@ -576,6 +608,7 @@ pub fn render(rows: &[Row], format: TableFormat) -> String {
                 None => "-".into(),
             },
             format!("{:.1}", r.wall_ms),
+            format!("{:.1}", r.first_ms),
             format!("{:.1}", r.cpu_ms),
             format!("{:.1}", r.peak_mb),
         ]

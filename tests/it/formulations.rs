@@ -542,6 +542,13 @@ fn a_wrong_solver_is_caught_and_a_missing_one_skipped() {
     assert!(stderr.contains("DISAGREEMENT: clingo on cnf-samples/contest.lp"), "{stderr}");
     let clingo = rows.iter().find(|r| r["solver"] == "clingo").unwrap();
     assert_eq!((clingo["answer"].as_str(), clingo["agrees"].as_bool()), (Some("count 5"), Some(false)));
+    // A solver that dies by a signal it was not sent (as the out-of-memory
+    // killer sends it) is `killed`, not an answer.
+    let clasp = dir.path().join("clasp");
+    std::fs::write(&clasp, "#!/bin/sh\nkill -9 $$\n").unwrap();
+    std::fs::set_permissions(&clasp, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (rows, stderr, status) = study("clasp", &["cnf-samples/contest.lp"], Some(&path), &[]);
+    assert_eq!((status, rows[0]["status"].as_str()), (0, Some("killed")), "{stderr}");
     let (rows, stderr, status) = study("kissat,satsudoku", &["cnf-samples/contest.lp"], Some(&path), &[]);
     assert_eq!((status, rows.len()), (0, 1), "{stderr}");
     assert!(stderr.contains("skipped kissat: not installed (not packaged"), "{stderr}");
