@@ -30,7 +30,7 @@ FILES = [
     "cnf-samples/family/jigsaw-7x7.puzzle",
     "cnf-samples/family/classic-16x16.txt",
 ]
-SOLVERS = "minisat,cadical,ganak,clingo,clasp,cbc,highs,minizinc,cp-sat,satsudoku,satsudoku-dlx"
+SOLVERS = "minisat,cadical,ganak,clingo,clasp,cbc,highs,scip,minizinc,cp-sat,satsudoku,satsudoku-dlx"
 
 
 def main():

@@ -13,8 +13,9 @@
 #                                          GLPK (MIP), clingo (Debian's gringo),
 #                                          clasp (OPB), MiniZinc with Gecode,
 #                                          CaDiCaL, PicoSAT, CryptoMiniSat
-#                                          (Debian), HiGHS and OR-tools CP-SAT
-#                                          (PyPI's highspy, ortools)
+#                                          (Debian), HiGHS, OR-tools CP-SAT and
+#                                          SCIP (PyPI's highspy, ortools,
+#                                          pyscipopt)
 #   bash scripts/install-tools.sh --research  the same: every solver
 #                                          compare --solvers knows that the
 #                                          package registries have (kissat is
@@ -38,8 +39,8 @@ if ! command -v cadical >/dev/null 2>&1 || ! command -v picosat >/dev/null 2>&1 
   || ! command -v cryptominisat5 >/dev/null 2>&1; then
   apt_install cadical picosat cryptominisat
 fi
-if ! python3 -c 'import highspy, ortools' >/dev/null 2>&1; then
-  python3 -m pip install --quiet --disable-pip-version-check highspy ortools
+if ! python3 -c 'import highspy, ortools, pyscipopt' >/dev/null 2>&1; then
+  python3 -m pip install --quiet --disable-pip-version-check highspy ortools pyscipopt
 fi
 if ! python3 -c 'import pyganak' >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check pyganak
@@ -54,5 +55,5 @@ command -v minisat >/dev/null
 command -v rsvg-convert >/dev/null
 command -v parallel >/dev/null
 for solver in cbc glpsol clingo clasp minizinc cadical picosat cryptominisat5; do command -v "$solver" >/dev/null; done
-python3 -c "import highspy, ortools"
+python3 -c "import highspy, ortools, pyscipopt"
 python3 -c 'import pyganak; print("pyganak", pyganak.__version__)'

@@ -4,7 +4,7 @@
 //! same way: wall and CPU time and peak memory of the process (`wait4`),
 //! its status (solved, timeout, refused, killed: a signal not ours, most
 //! often out of memory, error), and what it answers: a count
-//! (model counters, clingo, MiniZinc, CP-SAT, satsudoku), a verdict (SAT
+//! (model counters, clingo, MiniZinc, CP-SAT, SCIP's counting, satsudoku), a verdict (SAT
 //! solvers: a model, then the same CNF with that model blocked, so unique,
 //! multiple or none) or a solution (MIP and PB solvers). Every answer is
 //! checked against satsudoku's own count, and every solution a solver gives
@@ -33,6 +33,7 @@ use crate::diag;
 const GANAK: &str = include_str!("../../scripts/ganak_count.py");
 const HIGHS: &str = include_str!("../../scripts/highs_solve.py");
 const CPSAT: &str = include_str!("../../scripts/cpsat_count.py");
+const SCIP: &str = include_str!("../../scripts/scip_count.py");
 
 /// What a solver's run answers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,6 +120,15 @@ pub const SOLVERS: &[Solver] = &[
         module: Some("highspy"),
         gives: Gives::Solution,
         install: "pip install highspy",
+    },
+    Solver {
+        name: "scip",
+        formulation: Formulation::Mip,
+        extension: "lp",
+        program: "python3",
+        module: Some("pyscipopt"),
+        gives: Gives::Count,
+        install: "pip install pyscipopt",
     },
     Solver {
         name: "minizinc",
@@ -492,6 +502,7 @@ fn run_one(
         "highs" => ("python3", vec!["-c".into(), HIGHS.into(), file.clone(), solution.display().to_string()]),
         "minizinc" => ("minizinc", vec!["-a".into(), file.clone()]),
         "cp-sat" => ("python3", vec!["-c".into(), CPSAT.into(), file.clone(), secs.clone()]),
+        "scip" => ("python3", vec!["-c".into(), SCIP.into(), file.clone(), secs.clone()]),
         name => (name, vec![file.clone()]),
     };
     let measured = measure(program, &args, &out, study.timeout).map_err(io)?;
@@ -521,7 +532,9 @@ fn run_one(
                 "minizinc" if stdout.contains("==========") || stdout.contains("=====UNSATISFIABLE=====") => {
                     Some(stdout.matches("----------").count() as u128)
                 }
-                "cp-sat" => stdout.lines().find_map(|l| l.strip_prefix("s mc ")).and_then(|n| n.trim().parse().ok()),
+                "cp-sat" | "scip" => {
+                    stdout.lines().find_map(|l| l.strip_prefix("s mc ")).and_then(|n| n.trim().parse().ok())
+                }
                 "ganak" => stdout.lines().rev().find_map(|l| l.trim().parse().ok()),
                 _ => None,
             };

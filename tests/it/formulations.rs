@@ -499,7 +499,7 @@ fn compare_solvers_agree_on_the_contest_samples_and_classic_puzzles() {
     };
     let mut solvers =
         String::from("minisat,cadical,picosat,cryptominisat,clingo,clasp,cbc,minizinc,satsudoku,satsudoku-dlx");
-    for (module, solver) in [("pyganak", "ganak"), ("highspy", "highs"), ("ortools", "cp-sat")] {
+    for (module, solver) in [("pyganak", "ganak"), ("highspy", "highs"), ("ortools", "cp-sat"), ("pyscipopt", "scip")] {
         if python(module) {
             solvers += &format!(",{solver}");
         }
