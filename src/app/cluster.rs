@@ -185,7 +185,9 @@ pub fn count_cube(settings: CubeSettings) -> Result<Status, AppError> {
     plan.details = settings.stats;
     plan.limits = Limits { max: None, timeout: settings.timeout, interrupt: Some(&INTERRUPTED) };
     let tally = Counter::new(plan).count_cube(&puzzle, symmetry, &literals, &mut ())?;
-    let item = report::Item { source: &name, line: None, label: None, style: report::PrintStyle::Grid };
+    // The result names its cube (`CUBEFILE<TAB>solutions(S).`), so that the
+    // lines of many workers gathered in one log say which cube each is.
+    let item = report::Item { source: &name, line: None, label: Some(&name), style: report::PrintStyle::Grid };
     let mut stdout = std::io::stdout().lock();
     report::printer(settings.output).count(&mut stdout, &item, &tally).map_err(AppError::write("stdout"))?;
     if settings.stats {

@@ -244,7 +244,8 @@ fn sigterm_stops_with_a_lower_bound_and_no_record() {
     let cube = cubes.join("cube-00001.cube");
     let (code, stdout, stderr) = terminated(&["count".as_ref(), "--cube".as_ref(), cube.as_os_str()], wait);
     assert_eq!(code, Some(3), "{stderr}");
-    assert!(stdout.starts_with("solutions_at_least(") || stdout == "solutions_unknown.\n", "{stdout}");
+    let result = stdout.split_once('\t').map_or("", |(_, r)| r);
+    assert!(result.starts_with("solutions_at_least(") || result == "solutions_unknown.\n", "{stdout}");
     assert!(stderr.contains("no record written"), "{stderr}");
     assert!(!cubes.join("cube-00001.result").exists());
 }

@@ -135,6 +135,10 @@ fn a_cube_prints_in_every_format() {
     let mc = satsudoku().args(["count", "--output", "mc", "--cube"]).arg(&cube).output().unwrap();
     let mc = String::from_utf8(mc.stdout).unwrap();
     assert!(mc.contains(&format!("s mc {}\n", record["count"])), "{mc}");
+    // In text, the result names its cube, as a worker's log line must.
+    let text = satsudoku().args(["count", "--cube"]).arg(&cube).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert_eq!(text, format!("{}\tsolutions({}).\n", cube.display(), record["count"]));
 }
 
 /// compare's output format is `--output`; `--format` names the input
