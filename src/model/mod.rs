@@ -391,6 +391,21 @@ impl Puzzle {
         self.givens[cell.row * self.side() + cell.col]
     }
 
+    /// Each cell's box or jigsaw region, in reading order: the index of its
+    /// group among the box and region groups (`None` for a cell in none).
+    /// Region-sum lines, box indexers and the drawings read it.
+    pub fn regions(&self) -> Vec<Option<usize>> {
+        let n = self.side();
+        let mut of = vec![None; n * n];
+        let kept = self.groups.iter().filter(|g| matches!(g.kind, GroupKind::Box | GroupKind::Region));
+        for (k, group) in kept.enumerate() {
+            for cell in &group.cells {
+                of[cell.row * n + cell.col] = Some(k);
+            }
+        }
+        of
+    }
+
     /// The all-different groups.
     pub fn groups(&self) -> &[Group] {
         &self.groups

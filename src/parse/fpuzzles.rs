@@ -321,14 +321,15 @@ impl Reader<'_> {
             for (c, cell) in row.iter().enumerate() {
                 let path = format!("$.grid[{r}][{c}]");
                 let Some(cell) = cell.as_object() else { return Err(self.err(&path, "expected a cell object")) };
+                let mut given = None;
                 if cell.get("given").and_then(Value::as_bool) == Some(true) {
                     match cell.get("value").and_then(Value::as_u64) {
-                        Some(d) if (1..=n as u64).contains(&d) => givens.push((Cell::new(r, c), d as Digit)),
+                        Some(d) if (1..=n as u64).contains(&d) => given = Some(d as Digit),
                         _ => return Err(self.err(&format!("{path}.value"), format!("expected a given digit 1..{n}"))),
                     }
                 }
+                givens.extend(given.map(|d| (Cell::new(r, c), d)));
                 if let Some(allowed) = self.pencil_marks(cell, &path, n)? {
-                    let given = givens.last().filter(|(at, _)| *at == Cell::new(r, c)).map(|&(_, d)| d);
                     match given {
                         // A given outside its cell's own marks: Rangsk's
                         // solver keeps the given, a reader of both the

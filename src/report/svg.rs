@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use crate::count::plan::{Candidates, Verdict};
-use crate::model::{push_symbol, Cell, Digit, GroupKind, Puzzle};
+use crate::model::{push_symbol, Cell, Digit, Puzzle};
 
 /// Pixels a cell.
 const CELL: usize = 48;
@@ -105,19 +105,6 @@ fn symbol(d: Digit) -> String {
     text
 }
 
-/// Each cell's box or region, for the thick lines.
-fn regions(puzzle: &Puzzle) -> Vec<Option<usize>> {
-    let n = puzzle.side();
-    let mut of = vec![None; n * n];
-    let kept = puzzle.groups().iter().filter(|g| matches!(g.kind, GroupKind::Box | GroupKind::Region));
-    for (k, group) in kept.enumerate() {
-        for cell in &group.cells {
-            of[cell.row * n + cell.col] = Some(k);
-        }
-    }
-    of
-}
-
 fn draw(puzzle: &Puzzle, views: &[View], caption: &str) -> String {
     let n = puzzle.side();
     let size = n * CELL;
@@ -162,7 +149,8 @@ fn draw(puzzle: &Puzzle, views: &[View], caption: &str) -> String {
         }
     }
     // Thin lines between all cells, then thick ones where regions change.
-    let region = regions(puzzle);
+    let region = puzzle.regions();
+    let any_region = region.iter().any(Option::is_some);
     for k in 0..=n {
         let (p, from, to) = (at(k), at(0), at(n));
         let _ = writeln!(svg, r##"<line x1="{p}" y1="{from}" x2="{p}" y2="{to}" stroke="#999999" stroke-width="1"/>"##);
@@ -177,10 +165,10 @@ fn draw(puzzle: &Puzzle, views: &[View], caption: &str) -> String {
     for r in 0..n {
         for c in 0..n {
             let here = region[r * n + c];
-            if c + 1 < n && (here != region[r * n + c + 1] || here.is_none()) && region.iter().any(Option::is_some) {
+            if c + 1 < n && any_region && (here != region[r * n + c + 1] || here.is_none()) {
                 thick(&mut svg, at(c + 1), at(r), at(c + 1), at(r + 1));
             }
-            if r + 1 < n && (here != region[(r + 1) * n + c] || here.is_none()) && region.iter().any(Option::is_some) {
+            if r + 1 < n && any_region && (here != region[(r + 1) * n + c] || here.is_none()) {
                 thick(&mut svg, at(c), at(r + 1), at(c + 1), at(r + 1));
             }
         }

@@ -126,24 +126,11 @@ pub(super) fn skyscraper(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     p.add_constraint(Constraint::Visible { cells: a.cells.clone(), target: target as u8 }).map_err(RuleError::from)
 }
 
-/// Each cell's region (box or jigsaw region), if it has one.
-fn regions(p: &Puzzle) -> Vec<Option<usize>> {
-    let n = p.side();
-    let mut of = vec![None; n * n];
-    let regions = p.groups().iter().filter(|g| matches!(g.kind, GroupKind::Box | GroupKind::Region));
-    for (i, group) in regions.enumerate() {
-        for cell in &group.cells {
-            of[cell.row * n + cell.col] = Some(i);
-        }
-    }
-    of
-}
-
 /// A region-sum line: its segments in each region (boxes or jigsaw
 /// regions; cells in none are left out, and a line that comes back to a
 /// region starts a new segment) have equal sums.
 pub(super) fn region_sum(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
-    let (n, region) = (p.side(), regions(p));
+    let (n, region) = (p.side(), p.regions());
     let mut parts: Vec<Vec<Cell>> = Vec::new();
     let mut last = None;
     for &cell in &a.cells {
@@ -244,7 +231,7 @@ pub(super) enum Indexer {
 /// names the row where its own row number stands in its column).
 pub(super) fn indexer(p: &mut Puzzle, a: &Args, kind: Indexer) -> Result<(), RuleError> {
     let n = p.side();
-    let region = regions(p);
+    let region = p.regions();
     for &cell in &a.cells {
         let (line, position): (Vec<Cell>, usize) = match kind {
             Indexer::Row => ((0..n).map(|r| Cell::new(r, cell.col)).collect(), cell.row),
