@@ -60,6 +60,13 @@ pub enum Command {
     Unique(UniqueArgs),
     /// Print each cell's true candidates: the digits that appear in some solution (with `--counts`, in how many).
     Candidates(CandidatesArgs),
+    /// Say which givens each unique puzzle needs (`minimal`, or `redundant` and which), or which
+    /// cells to add to a puzzle with several solutions.
+    Minimal(QuestionArgs),
+    /// Rate each unique puzzle's difficulty by the propagation its solution needs: score, level, steps.
+    Rate(QuestionArgs),
+    /// Make puzzles with exactly one solution, minimal, from a layout and its rules.
+    Generate(GenerateArgs),
     /// Write the puzzle's CNF in DIMACS, with its projection.
     Export(ExportArgs),
     /// Read a SAT solver's model of an exported CNF and print the grid.
@@ -293,6 +300,94 @@ pub struct UniqueArgs {
     pub puzzles: PuzzlesArgs,
     #[command(flatten)]
     pub solve: SolveArgs,
+}
+
+/// What `minimal` and `rate` take: `unique`'s options without the picture.
+#[derive(Debug, Args)]
+pub struct QuestionArgs {
+    /// Puzzles worked on at a time, one thread each [default: all cores]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
+    pub jobs: Option<u16>,
+    /// Stop each puzzle after SECS seconds: it is then `undecided` (exit 3).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Output format: `text` (tab-separated lines) or `json` (a JSON object a line).
+    #[arg(long, value_parser = named_of(TEXT_OR_JSON), default_value_t)]
+    pub output: Output,
+    // The input and the encoding last: their help headings follow the
+    // command's own options.
+    #[command(flatten)]
+    pub puzzles: PuzzlesArgs,
+    #[command(flatten)]
+    pub solve: SolveArgs,
+}
+
+/// The symmetry of a generated puzzle's givens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum GivenSymmetry {
+    /// Givens anywhere.
+    #[default]
+    None,
+    /// Unchanged by a half turn about the centre.
+    Rotate180,
+    /// Unchanged by the mirror across the middle column.
+    Mirror,
+    /// Unchanged by the mirror across the main diagonal.
+    Diagonal,
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// How many puzzles to make.
+    #[arg(long, short = 'n', value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=10_000_000).map(|n| n as usize))]
+    pub count: usize,
+    /// The random seed: the same seed, input and options give the same puzzles on every machine.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The symmetry of the givens.
+    #[arg(long, value_enum, default_value_t)]
+    pub symmetry: GivenSymmetry,
+    /// Keep only puzzles whose `rate` level is one of these (comma-separated: easy, medium,
+    /// hard, fiendish, extreme).
+    #[arg(long, value_name = "LEVELS")]
+    pub level: Option<String>,
+    /// Keep only puzzles whose `rate` score is in this range, `LO..HI` (either end may be left out).
+    #[arg(long, value_name = "LO..HI")]
+    pub score: Option<String>,
+    /// Keep only puzzles with at most this many givens.
+    #[arg(long, value_name = "K")]
+    pub max_givens: Option<usize>,
+    /// Give up after this many tries per puzzle asked for (a try is one solution grid).
+    #[arg(long, value_name = "T", default_value_t = 1000)]
+    pub tries: u64,
+    /// Worker threads [default: all cores]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
+    pub jobs: Option<u16>,
+    /// Output format: `auto` (the input's: a givens line, the `puzzle` format, or f-puzzles JSON
+    /// with its share link), `givens`, `puzzle`, `fpuzzles`.
+    #[arg(long, value_enum, default_value_t)]
+    pub output: GenerateOutput,
+    /// The layout and rules (any format, givens in it kept); none or `-` reads stdin.
+    pub file: Option<PathBuf>,
+    /// Input format; detected from the content when not given.
+    #[arg(long, value_parser = named::<Format>())]
+    pub format: Option<Format>,
+    #[command(flatten)]
+    pub shape: ShapeArgs,
+}
+
+/// How `generate` writes its puzzles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum GenerateOutput {
+    /// The input's own format.
+    #[default]
+    Auto,
+    /// One line of givens a puzzle (`.` for an open cell).
+    Givens,
+    /// The native `puzzle` format, the input's rules with the new givens.
+    Puzzle,
+    /// f-puzzles JSON a line, then its share link.
+    Fpuzzles,
 }
 
 #[derive(Debug, Args)]

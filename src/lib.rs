@@ -20,3 +20,4 @@ pub mod model;
 pub mod named;
 pub mod parse;
 pub mod report;
+pub mod setter;

@@ -11,6 +11,7 @@ mod decode;
 mod error;
 mod export;
 mod input;
+mod minimal;
 mod output;
 mod progress;
 mod study;
@@ -57,6 +58,9 @@ pub fn run(cli: &Cli) -> Result<Status, AppError> {
         },
         Command::Unique(args) => unique::run(unique::Settings::resolve(args)?),
         Command::Candidates(args) => candidates::run(candidates::Settings::resolve(args)?),
+        Command::Minimal(args) => minimal::run(minimal::Settings::resolve(minimal::Question::Minimal, args)?),
+        Command::Rate(args) => minimal::run(minimal::Settings::resolve(minimal::Question::Rate, args)?),
+        Command::Generate(_) => Err(AppError::Usage("generate: not yet".into())),
         Command::Export(args) => export::run(export::Settings::resolve(args)?),
         Command::Decode(args) => decode::run(decode::Settings::resolve(args)?),
         Command::Compare(args) => compare::run(compare::Settings::resolve(args)?),

@@ -324,6 +324,13 @@ impl Puzzle {
         Ok(())
     }
 
+    /// Makes a cell open again (nothing if it had no given).
+    pub fn clear_given(&mut self, cell: Cell) {
+        if cell.row < self.side && cell.col < self.side {
+            self.givens[cell.row * self.side + cell.col] = None;
+        }
+    }
+
     /// The same puzzle with no givens: its layout.
     pub fn without_givens(&self) -> Puzzle {
         Puzzle { givens: vec![None; self.givens.len()], ..self.clone() }

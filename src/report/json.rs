@@ -8,10 +8,13 @@ use std::time::Duration;
 use num_bigint::BigUint;
 use serde::Serialize;
 
-use super::{one_line, Item, Printer};
+use super::{cell_digits, givens_line, one_line, Item, Printer};
 use crate::count::plan::{Candidates, Tally, Verdict};
 use crate::count::Stop;
 use crate::model::{Cell, Grid};
+use crate::named::Named;
+use crate::setter::minimal::Needs;
+use crate::setter::rate::Rating;
 
 /// The JSON printer; it keeps the solutions `--print` shows until the
 /// puzzle's count is printed with them.
@@ -108,6 +111,55 @@ struct ErrorRecord<'a> {
     error: &'a str,
 }
 
+#[derive(Serialize)]
+struct NeedsRecord<'a> {
+    source: &'a str,
+    line: Option<usize>,
+    verdict: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    minimal: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    redundant: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kept: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rules_alone: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    add: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proven: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<String>,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct RatingRecord<'a> {
+    source: &'a str,
+    line: Option<usize>,
+    verdict: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    score: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    level: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    depth: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    open: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    probes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    steps: Option<Vec<StepRecord>>,
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct StepRecord {
+    depth: u8,
+    size: usize,
+    ruled_out: usize,
+}
+
 /// Writes `record` as one line.
 fn line(out: &mut dyn Write, record: &impl Serialize) -> io::Result<()> {
     serde_json::to_writer(&mut *out, record)?;
@@ -152,6 +204,66 @@ impl Printer for Json {
             solution,
             solutions,
             differ,
+            seconds: elapsed.as_secs_f64(),
+        };
+        line(out, &record)
+    }
+
+    fn needs(&mut self, out: &mut dyn Write, item: &Item, needs: &Needs, elapsed: Duration) -> io::Result<()> {
+        let words = |cells: &[(Cell, u8)]| cells.iter().map(|&c| cell_digits(&[c])).collect::<Vec<_>>();
+        let mut record = NeedsRecord {
+            source: item.source,
+            line: item.line,
+            verdict: match needs {
+                Needs::Unique { .. } => "unique",
+                other => other.name(),
+            },
+            minimal: None,
+            redundant: None,
+            kept: None,
+            rules_alone: None,
+            add: None,
+            proven: None,
+            solution: None,
+            seconds: elapsed.as_secs_f64(),
+        };
+        match needs {
+            Needs::Unique { solution, redundant, kept, rules_alone } => {
+                record.minimal = Some(redundant.is_empty());
+                record.redundant = Some(words(redundant));
+                record.kept = Some(givens_line(solution.side(), kept));
+                record.rules_alone = Some(*rules_alone);
+                record.solution = Some(one_line(solution, item.style));
+            }
+            Needs::Multiple { solution, added, proven } => {
+                record.add = Some(words(added));
+                record.proven = Some(*proven);
+                record.solution = Some(one_line(solution, item.style));
+            }
+            Needs::None | Needs::Undecided => {}
+        }
+        line(out, &record)
+    }
+
+    fn rating(
+        &mut self,
+        out: &mut dyn Write,
+        item: &Item,
+        rating: Result<&Rating, &str>,
+        elapsed: Duration,
+    ) -> io::Result<()> {
+        let record = RatingRecord {
+            source: item.source,
+            line: item.line,
+            verdict: if rating.is_ok() { "unique" } else { rating.err().unwrap_or_default() },
+            score: rating.ok().map(Rating::score),
+            level: rating.ok().map(|r| r.level().name()),
+            depth: rating.ok().map(Rating::depth),
+            open: rating.ok().map(|r| r.open),
+            probes: rating.ok().map(|r| r.probes),
+            steps: rating.ok().map(|r| {
+                r.steps.iter().map(|s| StepRecord { depth: s.depth, size: s.size, ruled_out: s.ruled_out }).collect()
+            }),
             seconds: elapsed.as_secs_f64(),
         };
         line(out, &record)

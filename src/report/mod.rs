@@ -12,8 +12,10 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use crate::count::plan::{Candidates, Tally, Verdict};
-use crate::model::{push_symbol, Grid};
+use crate::model::{push_symbol, Cell, Digit, Grid};
 use crate::parse::Format;
+use crate::setter::minimal::Needs;
+use crate::setter::rate::Rating;
 
 crate::named_enum! {
     /// The formats results are printed in.
@@ -84,6 +86,22 @@ pub trait Printer {
         candidates: &Candidates,
         elapsed: Duration,
     ) -> io::Result<()>;
+    /// What a puzzle needs to be unique (`minimal`), found in `elapsed`.
+    /// Formats that cannot show it are not offered (`mc`): nothing.
+    fn needs(&mut self, _out: &mut dyn Write, _item: &Item, _needs: &Needs, _elapsed: Duration) -> io::Result<()> {
+        Ok(())
+    }
+    /// A puzzle's rating (`rate`), or the verdict that kept it from one
+    /// (`none`, `multiple`, `undecided`); not offered in `mc`.
+    fn rating(
+        &mut self,
+        _out: &mut dyn Write,
+        _item: &Item,
+        _rating: Result<&Rating, &str>,
+        _elapsed: Duration,
+    ) -> io::Result<()> {
+        Ok(())
+    }
     /// A puzzle that could not be read or counted (the message also goes to
     /// stderr); only formats that give every puzzle a record print it.
     fn error(&mut self, _out: &mut dyn Write, _item: &Item, _message: &str) -> io::Result<()> {
@@ -158,6 +176,49 @@ pub fn one_line(grid: &Grid, style: PrintStyle) -> String {
         }
     }
     line
+}
+
+/// Givens on one line: each cell's symbol in reading order, `.` for an
+/// open cell (the givens format).
+pub fn givens_line(side: usize, givens: &[(Cell, Digit)]) -> String {
+    let mut digits = vec![0; side * side];
+    for &(cell, digit) in givens {
+        digits[cell.row * side + cell.col] = digit;
+    }
+    let mut line = String::with_capacity(side * side);
+    for d in digits {
+        match d {
+            0 => line.push('.'),
+            d => push_symbol(&mut line, d),
+        }
+    }
+    line
+}
+
+/// Cells with digits, `r1c2=5` each, joined by commas.
+pub fn cell_digits(cells: &[(Cell, Digit)]) -> String {
+    let mut text = String::new();
+    for (i, &(cell, digit)) in cells.iter().enumerate() {
+        if i > 0 {
+            text.push(',');
+        }
+        let _ = write!(text, "{cell}=");
+        push_symbol(&mut text, digit);
+    }
+    text
+}
+
+/// A rating's steps past singles in a few words: `d1:4` for a depth-1
+/// step of size 4, `d2:31`, `guess`; `singles` when there are none.
+pub fn steps_text(rating: &Rating) -> String {
+    if rating.steps.is_empty() {
+        return "singles".to_owned();
+    }
+    let words = rating.steps.iter().map(|step| match step.depth {
+        0 => "guess".to_owned(),
+        depth => format!("d{depth}:{}", step.size),
+    });
+    itertools::join(words, " ")
 }
 
 /// Milliseconds with three decimals.

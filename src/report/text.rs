@@ -7,10 +7,13 @@
 use std::io::{self, Write};
 use std::time::Duration;
 
-use super::{count_fact, one_line, solution_text, Item, Printer};
+use super::{cell_digits, count_fact, givens_line, one_line, solution_text, steps_text, Item, Printer};
 use crate::count::plan::{Candidates, Tally, Verdict};
 use crate::model::Grid;
 use crate::model::{push_symbol, Cell};
+use crate::named::Named;
+use crate::setter::minimal::Needs;
+use crate::setter::rate::Rating;
 
 /// The text printer.
 pub(super) struct Text;
@@ -45,6 +48,39 @@ impl Printer for Text {
             Verdict::Undecided => "undecided".to_owned(),
         };
         writeln!(out, "{}{line}", prefix(item))
+    }
+
+    /// `minimal`; `redundant<TAB>CELLS<TAB>KEPT` (the redundant givens,
+    /// then a minimal puzzle inside this one as a givens line);
+    /// `multiple<TAB>CELLS<TAB>fewest|heuristic` (the cells to add, and
+    /// whether no fewer would do); `none`; `undecided`.
+    fn needs(&mut self, out: &mut dyn Write, item: &Item, needs: &Needs, _elapsed: Duration) -> io::Result<()> {
+        let line = match needs {
+            Needs::Unique { redundant, .. } if redundant.is_empty() => "minimal".to_owned(),
+            Needs::Unique { solution, redundant, kept, .. } => {
+                format!("redundant\t{}\t{}", cell_digits(redundant), givens_line(solution.side(), kept))
+            }
+            Needs::Multiple { added, proven, .. } => {
+                format!("multiple\t{}\t{}", cell_digits(added), if *proven { "fewest" } else { "heuristic" })
+            }
+            Needs::None | Needs::Undecided => needs.name().to_owned(),
+        };
+        writeln!(out, "{}{line}", prefix(item))
+    }
+
+    /// `SCORE<TAB>LEVEL<TAB>STEPS`, or the verdict that kept the puzzle
+    /// from a rating.
+    fn rating(
+        &mut self,
+        out: &mut dyn Write,
+        item: &Item,
+        rating: Result<&Rating, &str>,
+        _elapsed: Duration,
+    ) -> io::Result<()> {
+        match rating {
+            Ok(r) => writeln!(out, "{}{}\t{}\t{}", prefix(item), r.score(), r.level().name(), steps_text(r)),
+            Err(verdict) => writeln!(out, "{}{verdict}", prefix(item)),
+        }
     }
 
     /// The candidates as a grid a person reads: a row a line, each cell's

@@ -42,6 +42,7 @@ mod assignment;
 mod branch;
 mod frontier;
 mod learn;
+mod probe;
 mod propagate;
 mod supports;
 mod watch;
@@ -60,6 +61,7 @@ use crate::model::{Grid, Puzzle};
 use assignment::{Snapshot, UNSET};
 use branch::Branches;
 pub use learn::Learn;
+pub use probe::Prober;
 pub use propagate::{Propagator, Strength};
 
 /// Decisions between two looks at the stop flag.

@@ -437,7 +437,14 @@ impl Counter {
     /// checker; [`Verdict::Undecided`] if the plan's time limit passed
     /// first, an error if it was interrupted.
     pub fn judge(&mut self, puzzle: &Puzzle) -> Result<Verdict, CountError> {
-        let Some(grids) = self.first_solutions(puzzle, 2, Instant::now())? else {
+        self.judge_since(puzzle, Instant::now())
+    }
+
+    /// [`Counter::judge`], with the plan's time limit counted from `start`:
+    /// the questions that judge a puzzle many times (`minimal`, `rate`,
+    /// `generate`) give the whole puzzle one limit.
+    pub fn judge_since(&mut self, puzzle: &Puzzle, start: Instant) -> Result<Verdict, CountError> {
+        let Some(grids) = self.first_solutions(puzzle, 2, start)? else {
             if self.plan.interrupted() {
                 return Err(CountError::Stopped);
             }

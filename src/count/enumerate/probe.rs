@@ -1,0 +1,196 @@
+//! Failed-literal probing on the enum engine's propagator: assume that a
+//! cell holds a digit, propagate, and if that ends in a conflict the digit
+//! is impossible there. Depth 1 propagates alone after the assumption;
+//! depth 2 also probes at depth 1 under it. `satsudoku rate` measures a
+//! puzzle's difficulty by the depth and the size of the refutations its
+//! solution needs (`setter::rate`).
+//!
+//! A refutation's size is the number of literals the conflict rests on
+//! besides what was known before the probe: the assumption and each literal
+//! propagated from it on the way to the conflict, found by following each
+//! literal's reason back from the conflicting clause. It counts the steps of
+//! the chain a person would follow, not the propagation that happened on the
+//! side.
+
+use varisat::{Lit, Var};
+
+use super::assignment::{Snapshot, UNSET};
+use super::propagate::{Propagator, Strength};
+use crate::encode::{DigitEncoding, Encoded};
+use crate::model::{Cell, Digit};
+
+/// A propagator on a layout's direct encoding with each cell's candidate
+/// literals, for probing; a puzzle's givens and the digits ruled out so far
+/// are assumed at level 0.
+pub struct Prober {
+    prop: Propagator,
+    /// Per cell (reading order), per digit: the literal "the cell holds it".
+    candidates: Vec<Lit>,
+    side: usize,
+    digits: usize,
+    /// The assignment after the layout's own propagation, for the next puzzle.
+    level0: Snapshot,
+    /// Literals visited while measuring a refutation: a mark per variable.
+    seen: Vec<bool>,
+    /// Probes made since the last [`Prober::reset`].
+    pub probes: u64,
+}
+
+impl Prober {
+    /// The prober of an encoded layout (direct digits; no givens in it, so
+    /// that each puzzle's givens are assumptions), with the support clauses
+    /// the enum engine derives: unit propagation then makes the naked and
+    /// hidden singles of every group.
+    pub fn new(encoded: &Encoded) -> Option<Prober> {
+        if encoded.vars.digits() != DigitEncoding::Direct {
+            return None;
+        }
+        let prop = Propagator::new(encoded, Strength::WithSupports);
+        let (side, digits) = (encoded.vars.side(), encoded.vars.values());
+        let candidates = itertools::iproduct!(0..side, 0..side, 1..=digits)
+            .map(|(r, c, d)| encoded.vars.lit(Cell::new(r, c), d as Digit))
+            .collect();
+        let level0 = prop.state.snapshot();
+        let seen = vec![false; encoded.formula.var_count()];
+        Some(Prober { prop, candidates, side, digits, level0, seen, probes: 0 })
+    }
+
+    /// Back to the layout alone, nothing assumed; false if the layout
+    /// itself has no solution under propagation.
+    pub fn reset(&mut self) -> bool {
+        self.probes = 0;
+        if self.prop.unsat {
+            return false;
+        }
+        self.prop.state.restore(&self.level0);
+        self.prop.state.level = 0;
+        true
+    }
+
+    /// The literal "`cell` holds `digit`".
+    pub fn literal(&self, cell: Cell, digit: Digit) -> Lit {
+        self.candidates[(cell.row * self.side + cell.col) * self.digits + usize::from(digit) - 1]
+    }
+
+    /// Assumes `lit` for good and propagates; false on a conflict (the
+    /// state is then unusable until [`Prober::reset`]).
+    pub fn assume(&mut self, lit: Lit) -> bool {
+        let head = self.prop.trail_len();
+        self.prop.assign(lit) && self.prop.propagate_from(head)
+    }
+
+    /// The candidates still open: (cell, digit, literal), reading order.
+    pub fn open(&self) -> Vec<(Cell, Digit, Lit)> {
+        let n = self.side;
+        let lits = self.candidates.iter().enumerate();
+        let open = lits.filter(|&(_, &lit)| self.prop.value(lit) == UNSET);
+        open.map(|(i, &lit)| (Cell::new(i / self.digits / n, i / self.digits % n), (i % self.digits + 1) as Digit, lit))
+            .collect()
+    }
+
+    /// The digit `cell` holds, if propagation fixed one.
+    pub fn fixed(&self, cell: Cell) -> Option<Digit> {
+        (1..=self.digits as Digit).find(|&d| self.prop.value(self.literal(cell, d)) == 1)
+    }
+
+    /// Whether every cell holds a digit.
+    pub fn solved(&self) -> bool {
+        let cells = itertools::iproduct!(0..self.side, 0..self.side);
+        cells.map(|(r, c)| Cell::new(r, c)).all(|cell| self.fixed(cell).is_some())
+    }
+
+    /// Open candidates of `cell`.
+    pub fn open_in(&self, cell: Cell) -> usize {
+        (1..=self.digits as Digit).filter(|&d| self.prop.value(self.literal(cell, d)) == UNSET).count()
+    }
+
+    /// Depth-1 probe: assumes `lit` and propagates; the size of the
+    /// refutation if that ends in a conflict. The state is as before.
+    pub fn probe(&mut self, lit: Lit) -> Option<usize> {
+        self.probes += 1;
+        let mark = self.prop.trail_len();
+        let level = self.prop.state.level;
+        self.prop.state.level = level + 1;
+        let refuted = self.prop.assign(lit) && !self.prop.propagate_from(mark);
+        let size = refuted.then(|| self.refutation_size(level + 1));
+        self.prop.undo_to(mark);
+        self.prop.state.level = level;
+        size
+    }
+
+    /// Depth-2 probe: assumes `lit`, propagates, then probes each open
+    /// candidate at depth 1 under it, ruling out each that fails, until a
+    /// conflict or a pass that rules out nothing. The size is the number of
+    /// depth-1 refutations used plus their sizes; the state is as before.
+    pub fn probe2(&mut self, lit: Lit) -> Option<usize> {
+        self.probes += 1;
+        let mark = self.prop.trail_len();
+        let level = self.prop.state.level;
+        self.prop.state.level = level + 1;
+        let mut size = None;
+        if !self.prop.assign(lit) || !self.prop.propagate_from(mark) {
+            size = Some(self.refutation_size(level + 1));
+        }
+        let mut used = 1;
+        'passes: while size.is_none() {
+            let mut progress = false;
+            for (_, _, inner) in self.open() {
+                if self.prop.value(inner) != UNSET {
+                    continue;
+                }
+                if let Some(inner_size) = self.probe(inner) {
+                    used += 1 + inner_size;
+                    progress = true;
+                    let head = self.prop.trail_len();
+                    if !self.prop.assign(!inner) || !self.prop.propagate_from(head) {
+                        size = Some(used + self.refutation_size(level + 1));
+                        break 'passes;
+                    }
+                }
+            }
+            if !progress {
+                break;
+            }
+        }
+        self.prop.undo_to(mark);
+        self.prop.state.level = level;
+        size
+    }
+
+    /// After a conflict: the literals assigned at `level` or above that the
+    /// conflicting clause rests on, through their reasons.
+    fn refutation_size(&mut self, level: u32) -> usize {
+        let state = &self.prop.state;
+        let clauses = &self.prop.clauses;
+        let (reason, lit) = state.conflict;
+        let mut binary = [lit; 2];
+        let mut stack: Vec<Var> = Vec::new();
+        let mut visited: Vec<Var> = Vec::new();
+        let push = |l: Lit, stack: &mut Vec<Var>, visited: &mut Vec<Var>, seen: &mut Vec<bool>| {
+            let var = l.var();
+            if state.values[var.index()] != UNSET && state.levels[var.index()] >= level && !seen[var.index()] {
+                seen[var.index()] = true;
+                visited.push(var);
+                stack.push(var);
+            }
+        };
+        for &l in clauses.clause_of(&state.branches, reason, lit, &mut binary) {
+            push(l, &mut stack, &mut visited, &mut self.seen);
+        }
+        while let Some(var) = stack.pop() {
+            let value = state.values[var.index()] == 1;
+            let true_lit = var.lit(value);
+            let why = state.reasons[var.index()];
+            let mut binary = [true_lit; 2];
+            for &l in clauses.clause_of(&state.branches, why, true_lit, &mut binary) {
+                if l.var() != var {
+                    push(l, &mut stack, &mut visited, &mut self.seen);
+                }
+            }
+        }
+        for var in &visited {
+            self.seen[var.index()] = false;
+        }
+        visited.len()
+    }
+}
