@@ -363,8 +363,8 @@ pub struct GenerateArgs {
     /// Worker threads [default: all cores]
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..=i64::from(MAX_JOBS)))]
     pub jobs: Option<u16>,
-    /// Output format: `auto` (the input's: a givens line, the `puzzle` format, or f-puzzles JSON
-    /// with its share link), `givens`, `puzzle`, `fpuzzles`.
+    /// Output format: `auto` (the input's: a givens line, the `puzzle` format, an f-puzzles
+    /// share link, a Takuzu grid), `givens`, `puzzle`, `fpuzzles` (JSON), `link`.
     #[arg(long, value_enum, default_value_t)]
     pub output: GenerateOutput,
     /// The layout and rules (any format, givens in it kept); none or `-` reads stdin.
@@ -386,8 +386,10 @@ pub enum GenerateOutput {
     Givens,
     /// The native `puzzle` format, the input's rules with the new givens.
     Puzzle,
-    /// f-puzzles JSON a line, then its share link.
+    /// f-puzzles JSON, one object a line.
     Fpuzzles,
+    /// f-puzzles share links, one a line (what `auto` writes for an f-puzzles input).
+    Link,
 }
 
 #[derive(Debug, Args)]

@@ -10,6 +10,7 @@ mod count;
 mod decode;
 mod error;
 mod export;
+mod generate;
 mod input;
 mod minimal;
 mod output;
@@ -60,7 +61,7 @@ pub fn run(cli: &Cli) -> Result<Status, AppError> {
         Command::Candidates(args) => candidates::run(candidates::Settings::resolve(args)?),
         Command::Minimal(args) => minimal::run(minimal::Settings::resolve(minimal::Question::Minimal, args)?),
         Command::Rate(args) => minimal::run(minimal::Settings::resolve(minimal::Question::Rate, args)?),
-        Command::Generate(_) => Err(AppError::Usage("generate: not yet".into())),
+        Command::Generate(args) => generate::run(generate::Settings::resolve(args)?),
         Command::Export(args) => export::run(export::Settings::resolve(args)?),
         Command::Decode(args) => decode::run(decode::Settings::resolve(args)?),
         Command::Compare(args) => compare::run(compare::Settings::resolve(args)?),

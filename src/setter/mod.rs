@@ -4,5 +4,6 @@
 //! holds, through the engines `unique` judges with and the propagation the
 //! enum engine searches on.
 
+pub mod generate;
 pub mod minimal;
 pub mod rate;

@@ -27,6 +27,7 @@ mod paths;
 mod robustness;
 mod rules;
 mod samples;
+mod setter;
 mod split;
 mod symmetry;
 mod takuzu;

@@ -34,6 +34,8 @@ pub struct Prober {
     seen: Vec<bool>,
     /// Probes made since the last [`Prober::reset`].
     pub probes: u64,
+    /// The trail's length before each open [`Prober::decide`].
+    decisions: Vec<usize>,
 }
 
 impl Prober {
@@ -52,13 +54,14 @@ impl Prober {
             .collect();
         let level0 = prop.state.snapshot();
         let seen = vec![false; encoded.formula.var_count()];
-        Some(Prober { prop, candidates, side, digits, level0, seen, probes: 0 })
+        Some(Prober { prop, candidates, side, digits, level0, seen, probes: 0, decisions: Vec::new() })
     }
 
     /// Back to the layout alone, nothing assumed; false if the layout
     /// itself has no solution under propagation.
     pub fn reset(&mut self) -> bool {
         self.probes = 0;
+        self.decisions.clear();
         if self.prop.unsat {
             return false;
         }
@@ -79,6 +82,23 @@ impl Prober {
         self.prop.assign(lit) && self.prop.propagate_from(head)
     }
 
+    /// Assumes `lit` until the matching [`Prober::backtrack`] and
+    /// propagates; false on a conflict (backtrack then too).
+    pub fn decide(&mut self, lit: Lit) -> bool {
+        let head = self.prop.trail_len();
+        self.decisions.push(head);
+        self.prop.state.level += 1;
+        self.prop.assign(lit) && self.prop.propagate_from(head)
+    }
+
+    /// Undoes the last [`Prober::decide`] and what it propagated.
+    pub fn backtrack(&mut self) {
+        if let Some(mark) = self.decisions.pop() {
+            self.prop.undo_to(mark);
+            self.prop.state.level -= 1;
+        }
+    }
+
     /// The candidates still open: (cell, digit, literal), reading order.
     pub fn open(&self) -> Vec<(Cell, Digit, Lit)> {
         let n = self.side;
@@ -86,6 +106,14 @@ impl Prober {
         let open = lits.filter(|&(_, &lit)| self.prop.value(lit) == UNSET);
         open.map(|(i, &lit)| (Cell::new(i / self.digits / n, i / self.digits % n), (i % self.digits + 1) as Digit, lit))
             .collect()
+    }
+
+    /// A literal's value, `None` while open.
+    pub fn value(&self, lit: Lit) -> Option<bool> {
+        match self.prop.value(lit) {
+            UNSET => None,
+            v => Some(v == 1),
+        }
     }
 
     /// The digit `cell` holds, if propagation fixed one.

@@ -1,0 +1,295 @@
+//! `minimal`, `rate` and `generate` (issue 37), each answer checked by an
+//! oracle written here: the backtracking counter of `common` for
+//! uniqueness, redundancy and minimality, and a naked-and-hidden-singles
+//! solver for the easy level.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::common::{count_grids, random_grid, rng, satsudoku, Draw};
+
+/// Givens as a line: digits, `.` for 0.
+fn line_of(givens: &[u32]) -> String {
+    givens.iter().map(|&d| if d == 0 { '.' } else { char::from_digit(d, 36).unwrap() }).collect()
+}
+
+/// A givens line back as digits.
+fn digits_of(line: &str) -> Vec<u32> {
+    line.chars().map(|c| c.to_digit(36).unwrap_or(0)).collect()
+}
+
+/// `r1c2=5` as (index, digit) on a grid of side `n`.
+fn cell_digit(text: &str, n: usize) -> (usize, u32) {
+    let (cell, digit) = text.split_once('=').unwrap();
+    let (r, c) = cell[1..].split_once('c').unwrap();
+    let (r, c): (usize, usize) = (r.parse().unwrap(), c.parse().unwrap());
+    ((r - 1) * n + c - 1, digit.parse().unwrap())
+}
+
+fn count(n: usize, shape: (usize, usize), givens: &[u32]) -> u64 {
+    count_grids(n, shape, givens, &|_| true)
+}
+
+fn json_lines(out: &[u8]) -> Vec<Value> {
+    String::from_utf8_lossy(out).lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+/// Random 4x4 and 6x6 puzzles (a random grid's cells, some kept): what
+/// `minimal` says of each is what the oracle finds. A unique puzzle's
+/// redundant givens are exactly those whose removal leaves one solution;
+/// its kept givens are unique and minimal; a puzzle with several
+/// solutions is made unique by the cells added, with the solution's
+/// digits, and no smaller set of open cells does when it says `fewest`.
+#[test]
+fn minimal_agrees_with_the_oracle() {
+    let mut rng = rng(37);
+    for (n, shape, keep) in [(4, (2, 2), 3..9), (6, (2, 3), 8..16)] {
+        let mut puzzles = Vec::new();
+        for _ in 0..25 {
+            let grid = random_grid(&mut rng, n, shape);
+            let mut cells: Vec<usize> = (0..n * n).collect();
+            rng.shuffle(&mut cells);
+            let k = keep.start + rng.below(keep.end - keep.start);
+            let mut givens = vec![0; n * n];
+            for &i in &cells[..k] {
+                givens[i] = grid[i];
+            }
+            puzzles.push(givens);
+        }
+        let text: String = puzzles.iter().map(|g| line_of(g) + "\n").collect();
+        let out = satsudoku().args(["minimal", "--output", "json", "-j", "2", "-"]).write_stdin(text).output().unwrap();
+        let records = json_lines(&out.stdout);
+        assert_eq!(records.len(), puzzles.len(), "{}", String::from_utf8_lossy(&out.stderr));
+        let mut seen = BTreeSet::new();
+        for (givens, record) in puzzles.iter().zip(&records) {
+            let solutions = count(n, shape, givens);
+            let verdict = record["verdict"].as_str().unwrap();
+            seen.insert(verdict.to_owned());
+            match solutions {
+                0 => assert_eq!(verdict, "none"),
+                1 => {
+                    assert_eq!(verdict, "unique");
+                    let redundant: BTreeSet<usize> = record["redundant"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|t| cell_digit(t.as_str().unwrap(), n).0)
+                        .collect();
+                    for i in (0..n * n).filter(|&i| givens[i] != 0) {
+                        let mut fewer = givens.clone();
+                        fewer[i] = 0;
+                        assert_eq!(redundant.contains(&i), count(n, shape, &fewer) == 1, "{}", line_of(givens));
+                    }
+                    assert_eq!(record["minimal"], Value::Bool(redundant.is_empty()));
+                    let kept = digits_of(record["kept"].as_str().unwrap());
+                    assert!(kept.iter().zip(givens).all(|(&k, &g)| k == 0 || k == g));
+                    assert_eq!(count(n, shape, &kept), 1);
+                    for i in (0..n * n).filter(|&i| kept[i] != 0) {
+                        let mut fewer = kept.clone();
+                        fewer[i] = 0;
+                        assert!(count(n, shape, &fewer) > 1, "kept {} is not minimal", line_of(&kept));
+                    }
+                }
+                _ => {
+                    assert_eq!(verdict, "multiple");
+                    let solution = digits_of(record["solution"].as_str().unwrap());
+                    assert_eq!(count(n, shape, &solution), 1);
+                    let mut more = givens.clone();
+                    let added: Vec<(usize, u32)> =
+                        record["add"].as_array().unwrap().iter().map(|t| cell_digit(t.as_str().unwrap(), n)).collect();
+                    for &(i, d) in &added {
+                        assert_eq!((givens[i], solution[i]), (0, d));
+                        more[i] = d;
+                    }
+                    assert_eq!(count(n, shape, &more), 1, "{} + {added:?}", line_of(givens));
+                    if record["proven"] == Value::Bool(true) && added.len() > 1 {
+                        let open: Vec<usize> = (0..n * n).filter(|&i| givens[i] == 0).collect();
+                        for subset in itertools::Itertools::combinations(open.iter(), added.len() - 1) {
+                            let mut fewer = givens.clone();
+                            for &&i in &subset {
+                                fewer[i] = solution[i];
+                            }
+                            assert!(count(n, shape, &fewer) > 1, "a smaller set makes {} unique", line_of(givens));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(seen.contains("unique") && seen.contains("multiple"), "{n}x{n}: only {seen:?}");
+    }
+}
+
+/// A puzzle whose rules alone fix the solution: the given is redundant,
+/// and stderr says no given is needed; exit 0 as `unique` would.
+#[test]
+fn minimal_says_when_the_rules_alone_fix_the_solution() {
+    let out = satsudoku().args(["minimal", "-"]).write_stdin("size 1\nbox 1x1\ngivens\n1\n").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "redundant\tr1c1=1\t.\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the rules alone fix the solution"));
+    let out = satsudoku().args(["minimal", "-"]).write_stdin("1234\n................\n").output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "not a puzzle: {}", String::from_utf8_lossy(&out.stdout));
+}
+
+/// Generated 4x4 and 6x6 puzzles, with and without a symmetry: each has
+/// exactly one solution by the oracle, and no given (orbit) can go; the
+/// same seed gives the same puzzles on one thread and on two.
+#[test]
+fn generated_puzzles_are_unique_and_minimal_by_the_oracle() {
+    for (n, shape) in [(4, (2, 2)), (6, (2, 3))] {
+        let blank = ".".repeat(n * n) + "\n";
+        for symmetry in ["none", "rotate180", "mirror", "diagonal"] {
+            let args = ["generate", "-n", "12", "--seed", "9", "--symmetry", symmetry];
+            let one = satsudoku().args(args).args(["-j", "1", "-"]).write_stdin(blank.clone()).output().unwrap();
+            assert_eq!(one.status.code(), Some(0), "{}", String::from_utf8_lossy(&one.stderr));
+            let two = satsudoku().args(args).args(["-j", "2", "-"]).write_stdin(blank.clone()).output().unwrap();
+            assert_eq!(one.stdout, two.stdout, "the seed alone decides the puzzles");
+            let text = String::from_utf8_lossy(&one.stdout);
+            let puzzles: Vec<Vec<u32>> = text.lines().map(digits_of).collect();
+            assert_eq!(puzzles.len(), 12);
+            let orbit = |i: usize| -> Vec<usize> {
+                let (r, c) = (i / n, i % n);
+                let other = match symmetry {
+                    "rotate180" => (n - 1 - r) * n + (n - 1 - c),
+                    "mirror" => r * n + (n - 1 - c),
+                    "diagonal" => c * n + r,
+                    _ => i,
+                };
+                if other == i {
+                    vec![i]
+                } else {
+                    vec![i, other]
+                }
+            };
+            for givens in &puzzles {
+                assert_eq!(count(n, shape, givens), 1, "{}", line_of(givens));
+                for i in (0..n * n).filter(|&i| givens[i] != 0) {
+                    assert!(orbit(i).iter().all(|&j| givens[j] != 0), "{symmetry}: {}", line_of(givens));
+                    let mut fewer = givens.clone();
+                    for j in orbit(i) {
+                        fewer[j] = 0;
+                    }
+                    assert!(count(n, shape, &fewer) > 1, "{symmetry}: not minimal: {}", line_of(givens));
+                }
+            }
+            let distinct: BTreeSet<_> = puzzles.iter().collect();
+            assert!(distinct.len() > 6, "{symmetry}: the puzzles hardly differ");
+        }
+    }
+}
+
+/// Generated puzzles of a rule set (a native `puzzle` with a killer cage)
+/// come back in that format with the rules, unique and minimal by
+/// `minimal`; an f-puzzles input comes back as share links `unique`
+/// reads.
+#[test]
+fn generate_writes_the_input_format_back() {
+    let native = "size 4\nkiller r1c1 r1c2 = 3\n";
+    let out = satsudoku().args(["generate", "-n", "3", "--seed", "2", "-"]).write_stdin(native).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let parts: Vec<&str> = text.split("# satsudoku generate").skip(1).collect();
+    assert_eq!(parts.len(), 3, "{text}");
+    for part in parts {
+        let body: String = part.lines().skip(1).map(|l| format!("{l}\n")).collect();
+        assert!(body.contains("killer r1c1 r1c2 = 3"), "{body}");
+        let minimal = satsudoku().args(["minimal", "-"]).write_stdin(body.clone()).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&minimal.stdout), "minimal\n", "{body}");
+        // The oracle: the givens with the cage, r1c1 + r1c2 = 3.
+        let rows: Vec<&str> = body.lines().skip_while(|l| *l != "givens").skip(1).take(4).collect();
+        let givens = digits_of(&rows.concat());
+        let cage = |g: &[u32]| g[0] + g[1] == 3;
+        assert_eq!(count_grids(4, (2, 2), &givens, &cage), 1, "{body}");
+    }
+    let fpuzzles = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"diagonal+":true}"#;
+    let out = satsudoku().args(["generate", "-n", "2", "-"]).write_stdin(fpuzzles).output().unwrap();
+    let links = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(links.lines().count(), 2);
+    assert!(links.lines().all(|l| l.starts_with("https://www.f-puzzles.com/?load=")), "{links}");
+    let unique = satsudoku().args(["unique", "-"]).write_stdin(links).output().unwrap();
+    assert_eq!(unique.status.code(), Some(0), "{}", String::from_utf8_lossy(&unique.stdout));
+}
+
+/// Naked and hidden singles on a classic 9x9, the oracle for the easy
+/// level: whether they alone fill the grid.
+fn singles_solve(givens: &[u32]) -> bool {
+    let mut g = givens.to_vec();
+    let peers = |i: usize, j: usize| {
+        let (r, c, s, t) = (i / 9, i % 9, j / 9, j % 9);
+        i != j && (r == s || c == t || (r / 3 == s / 3 && c / 3 == t / 3))
+    };
+    let allowed = |g: &[u32], i: usize, d: u32| g[i] == 0 && (0..81).all(|j| !(peers(i, j) && g[j] == d));
+    let units: Vec<Vec<usize>> = (0..9)
+        .flat_map(|k| {
+            [
+                (0..9).map(|c| k * 9 + c).collect::<Vec<_>>(),
+                (0..9).map(|r| r * 9 + k).collect(),
+                (0..9).map(|x| (k / 3 * 3 + x / 3) * 9 + k % 3 * 3 + x % 3).collect(),
+            ]
+        })
+        .collect();
+    loop {
+        let mut placed = false;
+        for i in 0..81 {
+            let options: Vec<u32> = (1..=9).filter(|&d| allowed(&g, i, d)).collect();
+            if g[i] == 0 && options.len() == 1 {
+                g[i] = options[0];
+                placed = true;
+            }
+        }
+        for unit in &units {
+            for d in 1..=9 {
+                let places: Vec<usize> = unit.iter().copied().filter(|&i| allowed(&g, i, d)).collect();
+                if places.len() == 1 && !unit.iter().any(|&i| g[i] == d) {
+                    g[places[0]] = d;
+                    placed = true;
+                }
+            }
+        }
+        if !placed {
+            return g.iter().all(|&d| d != 0);
+        }
+    }
+}
+
+/// `rate` on generated classic puzzles: score 0 and level easy exactly when
+/// singles alone solve the puzzle, by the oracle; the levels and scores are
+/// the same on one thread and two; the hardest step's depth is at least 1
+/// past singles. Easter Monster (a famous hardest puzzle, 2007) rates
+/// extreme; a puzzle with two solutions is not rated (exit 1).
+#[test]
+fn rate_is_easy_exactly_when_singles_solve() {
+    let gen =
+        satsudoku().args(["generate", "-n", "60", "--seed", "4", "-"]).write_stdin(".".repeat(81)).output().unwrap();
+    let puzzles = String::from_utf8_lossy(&gen.stdout).into_owned();
+    let run = |jobs: &str| {
+        satsudoku().args(["rate", "--output", "json", "-j", jobs, "-"]).write_stdin(puzzles.clone()).output().unwrap()
+    };
+    let (one, two) = (run("1"), run("2"));
+    let strip = |out: &[u8]| -> Vec<Value> {
+        json_lines(out)
+            .into_iter()
+            .map(|mut v| {
+                v.as_object_mut().unwrap().remove("seconds");
+                v
+            })
+            .collect()
+    };
+    assert_eq!(strip(&one.stdout), strip(&two.stdout));
+    let mut levels = BTreeSet::new();
+    for (line, record) in puzzles.lines().zip(json_lines(&one.stdout)) {
+        let easy = singles_solve(&digits_of(line));
+        assert_eq!(record["score"] == 0, easy, "{line}: {record}");
+        assert_eq!(record["level"] == "easy", easy, "{line}: {record}");
+        assert_eq!(record["depth"] == 0, easy, "{line}: {record}");
+        levels.insert(record["level"].as_str().unwrap().to_owned());
+    }
+    assert!(levels.len() >= 2, "60 random puzzles all rated {levels:?}");
+    let easter_monster = "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1";
+    let out = satsudoku().args(["rate", "-"]).write_stdin(easter_monster).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.split('\t').nth(1), Some("extreme"), "{text}");
+    let two_solutions = format!("1234{}\n", ".".repeat(77));
+    let out = satsudoku().args(["rate", "-"]).write_stdin(two_solutions).output().unwrap();
+    assert_eq!((out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned()), (Some(1), "multiple\n".into()));
+}
