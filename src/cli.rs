@@ -67,6 +67,8 @@ pub enum Command {
     Rate(QuestionArgs),
     /// Make puzzles with exactly one solution, minimal, from a layout and its rules.
     Generate(GenerateArgs),
+    /// Find the fewest givens any puzzle of a layout needs to have one solution, over all its grids.
+    Fewest(FewestArgs),
     /// Write the puzzle's CNF in DIMACS, with its projection.
     Export(ExportArgs),
     /// Read a SAT solver's model of an exported CNF and print the grid.
@@ -374,6 +376,19 @@ pub struct GenerateArgs {
     pub format: Option<Format>,
     #[command(flatten)]
     pub shape: ShapeArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct FewestArgs {
+    /// Also count the puzzles with exactly one solution for each number of givens (grids of
+    /// at most 20 cells: every set of cells is looked at).
+    #[arg(long)]
+    pub counts: bool,
+    /// Output format: `text` (facts: `fewest_givens(K).`, then `unique_puzzles(K,N).`) or `json`.
+    #[arg(long, value_parser = named_of(TEXT_OR_JSON), default_value_t)]
+    pub output: Output,
+    #[command(flatten)]
+    pub input: InputArgs,
 }
 
 /// How `generate` writes its puzzles.

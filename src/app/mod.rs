@@ -10,6 +10,7 @@ mod count;
 mod decode;
 mod error;
 mod export;
+mod fewest;
 mod generate;
 mod input;
 mod minimal;
@@ -62,6 +63,7 @@ pub fn run(cli: &Cli) -> Result<Status, AppError> {
         Command::Minimal(args) => minimal::run(minimal::Settings::resolve(minimal::Question::Minimal, args)?),
         Command::Rate(args) => minimal::run(minimal::Settings::resolve(minimal::Question::Rate, args)?),
         Command::Generate(args) => generate::run(generate::Settings::resolve(args)?),
+        Command::Fewest(args) => fewest::run(args),
         Command::Export(args) => export::run(export::Settings::resolve(args)?),
         Command::Decode(args) => decode::run(decode::Settings::resolve(args)?),
         Command::Compare(args) => compare::run(compare::Settings::resolve(args)?),

@@ -293,3 +293,112 @@ fn rate_is_easy_exactly_when_singles_solve() {
     let out = satsudoku().args(["rate", "-"]).write_stdin(two_solutions).output().unwrap();
     assert_eq!((out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned()), (Some(1), "multiple\n".into()));
 }
+
+/// `fewest` on 4x4 Sudoku: 4 givens (OEIS A198297), and the puzzles with one
+/// solution for each number of givens are OEIS A109252 (van der Sanden,
+/// 2005), from 25,728 with 4 givens to 288 with all 16.
+#[test]
+fn fewest_reproduces_oeis_for_4x4() {
+    let a109252: [u64; 17] = [
+        0, 0, 0, 0, 25728, 284160, 1041408, 2141184, 2961024, 2958336, 2204928, 1239552, 522624, 161280, 34560, 4608,
+        288,
+    ];
+    let out = satsudoku().args(["fewest", "--counts", "-"]).write_stdin(".".repeat(16)).output().unwrap();
+    let mut expected = String::from("fewest_givens(4).\n");
+    for (k, n) in a109252.iter().enumerate() {
+        expected.push_str(&format!("unique_puzzles({k},{n}).\n"));
+    }
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// Latin squares: the smallest critical set of order n is ⌊n²/4⌋ for
+/// n = 4, 5 (and 6, in the ignored test below), the known values (Nelder's
+/// bound, proven for small orders: Fu, Fu and Rodger 1997; Adams and
+/// Khodkar 2000 for order 6). The example printed on stderr is unique by
+/// the oracle.
+#[test]
+fn fewest_finds_the_smallest_critical_sets_of_latin_squares() {
+    for (n, fewest) in [(4, 4), (5, 6)] {
+        let out = satsudoku()
+            .args(["fewest", "--output", "json", "-"])
+            .write_stdin(format!("size {n}\nbox none\n"))
+            .output()
+            .unwrap();
+        let record: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(record["fewest_givens"], fewest, "order {n}");
+        let example = digits_of(record["example"].as_str().unwrap());
+        assert_eq!(example.iter().filter(|&&d| d != 0).count(), fewest);
+        assert_eq!(count_grids(n, (1, n), &example, &|_| true), 1, "order {n}");
+    }
+}
+
+/// 4x4 Sudoku X (both diagonals): every puzzle counted by the oracle's own
+/// method, each of the 48 grids against every other: a set of cells is a
+/// unique puzzle of a grid when no other grid agrees with it there.
+#[test]
+fn fewest_counts_a_variant_by_the_pairwise_oracle() {
+    let diagonal = |g: &[u32]| {
+        let main: BTreeSet<u32> = (0..4).map(|i| g[i * 4 + i]).collect();
+        let anti: BTreeSet<u32> = (0..4).map(|i| g[i * 4 + 3 - i]).collect();
+        main.len() == 4 && anti.len() == 4
+    };
+    let mut grids = Vec::new();
+    let mut rng = rng(1);
+    // Every 4x4 Sudoku grid (288), from random ones until none is new.
+    let mut all = BTreeSet::new();
+    while all.len() < 288 {
+        all.insert(random_grid(&mut rng, 4, (2, 2)));
+    }
+    grids.extend(all.into_iter().filter(|g| diagonal(g)));
+    assert_eq!(grids.len(), 48);
+    let mut table = [0u64; 17];
+    for g in &grids {
+        for cells in 0u32..1 << 16 {
+            let agrees = |h: &Vec<u32>| (0..16).all(|p| cells >> p & 1 == 0 || h[p] == g[p]);
+            if grids.iter().filter(|h| agrees(h)).count() == 1 {
+                table[cells.count_ones() as usize] += 1;
+            }
+        }
+    }
+    let out =
+        satsudoku().args(["fewest", "--counts", "-"]).write_stdin("size 4\ndiagonal+\ndiagonal-\n").output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let fewest = table.iter().position(|&c| c > 0).unwrap();
+    let mut expected = format!("fewest_givens({fewest}).\n");
+    for (k, n) in table.iter().enumerate() {
+        expected.push_str(&format!("unique_puzzles({k},{n}).\n"));
+    }
+    assert_eq!(text, expected);
+}
+
+/// 6x6 Sudoku needs 8 givens (the Sudoku Programmers forum, "minimum
+/// number of clues for sudoku 6*6", 2011), from its 49 essentially
+/// different grids; Latin squares of order 6, 9 (⌊36/4⌋). Seconds in a
+/// release build: `cargo test --release -- --ignored`.
+#[test]
+#[ignore]
+fn fewest_for_6x6_sudoku_and_latin_squares() {
+    let out = satsudoku().args(["fewest", "--output", "json", "-"]).write_stdin("size 6\n").output().unwrap();
+    let record: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((record["fewest_givens"].as_u64(), record["classes"].as_u64()), (Some(8), Some(49)));
+    assert_eq!(record["grids"], "28200960");
+    let example = digits_of(record["example"].as_str().unwrap());
+    assert_eq!(count_grids(6, (2, 3), &example, &|_| true), 1);
+    let out = satsudoku().args(["fewest", "-"]).write_stdin("size 6\nbox none\n").output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "fewest_givens(9).\n");
+}
+
+/// What `fewest` cannot do, it says: a layout with givens, a grid past 64
+/// cells, `--counts` past 20 cells; exit 2.
+#[test]
+fn fewest_refuses_clearly() {
+    for (input, args, says) in [
+        ("1...............\n".to_owned(), vec![], "without givens"),
+        (".".repeat(81), vec![], "7 million CPU hours"),
+        ("size 6\n".to_owned(), vec!["--counts"], "at most 20 cells"),
+    ] {
+        let out = satsudoku().arg("fewest").args(args).arg("-").write_stdin(input).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(says), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""`satsudoku rate` against HoDoKu's rating, and what rating costs.
+
+Validation: the puzzles of RATED (PUZZLE<TAB>LEVEL<TAB>SCORE lines from
+bench/hodoku_rate.py, HoDoKu 2.2's rating through hodoku-py), PER_LEVEL drawn
+from each of HoDoKu's five levels (seeded), rated by `satsudoku rate`;
+prints Spearman's rank correlation of the two scores (ties get their mean
+rank), the confusion of the levels, and the puzzles the two disagree on
+most.
+
+Speed: `satsudoku rate` and `satsudoku unique` on the same 10,000 minimal
+classic puzzles (`satsudoku generate -n 10000`), RUNS times each, taking
+turns; the median wall times and their ratio, the "few unique calls each"
+the issue asks rating to cost.
+
+The instances: python3 bench/gen_minimal.py 20000 7 TDOKU > pool.txt, the
+first 10,000 rated by python3 bench/hodoku_rate.py (about 15 minutes);
+bench/instances/hodoku-rated.tsv keeps the stratified sample this script
+draws, so it runs without HoDoKu.
+
+usage: python3 bench/rate.py [RATED] [PER_LEVEL] [RUNS]   (cargo build --release first)
+"""
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+BIN = "target/release/satsudoku"
+LEVELS = ["easy", "medium", "hard", "unfair", "extreme"]
+OURS = ["easy", "medium", "hard", "fiendish", "extreme"]
+
+
+def ranks(xs):
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    r = [0.0] * len(xs)
+    i = 0
+    while i < len(xs):
+        j = i
+        while j + 1 < len(xs) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2
+        i = j + 1
+    return r
+
+
+def spearman(a, b):
+    ra, rb = ranks(a), ranks(b)
+    n = len(a)
+    ma, mb = sum(ra) / n, sum(rb) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    va = sum((x - ma) ** 2 for x in ra)
+    vb = sum((y - mb) ** 2 for y in rb)
+    return cov / (va * vb) ** 0.5
+
+
+def machine():
+    model = platform.machine()
+    if os.path.exists("/proc/cpuinfo"):
+        names = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")]
+        model = names[0] if names else model
+    return f"{model}, {os.cpu_count()} cores"
+
+
+def timed(args, stdin):
+    start = time.perf_counter()
+    out = subprocess.run(args, input=stdin, capture_output=True, text=True)
+    return time.perf_counter() - start, out
+
+
+def main():
+    rated_path = sys.argv[1] if len(sys.argv) > 1 else "bench/instances/hodoku-rated.tsv"
+    per_level = int(sys.argv[2]) if len(sys.argv) > 2 else 400
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    rows = [l.rstrip("\n").split("\t") for l in open(rated_path) if l.strip()]
+    by_level = {level: [r for r in rows if r[1] == level] for level in LEVELS}
+    rnd = random.Random(37)
+    sample = [r for level in LEVELS for r in rnd.sample(by_level[level], min(per_level, len(by_level[level])))]
+    out = subprocess.run([BIN, "rate", "--output", "json", "-j1", "-"], input="".join(r[0] + "\n" for r in sample),
+                         capture_output=True, text=True, check=False)
+    ours = [json.loads(l) for l in out.stdout.splitlines()]
+    assert len(ours) == len(sample) and all(o["verdict"] == "unique" for o in ours), out.stderr[-500:]
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    print("# `satsudoku rate` against HoDoKu\n")
+    print(f"Machine: {machine()}. Commit {commit}, {time.strftime('%Y-%m-%d')}.")
+    print(f"Command: `python3 bench/rate.py {rated_path} {per_level} {runs}`\n")
+    hodoku = [int(r[2]) for r in sample]
+    score = [o["score"] for o in ours]
+    rho = spearman(hodoku, score)
+    print(f"{len(sample):,} minimal classic puzzles, {per_level} drawn from each HoDoKu level (random minimal")
+    print("puzzles from bench/gen_minimal.py, rated by HoDoKu 2.2 through hodoku-py). Spearman's rank")
+    print(f"correlation of HoDoKu's score and satsudoku's: **{rho:.3f}**.\n")
+    print("| HoDoKu level | puzzles | Spearman within the level | " + " | ".join(f"ours: {o}" for o in OURS) + " |")
+    print("|---|---|---|" + "---|" * len(OURS))
+    for level in LEVELS:
+        idx = [i for i, r in enumerate(sample) if r[1] == level]
+        within = spearman([hodoku[i] for i in idx], [score[i] for i in idx]) if len({score[i] for i in idx}) > 1 else float("nan")
+        cells = [sum(1 for i in idx if ours[i]["level"] == o) for o in OURS]
+        print(f"| {level} | {len(idx)} | {within:.2f} | " + " | ".join(str(c) for c in cells) + " |")
+    print()
+    # Disagreements: far apart in rank.
+    rh, ro = ranks(hodoku), ranks(score)
+    apart = sorted(range(len(sample)), key=lambda i: -abs(rh[i] - ro[i]))[:8]
+    print("The puzzles ranked furthest apart (HoDoKu's score and level, ours, and our steps: `d1:S` a")
+    print("depth-1 refutation of size S, `d2` depth 2, `guess`):\n")
+    print("| puzzle | HoDoKu | ours | our steps |")
+    print("|---|---|---|---|")
+    for i in apart:
+        steps = " ".join("guess" if s["depth"] == 0 else f"d{s['depth']}:{s['size']}" for s in ours[i]["steps"]) or "singles"
+        print(f"| `{sample[i][0]}` | {hodoku[i]} {sample[i][1]} | {score[i]} {ours[i]['level']} | {steps} |")
+    print()
+    # Speed.
+    gen = subprocess.run([BIN, "generate", "-n", "10000", "--seed", "11", "-"], input="." * 81 + "\n",
+                         capture_output=True, text=True, check=True).stdout
+    times = {"rate": [], "unique": []}
+    for _ in range(runs):
+        for command in ("rate", "unique"):
+            elapsed, result = timed([BIN, command, "-j2", "-"], gen)
+            assert result.returncode == 0, result.stderr[-300:]
+            times[command].append(elapsed)
+    r, u = statistics.median(times["rate"]), statistics.median(times["unique"])
+    print(f"Speed: 10,000 minimal classic puzzles (`generate -n 10000 --seed 11`), `-j2`, median of {runs} runs:\n")
+    print("| command | seconds | per puzzle | against `unique` |")
+    print("|---|---|---|---|")
+    print(f"| `satsudoku unique` | {u:.2f} | {u / 10:.3f} ms | 1x |")
+    print(f"| `satsudoku rate` | {r:.2f} | {r / 10:.3f} ms | {r / u:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()
