@@ -124,11 +124,20 @@ def main():
             assert result.returncode == 0, result.stderr[-300:]
             times[command].append(elapsed)
     r, u = statistics.median(times["rate"]), statistics.median(times["unique"])
+    # HoDoKu's own rating, for scale (a Python port: slower than the Java original).
+    few = "".join(p + "\n" for p in gen.split()[:200])
+    try:
+        elapsed, result = timed([sys.executable, "bench/hodoku_rate.py"], few)
+        hodoku = elapsed / 200 if result.returncode == 0 else None
+    except FileNotFoundError:
+        hodoku = None
     print(f"Speed: 10,000 minimal classic puzzles (`generate -n 10000 --seed 11`), `-j2`, median of {runs} runs:\n")
     print("| command | seconds | per puzzle | against `unique` |")
     print("|---|---|---|---|")
     print(f"| `satsudoku unique` | {u:.2f} | {u / 10:.3f} ms | 1x |")
     print(f"| `satsudoku rate` | {r:.2f} | {r / 10:.3f} ms | {r / u:.1f}x |")
+    if hodoku:
+        print(f"| HoDoKu 2.2's rating (hodoku-py, one thread, the first 200) | - | {hodoku * 1e3:.1f} ms | {hodoku * 1e4 / u:.0f}x |")
 
 
 if __name__ == "__main__":
