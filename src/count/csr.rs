@@ -17,6 +17,7 @@ pub(super) fn starts_of(count: usize, keys: impl Iterator<Item = usize>) -> Vec<
 }
 
 /// Items grouped by a key `0..keys`, all in one array (compressed rows).
+#[derive(Clone)]
 pub(super) struct Csr<T> {
     starts: Vec<u32>,
     pub(super) items: Vec<T>,

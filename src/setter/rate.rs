@@ -147,8 +147,16 @@ pub fn rate(prober: &mut Prober, puzzle: &Puzzle, solution: &Grid) -> Option<Rat
 fn probe_step(prober: &mut Prober, depth: u8) -> Option<(Step, Vec<varisat::Lit>)> {
     let mut best: Option<usize> = None;
     let mut refuted = Vec::new();
+    let mut implied = vec![false; if depth == 1 { prober.codes() } else { 0 }];
     for (_, _, lit) in prober.open() {
-        let size = if depth == 1 { prober.probe(lit) } else { prober.probe2(lit) };
+        let size = if depth == 1 {
+            if implied[lit.code()] {
+                continue;
+            }
+            prober.probe_marking(lit, Some(&mut implied))
+        } else {
+            prober.probe2(lit)
+        };
         let Some(size) = size else { continue };
         match best {
             Some(b) if size > b => {}

@@ -254,8 +254,8 @@ fn singles_solve(givens: &[u32]) -> bool {
 
 /// `rate` on generated classic puzzles: score 0 and level easy exactly when
 /// singles alone solve the puzzle, by the oracle; the levels and scores are
-/// the same on one thread and two; the hardest step's depth is at least 1
-/// past singles. Easter Monster (a famous hardest puzzle, 2007) rates
+/// the same on one thread and two, and in any order; the hardest step's
+/// depth is 0 exactly for the easy ones. Easter Monster (a famous hardest puzzle, 2007) rates
 /// extreme; a puzzle with two solutions is not rated (exit 1).
 #[test]
 fn rate_is_easy_exactly_when_singles_solve() {
@@ -276,6 +276,21 @@ fn rate_is_easy_exactly_when_singles_solve() {
             .collect()
     };
     assert_eq!(strip(&one.stdout), strip(&two.stdout));
+    // A puzzle rates the same whatever was rated before it on its thread.
+    let reversed: String = puzzles.lines().rev().map(|l| format!("{l}\n")).collect();
+    let back = satsudoku().args(["rate", "--output", "json", "-j", "1", "-"]).write_stdin(reversed).output().unwrap();
+    let mut back = strip(&back.stdout);
+    back.reverse();
+    let unlined = |records: Vec<Value>| -> Vec<Value> {
+        records
+            .into_iter()
+            .map(|mut v| {
+                v.as_object_mut().unwrap().remove("line");
+                v
+            })
+            .collect()
+    };
+    assert_eq!(unlined(back), unlined(strip(&one.stdout)));
     let mut levels = BTreeSet::new();
     for (line, record) in puzzles.lines().zip(json_lines(&one.stdout)) {
         let easy = singles_solve(&digits_of(line));

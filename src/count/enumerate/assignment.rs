@@ -32,6 +32,7 @@ pub(super) enum Reason {
 
 /// What changes as the search assigns and backtracks: the values, the trail,
 /// the branch weights and each variable's level and reason, kept in step.
+#[derive(Clone)]
 pub(super) struct Assignment {
     /// Each variable's value: 0 false, 1 true, UNSET.
     pub(super) values: Vec<u8>,
@@ -130,6 +131,7 @@ impl Assignment {
 }
 
 /// An [`Assignment`] as it was (see [`Assignment::snapshot`]).
+#[derive(Clone)]
 pub(super) struct Snapshot {
     values: Vec<u8>,
     lit_values: Vec<u8>,

@@ -17,6 +17,7 @@ use crate::model::{Digit, Puzzle};
 /// [`TRUE_WEIGHT`] for each true one, updated as variables are assigned and
 /// unassigned: finding the smallest open set at a node is finding the
 /// smallest number, one per set, not reading every literal.
+#[derive(Clone)]
 pub(super) struct Branches {
     lits: Vec<Lit>,
     /// Where each set ends in `lits`; it starts where the one before ends.

@@ -200,6 +200,7 @@ impl Learning {
 
 /// The clauses learnt from conflicts, each watching its first two literals.
 /// A clause that implies a literal holds it first.
+#[derive(Clone)]
 pub(super) struct Learnt {
     /// The clauses' literals one after another, as `Clauses` keeps the
     /// formula's: a clause in a heap block of its own cost a cache miss

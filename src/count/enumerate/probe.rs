@@ -14,7 +14,7 @@
 
 use varisat::{Lit, Var};
 
-use super::assignment::{Snapshot, UNSET};
+use super::assignment::UNSET;
 use super::propagate::{Propagator, Strength};
 use crate::encode::{DigitEncoding, Encoded};
 use crate::model::{Cell, Digit};
@@ -22,14 +22,18 @@ use crate::model::{Cell, Digit};
 /// A propagator on a layout's direct encoding with each cell's candidate
 /// literals, for probing; a puzzle's givens and the digits ruled out so far
 /// are assumed at level 0.
+#[derive(Clone)]
 pub struct Prober {
     prop: Propagator,
     /// Per cell (reading order), per digit: the literal "the cell holds it".
     candidates: Vec<Lit>,
     side: usize,
     digits: usize,
-    /// The assignment after the layout's own propagation, for the next puzzle.
-    level0: Snapshot,
+    /// The propagator as compiled, for the next puzzle: propagation moves
+    /// the watches, and with them the order in which a later propagation
+    /// meets a conflict, so each puzzle starts from the same state and
+    /// rates the same whatever was rated before it.
+    pristine: std::sync::Arc<Propagator>,
     /// Literals visited while measuring a refutation: a mark per variable.
     seen: Vec<bool>,
     /// Probes made since the last [`Prober::reset`].
@@ -52,9 +56,9 @@ impl Prober {
         let candidates = itertools::iproduct!(0..side, 0..side, 1..=digits)
             .map(|(r, c, d)| encoded.vars.lit(Cell::new(r, c), d as Digit))
             .collect();
-        let level0 = prop.state.snapshot();
+        let pristine = std::sync::Arc::new(prop.clone());
         let seen = vec![false; encoded.formula.var_count()];
-        Some(Prober { prop, candidates, side, digits, level0, seen, probes: 0, decisions: Vec::new() })
+        Some(Prober { prop, candidates, side, digits, pristine, seen, probes: 0, decisions: Vec::new() })
     }
 
     /// Back to the layout alone, nothing assumed; false if the layout
@@ -62,12 +66,8 @@ impl Prober {
     pub fn reset(&mut self) -> bool {
         self.probes = 0;
         self.decisions.clear();
-        if self.prop.unsat {
-            return false;
-        }
-        self.prop.state.restore(&self.level0);
-        self.prop.state.level = 0;
-        true
+        self.prop.clone_from(&self.pristine);
+        !self.prop.unsat
     }
 
     /// The literal "`cell` holds `digit`".
@@ -135,15 +135,34 @@ impl Prober {
     /// Depth-1 probe: assumes `lit` and propagates; the size of the
     /// refutation if that ends in a conflict. The state is as before.
     pub fn probe(&mut self, lit: Lit) -> Option<usize> {
+        self.probe_marking(lit, None)
+    }
+
+    /// [`Prober::probe`]; when it ends without a conflict, also marks in
+    /// `implied` (by literal code) every literal it made true. Their own
+    /// probes cannot fail: what they propagate, `lit` propagated too
+    /// (unit propagation is monotone), without a conflict. A sweep skips
+    /// them, which saves most of its probes.
+    pub fn probe_marking(&mut self, lit: Lit, implied: Option<&mut [bool]>) -> Option<usize> {
         self.probes += 1;
         let mark = self.prop.trail_len();
         let level = self.prop.state.level;
         self.prop.state.level = level + 1;
-        let refuted = self.prop.assign(lit) && !self.prop.propagate_from(mark);
+        let refuted = !self.prop.assign(lit) || !self.prop.propagate_from(mark);
         let size = refuted.then(|| self.refutation_size(level + 1));
+        if let (false, Some(implied)) = (refuted, implied) {
+            for &l in &self.prop.state.trail[mark..] {
+                implied[l.code()] = true;
+            }
+        }
         self.prop.undo_to(mark);
         self.prop.state.level = level;
         size
+    }
+
+    /// The number of literal codes (for [`Prober::probe_marking`]'s marks).
+    pub fn codes(&self) -> usize {
+        2 * self.seen.len()
     }
 
     /// Depth-2 probe: assumes `lit`, propagates, then probes each open

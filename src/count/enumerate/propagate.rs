@@ -27,6 +27,7 @@ pub enum Strength {
 
 /// A formula compiled for unit propagation and an assignment to propagate
 /// on, propagated at level 0 when built.
+#[derive(Clone)]
 pub struct Propagator {
     pub(super) clauses: Clauses,
     pub(super) state: Assignment,
@@ -174,6 +175,7 @@ impl Propagator {
 /// so that propagation borrows the two separately and the compiler keeps
 /// each array's address in a register instead of reloading it after every
 /// write.
+#[derive(Clone)]
 pub(super) struct Clauses {
     /// For each literal code, the literals binary clauses make true with it.
     implied: Csr<Lit>,
@@ -323,6 +325,7 @@ impl Clauses {
 /// one array. A clause is in a literal's list only if it holds the literal,
 /// once, so each literal gets a fixed region as long as the number of
 /// clauses that hold it, and a watch moves without allocating.
+#[derive(Clone)]
 struct Watches {
     /// Where each literal's region starts; it ends where the next starts.
     starts: Vec<u32>,
