@@ -2,7 +2,7 @@
 //! 4,111,116) and random puzzles with givens against an enumeration of the
 //! grids row by row, written here without the library.
 
-use crate::common::{rng, Draw};
+use crate::common::{rng, satsudoku, Draw};
 use assert_cmd::Command;
 use predicates::prelude::*;
 use predicates::str::contains;
@@ -216,5 +216,41 @@ fn counting_by_rows_agrees_with_enumeration_on_8x8_puzzles() {
             let enumerated = count(&text, &[rules, &["--engine", "enum"]].concat());
             assert_eq!(count(&text, rules), enumerated, "{text} {rules:?}");
         }
+    }
+}
+
+/// `generate` on a blank 6x6 Takuzu writes Takuzu grids back, each with
+/// exactly one solution by the oracle and no given that can go; `rate`
+/// rates them and `minimal` says `minimal` (issue 37).
+#[test]
+fn generated_takuzu_puzzles_are_unique_and_minimal_by_the_oracle() {
+    let out = satsudoku()
+        .args(["generate", "--format", "takuzu", "-n", "5", "--seed", "6", "-"])
+        .write_stdin(blank(6))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let puzzles: Vec<&str> = text.split("\n\n").filter(|p| !p.trim().is_empty()).collect();
+    assert_eq!(puzzles.len(), 5, "{text}");
+    for puzzle in puzzles {
+        let givens: Vec<i8> = puzzle
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| match c {
+                '0' => 0,
+                '1' => 1,
+                _ => -1,
+            })
+            .collect();
+        assert_eq!(oracle(6, &givens, true), 1, "{puzzle}");
+        for i in (0..36).filter(|&i| givens[i] >= 0) {
+            let mut fewer = givens.clone();
+            fewer[i] = -1;
+            assert!(oracle(6, &fewer, true) > 1, "not minimal: {puzzle}");
+        }
+        let minimal = satsudoku().args(["minimal", "--format", "takuzu", "-"]).write_stdin(puzzle).output().unwrap();
+        assert_eq!(String::from_utf8_lossy(&minimal.stdout), "minimal\n");
+        let rate = satsudoku().args(["rate", "--format", "takuzu", "-"]).write_stdin(puzzle).output().unwrap();
+        assert_eq!(rate.status.code(), Some(0));
     }
 }
