@@ -548,8 +548,9 @@ pub struct CompareArgs {
     #[arg(long, value_name = "LIST|all")]
     pub encodings: Option<EncodingList>,
     /// Run these solvers instead of measuring encodings: a comma-separated list
-    /// of minisat, cadical, kissat, picosat, cryptominisat, ganak, clingo,
-    /// clasp, cbc, glpk, highs, scip, minizinc, cp-sat, satsudoku,
+    /// of minisat, cadical, kissat, picosat, cryptominisat, ganak,
+    /// sharpsat-td, d4, clingo, clasp, cbc, glpk, highs, scip, minizinc (or
+    /// minizinc:SOLVER, one of `minizinc --solvers`), cp-sat, satsudoku,
     /// satsudoku-enum, -grid, -dlx, -blocking; or all. Each runs on the
     /// formulation it reads; its answer is checked against satsudoku's count
     /// (a disagreement exits 1); one not installed is skipped with a line.

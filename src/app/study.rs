@@ -148,6 +148,24 @@ pub const SOLVERS: &[Solver] = &[
         gives: Gives::Count,
         install: "pip install ortools",
     },
+    Solver {
+        name: "sharpsat-td",
+        formulation: Formulation::Cnf,
+        extension: "cnf",
+        program: "sharpSAT",
+        module: None,
+        gives: Gives::Count,
+        install: "not packaged in Debian 12 or on PyPI: build sharpSAT-TD (github.com/Laakeri/sharpsat-td) and put its sharpSAT on PATH",
+    },
+    Solver {
+        name: "d4",
+        formulation: Formulation::Cnf,
+        extension: "cnf",
+        program: "d4",
+        module: None,
+        gives: Gives::Count,
+        install: "not packaged in Debian 12 or on PyPI: build d4 (github.com/crillab/d4v2) and put d4 on PATH",
+    },
     own("satsudoku"),
     own("satsudoku-enum"),
     own("satsudoku-grid"),
@@ -180,12 +198,25 @@ const fn own(name: &'static str) -> Solver {
 }
 
 /// The solvers of a comma-separated list (`all`: every one).
+/// `minizinc:BACKEND` runs MiniZinc with one of its solvers (`minizinc
+/// --solvers` lists them: Gecode in Debian's package, Chuffed, OR-tools,
+/// SCIP or HiGHS where configured); plain `minizinc` uses its default.
 pub fn parse_solvers(text: &str) -> Result<Vec<&'static Solver>, String> {
     if text == "all" {
         return Ok(SOLVERS.iter().collect());
     }
     text.split(',')
         .map(|name| {
+            if let Some(backend) = name.trim().strip_prefix("minizinc:") {
+                if backend.is_empty() || !backend.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)) {
+                    return Err(format!("minizinc:{backend}: expected a MiniZinc solver name such as minizinc:gecode"));
+                }
+                // The list lives as long as the run: one small leak per
+                // backend named, so that a solver stays a `&'static Solver`.
+                let named: &'static str = Box::leak(format!("minizinc:{backend}").into_boxed_str());
+                let minizinc = SOLVERS.iter().find(|s| s.name == "minizinc").expect("minizinc is listed");
+                return Ok(&*Box::leak(Box::new(Solver { name: named, ..*minizinc })));
+            }
             SOLVERS
                 .iter()
                 .find(|s| s.name == name.trim() || (name.trim() == "cryptominisat" && s.name == "cryptominisat5"))
@@ -207,6 +238,9 @@ impl Solver {
         }
         let on_path = std::env::var_os("PATH")
             .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(self.program).is_file()));
+        if let Some(backend) = self.backend() {
+            return on_path && minizinc_has(backend);
+        }
         on_path
             && self.module.is_none_or(|module| {
                 Command::new("python3")
@@ -216,10 +250,31 @@ impl Solver {
             })
     }
 
+    /// MiniZinc's solver, for `minizinc:BACKEND`.
+    fn backend(&self) -> Option<&'static str> {
+        self.name.strip_prefix("minizinc:")
+    }
+
     /// The engine, for satsudoku's own.
     fn engine(&self) -> Option<Option<&'static str>> {
         self.name.strip_prefix("satsudoku").map(|rest| rest.strip_prefix('-'))
     }
+}
+
+/// Whether `minizinc --solvers` lists `backend` (by name or id, any case)
+/// with a known version: its configurations for CPLEX, Gurobi and the
+/// like are listed with `<unknown version>` when their library is absent.
+fn minizinc_has(backend: &str) -> bool {
+    let Ok(out) = Command::new("minizinc").arg("--solvers").output() else { return false };
+    let listed = String::from_utf8_lossy(&out.stdout).to_lowercase();
+    let backend = backend.to_lowercase();
+    listed.lines().any(|line| {
+        let line = line.trim();
+        let named = line.starts_with(&backend)
+            || line.contains(&format!(".{backend},"))
+            || line.contains(&format!("({backend},"));
+        named && !line.contains("<unknown version>")
+    })
 }
 
 /// One measured run of a process.
@@ -468,6 +523,26 @@ fn run_one(
     }
     let input = dir.join(format!("puzzle.{}", solver.extension));
     let encoded = (solver.formulation == Formulation::Cnf).then(|| encode::encode(puzzle, &study.encoding));
+    // sharpSAT-TD and d4 count every variable's models, not the projection
+    // (`c p show`): with auxiliary variables their count is another number.
+    if let Some(encoded) = encoded.as_ref().filter(|_| matches!(solver.name, "sharpsat-td" | "d4")) {
+        if encoded.vars.primary_count() < encoded.formula.var_count() {
+            let none = Measured {
+                wall: Duration::ZERO,
+                first: Duration::ZERO,
+                cpu: Duration::ZERO,
+                peak_kb: 0,
+                timed_out: false,
+                exit: Some(0),
+            };
+            diag!(
+                "satsudoku: {}: refused: it counts every variable, and this encoding has {} auxiliary ones (ganak counts the projection)",
+                solver.name,
+                encoded.formula.var_count() - encoded.vars.primary_count()
+            );
+            return Ok((none, ("refused".into(), Said::Unknown, None)));
+        }
+    }
     let write = |extra: Option<Vec<varisat::Lit>>| -> Result<(), AppError> {
         let mut file = File::create(&input).map_err(io)?;
         match &encoded {
@@ -501,6 +576,25 @@ fn run_one(
         "glpk" => ("glpsol", vec!["--lp".into(), file.clone(), "-o".into(), solution.display().to_string()]),
         "highs" => ("python3", vec!["-c".into(), HIGHS.into(), file.clone(), solution.display().to_string()]),
         "minizinc" => ("minizinc", vec!["-a".into(), file.clone()]),
+        name if name.starts_with("minizinc:") => {
+            let backend = solver.backend().unwrap_or_default().to_owned();
+            ("minizinc", vec!["--solver".into(), backend, "-a".into(), file.clone()])
+        }
+        "sharpsat-td" => (
+            "sharpSAT",
+            vec![
+                "-decot".into(),
+                "1".into(),
+                "-decow".into(),
+                "100".into(),
+                "-tmpdir".into(),
+                dir.display().to_string(),
+                "-cs".into(),
+                "3500".into(),
+                file.clone(),
+            ],
+        ),
+        "d4" => ("d4", vec!["-i".into(), file.clone(), "-m".into(), "counting".into()]),
         "cp-sat" => ("python3", vec!["-c".into(), CPSAT.into(), file.clone(), secs.clone()]),
         "scip" => ("python3", vec!["-c".into(), SCIP.into(), file.clone(), secs.clone()]),
         name => (name, vec![file.clone()]),
@@ -529,13 +623,16 @@ fn run_one(
                     .map(|m| m.trim_start_matches([' ', ':']).trim())
                     .filter(|m| !m.ends_with('+'))
                     .and_then(|m| m.parse().ok()),
-                "minizinc" if stdout.contains("==========") || stdout.contains("=====UNSATISFIABLE=====") => {
+                name if name.starts_with("minizinc")
+                    && (stdout.contains("==========") || stdout.contains("=====UNSATISFIABLE=====")) =>
+                {
                     Some(stdout.matches("----------").count() as u128)
                 }
                 "cp-sat" | "scip" => {
                     stdout.lines().find_map(|l| l.strip_prefix("s mc ")).and_then(|n| n.trim().parse().ok())
                 }
                 "ganak" => stdout.lines().rev().find_map(|l| l.trim().parse().ok()),
+                "sharpsat-td" | "d4" => mcc_count(&stdout),
                 _ => None,
             };
             match count {
@@ -590,6 +687,27 @@ fn run_one(
         }
     };
     Ok((measured, outcome))
+}
+
+/// A model counter's exact count in the model counting competition's
+/// output (2021 on: `c s exact arb int N`; also `s mc N`), or d4's `s N`;
+/// `None` for anything else (an approximate count, `s UNKNOWN`).
+pub fn mcc_count(stdout: &str) -> Option<u128> {
+    let mut count = None;
+    for line in stdout.lines().map(str::trim) {
+        let number = line
+            .strip_prefix("c s exact arb int ")
+            .or_else(|| line.strip_prefix("s mc "))
+            .or_else(|| line.strip_prefix("s ").filter(|n| n.chars().all(|c| c.is_ascii_digit())));
+        if let Some(n) = number {
+            let n: u128 = n.trim().parse().ok()?;
+            if count.is_some_and(|c| c != n) {
+                return None; // two different counts: not an answer
+            }
+            count = Some(n);
+        }
+    }
+    count
 }
 
 /// The rows in `format`.

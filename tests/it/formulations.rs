@@ -561,3 +561,66 @@ fn a_wrong_solver_is_caught_and_a_missing_one_skipped() {
         assert_eq!(grid["status"], "refused", "{grid}");
     }
 }
+
+/// The drivers of solvers CI cannot install, run on stand-ins that print
+/// what the real ones print: kissat the SAT competition's `s`/`v` lines
+/// (from minisat's answer), sharpSAT-TD the model counting competition's
+/// `c s exact arb int N`, d4 `s N`. Their answers are read and checked like
+/// any other (a wrong count is a disagreement); sharpSAT-TD and d4 count
+/// every variable, so an encoding with auxiliary variables is refused for
+/// them. `minizinc:gecode` runs MiniZinc with that solver, and a backend
+/// MiniZinc does not have is skipped.
+#[test]
+fn kissat_sharpsat_td_and_d4_drivers_read_their_formats() {
+    let test = "kissat_sharpsat_td_and_d4_drivers_read_their_formats";
+    if !installed("minisat", test) {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let script = |name: &str, body: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    let result = dir.path().join("minisat.out");
+    let result = result.display();
+    script(
+        "kissat",
+        &format!(
+            "minisat \"$1\" {result} >/dev/null 2>&1\nif [ \"$(head -1 {result})\" = SAT ]; then echo 's SATISFIABLE'; \
+             echo \"v $(tail -1 {result})\"; exit 10; else echo 's UNSATISFIABLE'; exit 20; fi"
+        ),
+    );
+    script(
+        "sharpSAT",
+        "echo 'c o sharpSAT-TD stand-in'\necho 's SATISFIABLE'\necho 'c s type mc'\necho 'c s exact arb int 117'",
+    );
+    script("d4", "echo 'c d4 stand-in'\necho 's 7'");
+    let path =
+        std::env::join_paths([dir.path().to_path_buf(), "/usr/bin".into(), "/bin".into(), "/usr/local/bin".into()])
+            .unwrap();
+    let (rows, stderr, status) = study("kissat,sharpsat-td,d4", &["cnf-samples/many.lp"], Some(&path), &[]);
+    assert_eq!(status, 1, "d4's 7 is not 117: {stderr}");
+    let row = |name: &str| rows.iter().find(|r| r["solver"] == name).unwrap().clone();
+    assert_eq!((row("kissat")["answer"].as_str(), row("kissat")["agrees"].as_bool()), (Some("multiple"), Some(true)));
+    assert_eq!(
+        (row("sharpsat-td")["answer"].as_str(), row("sharpsat-td")["agrees"].as_bool()),
+        (Some("count 117"), Some(true))
+    );
+    assert_eq!(row("d4")["agrees"], false);
+    assert!(stderr.contains("DISAGREEMENT: d4 on cnf-samples/many.lp"), "{stderr}");
+    let (rows, stderr, _) = study("sharpsat-td", &["cnf-samples/family/killer-9x9.puzzle"], Some(&path), &[]);
+    assert_eq!(rows[0]["status"], "refused", "{stderr}");
+    assert!(stderr.contains("auxiliary"), "{stderr}");
+    if installed("minizinc", test) {
+        let (rows, stderr, status) =
+            study("minizinc:gecode,minizinc:no-such-solver", &["cnf-samples/many.lp"], None, &[]);
+        assert_eq!((status, rows.len()), (0, 1), "{stderr}");
+        assert_eq!(
+            (rows[0]["solver"].as_str(), rows[0]["answer"].as_str()),
+            (Some("minizinc:gecode"), Some("count 117"))
+        );
+        assert!(stderr.contains("skipped minizinc:no-such-solver"), "{stderr}");
+    }
+}
