@@ -296,6 +296,10 @@ pub struct UniqueArgs {
     /// solution, or the cells where two solutions differ.
     #[arg(long, value_name = "PICTURE.svg")]
     pub svg: Option<PathBuf>,
+    /// A progress line on stderr for long work (puzzles done in a batch; a long search's phase):
+    /// `auto` when stderr is a terminal.
+    #[arg(long, value_enum, default_value_t)]
+    pub progress: Progress,
     // The input and the encoding last: their help headings follow the
     // command's own options.
     #[command(flatten)]
@@ -316,6 +320,10 @@ pub struct QuestionArgs {
     /// Output format: `text` (tab-separated lines) or `json` (a JSON object a line).
     #[arg(long, value_parser = named_of(TEXT_OR_JSON), default_value_t)]
     pub output: Output,
+    /// A progress line on stderr for long work (puzzles done in a batch; a long search's phase):
+    /// `auto` when stderr is a terminal.
+    #[arg(long, value_enum, default_value_t)]
+    pub progress: Progress,
     // The input and the encoding last: their help headings follow the
     // command's own options.
     #[command(flatten)]
@@ -429,6 +437,10 @@ pub struct CandidatesArgs {
     /// each open cell's candidates, shaded by how many it keeps.
     #[arg(long, value_name = "PICTURE.svg")]
     pub svg: Option<PathBuf>,
+    /// A progress line on stderr for long work (puzzles done in a batch; a long search's phase):
+    /// `auto` when stderr is a terminal.
+    #[arg(long, value_enum, default_value_t)]
+    pub progress: Progress,
     // The input and the encoding last: their help headings follow the
     // command's own options.
     #[command(flatten)]

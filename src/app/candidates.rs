@@ -24,6 +24,8 @@ pub struct Settings {
     pub timeout: Option<Duration>,
     pub jobs: usize,
     pub output: Output,
+    /// `--progress`, resolved against stderr.
+    pub progress: bool,
     /// `--svg`: the picture of the one puzzle.
     pub svg: Option<std::path::PathBuf>,
 }
@@ -38,6 +40,7 @@ impl Settings {
             timeout: args.timeout,
             jobs: args.jobs.map_or_else(count::all_cores, usize::from),
             output: args.output,
+            progress: super::progress::resolve(args.progress),
             svg: args.svg.clone(),
         })
     }
@@ -57,6 +60,10 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     }
     let mut drawn = None;
     let mut plan = settings.puzzles.plan();
+    if settings.progress {
+        plan.report = Some(super::progress::report);
+    }
+    let begun = std::time::Instant::now();
     plan.limits.max = settings.max;
     plan.limits.timeout = settings.timeout;
     let work = |counter: &mut Counter, index: usize| -> Found {
@@ -65,6 +72,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         Ok(counter.candidates(&puzzle, settings.counts).map(|c| (c, start.elapsed())))
     };
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, found: Found| {
+        super::progress::batch(index + 1, tasks.len(), "done", begun.elapsed());
         let task = &tasks[index];
         let item = task.item();
         let (candidates, elapsed) = match found {
@@ -95,6 +103,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         Ok(())
     })?;
     out.flush().map_err(AppError::write("stdout"))?;
+    super::progress::clear_phases();
     if let (Some(path), Some(found), Some(task)) = (&settings.svg, &drawn, tasks.first()) {
         let puzzle = task.parse()?;
         let svg = report::svg::candidates(&puzzle, found);

@@ -126,6 +126,8 @@ pub struct CubeSettings {
     pub timeout: Option<Duration>,
     pub stats: bool,
     pub output: Output,
+    /// `--progress`, resolved against stderr.
+    pub progress: bool,
 }
 
 impl CubeSettings {
@@ -138,6 +140,7 @@ impl CubeSettings {
             timeout: args.timeout,
             stats: args.stats,
             output: args.output,
+            progress: super::progress::resolve(args.progress),
         })
     }
 }
@@ -184,7 +187,13 @@ pub fn count_cube(settings: CubeSettings) -> Result<Status, AppError> {
     plan.jobs = settings.jobs;
     plan.details = settings.stats;
     plan.limits = Limits { max: None, timeout: settings.timeout, interrupt: Some(&INTERRUPTED) };
-    let tally = Counter::new(plan).count_cube(&puzzle, symmetry, &literals, &mut ())?;
+    if settings.progress {
+        plan.report = Some(super::progress::report);
+    }
+    let mut line = CubeProgress(super::progress::ProgressLine::new(settings.progress));
+    let tally = Counter::new(plan).count_cube(&puzzle, symmetry, &literals, &mut line);
+    line.0.clear();
+    let tally = tally?;
     // The result names its cube (`CUBEFILE<TAB>solutions(S).`), so that the
     // lines of many workers gathered in one log say which cube each is.
     let item = report::Item { source: &name, line: None, label: Some(&name), style: report::PrintStyle::Grid };
@@ -307,4 +316,17 @@ pub fn sum(settings: SumSettings) -> Result<Status, AppError> {
         missing.join(", ")
     );
     Ok(Status::LowerBound)
+}
+
+/// The progress line of a cube's count: its models as it goes.
+struct CubeProgress(super::progress::ProgressLine);
+
+impl satsudoku::count::Observer for CubeProgress {
+    fn wants_progress(&self) -> bool {
+        self.0.enabled()
+    }
+
+    fn progress(&mut self, models: u128, elapsed: std::time::Duration) {
+        self.0.update(models, elapsed);
+    }
 }

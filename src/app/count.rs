@@ -4,7 +4,7 @@
 //! every core; several are counted in parallel, one thread each, their
 //! results printed in order.
 
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -17,7 +17,7 @@ use satsudoku::report::{self, Item, Output, Printer};
 use super::progress::ProgressLine;
 use super::tasks::{Inputs, Puzzles, Tallies, Task};
 use super::{AppError, Status};
-use crate::cli::{CountArgs, Progress};
+use crate::cli::CountArgs;
 use crate::diag;
 
 /// `count`'s options, resolved once.
@@ -52,11 +52,7 @@ impl Settings {
             stats: args.stats,
             symmetry: args.symmetry,
             up_to_symmetry: args.up_to_symmetry,
-            progress: match args.progress {
-                Progress::Always => true,
-                Progress::Never => false,
-                Progress::Auto => io::stderr().is_terminal(),
-            },
+            progress: super::progress::resolve(args.progress),
             output: args.output,
         })
     }
@@ -70,6 +66,9 @@ impl Settings {
         plan.limits.max = self.max;
         plan.limits.timeout = self.timeout;
         plan.details = self.stats;
+        if self.progress {
+            plan.report = Some(super::progress::report);
+        }
         plan
     }
 }
@@ -126,6 +125,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             report(&mut out, &mut *printer, &settings, &tasks[index], counted, &mut tallies)
         })?;
     }
+    super::progress::clear_phases();
     tallies.finish(&tasks)
 }
 

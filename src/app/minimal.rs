@@ -35,6 +35,8 @@ pub struct Settings {
     pub jobs: usize,
     pub timeout: Option<Duration>,
     pub output: Output,
+    /// `--progress`, resolved against stderr.
+    pub progress: bool,
 }
 
 impl Settings {
@@ -45,6 +47,7 @@ impl Settings {
             jobs: args.jobs.map_or_else(count::all_cores, usize::from),
             timeout: args.timeout,
             output: args.output,
+            progress: super::progress::resolve(args.progress),
         })
     }
 }
@@ -110,8 +113,13 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         Ok(answer.map(|answer| (answer, start.elapsed())))
     };
     let mut plan = settings.puzzles.plan();
+    if settings.progress {
+        plan.report = Some(super::progress::report);
+    }
+    let begun = std::time::Instant::now();
     plan.limits.timeout = settings.timeout;
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, worked: Worked| {
+        super::progress::batch(index + 1, tasks.len(), "answered", begun.elapsed());
         let task = &tasks[index];
         let item = task.item();
         let at = item.label.unwrap_or("the puzzle");
@@ -148,5 +156,6 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         Ok(())
     })?;
     out.flush().map_err(AppError::write("stdout"))?;
+    super::progress::clear_phases();
     tallies.finish(&tasks)
 }

@@ -93,6 +93,7 @@ pub fn interrupted() -> bool {
 /// Writes a diagnostic line to stderr. A failed write is ignored: a closed
 /// or full stderr must not end a count whose results go to stdout.
 pub fn diag(args: fmt::Arguments) {
+    progress::clear_phases();
     let _ = writeln!(std::io::stderr(), "{args}");
 }
 

@@ -25,6 +25,8 @@ pub struct Settings {
     pub jobs: usize,
     pub timeout: Option<Duration>,
     pub output: Output,
+    /// `--progress`, resolved against stderr.
+    pub progress: bool,
     /// `--svg`: the picture of the one puzzle.
     pub svg: Option<std::path::PathBuf>,
 }
@@ -37,6 +39,7 @@ impl Settings {
             jobs: args.jobs.map_or_else(count::all_cores, usize::from),
             timeout: args.timeout,
             output: args.output,
+            progress: super::progress::resolve(args.progress),
             svg: args.svg.clone(),
         })
     }
@@ -66,8 +69,13 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     }
     let mut drawn = None;
     let mut plan = settings.puzzles.plan();
+    if settings.progress {
+        plan.report = Some(super::progress::report);
+    }
+    let begun = std::time::Instant::now();
     plan.limits.timeout = settings.timeout;
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, judged: Judged| {
+        super::progress::batch(index + 1, tasks.len(), "judged", begun.elapsed());
         let task = &tasks[index];
         let item = task.item();
         // A puzzle a signal stopped is undecided, as one --timeout stopped.
@@ -105,6 +113,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         Ok(())
     })?;
     out.flush().map_err(AppError::write("stdout"))?;
+    super::progress::clear_phases();
     if let (Some(path), Some(verdict), Some(task)) = (&settings.svg, &drawn, tasks.first()) {
         let puzzle = task.parse()?;
         let svg = report::svg::verdict(&puzzle, verdict);

@@ -147,15 +147,16 @@ pub fn rate(prober: &mut Prober, puzzle: &Puzzle, solution: &Grid) -> Option<Rat
 fn probe_step(prober: &mut Prober, depth: u8) -> Option<(Step, Vec<varisat::Lit>)> {
     let mut best: Option<usize> = None;
     let mut refuted = Vec::new();
-    let mut implied = vec![false; if depth == 1 { prober.codes() } else { 0 }];
+    // A candidate a probe that held made true cannot fail either: skipped.
+    let mut implied = vec![false; prober.codes()];
     for (_, _, lit) in prober.open() {
+        if implied[lit.code()] {
+            continue;
+        }
         let size = if depth == 1 {
-            if implied[lit.code()] {
-                continue;
-            }
             prober.probe_marking(lit, Some(&mut implied))
         } else {
-            prober.probe2(lit)
+            prober.probe2(lit, Some(&mut implied))
         };
         let Some(size) = size else { continue };
         match best {

@@ -24,6 +24,7 @@ mod oracle_agreement;
 mod orbits;
 mod output;
 mod paths;
+mod progress;
 mod robustness;
 mod rules;
 mod samples;

@@ -169,7 +169,9 @@ impl Prober {
     /// candidate at depth 1 under it, ruling out each that fails, until a
     /// conflict or a pass that rules out nothing. The size is the number of
     /// depth-1 refutations used plus their sizes; the state is as before.
-    pub fn probe2(&mut self, lit: Lit) -> Option<usize> {
+    /// Without a conflict, marks in `implied` every literal made true: their
+    /// own depth-2 probes cannot fail either (what they reach, `lit` reached).
+    pub fn probe2(&mut self, lit: Lit, implied: Option<&mut [bool]>) -> Option<usize> {
         self.probes += 1;
         let mark = self.prop.trail_len();
         let level = self.prop.state.level;
@@ -179,13 +181,16 @@ impl Prober {
             size = Some(self.refutation_size(level + 1));
         }
         let mut used = 1;
+        // Depth-1 skips, valid while the state does not grow.
+        let mut inner_implied = vec![false; self.codes()];
         'passes: while size.is_none() {
             let mut progress = false;
+            inner_implied.iter_mut().for_each(|x| *x = false);
             for (_, _, inner) in self.open() {
-                if self.prop.value(inner) != UNSET {
+                if self.prop.value(inner) != UNSET || inner_implied[inner.code()] {
                     continue;
                 }
-                if let Some(inner_size) = self.probe(inner) {
+                if let Some(inner_size) = self.probe_marking(inner, Some(&mut inner_implied)) {
                     used += 1 + inner_size;
                     progress = true;
                     let head = self.prop.trail_len();
@@ -193,10 +198,17 @@ impl Prober {
                         size = Some(used + self.refutation_size(level + 1));
                         break 'passes;
                     }
+                    // The state grew: earlier non-failures may fail now.
+                    inner_implied.iter_mut().for_each(|x| *x = false);
                 }
             }
             if !progress {
                 break;
+            }
+        }
+        if let (None, Some(implied)) = (size, implied) {
+            for &l in &self.prop.state.trail[mark..] {
+                implied[l.code()] = true;
             }
         }
         self.prop.undo_to(mark);

@@ -347,7 +347,7 @@ impl Counter {
         start: Instant,
     ) -> Result<(BigUint, Stop, Method, Vec<String>), CountError> {
         let plan = self.plan;
-        let stop = stopper(&plan, start);
+        let stop = telling_stopper(&plan, start, "Takuzu rows");
         let counted = takuzu.count(plan.jobs.unwrap_or_else(all_cores), &stop)?;
         let mut details = Vec::new();
         if plan.details {
@@ -371,8 +371,22 @@ impl Counter {
     /// early, the lower bound is 0.
     pub(super) fn bands(&self, bands: &Bands, start: Instant) -> Result<(BigUint, Stop, Vec<String>), CountError> {
         let plan = self.plan;
+        let filled = std::sync::atomic::AtomicU64::new(0);
+        let told = || {
+            let done = filled.load(std::sync::atomic::Ordering::Relaxed);
+            plan.tell("bands", (done > 0).then_some(("band classes counted", done)), start);
+        };
         let stop = stopper(&plan, start);
-        let fill = filler(&plan, start);
+        let stop = || {
+            told();
+            stop()
+        };
+        let piece = filler(&plan, start);
+        let fill = |band: &Puzzle| {
+            let counted = piece(band);
+            filled.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            counted
+        };
         let counted = bands.count(self.threads(&Quiet), &fill, &stop)?;
         let Some(counted) = counted else {
             let why = stopped(&plan);
@@ -528,9 +542,14 @@ impl Counter {
         let mut all = || Ok(complete(Counter::new(piece(SymmetryUse::Auto)).count(puzzle, &mut Quiet)?));
         // The grids a symmetry maps onto a relabelling of themselves, up to
         // relabelling (the constraint only compares digits for equality).
-        let mut fixed =
-            |invariant: &Puzzle| Ok(complete(Counter::new(piece(SymmetryUse::Auto)).count(invariant, &mut Quiet)?));
-        let stop = stopper(&plan, start);
+        let mut classes = 0;
+        let mut fixed = |invariant: &Puzzle| {
+            let counted = complete(Counter::new(piece(SymmetryUse::Auto)).count(invariant, &mut Quiet)?);
+            classes += 1;
+            plan.tell("Burnside", Some(("classes' fixed grids counted", classes)), start);
+            Ok(counted)
+        };
+        let stop = telling_stopper(&plan, start, "Burnside");
         let Some(orbits) = crate::count::burnside::count(puzzle, transpose, &mut all, &mut fixed, &stop)? else {
             let why = stopped(&plan);
             return Ok((BigUint::default(), why, Vec::new()));
@@ -641,6 +660,7 @@ impl Counter {
                     return counted.map(|(count, encoded, observer)| Learnt::Counted(count, encoded, observer))
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    plan.tell("varisat", None, start);
                     if plan.interrupted() {
                         return Ok(Learnt::Stopped(Stop::Interrupted));
                     }
@@ -721,6 +741,15 @@ pub(super) enum LocalBands {
 fn stopper(plan: &Plan, start: Instant) -> impl Fn() -> bool + Sync + '_ {
     let deadline = deadline(plan, start);
     move || plan.interrupted() || deadline.is_some_and(|d| Instant::now() >= d)
+}
+
+/// [`stopper`], telling [`Plan::report`] about `method` at each poll.
+fn telling_stopper<'p>(plan: &'p Plan, start: Instant, method: &'static str) -> impl Fn() -> bool + Sync + 'p {
+    let stop = stopper(plan, start);
+    move || {
+        plan.tell(method, None, start);
+        stop()
+    }
 }
 
 /// Why a polling method stopped early.

@@ -142,9 +142,32 @@ pub struct Plan {
     /// relabelling and the layout's geometric symmetries, by Burnside's
     /// lemma; `count::burnside`) instead of its grids.
     pub up_to_symmetry: bool,
+    /// Where long phases that find no models as they go (bands, Burnside's
+    /// classes, Takuzu rows, a varisat search) say what they are doing,
+    /// every few milliseconds; the caller decides what to show and how
+    /// often (`satsudoku`'s progress line on stderr).
+    pub report: Option<fn(&Phase)>,
+}
+
+/// What a long phase of a count is doing, for [`Plan::report`].
+#[derive(Clone, Copy, Debug)]
+pub struct Phase<'a> {
+    /// The method, such as `bands` or `varisat`.
+    pub method: &'a str,
+    /// What is counted, when it is: its name and how many are done.
+    pub done: Option<(&'a str, u64)>,
+    /// Time since the count started.
+    pub elapsed: Duration,
 }
 
 impl Plan {
+    /// Tells [`Plan::report`] about a phase, if anyone listens.
+    pub(crate) fn tell(&self, method: &str, done: Option<(&str, u64)>, start: Instant) {
+        if let Some(report) = self.report {
+            report(&Phase { method, done, elapsed: start.elapsed() });
+        }
+    }
+
     /// The default plan for `encoding`: the plan's choice of engine and
     /// method, every symmetry, the default threads, no limits.
     pub fn new(encoding: Encoding) -> Plan {
@@ -159,6 +182,7 @@ impl Plan {
             probe: PROBE_DECISIONS,
             judge: JUDGE_DECISIONS,
             up_to_symmetry: false,
+            report: None,
         }
     }
 
