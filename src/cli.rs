@@ -292,6 +292,10 @@ pub struct UniqueArgs {
     /// Output format: `text` (tab-separated lines) or `json` (a JSON object a line).
     #[arg(long, value_parser = named_of(TEXT_OR_JSON), default_value_t)]
     pub output: Output,
+    /// With several solutions, also print the two grids side by side under the line, the cells
+    /// where they differ marked `*` (text output): `auto` when stdout is a terminal.
+    #[arg(long, value_enum, default_value_t)]
+    pub grids: Progress,
     /// Also draw the puzzle (one puzzle) as SVG in this file: givens, the
     /// solution, or the cells where two solutions differ.
     #[arg(long, value_name = "PICTURE.svg")]
@@ -449,7 +453,7 @@ pub struct CandidatesArgs {
     pub solve: SolveArgs,
 }
 
-/// When to show the progress line.
+/// When to show the progress line (or another addition for a person).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Progress {
     #[default]

@@ -27,6 +27,8 @@ pub struct Settings {
     pub output: Output,
     /// `--progress`, resolved against stderr.
     pub progress: bool,
+    /// `--grids`: two solutions side by side under a `multiple` line.
+    pub grids: bool,
     /// `--svg`: the picture of the one puzzle.
     pub svg: Option<std::path::PathBuf>,
 }
@@ -41,6 +43,12 @@ impl Settings {
             output: args.output,
             progress: super::progress::resolve(args.progress),
             svg: args.svg.clone(),
+            grids: args.output == Output::Text
+                && match args.grids {
+                    crate::cli::Progress::Always => true,
+                    crate::cli::Progress::Never => false,
+                    crate::cli::Progress::Auto => std::io::IsTerminal::is_terminal(&io::stdout()),
+                },
         })
     }
 }
@@ -102,6 +110,11 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             diag!("satsudoku: {at}: undecided: {why}");
         }
         printer.verdict(&mut out, &item, &verdict, elapsed).map_err(AppError::write("stdout"))?;
+        if let (true, Verdict::Multiple(a, b)) = (settings.grids, &verdict) {
+            let boxes = task.parse().ok().and_then(|p| p.boxes());
+            let grids = report::side_by_side(a, b, boxes, item.style);
+            out.write_all(grids.as_bytes()).map_err(AppError::write("stdout"))?;
+        }
         if settings.svg.is_some() {
             drawn = Some(verdict.clone());
         }

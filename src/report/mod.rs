@@ -221,6 +221,56 @@ pub fn steps_text(rating: &Rating) -> String {
     itertools::join(words, " ")
 }
 
+/// Two solutions side by side, as a person compares them: each a grid
+/// of rows, box lines where the puzzle has boxes (`boxes`), and each cell
+/// where they differ marked `*` after its digit; the two grids three
+/// spaces apart, under the titles `solution 1` and `solution 2`.
+pub fn side_by_side(a: &Grid, b: &Grid, boxes: Option<(usize, usize)>, style: PrintStyle) -> String {
+    let n = a.side();
+    let (box_rows, box_cols) = boxes.unwrap_or((n, n));
+    let symbol = |g: &Grid, cell: Cell| {
+        let mut text = String::new();
+        let d = g.get(cell);
+        push_symbol(&mut text, if style == PrintStyle::Binary { d - 1 } else { d });
+        text
+    };
+    let width = (1..=n as Digit).map(|d| symbol_width(d)).max().unwrap_or(1);
+    let grid_lines = |g: &Grid, other: &Grid| -> Vec<String> {
+        let mut lines = Vec::new();
+        let rule = vec!["-".repeat(box_cols * (width + 2) - 1); n / box_cols.max(1)].join("+-");
+        for r in 0..n {
+            if r > 0 && r % box_rows == 0 {
+                lines.push(rule.clone());
+            }
+            let mut line = String::new();
+            for c in 0..n {
+                if c > 0 {
+                    line.push_str(if c % box_cols == 0 { "| " } else { " " });
+                }
+                let cell = Cell::new(r, c);
+                let mark = if g.get(cell) == other.get(cell) { ' ' } else { '*' };
+                let _ = write!(line, "{:>width$}{mark}", symbol(g, cell));
+            }
+            lines.push(line);
+        }
+        lines
+    };
+    let (left, right) = (grid_lines(a, b), grid_lines(b, a));
+    let wide = left.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let mut out = format!("{:<wide$}   {}\n", "solution 1", "solution 2");
+    for (l, r) in left.iter().zip(&right) {
+        let _ = writeln!(out, "{l:<wide$}   {}", r.trim_end());
+    }
+    out
+}
+
+/// How many characters a digit's symbol takes.
+fn symbol_width(d: Digit) -> usize {
+    let mut text = String::new();
+    push_symbol(&mut text, d);
+    text.chars().count()
+}
+
 /// Milliseconds with three decimals.
 pub fn millis(d: Duration) -> String {
     format!("{:.3} ms", d.as_secs_f64() * 1e3)

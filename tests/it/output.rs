@@ -154,3 +154,39 @@ fn compare_takes_output_and_its_former_spelling() {
     satsudoku().args(args).args(["--format", "lp", "--output", "json"]).assert().success().stdout(contains("\"file\""));
     satsudoku().args(args).args(["--format", "csv", "--output", "json"]).assert().code(2);
 }
+
+/// `unique --grids always` on a puzzle with two solutions: the usual line
+/// first, then the two grids side by side with box lines, a `*` after
+/// exactly the digits where they differ (read back from the line's two
+/// solutions); piped with the default `auto`, only the line.
+#[test]
+fn unique_shows_two_solutions_side_by_side() {
+    let puzzle = "12..34..........\n";
+    let out =
+        crate::common::satsudoku().args(["unique", "--grids", "always", "-"]).write_stdin(puzzle).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let mut lines = text.lines();
+    let first: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    assert_eq!(first[0], "multiple");
+    let (a, b): (Vec<char>, Vec<char>) = (first[1].chars().collect(), first[2].chars().collect());
+    assert!(lines.next().unwrap().starts_with("solution 1"));
+    let rows: Vec<&str> = lines.filter(|l| !l.starts_with('-')).collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    for (r, row) in rows.iter().enumerate() {
+        // Each grid's cells: a digit, then `*` or a space.
+        let cells: Vec<(char, bool)> = row
+            .char_indices()
+            .filter(|(_, c)| c.is_ascii_digit())
+            .map(|(i, c)| (c, row[i + 1..].starts_with('*')))
+            .collect();
+        assert_eq!(cells.len(), 8, "{row}");
+        for c in 0..4 {
+            let differ = a[r * 4 + c] != b[r * 4 + c];
+            assert_eq!(cells[c], (a[r * 4 + c], differ), "{text}");
+            assert_eq!(cells[4 + c], (b[r * 4 + c], differ), "{text}");
+        }
+    }
+    assert!(text.contains("|") && text.contains("-+-") || text.contains("+-"), "box lines: {text}");
+    let piped = crate::common::satsudoku().args(["unique", "-"]).write_stdin(puzzle).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&piped.stdout).lines().count(), 1);
+}
