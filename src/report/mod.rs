@@ -234,7 +234,7 @@ pub fn side_by_side(a: &Grid, b: &Grid, boxes: Option<(usize, usize)>, style: Pr
         push_symbol(&mut text, if style == PrintStyle::Binary { d - 1 } else { d });
         text
     };
-    let width = (1..=n as Digit).map(|d| symbol_width(d)).max().unwrap_or(1);
+    let width = (1..=n as Digit).map(symbol_width).max().unwrap_or(1);
     let grid_lines = |g: &Grid, other: &Grid| -> Vec<String> {
         let mut lines = Vec::new();
         let rule = vec!["-".repeat(box_cols * (width + 2) - 1); n / box_cols.max(1)].join("+-");
