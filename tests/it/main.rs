@@ -11,6 +11,7 @@ mod cli;
 mod conventions;
 mod corpus;
 mod cubes;
+mod docs;
 mod encodings;
 mod export_decode;
 mod external;
