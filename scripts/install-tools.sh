@@ -22,7 +22,10 @@
 #                                          not packaged here)
 #   bash scripts/install-tools.sh --bench  also the peers bench/peers.py times:
 #                                          GNU Prolog and hyperfine (Debian),
-#                                          clingo, OR-tools and pysat (PyPI).
+#                                          clingo, OR-tools and pysat (PyPI),
+#                                          and HoDoKu's Python port (PyPI's
+#                                          hodoku-py, GPL: run by bench/rate.py
+#                                          and bench/generate.py as a program)
 # sharpSAT is not packaged; bench/peers.py uses it only if it is on PATH.
 set -euo pipefail
 apt_install() {
@@ -49,7 +52,7 @@ if [ "${1:-}" = "--bench" ]; then
   if ! command -v gplc >/dev/null 2>&1 || ! command -v hyperfine >/dev/null 2>&1; then
     apt_install gprolog hyperfine
   fi
-  python3 -m pip install --quiet --disable-pip-version-check clingo ortools python-sat
+  python3 -m pip install --quiet --disable-pip-version-check clingo ortools python-sat hodoku-py
 fi
 command -v minisat >/dev/null
 command -v rsvg-convert >/dev/null
