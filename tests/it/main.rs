@@ -3,6 +3,7 @@
 
 mod common;
 
+mod automata;
 mod bands;
 mod cages;
 mod candidates;

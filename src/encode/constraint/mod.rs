@@ -36,8 +36,10 @@
 //!   cell `k`; for a sandwich, exactly one crust (low or high) before the
 //!   cell and the cell none, from a one-hot count of the crusts so far
 //!   (low and high each exactly once on the line) (`sum.rs`).
-//! - `Visible` (skyscrapers): the running maximum, a defined `taller`
-//!   per cell, and a one-hot count of the cells seen so far (`visible.rs`).
+//! - `Visible` (skyscrapers): an automaton over the line whose state is
+//!   the running maximum and the cells seen, unrolled and encoded with
+//!   forward and backward supports so that unit propagation is domain
+//!   consistent (`automaton.rs`, `visible.rs`).
 //! - `Index`: `cell = d → line[d-1] = value`, one clause per digit.
 //! - `Outside` (lockout): like `Between`, with the digits between the ends,
 //!   both included, forbidden inside.
@@ -61,6 +63,7 @@
 //! - S. Joshi, R. Martins, V. Manquinho, "Generalized Totalizer Encoding
 //!   for Pseudo-Boolean Constraints", CP 2015.
 
+mod automaton;
 mod cage;
 mod sum;
 mod visible;

@@ -1,5 +1,9 @@
 //! Skyscrapers: seen from the first cell, `target` cells are taller than
-//! every cell before them. Along the line, the running maximum (one-hot
+//! every cell before them. The encoding used is the automaton's
+//! ([`encode_visible`]: states (running maximum, cells seen), encoded by
+//! `automaton.rs` so that unit propagation is domain consistent); the
+//! forward-only decomposition ([`encode_visible_forward`]) is kept for
+//! comparison. The latter: along the line, the running maximum (one-hot
 //! over the digits), a defined variable `taller` per cell (it exceeds that
 //! maximum), and the number of cells seen so far (one-hot over 1..=target,
 //! more being a conflict); every auxiliary variable is fixed by
@@ -20,7 +24,28 @@ fn at_most_one(lits: &[Lit], out: &mut dyn ClauseSink) {
     }
 }
 
+/// The rule as an automaton over the line: the state is the tallest digit
+/// so far and the cells seen; a taller digit is one more seen, more than
+/// `target` is a dead end; the line is accepted with exactly `target` seen.
 pub(super) fn encode_visible(cells: &[Cell], target: u8, n: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+    let step = |&(tallest, seen): &(Digit, u8), d: Digit| match d > tallest {
+        true if seen < target => Some((d, seen + 1)),
+        true => None,
+        false => Some((tallest, seen)),
+    };
+    super::automaton::encode_line(cells, n, (0, 0), step, |&(_, seen)| seen == target, spelling, out);
+}
+
+/// The forward-only decomposition (the encoding before the automaton):
+/// unit propagation follows the line forwards only.
+#[allow(dead_code)]
+pub(super) fn encode_visible_forward(
+    cells: &[Cell],
+    target: u8,
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
     let t = usize::from(target);
     if t == 0 || t > cells.len() {
         out.add_clause(&[]);

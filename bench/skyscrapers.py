@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""The slow case of issue 39: 9x9 puzzles with 28 skyscraper clues, three
+renban lines and the givens `satsudoku generate` adds until each is unique
+(bench/instances/skyscrapers/, made by `python3 bench/gen_skyscrapers.py
+10 39 28 0 DIR` and then `satsudoku generate -n 1 --seed 1` on each).
+`satsudoku unique` (whole process) with each binary given, RUNS times
+each, taking turns; median wall times and their ratio.
+
+usage: python3 bench/skyscrapers.py OLD_BINARY NEW_BINARY [RUNS]
+(OLD: a build of the commit before the automaton encoding, c9a1383, whose
+skyscraper clauses propagate forwards only)
+"""
+import glob
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+
+def machine():
+    model = platform.machine()
+    if os.path.exists("/proc/cpuinfo"):
+        names = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")]
+        model = names[0] if names else model
+    return f"{model}, {os.cpu_count()} cores"
+
+
+def timed(binary, path):
+    start = time.perf_counter()
+    out = subprocess.run([binary, "unique", "-j1", path], capture_output=True, text=True)
+    return time.perf_counter() - start, out.stdout.split("\t")[0].strip()
+
+
+def main():
+    old, new = sys.argv[1], sys.argv[2]
+    runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    print("# Skyscrapers: the automaton encoding against the forward one\n")
+    print(f"Machine: {machine()}. Commit {commit}, {time.strftime('%Y-%m-%d')}.")
+    print(f"Command: `python3 bench/skyscrapers.py OLD NEW {runs}` (OLD built from c9a1383)\n")
+    print(f"`unique -j1`, whole process, median of {runs} runs taking turns; both say `unique` for every puzzle.\n")
+    print("| puzzle | forward (ms) | automaton (ms) | forward / automaton |")
+    print("|---|---|---|---|")
+    totals = [0.0, 0.0]
+    for path in sorted(glob.glob("bench/instances/skyscrapers/*.puzzle")):
+        times = ([], [])
+        for _ in range(runs):
+            for k, binary in enumerate((old, new)):
+                elapsed, verdict = timed(binary, path)
+                assert verdict == "unique", f"{binary} on {path}: {verdict}"
+                times[k].append(elapsed)
+        a, b = statistics.median(times[0]), statistics.median(times[1])
+        totals[0] += a
+        totals[1] += b
+        print(f"| {os.path.basename(path)} | {a * 1e3:,.0f} | {b * 1e3:,.0f} | {a / b:.1f}x |")
+    print(f"| all | {totals[0] * 1e3:,.0f} | {totals[1] * 1e3:,.0f} | {totals[0] / totals[1]:.1f}x |")
+
+
+if __name__ == "__main__":
+    main()

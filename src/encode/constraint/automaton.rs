@@ -1,0 +1,138 @@
+//! A rule over a line written as a deterministic automaton that reads the
+//! line's digits in order, encoded so that unit propagation enforces
+//! generalised arc consistency: every digit left in a cell has a support,
+//! a whole line the automaton accepts (Bacchus, "GAC via Unit Propagation",
+//! CP 2007; the unrolled automaton as in Quimper & Walsh's REGULAR).
+//!
+//! The automaton is unrolled over the line and pruned to the states that
+//! are both reachable from the start and able to reach an accepting state
+//! at the end (a layered graph, the states of each layer merged by value,
+//! as in an MDD). Variables: `q[i][s]`, the line passes through state `s`
+//! after `i` cells, and `t[e]` for each edge `e = (s, d, s')` of layer
+//! `i`: the line is in `s` there and cell `i` holds `d`. Clauses:
+//!
+//! - `t -> q[i][s]`, `t -> cell i = d`, `t -> q[i+1][s']`, and
+//!   `q[i][s] & cell i = d -> t` (an edge is taken exactly when both hold);
+//! - `q[i][s] & cell i = d -> false` where `s` has no edge on `d`;
+//! - supports: `q[i][s] ->` some edge out of `s`; `q[i+1][s'] ->` some
+//!   edge into `s'`; `cell i = d ->` some edge of layer `i` on `d` (none:
+//!   the digit is ruled out at once);
+//! - the start state holds, and some state of each layer does.
+//!
+//! The automaton is deterministic and the start is the only state of the
+//! first layer, so once the digits are fixed every auxiliary variable is
+//! fixed too (the path is unique): no count changes.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+use varisat::Lit;
+
+use super::Spelling;
+use crate::encode::ClauseSink;
+use crate::model::{Cell, Digit};
+
+/// Encodes "the automaton (`start`, `step`, `accept`) accepts the digits
+/// of `cells` in order", digits `1..=n`; `step` gives the next state, or
+/// `None` where the line cannot go on.
+pub(super) fn encode_line<S: Clone + Eq + Hash>(
+    cells: &[Cell],
+    n: usize,
+    start: S,
+    step: impl Fn(&S, Digit) -> Option<S>,
+    accept: impl Fn(&S) -> bool,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    let len = cells.len();
+    // Forward: the states of each layer and the edges between them.
+    let mut layers: Vec<Vec<S>> = vec![vec![start]];
+    let mut edges: Vec<Vec<(usize, Digit, usize)>> = Vec::with_capacity(len);
+    for i in 0..len {
+        let mut index: HashMap<S, usize> = HashMap::new();
+        let mut next: Vec<S> = Vec::new();
+        let mut layer_edges = Vec::new();
+        for (from, state) in layers[i].iter().enumerate() {
+            for d in 1..=n as Digit {
+                if let Some(to) = step(state, d) {
+                    let at = *index.entry(to.clone()).or_insert_with(|| {
+                        next.push(to);
+                        next.len() - 1
+                    });
+                    layer_edges.push((from, d, at));
+                }
+            }
+        }
+        layers.push(next);
+        edges.push(layer_edges);
+    }
+    // Backward: keep the states that reach an accepting one at the end.
+    let mut alive: Vec<Vec<bool>> = layers.iter().map(|layer| vec![false; layer.len()]).collect();
+    for (s, state) in layers[len].iter().enumerate() {
+        alive[len][s] = accept(state);
+    }
+    for i in (0..len).rev() {
+        for &(from, _, to) in &edges[i] {
+            if alive[i + 1][to] {
+                alive[i][from] = true;
+            }
+        }
+    }
+    if !alive[0][0] {
+        out.add_clause(&[]); // no line is accepted
+        return;
+    }
+    for i in 0..len {
+        let (before, after) = (&alive[i], &alive[i + 1]);
+        edges[i].retain(|&(from, _, to)| before[from] && after[to]);
+    }
+    // The state variables (of the live states only).
+    let q: Vec<Vec<Option<Lit>>> =
+        alive.iter().map(|layer| layer.iter().map(|&live| live.then(|| out.new_var().positive())).collect()).collect();
+    out.add_clause(&[q[0][0].expect("the start is live")]);
+    for layer in &q {
+        let live: Vec<Lit> = layer.iter().flatten().copied().collect();
+        out.add_clause(&live);
+    }
+    for (i, &cell) in cells.iter().enumerate() {
+        let is: Vec<Lit> = (1..=n as Digit).map(|d| spelling.is(cell, d, out)).collect();
+        let mut out_of: Vec<Vec<Lit>> = vec![Vec::new(); q[i].len()];
+        let mut into: Vec<Vec<Lit>> = vec![Vec::new(); q[i + 1].len()];
+        let mut on: Vec<Vec<Lit>> = vec![Vec::new(); n];
+        let mut has = vec![vec![false; n]; q[i].len()];
+        for &(from, d, to) in &edges[i] {
+            let (qs, qt, x) = (q[i][from].expect("live"), q[i + 1][to].expect("live"), is[usize::from(d) - 1]);
+            let t = out.new_var().positive();
+            out.add_clause(&[!t, qs]);
+            out.add_clause(&[!t, x]);
+            out.add_clause(&[!t, qt]);
+            out.add_clause(&[!qs, !x, t]);
+            out_of[from].push(t);
+            into[to].push(t);
+            on[usize::from(d) - 1].push(t);
+            has[from][usize::from(d) - 1] = true;
+        }
+        for (from, state) in q[i].iter().enumerate() {
+            let Some(qs) = *state else { continue };
+            for d in 0..n {
+                if !has[from][d] {
+                    out.add_clause(&[!qs, !is[d]]);
+                }
+            }
+            let mut support = vec![!qs];
+            support.extend(&out_of[from]);
+            out.add_clause(&support);
+        }
+        for (to, state) in q[i + 1].iter().enumerate() {
+            let Some(qt) = *state else { continue };
+            let mut support = vec![!qt];
+            support.extend(&into[to]);
+            out.add_clause(&support);
+        }
+        for d in 0..n {
+            let mut support = vec![!is[d]];
+            support.extend(&on[d]);
+            out.add_clause(&support);
+        }
+    }
+}
