@@ -65,6 +65,7 @@
 
 mod automaton;
 mod cage;
+mod outside;
 mod sum;
 mod visible;
 
@@ -169,9 +170,9 @@ pub(super) fn encode_constraint(
         }
         Constraint::Sum { terms, target } => sum::encode_sum(terms, i64::from(*target), sums, n, spelling, out),
         Constraint::EqualSums { parts } => sum::encode_equal_sums(parts, n, spelling, out),
-        Constraint::XSum { cells, target } => sum::encode_xsum(cells, i64::from(*target), sums, n, spelling, out),
+        Constraint::XSum { cells, target } => outside::encode_xsum(cells, i64::from(*target), n, spelling, out),
         Constraint::Sandwich { cells, target, low, high } => {
-            sum::encode_sandwich(cells, i64::from(*target), (*low, *high), sums, n, spelling, out)
+            outside::encode_sandwich(cells, i64::from(*target), (*low, *high), n, spelling, out)
         }
         Constraint::Visible { cells, target } => visible::encode_visible(cells, *target, n, spelling, out),
         Constraint::Index { cell, line, value } => {
