@@ -7,12 +7,12 @@ there is one.
 usage: python3 bench/fewest.py [RUNS]   (cargo build --release first)
 """
 import json
-import os
-import platform
 import statistics
 import subprocess
 import sys
 import time
+
+from benchlib import machine
 
 BIN = "target/release/satsudoku"
 
@@ -29,12 +29,6 @@ LAYOUTS = [
 ]
 
 
-def machine():
-    model = platform.machine()
-    if os.path.exists("/proc/cpuinfo"):
-        names = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")]
-        model = names[0] if names else model
-    return f"{model}, {os.cpu_count()} cores"
 
 
 def main():

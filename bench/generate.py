@@ -11,12 +11,12 @@ timed the same way; the table compares time per puzzle.
 
 usage: python3 bench/generate.py [COUNT] [HODOKU] [RUNS]   (cargo build --release; pip install hodoku-py)
 """
-import os
-import platform
 import statistics
 import subprocess
 import sys
 import time
+
+from benchlib import machine
 
 BIN = "target/release/satsudoku"
 
@@ -33,12 +33,6 @@ for p in puzzles:
 """
 
 
-def machine():
-    model = platform.machine()
-    if os.path.exists("/proc/cpuinfo"):
-        names = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")]
-        model = names[0] if names else model
-    return f"{model}, {os.cpu_count()} cores"
 
 
 def main():

@@ -21,14 +21,14 @@ draws, so it runs without HoDoKu.
 usage: python3 bench/rate.py [RATED] [PER_LEVEL] [RUNS]   (cargo build --release first)
 """
 import json
-import os
-import platform
 import random
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+from benchlib import machine
 
 BIN = "target/release/satsudoku"
 LEVELS = ["easy", "medium", "hard", "unfair", "extreme"]
@@ -59,12 +59,6 @@ def spearman(a, b):
     return cov / (va * vb) ** 0.5
 
 
-def machine():
-    model = platform.machine()
-    if os.path.exists("/proc/cpuinfo"):
-        names = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")]
-        model = names[0] if names else model
-    return f"{model}, {os.cpu_count()} cores"
 
 
 def timed(args, stdin):

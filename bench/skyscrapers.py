@@ -12,19 +12,14 @@ skyscraper clauses propagate forwards only)
 """
 import glob
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import time
 
+from benchlib import machine
 
-def machine():
-    model = platform.machine()
-    if os.path.exists("/proc/cpuinfo"):
-        names = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")]
-        model = names[0] if names else model
-    return f"{model}, {os.cpu_count()} cores"
+
 
 
 def timed(binary, path):

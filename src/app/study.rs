@@ -290,6 +290,14 @@ struct Measured {
     exit: Option<i32>,
 }
 
+impl Measured {
+    /// A run that did not happen (a refused puzzle): nothing measured.
+    fn not_run() -> Measured {
+        let zero = Duration::ZERO;
+        Measured { wall: zero, first: zero, cpu: zero, peak_kb: 0, timed_out: false, exit: Some(0) }
+    }
+}
+
 /// Runs `program args`, its stdout to `stdout`, killed after `timeout`;
 /// its wall and CPU time and peak resident memory from `wait4`.
 fn measure(program: &str, args: &[String], stdout: &Path, timeout: Duration) -> std::io::Result<Measured> {
@@ -509,16 +517,8 @@ fn run_one(
     if solver.formulation != Formulation::Cnf {
         // A rule the formulation cannot express: no run, a row that says so.
         if let Err(e) = formulate::write(puzzle, solver.formulation, &[], &mut std::io::sink()) {
-            let none = Measured {
-                wall: Duration::ZERO,
-                first: Duration::ZERO,
-                cpu: Duration::ZERO,
-                peak_kb: 0,
-                timed_out: false,
-                exit: Some(0),
-            };
             diag!("satsudoku: {}: refused: {e}", solver.name);
-            return Ok((none, ("refused".into(), Said::Unknown, None)));
+            return Ok((Measured::not_run(), ("refused".into(), Said::Unknown, None)));
         }
     }
     let input = dir.join(format!("puzzle.{}", solver.extension));
@@ -527,20 +527,12 @@ fn run_one(
     // (`c p show`): with auxiliary variables their count is another number.
     if let Some(encoded) = encoded.as_ref().filter(|_| matches!(solver.name, "sharpsat-td" | "d4")) {
         if encoded.vars.primary_count() < encoded.formula.var_count() {
-            let none = Measured {
-                wall: Duration::ZERO,
-                first: Duration::ZERO,
-                cpu: Duration::ZERO,
-                peak_kb: 0,
-                timed_out: false,
-                exit: Some(0),
-            };
             diag!(
                 "satsudoku: {}: refused: it counts every variable, and this encoding has {} auxiliary ones (ganak counts the projection)",
                 solver.name,
                 encoded.formula.var_count() - encoded.vars.primary_count()
             );
-            return Ok((none, ("refused".into(), Said::Unknown, None)));
+            return Ok((Measured::not_run(), ("refused".into(), Said::Unknown, None)));
         }
     }
     let write = |extra: Option<Vec<varisat::Lit>>| -> Result<(), AppError> {
