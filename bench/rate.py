@@ -61,6 +61,39 @@ def spearman(a, b):
 
 
 
+def scatter(xs, ys, levels, path):
+    """HoDoKu's score (x) against satsudoku's (y), both on log scales (a
+    score of 0 drawn at the axis), one dot per puzzle coloured by HoDoKu's
+    level, as SVG."""
+    import math
+    width, height, pad = 640, 480, 60
+    colours = {"easy": "#4daf4a", "medium": "#377eb8", "hard": "#ff7f00", "unfair": "#e41a1c", "extreme": "#984ea3"}
+    xmin = math.log10(max(1, min(xs)) * 0.8)
+    xmax, ymax = math.log10(max(xs) * 1.1), math.log10(max(ys) + 1)
+    px = lambda v: pad + (width - 2 * pad) * (math.log10(max(v, 1)) - xmin) / (xmax - xmin)
+    py = lambda v: height - pad - (height - 2 * pad) * math.log10(v + 1) / ymax
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" font-family="sans-serif" font-size="12">',
+           f'<rect width="{width}" height="{height}" fill="white"/>',
+           f'<line x1="{pad}" y1="{height - pad}" x2="{width - pad}" y2="{height - pad}" stroke="black"/>',
+           f'<line x1="{pad}" y1="{pad}" x2="{pad}" y2="{height - pad}" stroke="black"/>']
+    for v in (0, 10, 100, 200, 500, 1000, 2000, 5000, 10000):
+        if xmin <= math.log10(max(v, 1)) <= xmax:
+            out.append(f'<text x="{px(v):.1f}" y="{height - pad + 16}" text-anchor="middle">{v}</text>')
+        if v in (0, 10, 100, 1000) and math.log10(v + 1) <= ymax:
+            out.append(f'<text x="{pad - 6}" y="{py(v) + 4:.1f}" text-anchor="end">{v}</text>')
+    out.append(f'<text x="{width / 2}" y="{height - 15}" text-anchor="middle">HoDoKu 2.2 score (log scale)</text>')
+    out.append(f'<text x="{width / 2}" y="24" text-anchor="middle" font-size="14">2,000 minimal puzzles: HoDoKu\'s score against satsudoku rate\'s</text>')
+    out.append(f'<text x="18" y="{height / 2}" text-anchor="middle" transform="rotate(-90 18 {height / 2})">satsudoku rate score (log scale)</text>')
+    for x, y, level in zip(xs, ys, levels):
+        out.append(f'<circle cx="{px(x):.1f}" cy="{py(y):.1f}" r="2.2" fill="{colours[level]}" fill-opacity="0.5"/>')
+    for i, (level, colour) in enumerate(colours.items()):
+        out.append(f'<circle cx="{pad + 20}" cy="{pad + 10 + 16 * i}" r="5" fill="{colour}"/>')
+        out.append(f'<text x="{pad + 30}" y="{pad + 14 + 16 * i}">HoDoKu {level}</text>')
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
 def timed(args, stdin):
     start = time.perf_counter()
     out = subprocess.run(args, input=stdin, capture_output=True, text=True)
@@ -108,6 +141,8 @@ def main():
         steps = " ".join("guess" if s["depth"] == 0 else f"d{s['depth']}:{s['size']}" for s in ours[i]["steps"]) or "singles"
         print(f"| `{sample[i][0]}` | {hodoku[i]} {sample[i][1]} | {score[i]} {ours[i]['level']} | {steps} |")
     print()
+    scatter(hodoku, score, [r[1] for r in sample], "bench/results/rate-scatter.svg")
+    print("![HoDoKu's score against satsudoku's, log scales](rate-scatter.svg)\n")
     # Speed.
     gen = subprocess.run([BIN, "generate", "-n", "10000", "--seed", "11", "-"], input="." * 81 + "\n",
                          capture_output=True, text=True, check=True).stdout
