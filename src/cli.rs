@@ -11,7 +11,7 @@ use satsudoku::count::EngineKind;
 use satsudoku::dimacs::Dialect;
 use satsudoku::encode::amo::AmoEncoding;
 use satsudoku::encode::relation::RelationEncoding;
-use satsudoku::encode::{ClauseSet, DigitEncoding, Encoding, SumEncoding};
+use satsudoku::encode::{ClauseSet, DigitEncoding, Encoding, LineEncoding, SumEncoding};
 use satsudoku::formulate::Formulation;
 use satsudoku::named::Named;
 use satsudoku::parse::Format;
@@ -132,7 +132,7 @@ fn parse_box(text: &str) -> Result<(usize, usize), String> {
 pub struct EncodingArgs {
     /// A whole encoding by name: option names joined by `/`, in any order, the rest default
     /// (`order`, `minimal/ladder`, `support/reduced`, `direct/extended/pairwise/forbidden-pairs`).
-    #[arg(long, value_name = "SPEC", conflicts_with_all = ["digits", "clause_set", "amo", "relation", "sum", "reduce"])]
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["digits", "clause_set", "amo", "relation", "sum", "lines", "reduce"])]
     pub encoding: Option<Encoding>,
     /// How a cell's digit is spelled in variables [default: direct].
     #[arg(long, value_parser = named::<DigitEncoding>())]
@@ -150,6 +150,9 @@ pub struct EncodingArgs {
     /// [default: partial-sums].
     #[arg(long, value_parser = named::<SumEncoding>())]
     pub sum: Option<SumEncoding>,
+    /// How skyscraper, x-sum and sandwich clues become clauses [default: automaton].
+    #[arg(long, value_parser = named::<LineEncoding>())]
+    pub lines: Option<LineEncoding>,
     /// Remove the variables the givens fix (Kwon & Jain's reduction).
     #[arg(long)]
     pub reduce: bool,
@@ -173,6 +176,7 @@ impl EncodingArgs {
             amo: self.amo.unwrap_or_default(),
             relation: self.relation.unwrap_or_default(),
             sum: self.sum.unwrap_or_default(),
+            lines: self.lines.unwrap_or_default(),
             reduce: self.reduce,
         })
     }

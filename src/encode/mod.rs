@@ -29,7 +29,7 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
 use crate::model::{Digit, Puzzle};
 use crate::named::Named;
-pub use constraint::SumEncoding;
+pub use constraint::{LineEncoding, SumEncoding};
 pub use vars::{DecodeError, DigitEncoding, Slot, VarMap};
 
 /// Anything that accepts clauses and hands out fresh variables: varisat's
@@ -78,6 +78,8 @@ pub struct Encoding {
     pub relation: relation::RelationEncoding,
     /// How sums over several cells become clauses (any digit encoding).
     pub sum: SumEncoding,
+    /// How rules over a line with an automaton become clauses.
+    pub lines: LineEncoding,
     /// Apply the given-aware reduction (Kwon & Jain 2006).
     pub reduce: bool,
 }
@@ -94,6 +96,7 @@ impl Encoding {
             relation::RelationEncoding::VARIANTS.iter().copied().skip(1).map(|relation| Encoding { relation, ..base }),
         );
         all.extend(SumEncoding::VARIANTS.iter().skip(1).map(|&sum| Encoding { sum, ..base }));
+        all.extend(LineEncoding::VARIANTS.iter().skip(1).map(|&lines| Encoding { lines, ..base }));
         all.push(Encoding { reduce: true, ..base });
         all.extend([DigitEncoding::Order, DigitEncoding::Log].map(|digits| Encoding { digits, ..base }));
         all
@@ -111,6 +114,9 @@ impl fmt::Display for Encoding {
         if self.sum != SumEncoding::default() {
             write!(f, "/{}", self.sum)?;
         }
+        if self.lines != LineEncoding::default() {
+            write!(f, "/{}", self.lines)?;
+        }
         if self.reduce {
             f.write_str("/reduced")?;
         }
@@ -126,7 +132,7 @@ impl FromStr for Encoding {
     /// `direct/extended/pairwise/forbidden-pairs`.
     fn from_str(text: &str) -> Result<Encoding, String> {
         let mut encoding = Encoding::default();
-        let mut seen = [false; 6];
+        let mut seen = [false; 7];
         let mut set = |slot: usize, name: &str| {
             let again = std::mem::replace(&mut seen[slot], true);
             if again {
@@ -151,13 +157,16 @@ impl FromStr for Encoding {
             } else if let Some(sum) = SumEncoding::from_name(name) {
                 set(5, name)?;
                 encoding.sum = sum;
+            } else if let Some(lines) = LineEncoding::from_name(name) {
+                set(6, name)?;
+                encoding.lines = lines;
             } else if name == "reduced" {
                 set(4, name)?;
                 encoding.reduce = true;
             } else {
                 return Err(format!(
-                    "expected an encoding option (a digit encoding, clause set, at-most-one, relation \
-                     or sum encoding, or `reduced`), found {name:?}"
+                    "expected an encoding option (a digit encoding, clause set, at-most-one, relation, \
+                     sum or line encoding, or `reduced`), found {name:?}"
                 ));
             }
         }
@@ -308,7 +317,7 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     out.kind = ClauseKind::Constraint;
     let mut spelling = constraint::Spelling::new(&vars);
     for c in puzzle.constraints() {
-        constraint::encode_constraint(c, encoding.sum, puzzle.digits(), &mut spelling, &mut out);
+        constraint::encode_constraint(c, encoding.sum, encoding.lines, puzzle.digits(), &mut spelling, &mut out);
     }
     out.kind = ClauseKind::Cage;
     constraint::encode_cages(puzzle, &mut spelling, &mut out);

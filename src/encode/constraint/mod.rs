@@ -87,6 +87,16 @@ crate::named_enum! {
     }
 }
 
+crate::named_enum! {
+    /// How a rule over a line that has an automaton (skyscraper, x-sum and sandwich clues) becomes clauses.
+    pub enum LineEncoding = Automaton {
+        /// The automaton unrolled along the line, with forward and backward supports: unit propagation is domain consistent.
+        Automaton = "automaton",
+        /// The forward decompositions used before (running maximum, masked partial sums): propagation along the line only.
+        Forward = "forward",
+    }
+}
+
 /// "Cell holds digit" as clause material, for any digit encoding.
 pub(super) struct Spelling<'a> {
     vars: &'a VarMap,
@@ -157,6 +167,7 @@ pub(super) fn encode_cages(puzzle: &Puzzle, spelling: &mut Spelling, out: &mut d
 pub(super) fn encode_constraint(
     constraint: &Constraint,
     sums: SumEncoding,
+    lines: LineEncoding,
     n: usize,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
@@ -170,11 +181,21 @@ pub(super) fn encode_constraint(
         }
         Constraint::Sum { terms, target } => sum::encode_sum(terms, i64::from(*target), sums, n, spelling, out),
         Constraint::EqualSums { parts } => sum::encode_equal_sums(parts, n, spelling, out),
-        Constraint::XSum { cells, target } => outside::encode_xsum(cells, i64::from(*target), n, spelling, out),
+        Constraint::XSum { cells, target } => match lines {
+            LineEncoding::Automaton => outside::encode_xsum(cells, i64::from(*target), n, spelling, out),
+            LineEncoding::Forward => sum::encode_xsum(cells, i64::from(*target), sums, n, spelling, out),
+        },
         Constraint::Sandwich { cells, target, low, high } => {
-            outside::encode_sandwich(cells, i64::from(*target), (*low, *high), n, spelling, out)
+            let target = i64::from(*target);
+            match lines {
+                LineEncoding::Automaton => outside::encode_sandwich(cells, target, (*low, *high), n, spelling, out),
+                LineEncoding::Forward => sum::encode_sandwich(cells, target, (*low, *high), sums, n, spelling, out),
+            }
         }
-        Constraint::Visible { cells, target } => visible::encode_visible(cells, *target, n, spelling, out),
+        Constraint::Visible { cells, target } => match lines {
+            LineEncoding::Automaton => visible::encode_visible(cells, *target, n, spelling, out),
+            LineEncoding::Forward => visible::encode_visible_forward(cells, *target, n, spelling, out),
+        },
         Constraint::Index { cell, line, value } => {
             for d in digits() {
                 let clause = match line.get(usize::from(d) - 1) {

@@ -162,7 +162,6 @@ pub(super) fn encode_equal_sums(parts: &[Vec<Cell>], n: usize, spelling: &mut Sp
 /// The leaf of a cell whose digit counts only where `counts` is true: the
 /// one-hot set of `0` (the literal `¬counts`) and of each digit `d` (a
 /// defined variable `counts ∧ cell = d`).
-#[allow(dead_code)] // the forward encoding, kept for comparison (outside.rs is used)
 fn masked_leaf(cell: Cell, counts: Lit, n: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) -> Values {
     let mut leaf = Values::new();
     leaf.insert(0, !counts);
@@ -180,7 +179,6 @@ fn masked_leaf(cell: Cell, counts: Lit, n: usize, spelling: &mut Spelling, out: 
 /// X-sum: the first `x` cells sum to `target`, `x` the first cell's digit.
 /// Cell `k` (from 0) counts when `x > k`: a defined variable `first >= k+1`
 /// per cell after the first, and one sum of masked digits.
-#[allow(dead_code)] // the forward encoding, kept for comparison (outside.rs is used)
 pub(super) fn encode_xsum(
     cells: &[Cell],
     target: i64,
@@ -214,7 +212,6 @@ pub(super) fn encode_xsum(
 /// one-hot count of the crusts before it (0, 1 or 2); a cell counts when
 /// exactly one crust precedes it and it is none; one sum of masked digits.
 #[allow(clippy::too_many_arguments)]
-#[allow(dead_code)] // the forward encoding, kept for comparison (outside.rs is used)
 pub(super) fn encode_sandwich(
     cells: &[Cell],
     target: i64,

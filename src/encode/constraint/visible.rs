@@ -3,7 +3,7 @@
 //! ([`encode_visible`]: states (running maximum, cells seen), encoded by
 //! `automaton.rs` so that unit propagation is domain consistent); the
 //! forward-only decomposition ([`encode_visible_forward`]) is kept for
-//! comparison. The latter: along the line, the running maximum (one-hot
+//! studies (`--lines forward`). The latter: along the line, the running maximum (one-hot
 //! over the digits), a defined variable `taller` per cell (it exceeds that
 //! maximum), and the number of cells seen so far (one-hot over 1..=target,
 //! more being a conflict); every auxiliary variable is fixed by
@@ -38,7 +38,6 @@ pub(super) fn encode_visible(cells: &[Cell], target: u8, n: usize, spelling: &mu
 
 /// The forward-only decomposition (the encoding before the automaton):
 /// unit propagation follows the line forwards only.
-#[allow(dead_code)]
 pub(super) fn encode_visible_forward(
     cells: &[Cell],
     target: u8,
