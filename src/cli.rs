@@ -16,6 +16,7 @@ use satsudoku::formulate::Formulation;
 use satsudoku::named::Named;
 use satsudoku::parse::Format;
 use satsudoku::report::Output;
+use satsudoku::setter::generate::Symmetry;
 
 /// The most worker threads `--jobs` accepts: far more than useful on any
 /// machine, few enough that starting them cannot exhaust memory.
@@ -340,20 +341,6 @@ pub struct QuestionArgs {
     pub solve: SolveArgs,
 }
 
-/// The symmetry of a generated puzzle's givens.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum GivenSymmetry {
-    /// Givens anywhere.
-    #[default]
-    None,
-    /// Unchanged by a half turn about the centre.
-    Rotate180,
-    /// Unchanged by the mirror across the middle column.
-    Mirror,
-    /// Unchanged by the mirror across the main diagonal.
-    Diagonal,
-}
-
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// How many puzzles to make.
@@ -363,8 +350,8 @@ pub struct GenerateArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The symmetry of the givens.
-    #[arg(long, value_enum, default_value_t)]
-    pub symmetry: GivenSymmetry,
+    #[arg(long, value_parser = named::<Symmetry>(), default_value_t)]
+    pub symmetry: Symmetry,
     /// Keep only puzzles whose `rate` level is one of these (comma-separated: easy, medium,
     /// hard, fiendish, extreme).
     #[arg(long, value_name = "LEVELS")]

@@ -63,7 +63,6 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     if settings.progress {
         plan.report = Some(super::progress::report);
     }
-    let begun = std::time::Instant::now();
     plan.limits.max = settings.max;
     plan.limits.timeout = settings.timeout;
     let work = |counter: &mut Counter, index: usize| -> Found {
@@ -72,7 +71,6 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         Ok(counter.candidates(&puzzle, settings.counts).map(|c| (c, start.elapsed())))
     };
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, found: Found| {
-        super::progress::batch(index + 1, tasks.len(), "done", begun.elapsed());
         let task = &tasks[index];
         let item = task.item();
         let (candidates, elapsed) = match found {

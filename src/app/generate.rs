@@ -10,7 +10,7 @@ use std::time::Instant;
 use satsudoku::count::enumerate::Prober;
 use satsudoku::count::plan::{Counter, Plan, Verdict};
 use satsudoku::count::{self, many, CountError};
-use satsudoku::encode::{encode, Encoding};
+use satsudoku::encode::Encoding;
 use satsudoku::model::{push_symbol, Cell, Puzzle};
 use satsudoku::named::Named;
 use satsudoku::parse::{fpuzzles, Format};
@@ -19,7 +19,7 @@ use satsudoku::setter::rate::{Level, Rating};
 
 use super::input::{read_text, Reading, Source};
 use super::{AppError, Status};
-use crate::cli::{GenerateArgs, GenerateOutput, GivenSymmetry};
+use crate::cli::{GenerateArgs, GenerateOutput};
 use crate::diag;
 
 /// `generate`'s options, resolved once.
@@ -57,12 +57,7 @@ impl Settings {
             reading: Reading { format: args.format, options: args.shape.options() },
             count: args.count,
             seed: args.seed,
-            symmetry: match args.symmetry {
-                GivenSymmetry::None => Symmetry::None,
-                GivenSymmetry::Rotate180 => Symmetry::Rotate180,
-                GivenSymmetry::Mirror => Symmetry::Mirror,
-                GivenSymmetry::Diagonal => Symmetry::Diagonal,
-            },
+            symmetry: args.symmetry,
             levels,
             scores,
             max_givens: args.max_givens,
@@ -143,10 +138,6 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     if writer == Writer::Givens && !matches!(format, Format::Givens | Format::Grid) {
         diag!("satsudoku: {}: writing the givens only; the rules stay those of the input", text.name);
     }
-    let encoded = encode(&layout.without_givens(), &Encoding::default());
-    if Prober::new(&encoded).is_none() {
-        return Err(AppError::Usage("generate: the layout has no direct digit encoding".into()));
-    }
     if layout.givens().next().is_some() {
         let mut counter = Counter::new(Plan::new(Encoding::default()));
         if matches!(counter.judge(&layout)?, Verdict::Unique(_)) {
@@ -156,14 +147,14 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     let mut plan = Plan::new(Encoding::default());
     plan.limits.interrupt = Some(&super::INTERRUPTED);
     let settings = &settings;
-    let work = |counter: &mut Counter, index: usize| -> Made {
+    // One puzzle asked for: its tries, each a new solution grid.
+    let make = |counter: &mut Counter, prober: &mut Prober, index: usize| -> Made {
         let mut rng = generate::rng_for(settings.seed, index as u64);
-        let mut prober = Prober::new(&encoded).expect("checked above");
         for tried in 1..=settings.tries {
             if super::interrupted() {
                 return Err(CountError::Stopped);
             }
-            let Some(solution) = generate::random_solution(&mut prober, &layout, &mut rng) else { continue };
+            let Some(solution) = generate::random_solution(prober, &layout, &mut rng) else { continue };
             let start = Instant::now();
             let Some(made) = generate::puzzle_from(counter, &layout, &solution, settings.symmetry, &mut rng, start)?
             else {
@@ -174,7 +165,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
                 continue;
             }
             let rating = if settings.rates() {
-                let Some(rating) = satsudoku::setter::rate::rate(&mut prober, &made.puzzle, &made.solution) else {
+                let Some(rating) = satsudoku::setter::rate::rate(prober, &made.puzzle, &made.solution) else {
                     continue;
                 };
                 if !settings.accepts(&rating) {
@@ -196,6 +187,10 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             return Ok(Some((made, rating, tried)));
         }
         Ok(None)
+    };
+    let work = |counter: &mut Counter, index: usize| -> Made {
+        let made = super::minimal::with_prober(&layout, |prober| make(counter, prober, index));
+        made.unwrap_or_else(|| Err(CountError::Unsupported("generate: the layout has no direct digit encoding".into())))
     };
     let mut out = BufWriter::new(io::stdout().lock());
     let mut missing = 0;

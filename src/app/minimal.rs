@@ -76,8 +76,10 @@ thread_local! {
     static PROBER: RefCell<Option<(Puzzle, Prober)>> = const { RefCell::new(None) };
 }
 
-/// Rates `puzzle` (unique, with `solution`) on this thread's prober.
-pub fn rate_on_thread(puzzle: &Puzzle, solution: &satsudoku::model::Grid) -> Option<Rating> {
+/// Runs `f` on this thread's prober for `puzzle`'s layout (built on the
+/// layout's default encoding the first time, kept for the next puzzle of
+/// the same layout); `None` if the layout has no direct encoding.
+pub fn with_prober<T>(puzzle: &Puzzle, f: impl FnOnce(&mut Prober) -> T) -> Option<T> {
     PROBER.with(|cell| {
         let mut cached = cell.borrow_mut();
         let layout = puzzle.without_givens();
@@ -86,8 +88,13 @@ pub fn rate_on_thread(puzzle: &Puzzle, solution: &satsudoku::model::Grid) -> Opt
             *cached = Some((layout, prober));
         }
         let (_, prober) = cached.as_mut()?;
-        rate::rate(prober, puzzle, solution)
+        Some(f(prober))
     })
+}
+
+/// Rates `puzzle` (unique, with `solution`) on this thread's prober.
+pub fn rate_on_thread(puzzle: &Puzzle, solution: &satsudoku::model::Grid) -> Option<Rating> {
+    with_prober(puzzle, |prober| rate::rate(prober, puzzle, solution)).flatten()
 }
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
@@ -116,10 +123,8 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     if settings.progress {
         plan.report = Some(super::progress::report);
     }
-    let begun = std::time::Instant::now();
     plan.limits.timeout = settings.timeout;
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, worked: Worked| {
-        super::progress::batch(index + 1, tasks.len(), "answered", begun.elapsed());
         let task = &tasks[index];
         let item = task.item();
         let at = item.label.unwrap_or("the puzzle");

@@ -1,19 +1,20 @@
-//! The progress line a long count shows on stderr.
+//! The progress line long work shows on stderr: a count's models, a
+//! phase of a method that finds none as it goes, a batch's puzzles done;
+//! one line, rewritten in place.
 
 use std::io::Write;
 use std::time::Duration;
 
-/// `models, rate, elapsed` on stderr, rewritten in place at most four times a
-/// second once a count has run for a second; never on stdout.
+/// `models, rate, elapsed` on stderr, through [`line`] (rewritten in place
+/// at most four times a second) once a count has run a second; never on
+/// stdout.
 pub struct ProgressLine {
     enabled: bool,
-    /// When the line was last written, as time since the count started.
-    last: Option<Duration>,
 }
 
 impl ProgressLine {
     pub fn new(enabled: bool) -> ProgressLine {
-        ProgressLine { enabled, last: None }
+        ProgressLine { enabled }
     }
 
     /// Whether the line is shown at all.
@@ -24,22 +25,14 @@ impl ProgressLine {
     /// Shows `models`, the count as it would be printed now (the counting
     /// plan scales it by the symmetry), if the line is due.
     pub fn update(&mut self, models: u128, elapsed: Duration) {
-        if !self.enabled {
-            return;
-        }
-        let due = self.last.map_or(elapsed.as_secs_f64() >= 1.0, |last| (elapsed - last).as_secs_f64() >= 0.25);
-        if due {
-            let rate = models as f64 / elapsed.as_secs_f64();
-            let secs = elapsed.as_secs_f64();
-            let _ = write!(std::io::stderr(), "\r\x1b[Ksatsudoku: {models} models, {rate:.0}/s, {secs:.1} s");
-            self.last = Some(elapsed);
+        let secs = elapsed.as_secs_f64();
+        if self.enabled && secs >= 1.0 {
+            line(&format!("{models} models, {:.0}/s, {secs:.1} s", models as f64 / secs));
         }
     }
 
     pub fn clear(&mut self) {
-        if self.last.is_some() {
-            let _ = write!(std::io::stderr(), "\r\x1b[K");
-        }
+        clear_phases();
     }
 }
 

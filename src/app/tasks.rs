@@ -209,6 +209,9 @@ pub struct Tallies {
     status: Status,
     /// Tasks whose result was reported.
     reported: usize,
+    /// Tasks in all, and when the run started: the batch's progress line.
+    total: usize,
+    started: std::time::Instant,
 }
 
 impl Tallies {
@@ -222,12 +225,15 @@ impl Tallies {
             lines: tasks.iter().filter(|t| t.is_line()).count(),
             status: Status::Done,
             reported: 0,
+            total: tasks.len(),
+            started: std::time::Instant::now(),
         }
     }
 
     /// A task's result was printed; `status` is what it says of the run.
     pub fn done(&mut self, status: Status) {
         self.reported += 1;
+        super::progress::batch(self.reported, self.total, self.verb, self.started.elapsed());
         if status != Status::Done && self.status != Status::LowerBound {
             self.status = status;
         }
@@ -237,6 +243,7 @@ impl Tallies {
     /// is reported and the run goes on; alone, it is the run's error.
     pub fn unreadable(&mut self, task: &Task, err: ParseError) -> Result<(), AppError> {
         self.reported += 1;
+        super::progress::batch(self.reported, self.total, self.verb, self.started.elapsed());
         if !task.is_line() && !self.batch {
             return Err(err.into());
         }

@@ -54,8 +54,9 @@ impl Settings {
 }
 
 /// A worker's answer for one task: its verdict, the conflicts among its
-/// givens when it has none, and the time it took; or why not.
-type Judged = Result<Result<(Verdict, Vec<String>, Duration), CountError>, ParseError>;
+/// givens when it has none, the time it took and its boxes (for
+/// `--grids`); or why not.
+type Judged = Result<Result<(Verdict, Vec<String>, Duration, Option<(usize, usize)>), CountError>, ParseError>;
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     super::catch_interrupts();
@@ -69,7 +70,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         let start = Instant::now();
         Ok(counter.judge(&puzzle).map(|verdict| {
             let conflicts = if verdict == Verdict::None { puzzle.given_conflicts() } else { Vec::new() };
-            (verdict, conflicts, start.elapsed())
+            (verdict, conflicts, start.elapsed(), puzzle.boxes())
         }))
     };
     if settings.svg.is_some() && tasks.len() != 1 {
@@ -80,20 +81,18 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     if settings.progress {
         plan.report = Some(super::progress::report);
     }
-    let begun = std::time::Instant::now();
     plan.limits.timeout = settings.timeout;
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, judged: Judged| {
-        super::progress::batch(index + 1, tasks.len(), "judged", begun.elapsed());
         let task = &tasks[index];
         let item = task.item();
         // A puzzle a signal stopped is undecided, as one --timeout stopped.
         let stopped = matches!(judged, Ok(Err(CountError::Stopped))) && super::interrupted();
-        let (verdict, conflicts, elapsed) = match judged {
+        let (verdict, conflicts, elapsed, boxes) = match judged {
             Err(err) => {
                 printer.error(&mut out, &item, &err.to_string()).map_err(AppError::write("stdout"))?;
                 return tallies.unreadable(task, err);
             }
-            Ok(Err(CountError::Stopped)) if stopped => (Verdict::Undecided, Vec::new(), Duration::ZERO),
+            Ok(Err(CountError::Stopped)) if stopped => (Verdict::Undecided, Vec::new(), Duration::ZERO, None),
             Ok(judged) => judged?,
         };
         if verdict == Verdict::None {
@@ -111,7 +110,6 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         }
         printer.verdict(&mut out, &item, &verdict, elapsed).map_err(AppError::write("stdout"))?;
         if let (true, Verdict::Multiple(a, b)) = (settings.grids, &verdict) {
-            let boxes = task.parse().ok().and_then(|p| p.boxes());
             let grids = report::side_by_side(a, b, boxes, item.style);
             out.write_all(grids.as_bytes()).map_err(AppError::write("stdout"))?;
         }

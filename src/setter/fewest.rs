@@ -98,9 +98,7 @@ pub fn fewest(layout: &Puzzle, per_count: bool) -> Result<Fewest, CountError> {
     let grids = enumerate(&enumerated)?;
     let motions = motions(layout);
     let classes = classes(&grids, &motions, n, relabel);
-    let mut plan = Plan::new(Encoding::default());
-    plan.symmetry = crate::count::plan::SymmetryUse::None;
-    let mut counter = Counter::new(plan);
+    let mut counter = Counter::new(plain_plan());
     let mut best: Option<(usize, Cells, usize)> = None;
     let mut checks = 0;
     for &(rep, _) in &classes {
@@ -141,6 +139,12 @@ pub fn fewest(layout: &Puzzle, per_count: bool) -> Result<Fewest, CountError> {
     })
 }
 
+/// The default plan without symmetry: the grids are enumerated as they
+/// are, and each check judges the puzzle itself.
+fn plain_plan() -> Plan {
+    Plan { symmetry: crate::count::plan::SymmetryUse::None, ..Plan::new(Encoding::default()) }
+}
+
 /// Every grid of `puzzle`, each checked (at most [`MAX_GRIDS`]).
 fn enumerate(puzzle: &Puzzle) -> Result<Vec<Vec<Digit>>, CountError> {
     let mut grids = Vec::new();
@@ -153,9 +157,7 @@ fn enumerate(puzzle: &Puzzle) -> Result<Vec<Vec<Digit>>, CountError> {
         grids.push(grid.rows().flatten().copied().collect());
         true
     };
-    let mut plan = Plan::new(Encoding::default());
-    plan.symmetry = crate::count::plan::SymmetryUse::None;
-    Counter::new(plan).count(puzzle, &mut Each(&mut keep))?;
+    Counter::new(plain_plan()).count(puzzle, &mut Each(&mut keep))?;
     if too_many {
         return Err(CountError::Unsupported(format!(
             "fewest: the layout has more than {MAX_GRIDS} grids (after relabelling); the search enumerates them"
