@@ -326,6 +326,13 @@ fn samples() -> Samples {
         s.json.push(fpuzzles::json_text(&share, "corpus").unwrap());
         s.puzzles.push(share);
     }
+    // ISS constraint strings and shorthands (every tenth example).
+    let iss: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(root().join("tests/corpus/iss/examples.json")).unwrap()).unwrap();
+    for entry in iss.iter().step_by(10) {
+        s.formatted.push((Format::Iss, entry["input"].as_str().unwrap().to_owned()));
+        s.puzzles.push(entry["input"].as_str().unwrap().to_owned());
+    }
     s.answers = answers();
     for text in &s.puzzles {
         if let Ok(format) = detect(text, NAME, Options::default()) {
@@ -693,8 +700,16 @@ fn mutate(rng: &mut Rng, text: &str, others: &[String], dict: &[String]) -> Stri
 
 /// Input number `index`: its reader and its text.
 fn input(rng: &mut Rng, s: &Samples, dict: &[String]) -> (Reader, String) {
-    const FORMATS: [Format; 7] =
-        [Format::Lp, Format::Kattis, Format::Givens, Format::Grid, Format::Puzzle, Format::Fpuzzles, Format::Takuzu];
+    const FORMATS: [Format; 8] = [
+        Format::Lp,
+        Format::Kattis,
+        Format::Givens,
+        Format::Grid,
+        Format::Puzzle,
+        Format::Fpuzzles,
+        Format::Takuzu,
+        Format::Iss,
+    ];
     match rng.below(21) {
         20 => {
             let (formulation, sample) = s.answers[rng.below(s.answers.len())].clone();

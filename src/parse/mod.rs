@@ -4,6 +4,7 @@
 pub mod contest;
 pub mod fpuzzles;
 pub mod grid;
+pub mod iss;
 pub mod json;
 pub mod kattis;
 pub mod lp;
@@ -34,6 +35,8 @@ crate::named_enum! {
         Fpuzzles = "fpuzzles",
         /// Takuzu (Binairo): n rows of `0`, `1` and `.`, n even.
         Takuzu = "takuzu",
+        /// sigh's Interactive Sudoku Solver: its constraint string (`.Type~arg~cells`), its link, or its killer and jigsaw shorthands.
+        Iss = "iss",
     }
 }
 
@@ -95,10 +98,12 @@ impl fmt::Display for Pos {
 ///   least half of them digits or blanks (several such lines are a
 ///   collection; prose is no puzzle);
 /// - grid: as many rows of cells (and separators) as the first row has cells;
-/// - Takuzu: rows of `0`, `1` and `.`, as many as each has cells, an even number.
+/// - Takuzu: rows of `0`, `1` and `.`, as many as each has cells, an even number;
+/// - ISS: a link to sigh's Interactive Sudoku Solver with a `q` parameter,
+///   or a first item that is a given (`.~R1C1_5`) or one of ISS's types.
 ///
 /// A file whose extension is a format's name (`x.lp`, `x.grid`,
-/// `x.puzzle`, `x.takuzu`, `x.givens`, `x.kattis`, `x.fpuzzles`) is read in
+/// `x.puzzle`, `x.takuzu`, `x.givens`, `x.kattis`, `x.fpuzzles`, `x.iss`) is read in
 /// that format: the name says it. Otherwise each candidate is read (a
 /// collection: its first line); the one that reads is the format. Two that both read, such as a grid of 0, 1 and
 /// blanks that is also a Takuzu, are an error naming them: the counts
@@ -169,6 +174,9 @@ fn candidates(text: &str) -> Vec<Format> {
     let mut found = Vec::new();
     if fpuzzles::looks_like(text) {
         return vec![Format::Fpuzzles];
+    }
+    if iss::looks_like(text) {
+        return vec![Format::Iss];
     }
     match first.chars().next() {
         Some('<' | '=' | '>') => found.push(Format::Kattis),
@@ -262,6 +270,7 @@ pub fn parse_with(
         Format::Puzzle => puzzle::parse_puzzle(text, source_name),
         Format::Fpuzzles => fpuzzles::parse_fpuzzles(text, source_name),
         Format::Takuzu => takuzu::parse_takuzu(text, source_name, options.takuzu_distinct),
+        Format::Iss => iss::parse_iss(text, source_name),
     }
 }
 

@@ -21,6 +21,7 @@ mod formulations;
 mod fpuzzles_readings;
 mod grid;
 mod hostile;
+mod iss;
 mod learning;
 mod oracle_agreement;
 mod orbits;

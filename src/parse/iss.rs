@@ -1,0 +1,1133 @@
+//! sigh's Interactive Sudoku Solver (ISS) constraint strings: `.Type~arg~...`
+//! items, as ISS's text box takes them and its links carry them in the `q`
+//! parameter (`?q=.~R1C1_5.Thermo~R1C2~R1C3`), and its killer and jigsaw
+//! shorthands. The grammar is ISS's own (`js/sudoku_parser.js`): whitespace
+//! is dropped, `#` lines are comments, sections between blank lines are read
+//! one by one and merged; an item with an empty type is a given (`R1C1_5`,
+//! or candidates `R1C1_1_2`); cells are `R{row}C{col}`, rows and columns
+//! written in base 17 (`1`..`9`, `a`..`g`).
+//!
+//! Each type is read with the meaning ISS's solver gives it
+//! (`js/solver/sudoku_builder.js` and the handlers it builds), not the
+//! f-puzzles editor's where the two differ (docs/rules.md, "ISS constraint
+//! strings", says where); a type that satsudoku cannot express is refused by
+//! name, with the reason, and [`TYPES`] lists every one.
+
+use super::{quote, ParseError, Pos};
+use crate::model::rules::{self, Args, Context};
+use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle};
+
+/// How satsudoku reads an ISS type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// Read, as the sentence says.
+    Read(&'static str),
+    /// Read and ignored: it does not change the solutions.
+    Ignored(&'static str),
+    /// Refused, for the reason the sentence gives.
+    Refused(&'static str),
+}
+
+const COMPOSITE: &str = "a composite of rules (an alternative needs a selector variable per branch); not in \
+                         satsudoku's model yet";
+const CHAOS: &str = "chaos construction: the regions are part of the solution; not in satsudoku's model yet";
+const RANGE: &str = "needs digits 0..N or a value range other than 1..N; not in satsudoku's model yet";
+const NOT_YET: &str = "not in satsudoku's rule table yet";
+
+/// Every constraint type ISS reads (its `SudokuConstraint` classes), and
+/// how satsudoku reads it. docs/rules.md shows this table ([`markdown`]).
+pub const TYPES: &[(&str, Reading)] = &[
+    ("Given", Reading::Read("a given digit, or the cell's candidates (several givens of a cell: their intersection)")),
+    ("Shape", Reading::Read("an N x N grid with digits 1..N (boxes as ISS chooses them); other shapes are refused")),
+    ("NoBoxes", Reading::Read("no boxes: a Latin square (with jigsaw regions, if any)")),
+    ("Jigsaw", Reading::Read("irregular regions: they replace the boxes with `NoBoxes`, else they are extra regions")),
+    ("Thermo", Reading::Read("`thermo`")),
+    ("Whisper", Reading::Read("`whisper` with the difference given (5 if none, on every size, as ISS)")),
+    ("Renban", Reading::Read("`renban`")),
+    ("Modular", Reading::Read("cells whose positions differ modulo M hold digits that differ modulo M (`modular` is M = 3)")),
+    ("Entropic", Reading::Read("`entropic` (ISS: 9 x 9 only)")),
+    ("RegionSumLine", Reading::Read("`region-sum`, over the boxes, else the jigsaw regions")),
+    ("Between", Reading::Read("`between`")),
+    ("Lockout", Reading::Read("`lockout` with the ends' least difference given")),
+    ("Palindrome", Reading::Read("`palindrome`")),
+    ("Zipper", Reading::Read("`zipper`")),
+    ("Arrow", Reading::Read("`arrow` with a one-cell circle, the first cell")),
+    ("DoubleArrow", Reading::Read("`double-arrow`")),
+    ("PillArrow", Reading::Read("`arrow` whose first 2 or 3 cells are the pill, read in reading order (digits 1..9 only)")),
+    ("Cage", Reading::Read("a cage: different digits, summing to the sum unless it is 0 or empty (cages may overlap)")),
+    ("Sum", Reading::Read("a sum, with the coefficients if given (`S_=_c1_c2...`); digits may repeat")),
+    ("LittleKiller", Reading::Read("`little-killer` along ISS's diagonal from the named cell")),
+    ("XSum", Reading::Read("`xsum` clues, from the start and the end of the row or column")),
+    ("Sandwich", Reading::Read("`sandwich` (the line's 1 and N)")),
+    ("Skyscraper", Reading::Read("`skyscraper` clues")),
+    ("WhiteDot", Reading::Read("`white` (difference 1) on each pair of orthogonal neighbours among the cells")),
+    ("BlackDot", Reading::Read("`black` (ratio 2) on each pair of orthogonal neighbours among the cells")),
+    ("X", Reading::Read("`x` on each pair of orthogonal neighbours among the cells")),
+    ("V", Reading::Read("`v` on each pair of orthogonal neighbours among the cells")),
+    ("GreaterThan", Reading::Read("`greater`: each cell above the later cells next to it")),
+    ("AntiKnight", Reading::Read("`antiknight`")),
+    ("AntiKing", Reading::Read("`antiking`")),
+    (
+        "AntiConsecutive",
+        Reading::Read("no orthogonal neighbours consecutive, dots or not (`nonconsecutive` spares dotted pairs)"),
+    ),
+    ("Diagonal", Reading::Read("`diagonal+` (1) or `diagonal-` (-1)")),
+    ("Windoku", Reading::Read("ISS's windows: box-sized regions inset one cell from the boxes' corners")),
+    ("DisjointSets", Reading::Read("`disjoint`")),
+    ("AllDifferent", Reading::Read("`extra`")),
+    ("Quad", Reading::Read("`quadruple`: the 2x2 from the cell holds the values (as often as listed)")),
+    ("ContainAtLeast", Reading::Read("the cells hold the values, each at least as often as listed")),
+    ("SameValues", Reading::Read("with one set per cell: all the cells hold one digit; sets of several cells are refused")),
+    ("Indexing", Reading::Read("`column-index` (C) or `row-index` (R)")),
+    ("StrictKropki", Reading::Read("`negative white black`")),
+    ("StrictXV", Reading::Read("`negative x v`")),
+    ("SearchPriority", Reading::Ignored("the solver's search order, not a rule")),
+    ("Container", Reading::Refused("ISS's root, never written in a string")),
+    ("Or", Reading::Refused(COMPOSITE)),
+    ("And", Reading::Refused(COMPOSITE)),
+    ("Replicate", Reading::Refused(COMPOSITE)),
+    ("End", Reading::Refused(COMPOSITE)),
+    ("Regex", Reading::Refused("a rule given as a regular expression over a line: the automaton encoding is built (skyscrapers, x-sums, sandwiches) but patterns are not read yet")),
+    ("NFA", Reading::Refused("a rule given as a state machine over a line: the automaton encoding is built (skyscrapers, x-sums, sandwiches) but ISS's serialised machines are not read yet")),
+    ("Binary", Reading::Refused("a custom relation given by its allowed pairs: not read yet")),
+    ("BinaryX", Reading::Refused("a custom relation given by its allowed pairs: not read yet")),
+    ("Pair", Reading::Refused("a custom relation given by its allowed pairs: not read yet")),
+    ("PairX", Reading::Refused("a custom relation given by its allowed pairs: not read yet")),
+    ("ChaosConstruction", Reading::Refused(CHAOS)),
+    ("ChaosArrow", Reading::Refused(CHAOS)),
+    ("ChaosCount", Reading::Refused(CHAOS)),
+    ("RegionSize", Reading::Refused("regions of another size than the number of digits: not in satsudoku's model yet")),
+    ("RegionSameValues", Reading::Refused("regions of another size than the number of digits: not in satsudoku's model yet")),
+    ("Var", Reading::Refused("cells outside the grid: not in satsudoku's model yet")),
+    ("Doppelganger", Reading::Refused(RANGE)),
+    ("AntiTaxicab", Reading::Refused(NOT_YET)),
+    ("GlobalEntropy", Reading::Refused(NOT_YET)),
+    ("GlobalMod", Reading::Refused(NOT_YET)),
+    ("FullRankTies", Reading::Refused(NOT_YET)),
+    ("FullRank", Reading::Refused(NOT_YET)),
+    ("DutchFlatmates", Reading::Refused(NOT_YET)),
+    ("ValueIndexing", Reading::Refused(NOT_YET)),
+    ("RellikCage", Reading::Refused(NOT_YET)),
+    ("EqualityCage", Reading::Refused(NOT_YET)),
+    ("HiddenSkyscraper", Reading::Refused(NOT_YET)),
+    ("NumberedRoom", Reading::Refused(NOT_YET)),
+    ("ContainExact", Reading::Refused(NOT_YET)),
+    ("LookAndSay", Reading::Refused(NOT_YET)),
+    ("ConnectedValues", Reading::Refused(NOT_YET)),
+    ("EqualSum", Reading::Refused(NOT_YET)),
+    ("CountingCircles", Reading::Refused(NOT_YET)),
+    ("CountDistinct", Reading::Refused(NOT_YET)),
+    ("SumLine", Reading::Refused(NOT_YET)),
+    ("Lunchbox", Reading::Refused(NOT_YET)),
+];
+
+/// How satsudoku reads ISS's type `name`, if ISS has it.
+pub fn reading(name: &str) -> Option<Reading> {
+    TYPES.iter().find(|(n, _)| *n == name).map(|&(_, r)| r)
+}
+
+/// The table of ISS types as docs/rules.md shows it (Markdown).
+pub fn markdown() -> String {
+    let mut out = String::from("| ISS type | read as |\n|---|---|\n");
+    for (name, reading) in TYPES {
+        let text = match reading {
+            Reading::Read(s) => s.to_string(),
+            Reading::Ignored(s) => format!("ignored: {s}"),
+            Reading::Refused(s) => format!("refused: {s}"),
+        };
+        out.push_str(&format!("| `{name}` | {text} |\n"));
+    }
+    out
+}
+
+/// Whether `text` looks like an ISS constraint string or link: a link to
+/// the solver with a `q` parameter, or text whose first item (after `#`
+/// comments) is a given (`.~`) or a type ISS has (`.Thermo~`).
+pub fn looks_like(text: &str) -> bool {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with("http") && trimmed.contains("Interactive-Sudoku-Solver") {
+        return true;
+    }
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
+    let compact: String = first.chars().filter(|c| !c.is_whitespace()).collect();
+    let Some(rest) = compact.strip_prefix('.') else { return false };
+    if rest.starts_with('~') {
+        return true;
+    }
+    let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
+    let after = rest[name.len()..].chars().next();
+    reading(&name).is_some() && matches!(after, None | Some('~' | '.'))
+}
+
+/// The characters of a section with whitespace dropped, each with where it
+/// was in the text.
+struct Compact {
+    chars: Vec<char>,
+    at: Vec<Pos>,
+    /// Where the section ends (for errors at its end).
+    end: Pos,
+}
+
+impl Compact {
+    fn pos(&self, i: usize) -> Pos {
+        self.at.get(i).copied().unwrap_or(self.end)
+    }
+}
+
+/// The sections of `text` (split at blank lines; `#` lines dropped), or the
+/// `q` parameter of a link, percent-decoded.
+fn sections(text: &str, name: &str) -> Result<Vec<Compact>, ParseError> {
+    let trimmed = text.trim();
+    if trimmed.starts_with("http") && !trimmed.contains(char::is_whitespace) {
+        let line = text.lines().position(|l| !l.trim().is_empty()).unwrap_or(0) + 1;
+        let indent = text.lines().nth(line - 1).map_or(0, |l| l.chars().take_while(|c| c.is_whitespace()).count());
+        let chars: Vec<char> = trimmed.chars().collect();
+        let query = (0..chars.len()).find(|&i| {
+            matches!(chars[i], '?' | '&') && chars.get(i + 1) == Some(&'q') && chars.get(i + 2) == Some(&'=')
+        });
+        let Some(q) = query else {
+            return Err(Pos { line, col: indent + 1 }.error(name, "expected an ISS link with a q= parameter"));
+        };
+        let at = |i: usize| Pos { line, col: indent + i + 1 };
+        let mut decoded = Compact { chars: Vec::new(), at: Vec::new(), end: at(chars.len()) };
+        let mut i = q + 3;
+        while i < chars.len() && !matches!(chars[i], '&' | '#') {
+            let hex = |k: usize| chars.get(k).and_then(|c| c.to_digit(16));
+            let (c, width) = match (chars[i], hex(i + 1), hex(i + 2)) {
+                ('%', Some(h), Some(l)) => {
+                    // A multi-byte character: collect its bytes.
+                    let mut bytes = vec![(h * 16 + l) as u8];
+                    let mut k = i + 3;
+                    while bytes[0] >= 0x80 && chars.get(k) == Some(&'%') && bytes.len() < 4 {
+                        match (hex(k + 1), hex(k + 2)) {
+                            (Some(h), Some(l)) => bytes.push((h * 16 + l) as u8),
+                            _ => break,
+                        }
+                        k += 3;
+                    }
+                    let text = String::from_utf8(bytes.clone())
+                        .map_err(|_| at(i).error(name, "a %-escape that is not UTF-8"))?;
+                    (text.chars().next().unwrap_or(' '), 3 * bytes.len())
+                }
+                ('%', _, _) => return Err(at(i).error(name, "expected two hex digits after %")),
+                ('+', _, _) => (' ', 1),
+                (c, _, _) => (c, 1),
+            };
+            if !c.is_whitespace() {
+                decoded.chars.push(c);
+                decoded.at.push(at(i));
+            }
+            i += width;
+        }
+        return Ok(vec![decoded]);
+    }
+    let mut found = Vec::new();
+    let mut current = Compact { chars: Vec::new(), at: Vec::new(), end: Pos { line: 1, col: 1 } };
+    for (number, line) in text.lines().enumerate() {
+        let pos = |col: usize| Pos { line: number + 1, col: col + 1 };
+        if line.trim().is_empty() {
+            if !current.chars.is_empty() {
+                current.end = pos(0);
+                found.push(std::mem::replace(&mut current, Compact { chars: Vec::new(), at: Vec::new(), end: pos(0) }));
+            }
+            continue;
+        }
+        if line.trim_start().starts_with('#') {
+            continue;
+        }
+        for (col, c) in line.chars().enumerate() {
+            if !c.is_whitespace() {
+                current.chars.push(c);
+                current.at.push(pos(col));
+            }
+        }
+        current.end = pos(line.chars().count());
+    }
+    if !current.chars.is_empty() {
+        found.push(current);
+    }
+    if found.is_empty() {
+        return Err(Pos { line: 1, col: 1 }.error(name, "empty input: expected an ISS constraint string"));
+    }
+    Ok(found)
+}
+
+/// A word of an item and where it starts.
+#[derive(Clone, Debug)]
+struct Word {
+    text: String,
+    pos: Pos,
+}
+
+/// One `.Type~arg~arg` item.
+#[derive(Clone, Debug)]
+struct Item {
+    kind: Word,
+    args: Vec<Word>,
+}
+
+/// The items of a constraint string.
+fn items(section: &Compact, name: &str) -> Result<Vec<Item>, ParseError> {
+    if section.chars.first() != Some(&'.') {
+        return Err(section.pos(0).error(name, "expected an ISS constraint string, starting with '.'"));
+    }
+    let mut found = Vec::new();
+    let mut i = 1;
+    while i <= section.chars.len() {
+        let end = (i..section.chars.len()).find(|&k| section.chars[k] == '.').unwrap_or(section.chars.len());
+        let mut words = Vec::new();
+        let mut start = i;
+        for k in i..=end {
+            if k == end || section.chars[k] == '~' {
+                words.push(Word { text: section.chars[start..k].iter().collect(), pos: section.pos(start) });
+                start = k + 1;
+            }
+        }
+        let mut words = words.into_iter();
+        if let Some(kind) = words.next() {
+            // `..` (an empty item) is nothing, as in ISS.
+            if !(kind.text.is_empty() && end == i) {
+                found.push(Item { kind, args: words.collect() });
+            }
+        }
+        i = end + 1;
+    }
+    Ok(found)
+}
+
+/// Reads an ISS constraint string (or link, or shorthand).
+pub fn parse_iss(text: &str, name: &str) -> Result<Puzzle, ParseError> {
+    let mut all = Vec::new();
+    // As ISS does: a section is a shorthand if it reads as one, else a
+    // constraint string.
+    for section in sections(text, name)? {
+        match shorthand(&section, name)? {
+            Some(found) => all.extend(found),
+            None if section.chars.first() == Some(&'.') => all.extend(items(&section, name)?),
+            None => {
+                return Err(section.pos(0).error(
+                    name,
+                    "expected an ISS constraint string (starting with '.'), or ISS's killer, jigsaw, grid or \
+                     pencil-mark shorthand",
+                ))
+            }
+        }
+    }
+    Reader { name, items: &all }.read()
+}
+
+/// A shorthand section (killer, jigsaw, plain grid, pencil marks, tried in
+/// ISS's order), as the items it stands for; `None` if it is none.
+fn shorthand(section: &Compact, name: &str) -> Result<Option<Vec<Item>>, ParseError> {
+    let text: String = section.chars.iter().collect();
+    let at = section.pos(0);
+    let word = |text: String| Word { text, pos: at };
+    let len = text.chars().count();
+    let killer_char = |c: char| {
+        c.is_ascii_digit() || matches!(c, 'A'..='Z' | 'a'..='j' | '^' | '<' | 'v' | '>' | '`' | '\'' | ',' | '.')
+    };
+    if len == 81 && text.contains(['<', 'v', '>', '^', '`', '\'', ',']) && text.chars().all(killer_char) {
+        return short_killer(&text, at, name).map(Some);
+    }
+    if text.starts_with("3x3:") && text.split(':').nth(2) == Some("k") {
+        return long_killer(&text, at, name).map(Some);
+    }
+    let side = (1..=16).find(|&n| n * n == len || 2 * n * n == len);
+    if let Some(n) = side.filter(|_| len > 1) {
+        let layout: String = text.chars().skip(len - n * n).collect();
+        let mut counts = std::collections::BTreeMap::new();
+        for c in layout.chars() {
+            *counts.entry(c).or_insert(0) += 1;
+        }
+        if counts.len() == n && counts.values().all(|&k| k == n) {
+            let mut found = vec![
+                Item { kind: word("Shape".into()), args: vec![word(format!("{n}x{n}"))] },
+                Item { kind: word("NoBoxes".into()), args: vec![] },
+                Item { kind: word("Jigsaw".into()), args: vec![word(layout)] },
+            ];
+            if len == 2 * n * n {
+                let mut givens = Vec::new();
+                for (i, c) in text.chars().take(n * n).enumerate() {
+                    if let Some(d) = short_value(c, n) {
+                        givens.push(word(format!("{}_{d}", cell_id(Cell::new(i / n, i % n)))));
+                    }
+                }
+                found.push(Item { kind: word(String::new()), args: givens });
+            }
+            return Ok(Some(found));
+        }
+    }
+    // A plain grid: n x n cells, the values as ISS writes them and one
+    // other character for the blanks.
+    if let Some(n) = (2..=16).find(|&n| n * n == len) {
+        let blanks: std::collections::BTreeSet<char> = text.chars().filter(|&c| short_value(c, n).is_none()).collect();
+        if blanks.len() <= 1 {
+            let givens = text.chars().enumerate().filter_map(|(i, c)| {
+                short_value(c, n).map(|d| word(format!("{}_{d}", cell_id(Cell::new(i / n, i % n)))))
+            });
+            return Ok(Some(vec![
+                Item { kind: word("Shape".into()), args: vec![word(format!("{n}x{n}"))] },
+                Item { kind: word(String::new()), args: givens.collect() },
+            ]));
+        }
+    }
+    // Pencil marks: n characters a cell, a digit where it is a candidate.
+    if let Some(n) = (2..=9).find(|&n| n * n * n == len) {
+        if text.chars().all(|c| c.is_ascii_digit() || c == '.') {
+            let chars: Vec<char> = text.chars().collect();
+            let marks = (0..n * n).map(|i| {
+                let values: Vec<String> =
+                    chars[i * n..(i + 1) * n].iter().filter(|&&c| c != '.').map(|c| c.to_string()).collect();
+                word(format!("{}_{}", cell_id(Cell::new(i / n, i % n)), values.join("_")))
+            });
+            return Ok(Some(vec![
+                Item { kind: word("Shape".into()), args: vec![word(format!("{n}x{n}"))] },
+                Item { kind: word(String::new()), args: marks.collect() },
+            ]));
+        }
+    }
+    Ok(None)
+}
+
+/// A digit as ISS writes it in a short grid: `1`-`9` up to 9 values, `A`
+/// for 1 onwards above.
+fn short_value(c: char, n: usize) -> Option<usize> {
+    let value = match c {
+        '1'..='9' if n < 10 => c as usize - '0' as usize,
+        'A'..='Z' if n >= 10 => c as usize - 'A' as usize + 1,
+        _ => return None,
+    };
+    (value <= n).then_some(value)
+}
+
+/// The short killer format (forum.enjoysudoku.com "understandable,
+/// snarfable killer cages", as ISS reads it): each cell a cage's total or a
+/// direction towards the cell that holds it.
+fn short_killer(text: &str, at: Pos, name: &str) -> Result<Vec<Item>, ParseError> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut next = Vec::with_capacity(81);
+    for (i, &c) in chars.iter().enumerate() {
+        let step: isize = match c {
+            'v' => 9,
+            '^' => -9,
+            '<' => -1,
+            '>' => 1,
+            '`' => -10,
+            '\'' => -8,
+            ',' => 8,
+            '.' => 10,
+            '0'..='9' | 'A'..='Z' | 'a'..='j' => 0,
+            _ => return Err(at.error(name, format!("killer shorthand: unexpected {c:?} in cell {}", i + 1))),
+        };
+        let target = i as isize + step;
+        if !(0..81).contains(&target) {
+            return Err(at.error(name, format!("killer shorthand: cell {} points outside the grid", i + 1)));
+        }
+        next.push(target as usize);
+    }
+    let mut cages: Vec<(usize, Vec<usize>)> = Vec::new();
+    for i in 0..81 {
+        let mut cell = i;
+        let mut steps = 0;
+        while next[cell] != cell {
+            cell = next[cell];
+            steps += 1;
+            if steps > 9 {
+                return Err(at.error(name, "killer shorthand: a loop of directions"));
+            }
+        }
+        match cages.iter_mut().find(|(head, _)| *head == cell) {
+            Some((_, cells)) => cells.push(i),
+            None => cages.push((cell, vec![i])),
+        }
+    }
+    let word = |text: String| Word { text, pos: at };
+    let mut found = Vec::new();
+    for (head, cells) in cages {
+        let c = chars[head];
+        let sum = match c {
+            '0'..='9' => c as usize - '0' as usize,
+            'A'..='Z' => c as usize - 'A' as usize + 10,
+            _ => c as usize - 'a' as usize + 36,
+        };
+        let mut args = vec![word(sum.to_string())];
+        args.extend(cells.iter().map(|&i| word(cell_id(Cell::new(i / 9, i % 9)))));
+        found.push(Item { kind: word("Cage".into()), args });
+    }
+    Ok(found)
+}
+
+/// SudoCue's long killer format (`3x3:d:k:` then 81 numbers, each a
+/// cage's total times 256 plus its number; `d`: both diagonals), as ISS
+/// reads it.
+fn long_killer(text: &str, at: Pos, name: &str) -> Result<Vec<Item>, ParseError> {
+    let parts: Vec<&str> = text.split(':').collect();
+    if parts.len() != 81 + 4 || parts[2] != "k" || !matches!(parts[1], "" | "d") {
+        return Err(at.error(name, "expected the long killer format: 3x3::k: (or 3x3:d:k:) and 81 numbers"));
+    }
+    let word = |text: String| Word { text, pos: at };
+    let mut cages: Vec<(u64, u64, Vec<usize>)> = Vec::new();
+    for i in 0..81 {
+        let value: u64 = match parts[i + 3] {
+            "" => 0,
+            p => p.parse().map_err(|_| at.error(name, format!("long killer: cell {} is not a number", i + 1)))?,
+        };
+        let (id, sum) = (value % 256, value / 256);
+        if sum == 0 {
+            continue;
+        }
+        match cages.iter_mut().find(|c| c.0 == id) {
+            Some(cage) => cage.2.push(i),
+            None => cages.push((id, sum, vec![i])),
+        }
+    }
+    let mut found = Vec::new();
+    if parts[1] == "d" {
+        found.push(Item { kind: word("Diagonal".into()), args: vec![word("1".into())] });
+        found.push(Item { kind: word("Diagonal".into()), args: vec![word("-1".into())] });
+    }
+    for (_, sum, cells) in cages {
+        let mut args = vec![word(sum.to_string())];
+        args.extend(cells.iter().map(|&i| word(cell_id(Cell::new(i / 9, i % 9)))));
+        found.push(Item { kind: word("Cage".into()), args });
+    }
+    Ok(found)
+}
+
+/// ISS's name of a cell: `R{row}C{col}` in base 17.
+pub fn cell_id(cell: Cell) -> String {
+    let digit = |i: usize| std::char::from_digit(i as u32 + 1, 17).unwrap_or('?');
+    format!("R{}C{}", digit(cell.row), digit(cell.col))
+}
+
+/// ISS's box shape for an `n x n` grid (`CellGeometry.boxDimsForSize`):
+/// the tallest box not taller than wide, or none (a prime side).
+pub fn box_shape(n: usize) -> Option<(usize, usize)> {
+    let root = (1..=n).take_while(|k| k * k <= n).last().unwrap_or(1);
+    (2..=root).rev().find(|small| n % small == 0).map(|small| (small, n / small))
+}
+
+struct Reader<'a> {
+    name: &'a str,
+    items: &'a [Item],
+}
+
+impl Reader<'_> {
+    fn err(&self, pos: Pos, message: impl Into<String>) -> ParseError {
+        pos.error(self.name, message)
+    }
+
+    fn read(&self) -> Result<Puzzle, ParseError> {
+        for item in self.items {
+            match reading(&item.kind.text) {
+                _ if item.kind.text.is_empty() => {}
+                Some(Reading::Refused(why)) => {
+                    return Err(self.err(item.kind.pos, format!("ISS constraint {} is not read: {why}", item.kind.text)))
+                }
+                Some(_) => {}
+                None => {
+                    return Err(self.err(
+                        item.kind.pos,
+                        format!("unknown ISS constraint type {}: expected one of ISS's types", quote(&item.kind.text)),
+                    ))
+                }
+            }
+        }
+        let n = self.side()?;
+        let no_boxes = self.items.iter().any(|i| i.kind.text == "NoBoxes") || box_shape(n).is_none();
+        let mut p = match box_shape(n) {
+            Some((h, w)) if !no_boxes => Puzzle::sudoku(h, w),
+            _ => Puzzle::latin(n),
+        }
+        .map_err(|e| self.err(Pos { line: 1, col: 1 }, e.to_string()))?;
+        // Jigsaw pieces are the regions of a grid without boxes (region-sum
+        // lines read them, as ISS's do), else extra all-different groups.
+        for item in self.items.iter().filter(|i| i.kind.text == "Jigsaw") {
+            self.jigsaw(&mut p, item, no_boxes)?;
+        }
+        let mut ctx = Context::new();
+        for item in self.items {
+            self.add(&mut p, &mut ctx, item)?;
+        }
+        let at = self.items.first().map_or(Pos { line: 1, col: 1 }, |i| i.kind.pos);
+        ctx.finish(&mut p).map_err(|e| self.err(at, e.message))?;
+        Ok(p)
+    }
+
+    /// The side, from the `Shape` items (9 if none).
+    fn side(&self) -> Result<usize, ParseError> {
+        let mut side = None;
+        for item in self.items.iter().filter(|i| i.kind.text == "Shape") {
+            let at = item.args.first().map_or(item.kind.pos, |w| w.pos);
+            let spec: Vec<&str> = item.args.iter().map(|w| w.text.as_str()).collect();
+            let dims = spec.first().and_then(|d| d.split_once('x'));
+            let (rows, cols) = dims
+                .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
+                .ok_or_else(|| self.err(at, "expected a shape such as 9x9"))?;
+            if rows != cols {
+                return Err(
+                    self.err(at, format!("a {rows}x{cols} grid: rectangular grids are not in satsudoku's model yet"))
+                );
+            }
+            if !(1..=crate::model::MAX_SIDE).contains(&rows) {
+                return Err(self.err(at, format!("expected a side from 1 to {}", crate::model::MAX_SIDE)));
+            }
+            match spec.get(1).copied().unwrap_or("") {
+                "" => {}
+                range if range == rows.to_string() || range == format!("1-{rows}") => {}
+                range => {
+                    return Err(self.err(item.args[1].pos, format!("values {range} on a {rows}x{rows} grid: {RANGE}")))
+                }
+            }
+            if let Some(kind) = spec.get(2).filter(|k| !k.is_empty() && **k != "Sudoku") {
+                return Err(self.err(item.args[2].pos, format!("grid type {kind}: not read (only Sudoku grids)")));
+            }
+            if spec.len() > 3 {
+                return Err(self.err(item.args[3].pos, "expected at most a shape, a value range and a grid type"));
+            }
+            if side.is_some_and(|s| s != rows) {
+                return Err(self.err(at, "inconsistent Shape constraints"));
+            }
+            side = Some(rows);
+        }
+        Ok(side.unwrap_or(9))
+    }
+
+    fn jigsaw(&self, p: &mut Puzzle, item: &Item, no_boxes: bool) -> Result<(), ParseError> {
+        let n = p.side();
+        let Some(layout) = item.args.last().filter(|_| (1..=2).contains(&item.args.len())) else {
+            return Err(self.err(item.kind.pos, "expected a jigsaw layout"));
+        };
+        let chars: Vec<char> = layout.text.chars().collect();
+        if chars.len() != n * n {
+            return Err(self.err(layout.pos, format!("a jigsaw layout has {} cells, not {}", n * n, chars.len())));
+        }
+        let mut labels: Vec<char> = chars.clone();
+        labels.sort_unstable();
+        labels.dedup();
+        if labels.len() == 1 {
+            return Ok(()); // one region: ISS adds nothing
+        }
+        for label in labels {
+            let cells: Vec<Cell> = (0..n * n).filter(|&i| chars[i] == label).map(|i| Cell::new(i / n, i % n)).collect();
+            if cells.len() != n {
+                return Err(self.err(layout.pos, format!("jigsaw region {label:?} has {} cells, not {n}", cells.len())));
+            }
+            let added = if no_boxes { p.add_region(cells) } else { p.add_group(cells) };
+            added.map_err(|e| self.err(layout.pos, e.to_string()))?;
+        }
+        Ok(())
+    }
+
+    fn cell(&self, word: &Word, n: usize) -> Result<Cell, ParseError> {
+        let chars: Vec<char> = word.text.chars().collect();
+        let coord = |c: char| c.to_digit(17).filter(|&d| d >= 1).map(|d| d as usize - 1);
+        match chars[..] {
+            [r, row, c, col] if matches!(r, 'R' | 'r') && matches!(c, 'C' | 'c') => match (coord(row), coord(col)) {
+                (Some(row), Some(col)) if row < n && col < n => Ok(Cell::new(row, col)),
+                (Some(_), Some(_)) => {
+                    Err(self.err(word.pos, format!("cell {} is outside the {n}x{n} grid", quote(&word.text))))
+                }
+                _ => Err(self.err(word.pos, format!("expected a cell such as R1C1, found {}", quote(&word.text)))),
+            },
+            _ => Err(self.err(word.pos, format!("expected a cell such as R1C1, found {}", quote(&word.text)))),
+        }
+    }
+
+    fn cells(&self, words: &[Word], n: usize) -> Result<Vec<Cell>, ParseError> {
+        words.iter().map(|w| self.cell(w, n)).collect()
+    }
+
+    fn number(&self, word: &Word) -> Result<i64, ParseError> {
+        word.text
+            .parse::<i64>()
+            .ok()
+            .filter(|v| v.abs() < 1 << 30)
+            .ok_or_else(|| self.err(word.pos, format!("expected a whole number, found {}", quote(&word.text))))
+    }
+
+    /// The first argument as a number, and the rest.
+    fn number_first<'w>(&self, item: &'w Item) -> Result<(i64, &'w [Word]), ParseError> {
+        let first = item.args.first().ok_or_else(|| self.err(item.kind.pos, "expected a number"))?;
+        Ok((self.number(first)?, &item.args[1..]))
+    }
+
+    fn rule(&self, p: &mut Puzzle, ctx: &mut Context, keyword: &str, args: Args, at: Pos) -> Result<(), ParseError> {
+        let rule = rules::by_keyword(keyword).expect("a rule of the table");
+        (rule.build)(p, &args, ctx).map_err(|e| self.err(at, e.message))
+    }
+
+    fn relation(&self, p: &mut Puzzle, a: Cell, b: Cell, predicate: Predicate, at: Pos) -> Result<(), ParseError> {
+        p.add_relation(a, b, predicate).map_err(|e| self.err(at, e.to_string()))
+    }
+
+    fn constraint(&self, p: &mut Puzzle, constraint: Constraint, at: Pos) -> Result<(), ParseError> {
+        p.add_constraint(constraint).map_err(|e| self.err(at, e.to_string()))
+    }
+
+    fn add(&self, p: &mut Puzzle, ctx: &mut Context, item: &Item) -> Result<(), ParseError> {
+        let n = p.side();
+        let at = item.kind.pos;
+        let kind = item.kind.text.as_str();
+        let line = |words: &[Word]| self.cells(words, n);
+        let args = |cells: Vec<Cell>, value: Option<i64>| Args { cells, value, ..Args::default() };
+        match kind {
+            "" => {
+                for word in &item.args {
+                    self.given(p, word)?;
+                }
+            }
+            "Shape" | "NoBoxes" | "Jigsaw" | "SearchPriority" => {}
+            "Thermo" | "Renban" | "Palindrome" | "Zipper" | "Between" | "RegionSumLine" | "DoubleArrow"
+            | "Entropic" => {
+                let cells = line(&item.args)?;
+                let (keyword, fewest) = match kind {
+                    "Thermo" => ("thermo", 2),
+                    "Renban" => ("renban", 2),
+                    "Palindrome" => ("palindrome", 2),
+                    "Zipper" => ("zipper", 2),
+                    "Between" => ("between", 3),
+                    "RegionSumLine" => ("region-sum", 2),
+                    "DoubleArrow" => ("double-arrow", 3),
+                    _ => ("entropic", 2),
+                };
+                if kind == "Entropic" && n != 9 {
+                    return Err(self.err(at, "ISS's entropic lines need 9 values (1-9)"));
+                }
+                if kind == "DoubleArrow" && cells.len() < 3 {
+                    return Err(self.err(at, "a double arrow needs two circles and a line between them"));
+                }
+                if cells.len() >= fewest {
+                    self.rule(p, ctx, keyword, args(cells, None), at)?;
+                }
+            }
+            "Whisper" => {
+                let (difference, words) = match item.args.first() {
+                    Some(w) if w.text.parse::<f64>().is_ok() => (self.number(w)?, &item.args[1..]),
+                    _ => (5, &item.args[..]),
+                };
+                let cells = line(words)?;
+                if difference >= 1 {
+                    for pair in cells.windows(2) {
+                        let min = difference as u32;
+                        self.relation(p, pair[0], pair[1], Predicate::DifferenceAtLeast { min }, at)?;
+                    }
+                }
+            }
+            "Modular" => {
+                let (m, words) = self.number_first(item)?;
+                if m < 1 {
+                    return Err(self.err(item.args[0].pos, format!("Modular needs a modulus from 1, found {m}")));
+                }
+                let cells = line(words)?;
+                let m = m as usize;
+                for (i, &a) in cells.iter().enumerate() {
+                    for (j, &b) in cells.iter().enumerate().skip(i + 1) {
+                        if i % m != j % m {
+                            self.relation(p, a, b, Predicate::ResidueDiffers { modulus: m as u32 }, at)?;
+                        }
+                    }
+                }
+            }
+            "Lockout" => {
+                let (min, words) = self.number_first(item)?;
+                let cells = line(words)?;
+                if cells.len() < 2 {
+                    return Err(self.err(at, "a lockout line needs two ends"));
+                }
+                let ends = (cells[0], cells[cells.len() - 1]);
+                let min = min.max(1) as u32;
+                self.relation(p, ends.0, ends.1, Predicate::DifferenceAtLeast { min }, at)?;
+                let inner = cells[1..cells.len() - 1].to_vec();
+                if !inner.is_empty() {
+                    self.constraint(p, Constraint::Outside { ends, inner }, at)?;
+                }
+            }
+            "Arrow" => {
+                let cells = line(&item.args)?;
+                if cells.len() < 2 {
+                    return Err(self.err(at, "an arrow needs a circle and a line"));
+                }
+                self.rule(
+                    p,
+                    ctx,
+                    "arrow",
+                    Args { cells: vec![cells[0]], second: cells[1..].to_vec(), ..Args::default() },
+                    at,
+                )?;
+            }
+            "PillArrow" => {
+                let (size, words) = self.number_first(item)?;
+                if !(2..=3).contains(&size) {
+                    return Err(self.err(item.args[0].pos, "a pill has 2 or 3 cells"));
+                }
+                let cells = line(words)?;
+                let size = size as usize;
+                if cells.len() <= size {
+                    return Err(self.err(at, "a pill arrow needs more cells than its pill"));
+                }
+                if n > 9 {
+                    return Err(self.err(at, "a pill arrow on a grid whose digits pass 9: not read"));
+                }
+                let mut pill = cells[..size].to_vec();
+                pill.sort();
+                let readable = pill.windows(2).all(|w| {
+                    let (a, b) = (w[0], w[1]);
+                    (b.row == a.row && b.col == a.col + 1)
+                        || (b.col == a.col && b.row == a.row + 1)
+                        || (b.row == a.row + 1 && b.col == a.col + 1)
+                });
+                if !readable {
+                    return Err(self.err(at, "pill cells must be adjacent and in reading order when sorted"));
+                }
+                let second = cells[size..].to_vec();
+                self.rule(p, ctx, "arrow", Args { cells: pill, second, ..Args::default() }, at)?;
+            }
+            "Cage" => {
+                let sum = match item.args.first() {
+                    Some(w) if w.text.trim().is_empty() => 0,
+                    Some(w) => self.number(w)?,
+                    None => return Err(self.err(at, "expected a sum and cells")),
+                };
+                let cells = line(&item.args[1..])?;
+                if sum != 0 {
+                    let terms = cells.iter().map(|&c| (c, 1)).collect();
+                    self.constraint(p, Constraint::Sum { terms, target: sum as i32 }, at)?;
+                }
+                p.add_cage(cells).map_err(|e| self.err(at, e.to_string()))?;
+            }
+            "Sum" => {
+                let first = item.args.first().ok_or_else(|| self.err(at, "expected a sum and cells"))?;
+                let parts: Vec<&str> = first.text.split('_').collect();
+                let bad =
+                    || self.err(first.pos, format!("expected a sum, or S_=_c1_c2... , found {}", quote(&first.text)));
+                let target: i64 = parts[0].parse().map_err(|_| bad())?;
+                let cells = line(&item.args[1..])?;
+                let coefficients: Vec<i64> = match parts[..] {
+                    [_] => vec![1; cells.len()],
+                    [_, "=", ref rest @ ..] => {
+                        rest.iter().map(|c| c.parse().map_err(|_| bad())).collect::<Result<_, _>>()?
+                    }
+                    _ => return Err(bad()),
+                };
+                if coefficients.len() != cells.len() || coefficients.iter().any(|c| c.abs() > 100) {
+                    return Err(self.err(first.pos, "expected one coefficient from -100 to 100 per cell"));
+                }
+                if target.abs() >= 1 << 30 {
+                    return Err(bad());
+                }
+                // A cell listed twice counts twice (ISS adds its terms).
+                let mut terms: Vec<(Cell, i32)> = Vec::new();
+                for (cell, c) in cells.into_iter().zip(coefficients) {
+                    match terms.iter_mut().find(|t| t.0 == cell) {
+                        Some(term) => term.1 += c as i32,
+                        None => terms.push((cell, c as i32)),
+                    }
+                }
+                terms.retain(|t| t.1 != 0);
+                self.constraint(p, Constraint::Sum { terms, target: target as i32 }, at)?;
+            }
+            "LittleKiller" => {
+                let (sum, words) = self.number_first(item)?;
+                let id = words.first().ok_or_else(|| self.err(at, "expected a sum and a cell"))?;
+                let start = self.cell(id, n)?;
+                let cells = little_killer(n, start)
+                    .ok_or_else(|| self.err(id.pos, format!("no little killer diagonal starts at {}", id.text)))?;
+                self.rule(p, ctx, "little-killer", args(cells, Some(sum)), at)?;
+            }
+            "XSum" | "Skyscraper" => {
+                let keyword = if kind == "XSum" { "xsum" } else { "skyscraper" };
+                let id = item.args.first().ok_or_else(|| self.err(at, "expected a row or column such as R1"))?;
+                for (k, reverse) in [(1, false), (2, true)] {
+                    let Some(word) = item.args.get(k).filter(|w| !w.text.is_empty()) else { continue };
+                    let value = self.number(word)?;
+                    if value == 0 {
+                        return Err(self.err(word.pos, "a clue of 0: ISS refuses it"));
+                    }
+                    let cells = self.full_line(id, n, reverse)?;
+                    self.rule(p, ctx, keyword, args(cells, Some(value)), word.pos)?;
+                }
+            }
+            "Sandwich" => {
+                let (sum, words) = self.number_first(item)?;
+                let id = words.first().ok_or_else(|| self.err(at, "expected a sum and a row or column"))?;
+                let cells = self.full_line(id, n, false)?;
+                self.rule(p, ctx, "sandwich", args(cells, Some(sum)), at)?;
+            }
+            "WhiteDot" | "BlackDot" | "X" | "V" | "GreaterThan" => {
+                let cells = line(&item.args)?;
+                let pairs = adjacent_pairs(&cells);
+                if pairs.is_empty() {
+                    return Err(self.err(at, format!("{kind} enforces nothing: no two of its cells are neighbours")));
+                }
+                let (keyword, value) = match kind {
+                    "WhiteDot" => ("white", Some(1)),
+                    "BlackDot" => ("black", Some(2)),
+                    "X" => ("x", None),
+                    "V" => ("v", None),
+                    _ => ("greater", None),
+                };
+                for (a, b) in pairs {
+                    self.rule(p, ctx, keyword, args(vec![a, b], value), at)?;
+                }
+            }
+            "AntiKnight" => self.rule(p, ctx, "antiknight", Args::default(), at)?,
+            "AntiKing" => self.rule(p, ctx, "antiking", Args::default(), at)?,
+            "DisjointSets" => {
+                if p.boxes().is_some() {
+                    self.rule(p, ctx, "disjoint", Args::default(), at)?;
+                }
+            }
+            "AntiConsecutive" => {
+                for (a, b) in orthogonal_pairs(n) {
+                    self.relation(p, a, b, Predicate::DifferenceNot { diff: 1 }, at)?;
+                }
+            }
+            "Diagonal" => match item.args.first().map(|w| w.text.as_str()) {
+                Some("1") => self.rule(p, ctx, "diagonal+", Args::default(), at)?,
+                Some("-1") => self.rule(p, ctx, "diagonal-", Args::default(), at)?,
+                _ => return Err(self.err(at, "expected Diagonal~1 or Diagonal~-1")),
+            },
+            "Windoku" => {
+                for cells in windows(n) {
+                    p.add_group(cells).map_err(|e| self.err(at, e.to_string()))?;
+                }
+            }
+            "AllDifferent" => {
+                let cells = line(&item.args)?;
+                p.add_group(cells).map_err(|e| self.err(at, e.to_string()))?;
+            }
+            "Quad" => {
+                let corner = item.args.first().ok_or_else(|| self.err(at, "expected a cell and values"))?;
+                let top_left = self.cell(corner, n)?;
+                if top_left.row + 1 >= n || top_left.col + 1 >= n {
+                    return Err(self.err(corner.pos, "a quad's 2x2 square leaves the grid"));
+                }
+                let (r, c) = (top_left.row, top_left.col);
+                let cells = vec![top_left, Cell::new(r, c + 1), Cell::new(r + 1, c), Cell::new(r + 1, c + 1)];
+                let digits = self.values(&item.args[1..], n)?;
+                self.constraint(p, Constraint::Contains { cells, digits }, at)?;
+            }
+            "ContainAtLeast" => {
+                let first = item.args.first().ok_or_else(|| self.err(at, "expected values and cells"))?;
+                let words: Vec<Word> =
+                    first.text.split('_').map(|t| Word { text: t.to_owned(), pos: first.pos }).collect();
+                let digits = self.values(&words, n)?;
+                let cells = line(&item.args[1..])?;
+                self.constraint(p, Constraint::Contains { cells, digits }, at)?;
+            }
+            "SameValues" => {
+                let (sets, words) = self.number_first(item)?;
+                let cells = line(words)?;
+                if (sets as usize) < cells.len() {
+                    return Err(self.err(at, "SameValues with sets of several cells: not read yet"));
+                }
+                for pair in cells.windows(2) {
+                    self.relation(p, pair[0], pair[1], Predicate::Equal, at)?;
+                }
+            }
+            "Indexing" => {
+                let keyword = match item.args.first().map(|w| w.text.as_str()) {
+                    Some("C") => "column-index",
+                    Some("R") => "row-index",
+                    _ => return Err(self.err(at, "expected Indexing~C or Indexing~R")),
+                };
+                let cells = line(&item.args[1..])?;
+                self.rule(p, ctx, keyword, args(cells, None), at)?;
+            }
+            "StrictKropki" | "StrictXV" => {
+                let list = if kind == "StrictKropki" { ["white", "black"] } else { ["x", "v"] };
+                let list = list.iter().map(|s| s.to_string()).collect();
+                self.rule(p, ctx, "negative", Args { list, ..Args::default() }, at)?;
+            }
+            other => return Err(self.err(at, format!("ISS constraint {other} is not read"))),
+        }
+        Ok(())
+    }
+
+    /// Values `1..=n`, one a word.
+    fn values(&self, words: &[Word], n: usize) -> Result<Vec<Digit>, ParseError> {
+        words
+            .iter()
+            .map(|w| match w.text.parse::<usize>() {
+                Ok(v) if (1..=n).contains(&v) && w.text == v.to_string() => Ok(v as Digit),
+                _ => Err(self.err(w.pos, format!("expected a value from 1 to {n}, found {}", quote(&w.text)))),
+            })
+            .collect()
+    }
+
+    /// A given: `R1C1_5`, or candidates `R1C1_1_2`.
+    fn given(&self, p: &mut Puzzle, word: &Word) -> Result<(), ParseError> {
+        let n = p.side();
+        let mut parts = word.text.split('_');
+        let id = Word { text: parts.next().unwrap_or("").to_owned(), pos: word.pos };
+        let cell = self.cell(&id, n)?;
+        let values: Vec<Word> = parts.map(|t| Word { text: t.to_owned(), pos: word.pos }).collect();
+        let digits = self.values(&values, n)?;
+        match digits[..] {
+            [d] if p.given(cell).is_none() => p.set_given(cell, d).map_err(|e| self.err(word.pos, e.to_string())),
+            _ => {
+                let allowed = digits.iter().fold(0u64, |m, &d| m | 1 << (d - 1));
+                self.constraint(p, Constraint::Digits { cell, allowed }, word.pos)
+            }
+        }
+    }
+
+    /// A row or column (`R3`, `C4`) from its start, or from its end.
+    fn full_line(&self, id: &Word, n: usize, reverse: bool) -> Result<Vec<Cell>, ParseError> {
+        let mut chars = id.text.chars();
+        let kind = chars.next();
+        let index: Option<usize> = chars.as_str().parse().ok().filter(|&k| (1..=n).contains(&k));
+        let mut cells: Vec<Cell> = match (kind, index) {
+            (Some('R'), Some(r)) => (0..n).map(|c| Cell::new(r - 1, c)).collect(),
+            (Some('C'), Some(c)) => (0..n).map(|r| Cell::new(r, c - 1)).collect(),
+            _ => {
+                return Err(
+                    self.err(id.pos, format!("expected a row or column such as R1 or C1, found {}", quote(&id.text)))
+                )
+            }
+        };
+        if reverse {
+            cells.reverse();
+        }
+        Ok(cells)
+    }
+}
+
+/// Pairs of orthogonal neighbours among `cells`, each once, the earlier
+/// cell first (ISS's `_adjacentCellPairs`).
+fn adjacent_pairs(cells: &[Cell]) -> Vec<(Cell, Cell)> {
+    let touch = |a: Cell, b: Cell| a.row.abs_diff(b.row) + a.col.abs_diff(b.col) == 1;
+    let mut pairs = Vec::new();
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            if touch(a, b) && !pairs.contains(&(a, b)) && !pairs.contains(&(b, a)) {
+                pairs.push((a, b));
+            }
+        }
+    }
+    pairs
+}
+
+/// Every pair of orthogonal neighbours of an `n x n` grid.
+fn orthogonal_pairs(n: usize) -> Vec<(Cell, Cell)> {
+    let mut pairs = Vec::new();
+    for (r, c) in itertools::iproduct!(0..n, 0..n) {
+        if c + 1 < n {
+            pairs.push((Cell::new(r, c), Cell::new(r, c + 1)));
+        }
+        if r + 1 < n {
+            pairs.push((Cell::new(r, c), Cell::new(r + 1, c)));
+        }
+    }
+    pairs
+}
+
+/// ISS's windoku regions (`Windoku.regions`): box-sized windows, one cell
+/// in from the corners of the boxes, a cell apart.
+pub fn windows(n: usize) -> Vec<Vec<Cell>> {
+    let Some((h, w)) = box_shape(n) else { return Vec::new() };
+    let mut regions = Vec::new();
+    let mut i = 1;
+    while i + w < n {
+        let mut j = 1;
+        while j + h < n {
+            regions.push((0..n).map(|k| Cell::new(j + k % h, i + k / h)).collect());
+            j += h + 1;
+        }
+        i += w + 1;
+    }
+    regions
+}
+
+/// The little killer diagonal ISS names by its first cell
+/// (`LittleKiller.cellMap`), if there is one.
+pub fn little_killer(n: usize, start: Cell) -> Option<Vec<Cell>> {
+    little_killer_lines(n).into_iter().find(|line| line[0] == start)
+}
+
+/// Every little killer diagonal of an `n x n` grid, as ISS lists them.
+pub fn little_killer_lines(n: usize) -> Vec<Vec<Cell>> {
+    let mut lines: Vec<Vec<Cell>> = Vec::new();
+    let mut seen: Vec<Vec<Cell>> = Vec::new();
+    let mut add = |row: isize, col: isize, dr: isize, dc: isize| {
+        let mut cells = Vec::new();
+        let (mut r, mut c) = (row, col);
+        while r >= 0 && c >= 0 && (r as usize) < n && (c as usize) < n {
+            cells.push(Cell::new(r as usize, c as usize));
+            r += dr;
+            c += dc;
+        }
+        if cells.len() <= 1 {
+            return;
+        }
+        let mut sorted = cells.clone();
+        sorted.sort();
+        if seen.contains(&sorted) {
+            return;
+        }
+        seen.push(sorted);
+        lines.push(cells);
+    };
+    let n_ = n as isize;
+    for row in 0..n_ - 1 {
+        add(row, 0, 1, 1);
+    }
+    for row in 1..n_ - 1 {
+        add(row, n_ - 1, -1, -1);
+    }
+    for col in 1..n_ {
+        add(0, col, 1, -1);
+    }
+    for col in 1..n_ - 1 {
+        add(n_ - 1, col, -1, 1);
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_and_boxes_as_iss_names_them() {
+        assert_eq!(cell_id(Cell::new(0, 0)), "R1C1");
+        assert_eq!(cell_id(Cell::new(9, 15)), "RaCg");
+        assert_eq!(box_shape(9), Some((3, 3)));
+        assert_eq!(box_shape(6), Some((2, 3)));
+        assert_eq!(box_shape(8), Some((2, 4)));
+        assert_eq!(box_shape(12), Some((3, 4)));
+        assert_eq!(box_shape(7), None);
+        assert_eq!(windows(9).len(), 4);
+        assert_eq!(windows(9)[0][..3], [Cell::new(1, 1), Cell::new(2, 1), Cell::new(3, 1)]);
+    }
+
+    #[test]
+    fn little_killer_diagonals_as_iss_lists_them() {
+        let lines = little_killer_lines(9);
+        // 8 from the left, 7 from the right, 8 from the top, 7 from the bottom.
+        assert_eq!(lines.len(), 30);
+        assert_eq!(little_killer(9, Cell::new(0, 0)).unwrap().len(), 9);
+        assert_eq!(little_killer(9, Cell::new(0, 8)).unwrap()[1], Cell::new(1, 7));
+        assert!(little_killer(9, Cell::new(4, 4)).is_none());
+    }
+
+    #[test]
+    fn items_and_positions() {
+        let p = parse_iss(".~R1C1_5\n.Thermo~R1C2~R1C3", "t").unwrap();
+        assert_eq!(p.given(Cell::new(0, 0)), Some(5));
+        let err = parse_iss(".~R1C1_5\n.Thermo~R1C2~R1Cz", "t").unwrap_err();
+        assert_eq!((err.line, err.col), (2, 14), "{err}");
+        let err = parse_iss(".Regex~1.*~R1C1", "t").unwrap_err();
+        assert!(err.message.contains("Regex is not read"), "{err}");
+        let err = parse_iss(".Foo~R1C1", "t").unwrap_err();
+        assert!(err.message.contains("unknown ISS constraint type"), "{err}");
+    }
+
+    #[test]
+    fn links_are_decoded() {
+        let p = parse_iss("https://sigh.github.io/Interactive-Sudoku-Solver/?q=.%7ER1C1_3.Shape%7E4x4", "t").unwrap();
+        assert_eq!(p.side(), 4);
+        assert_eq!(p.given(Cell::new(0, 0)), Some(3));
+    }
+}

@@ -1,0 +1,123 @@
+//! sigh's Interactive Sudoku Solver (ISS) constraint strings: its own
+//! example puzzles and the puzzles of its collections that carry a
+//! solution (`tests/corpus/iss/examples.json`, from ISS's `data/` by
+//! `bench/gen_iss_examples.mjs`; MIT licence, see the README beside them),
+//! with ISS's own verdict on each (`iss_verdict`: run headless, `--limit
+//! 2`). The oracles are ISS's verdicts and the published solutions.
+
+use std::time::Duration;
+
+use satsudoku::count::plan::{Counter, Plan, Verdict};
+use satsudoku::encode::Encoding;
+use satsudoku::model::{symbol, Grid};
+use satsudoku::parse::iss::{self, Reading};
+use satsudoku::parse::{parse, Format};
+use serde_json::Value;
+
+fn corpus() -> Vec<Value> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/iss/examples.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn digits(grid: &Grid) -> String {
+    grid.rows().flatten().map(|&d| symbol(d)).collect()
+}
+
+/// ISS writes a solution of more than 9 values with letters, `A` for 1.
+fn iss_solution(text: &str, side: usize) -> String {
+    if side <= 9 {
+        return text.to_owned();
+    }
+    text.chars().map(|c| symbol(c as u8 - b'A' + 1)).collect()
+}
+
+/// Puzzles that take satsudoku more than a few seconds (hard killers and
+/// long pill arrows: bench/iss.py times them against ISS); the debug
+/// build skips them, and they are not counted as read.
+const SLOW: &[&str] = &[
+    "Killing with flowers",
+    "Triple digits",
+    "Long sums 1",
+    "Long sums 2",
+    "Long sums 3",
+    "Wecoc #1",
+    "Wecoc #1 [mod A]",
+    "Wecoc #2",
+    "tarek unsolvable #41",
+    "Pencilmark sudoku 3",
+    "Sandwich snipe 18",
+    "Hard renban 2",
+    "Hailstone - little killer",
+    "Calm Construction",
+];
+
+/// Every example satsudoku reads gets ISS's verdict, with the published
+/// solution when unique; every one it does not read is refused by a
+/// message that names an ISS type docs/rules.md lists as refused, or a
+/// shape or value range outside the model.
+#[test]
+fn every_iss_example_read_gets_iss_verdict_and_solution() {
+    let mut plan = Plan::new(Encoding::default());
+    plan.limits.timeout = Some(Duration::from_secs(20));
+    let mut counter = Counter::new(plan);
+    let (mut read, mut refused, mut wrong) = (0, 0, Vec::new());
+    for (i, entry) in corpus().iter().enumerate() {
+        let name = entry["name"].as_str().unwrap_or("");
+        let input = entry["input"].as_str().unwrap();
+        let expected = entry["iss_verdict"].as_str().unwrap();
+        if SLOW.contains(&name) {
+            continue;
+        }
+        let puzzle = match parse(input, name, Some(Format::Iss)) {
+            Ok(puzzle) => puzzle,
+            Err(e) => {
+                let named = iss::TYPES.iter().any(|(t, r)| {
+                    matches!(r, Reading::Refused(_)) && e.message.contains(&format!("ISS constraint {t} is not read"))
+                });
+                let limit = ["rectangular grids", "value range", "not read yet", "lists cell"]
+                    .iter()
+                    .any(|s| e.message.contains(s));
+                assert!(named || limit, "#{i} {name}: refused without a reason named: {e}");
+                refused += 1;
+                continue;
+            }
+        };
+        read += 1;
+        let solution = iss_solution(entry["solution"].as_str().unwrap(), puzzle.side());
+        match (counter.judge(&puzzle), expected) {
+            (Ok(Verdict::Unique(grid)), "unique") if digits(&grid) == solution => {}
+            (Ok(Verdict::Multiple(..)), "multiple") => {}
+            (got, _) => wrong.push(format!("#{i} {name}: ISS {expected}, satsudoku {got:?}")),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // What is read today; a drop means a reading was lost.
+    assert!(read >= 90, "read {read}, refused {refused}");
+}
+
+/// The types this reader reads, refuses or ignores are exactly ISS's.
+#[test]
+fn every_iss_type_has_a_reading_and_the_docs_list_them() {
+    let source = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/peers/iss/src/js/sudoku_constraint.js"
+    ));
+    if let Ok(source) = source {
+        let mut names: Vec<&str> = source
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("static ")?.split_once(" = class ").map(|(n, _)| n))
+            .collect();
+        names.sort_unstable();
+        let mut ours: Vec<&str> = iss::TYPES.iter().map(|(n, _)| *n).collect();
+        ours.sort_unstable();
+        assert_eq!(names, ours, "ISS's types and the reader's table differ");
+    }
+    let docs = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/rules.md")).unwrap();
+    assert!(docs.contains(&iss::markdown()), "docs/rules.md's ISS table is stale: paste iss::markdown()");
+}
+
+#[test]
+#[ignore]
+fn print_iss_table() {
+    print!("{}", iss::markdown());
+}
