@@ -42,6 +42,11 @@ if ! command -v cadical >/dev/null 2>&1 || ! command -v picosat >/dev/null 2>&1 
   || ! command -v cryptominisat5 >/dev/null 2>&1; then
   apt_install cadical picosat cryptominisat
 fi
+# Node runs sigh's Interactive Sudoku Solver (../shared/peers/iss) in the
+# ISS cross-check of tests/it/external.rs.
+if ! command -v node >/dev/null 2>&1; then
+  apt_install nodejs
+fi
 if ! python3 -c 'import highspy, ortools, pyscipopt' >/dev/null 2>&1; then
   python3 -m pip install --quiet --disable-pip-version-check highspy ortools pyscipopt
 fi
@@ -57,6 +62,7 @@ fi
 command -v minisat >/dev/null
 command -v rsvg-convert >/dev/null
 command -v parallel >/dev/null
+command -v node >/dev/null
 for solver in cbc glpsol clingo clasp minizinc cadical picosat cryptominisat5; do command -v "$solver" >/dev/null; done
 python3 -c "import highspy, ortools, pyscipopt"
 python3 -c 'import pyganak; print("pyganak", pyganak.__version__)'

@@ -415,6 +415,7 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         | Constraint::Visible { .. }
         | Constraint::EqualSums { .. }
         | Constraint::Index { .. }
+        | Constraint::Table { .. }
         | Constraint::Outside { .. } => {
             let mut cells = c.cells();
             cells.sort();

@@ -9,6 +9,7 @@
 //! | `mip-int`, `mps-int` | seed 004's integer program (all-different by big-M pairs, as seed 003) | the same | the same |
 //! | `asp` | a clingo program with the puzzle's facts | clingo | an answer set |
 //! | `mzn` | MiniZinc with `alldifferent` | MiniZinc and its solvers | the grid it prints |
+//! | `iss` | sigh's Interactive Sudoku Solver's constraint string | ISS (and `--format iss`) | none: it is a puzzle |
 //!
 //! (`cnf`, the DIMACS export, lives in [`crate::dimacs`] and
 //! [`crate::encode`].) Every formulation starts from the same pieces:
@@ -19,6 +20,7 @@
 
 mod asp;
 pub mod cover;
+pub mod iss;
 mod linear;
 mod mzn;
 
@@ -52,6 +54,8 @@ crate::named_enum! {
         Asp = "asp",
         /// A MiniZinc model.
         Mzn = "mzn",
+        /// sigh's Interactive Sudoku Solver's constraint string, to open the puzzle there (not a solver's answer).
+        Iss = "iss",
     }
 }
 
@@ -209,6 +213,7 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::Visible { .. } => "skyscraper clues",
         Constraint::DistinctLines { .. } => "Takuzu's distinct rows and columns",
         Constraint::Lex { .. } | Constraint::Automorphic { .. } => "symmetry breaking",
+        Constraint::Table { .. } => "relations given by their allowed pairs (ISS's Pair)",
         _ => "this constraint",
     }
 }
@@ -245,6 +250,7 @@ pub fn write(
         Formulation::ExactCover => ExactCover::of(puzzle)?.write(comments, out),
         Formulation::Asp => asp::write(puzzle, comments, out)?,
         Formulation::Mzn => mzn::write(puzzle, comments, out)?,
+        Formulation::Iss => iss::write(puzzle, comments, out)?,
     })
 }
 
@@ -290,6 +296,11 @@ pub fn read_answer(puzzle: &Puzzle, formulation: Formulation, text: &str) -> Res
         Formulation::ExactCover => cover::read_answer(side, text)?,
         Formulation::Asp => asp::read_answer(side, text)?,
         Formulation::Mzn => mzn::read_answer(side, text)?,
+        Formulation::Iss => {
+            return Err(AnswerError(
+                "an ISS string is a puzzle, not a solver's answer: read it with --format iss".into(),
+            ))
+        }
     };
     Ok(match digits {
         None => Answer::NoSolution,

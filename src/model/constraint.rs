@@ -62,6 +62,10 @@ pub enum Constraint {
     /// symmetry, the grid is fixed by that symmetry followed by a
     /// relabelling (`count::burnside`).
     Automorphic { cells: Vec<Cell>, images: Vec<Cell> },
+    /// A relation given by its allowed pairs of digits (ISS's custom
+    /// pairs): bit `j - 1` of `allowed[i - 1]` is set when `a` may hold `i`
+    /// while `b` holds `j`.
+    Table { a: Cell, b: Cell, allowed: Vec<u64> },
 }
 
 impl Constraint {
@@ -88,6 +92,7 @@ impl Constraint {
                 cells.iter().chain(images.iter().filter(|c| !cells.contains(c))).copied().collect()
             }
             Constraint::Between { ends, inner } => [ends.0, ends.1].into_iter().chain(inner.iter().copied()).collect(),
+            Constraint::Table { a, b, .. } => vec![*a, *b],
         }
     }
 
@@ -95,6 +100,10 @@ impl Constraint {
     pub fn holds(&self, digit_of: impl Fn(Cell) -> Digit) -> bool {
         match self {
             Constraint::Digits { cell, allowed } => allowed >> (digit_of(*cell) - 1) & 1 == 1,
+            Constraint::Table { a, b, allowed } => {
+                let (i, j) = (usize::from(digit_of(*a)), u32::from(digit_of(*b)));
+                (1..=64).contains(&j) && allowed.get(i.wrapping_sub(1)).is_some_and(|row| row >> (j - 1) & 1 == 1)
+            }
             Constraint::Sum { terms, target } => {
                 terms.iter().map(|&(c, w)| i64::from(w) * i64::from(digit_of(c))).sum::<i64>() == i64::from(*target)
             }
@@ -279,6 +288,12 @@ impl fmt::Display for Constraint {
                 write!(f, "{} contain {}", cells(c), itertools::join(digits, ","))
             }
             Constraint::NotAllEqual { cells: c } => write!(f, "not all equal: {}", cells(c)),
+            Constraint::Table { a, b, allowed } => {
+                let pairs = allowed.iter().enumerate().flat_map(|(i, row)| {
+                    (0..64).filter(move |j| row >> j & 1 == 1).map(move |j| format!("{}{}", i + 1, j + 1))
+                });
+                write!(f, "{a},{b} in {{{}}}", itertools::join(pairs, " "))
+            }
             Constraint::DistinctLines { a, b } => write!(f, "lines differ: {} / {}", cells(a), cells(b)),
             Constraint::XSum { cells: c, target } => write!(f, "x-sum {target} along {}", cells(c)),
             Constraint::Sandwich { cells: c, target, low, high } => {

@@ -81,6 +81,10 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("Indexing", Reading::Read("`column-index` (C) or `row-index` (R)")),
     ("StrictKropki", Reading::Read("`negative white black`")),
     ("StrictXV", Reading::Read("`negative x v`")),
+    ("Pair", Reading::Read("a relation given by its allowed pairs (ISS's key), on each two consecutive cells of each group")),
+    ("PairX", Reading::Read("a symmetric relation given by its allowed pairs, on every two cells of each group")),
+    ("Binary", Reading::Read("`Pair` with ISS's legacy key (`-` and `_` swapped)")),
+    ("BinaryX", Reading::Read("`PairX` with ISS's legacy key (`-` and `_` swapped)")),
     ("SearchPriority", Reading::Ignored("the solver's search order, not a rule")),
     ("Container", Reading::Refused("ISS's root, never written in a string")),
     ("Or", Reading::Refused(COMPOSITE)),
@@ -89,10 +93,6 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("End", Reading::Refused(COMPOSITE)),
     ("Regex", Reading::Refused("a rule given as a regular expression over a line: the automaton encoding is built (skyscrapers, x-sums, sandwiches) but patterns are not read yet")),
     ("NFA", Reading::Refused("a rule given as a state machine over a line: the automaton encoding is built (skyscrapers, x-sums, sandwiches) but ISS's serialised machines are not read yet")),
-    ("Binary", Reading::Refused("a custom relation given by its allowed pairs: not read yet")),
-    ("BinaryX", Reading::Refused("a custom relation given by its allowed pairs: not read yet")),
-    ("Pair", Reading::Refused("a custom relation given by its allowed pairs: not read yet")),
-    ("PairX", Reading::Refused("a custom relation given by its allowed pairs: not read yet")),
     ("ChaosConstruction", Reading::Refused(CHAOS)),
     ("ChaosArrow", Reading::Refused(CHAOS)),
     ("ChaosCount", Reading::Refused(CHAOS)),
@@ -940,6 +940,45 @@ impl Reader<'_> {
                 let list = list.iter().map(|s| s.to_string()).collect();
                 self.rule(p, ctx, "negative", Args { list, ..Args::default() }, at)?;
             }
+            "Pair" | "PairX" | "Binary" | "BinaryX" => {
+                let key = item.args.first().ok_or_else(|| self.err(at, "expected a key and cells"))?;
+                let legacy = kind.starts_with("Binary");
+                let allowed = pair_table(&key.text, n, legacy).ok_or_else(|| {
+                    self.err(key.pos, format!("expected a pair key in base64url, found {}", quote(&key.text)))
+                })?;
+                let every = kind.ends_with('X');
+                if every && (0..n).any(|i| (0..n).any(|j| (allowed[i] >> j & 1) != (allowed[j] >> i & 1))) {
+                    return Err(self.err(
+                        key.pos,
+                        format!("{kind} with a key that is not symmetric: which way it applies is not defined"),
+                    ));
+                }
+                // Groups: a `_name` starts one, an empty item ends one.
+                let mut groups: Vec<Vec<Cell>> = vec![Vec::new()];
+                for word in &item.args[1..] {
+                    if word.text.is_empty() || word.text.starts_with('_') {
+                        groups.push(Vec::new());
+                    } else {
+                        let cell = self.cell(word, n)?;
+                        groups.last_mut().expect("a group").push(cell);
+                    }
+                }
+                for group in groups {
+                    for (i, &a) in group.iter().enumerate() {
+                        let partners: &[Cell] = if every {
+                            &group[i + 1..]
+                        } else {
+                            group.get(i + 1..(i + 2).min(group.len())).unwrap_or(&[])
+                        };
+                        for &b in partners {
+                            if a == b {
+                                return Err(self.err(at, format!("{kind} relates cell {a} to itself")));
+                            }
+                            self.constraint(p, Constraint::Table { a, b, allowed: allowed.clone() }, at)?;
+                        }
+                    }
+                }
+            }
             other => return Err(self.err(at, format!("ISS constraint {other} is not read"))),
         }
         Ok(())
@@ -992,6 +1031,55 @@ impl Reader<'_> {
         }
         Ok(cells)
     }
+}
+
+/// The characters of ISS's keys (base64url, RFC 4648 section 5).
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// The allowed pairs an ISS pair key stands for (`fnToBinaryKey`): bit
+/// `(i-1)*n + (j-1)` of the key, six a character, least significant first,
+/// says whether `(i, j)` may stand; `legacy` keys (`Binary`) swap `-` and
+/// `_`. `None` for a character outside base64url or a key too long.
+pub fn pair_table(key: &str, n: usize, legacy: bool) -> Option<Vec<u64>> {
+    let mut bits = Vec::new();
+    for c in key.chars() {
+        let c = match (legacy, c) {
+            (true, '-') => '_',
+            (true, '_') => '-',
+            _ => c,
+        };
+        let value = BASE64.iter().position(|&b| char::from(b) == c)?;
+        bits.extend((0..6).map(|k| value >> k & 1 == 1));
+    }
+    if bits.len() > 6 * (n * n).div_ceil(6) + 6 || n > 64 {
+        return None;
+    }
+    let mut allowed = vec![0u64; n];
+    for (k, _) in bits.iter().enumerate().filter(|(k, &b)| b && *k < n * n) {
+        allowed[k / n] |= 1 << (k % n);
+    }
+    Some(allowed)
+}
+
+/// ISS's key for the relation `allows` on digits `1..=n` (`fnToBinaryKey`).
+pub fn pair_key(n: usize, allows: impl Fn(usize, usize) -> bool) -> String {
+    let mut values = Vec::new();
+    let (mut v, mut k) = (0usize, 0);
+    for i in 1..=n {
+        for j in 1..=n {
+            v |= usize::from(allows(i, j)) << k;
+            k += 1;
+            if k == 6 {
+                values.push(v);
+                (v, k) = (0, 0);
+            }
+        }
+    }
+    values.push(v);
+    while values.last() == Some(&0) {
+        values.pop();
+    }
+    values.iter().map(|&v| char::from(BASE64[v])).collect()
 }
 
 /// Pairs of orthogonal neighbours among `cells`, each once, the earlier
@@ -1122,6 +1210,20 @@ mod tests {
         assert!(err.message.contains("Regex is not read"), "{err}");
         let err = parse_iss(".Foo~R1C1", "t").unwrap_err();
         assert!(err.message.contains("unknown ISS constraint type"), "{err}");
+    }
+
+    /// ISS's own example: the key of a 1:3 ratio on 9 digits (its
+    /// "Entropic lines" puzzle's pair named 1:3), and back.
+    #[test]
+    fn pair_keys_as_iss_writes_them() {
+        let allowed = pair_table("EAEBEAAQAAAAE", 9, false).unwrap();
+        let ratio = |i: usize, j: usize| allowed[i - 1] >> (j - 1) & 1 == 1;
+        let pairs: Vec<(usize, usize)> = itertools::iproduct!(1..=9, 1..=9).filter(|&(i, j)| ratio(i, j)).collect();
+        assert_eq!(pairs, [(1, 3), (2, 6), (3, 1), (3, 9), (6, 2), (9, 3)]);
+        assert_eq!(pair_key(9, ratio), "EAEBEAAQAAAAE");
+        let consecutive = pair_key(9, |i, j| i.abs_diff(j) == 1);
+        assert_eq!(pair_table(&consecutive, 9, false).unwrap()[4], 0b1010 << 2);
+        assert!(pair_table("A*", 9, false).is_none());
     }
 
     #[test]

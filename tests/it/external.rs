@@ -16,6 +16,8 @@ use assert_cmd::Command;
 enum Tool {
     Minisat,
     Pyganak,
+    /// Node, to run sigh's Interactive Sudoku Solver (../shared/peers/iss).
+    Node,
 }
 
 impl Tool {
@@ -23,6 +25,7 @@ impl Tool {
         match self {
             Tool::Minisat => "minisat",
             Tool::Pyganak => "pyganak (the python3 module)",
+            Tool::Node => "node",
         }
     }
 
@@ -33,6 +36,7 @@ impl Tool {
             Tool::Pyganak => {
                 Process::new("python3").args(["-c", "import pyganak"]).output().is_ok_and(|o| o.status.success())
             }
+            Tool::Node => Process::new("node").arg("--version").output().is_ok_and(|o| o.status.success()),
         }
     }
 }
@@ -261,4 +265,47 @@ fn minisat_models_of_family_puzzles_decode_in_their_shape() {
         assert!(stdout.lines().count() > 1 && stdout.lines().all(check), "{file}: {stdout}");
         assert!(String::from_utf8_lossy(&out.get_output().stderr).contains("the model solves the puzzle"));
     }
+}
+
+/// sigh's Interactive Sudoku Solver, run headless (../shared/peers/iss),
+/// counts every family sample satsudoku exports as an ISS string, and the
+/// first published variant puzzles, as satsudoku does: the string means
+/// the same puzzle to ISS.
+#[test]
+fn iss_counts_the_exported_strings_like_satsudoku() {
+    let run_iss = Path::new("../shared/peers/iss/run_iss.mjs");
+    if !available(Tool::Node, "iss_counts_the_exported_strings_like_satsudoku") || !run_iss.is_file() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut cases: Vec<(String, String)> = Vec::new();
+    let index = std::fs::read_to_string("cnf-samples/family/COUNTS.tsv").unwrap();
+    for line in index.lines().filter(|l| !l.starts_with('#')) {
+        let (file, expected) = line.split_once('\t').unwrap();
+        cases.push((format!("cnf-samples/family/{file}"), expected.to_owned()));
+    }
+    let variants: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("tests/corpus/variants/puzzles.json").unwrap()).unwrap();
+    for (i, entry) in variants.as_array().unwrap().iter().take(12).enumerate() {
+        let path = dir.path().join(format!("variant-{i}.txt"));
+        std::fs::write(&path, entry["puzzle"].as_str().unwrap()).unwrap();
+        cases.push((path.to_str().unwrap().to_owned(), "1".to_owned()));
+    }
+    let mut written = 0;
+    for (input, expected) in cases {
+        let out = Command::cargo_bin("satsudoku").unwrap().args(["export", "--as", "iss", &input]).output().unwrap();
+        if !out.status.success() {
+            continue; // a rule ISS has no type for (Takuzu): refused by name, tested in iss.rs
+        }
+        written += 1;
+        let file = dir.path().join("puzzle.iss");
+        std::fs::write(&file, &out.stdout).unwrap();
+        let iss =
+            Process::new("node").arg(run_iss).arg(&file).args(["--limit", "0", "--timeout", "120"]).output().unwrap();
+        let text = String::from_utf8_lossy(&iss.stdout);
+        let row = text.lines().nth(1).unwrap_or("");
+        let count = row.split('\t').nth(3).unwrap_or("");
+        assert_eq!(count, expected, "ISS on the export of {input}: {row}\n{}", String::from_utf8_lossy(&iss.stderr));
+    }
+    assert!(written >= 20, "{written} exported");
 }

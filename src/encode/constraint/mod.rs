@@ -41,6 +41,8 @@
 //!   forward and backward supports so that unit propagation is domain
 //!   consistent (`automaton.rs`, `visible.rs`).
 //! - `Index`: `cell = d → line[d-1] = value`, one clause per digit.
+//! - `Table` (ISS's custom pairs): support clauses both ways, `¬(a = i)
+//!   ∨ OR (b = j)` over the `j` allowed with `i`, and likewise for `b`.
 //! - `Outside` (lockout): like `Between`, with the digits between the ends,
 //!   both included, forbidden inside.
 //! - `Automorphic`: a variable `r(d, e)` per pair of digits, exactly one
@@ -205,6 +207,21 @@ pub(super) fn encode_constraint(
                     None => spelling.not(*cell, d), // no such place on the line
                 };
                 out.add_clause(&clause);
+            }
+        }
+        Constraint::Table { a, b, allowed } => {
+            // Support clauses both ways (Gent 2002): unit propagation is
+            // arc consistent on the relation.
+            let allows =
+                |i: Digit, j: Digit| allowed.get(usize::from(i) - 1).is_some_and(|row| row >> (j - 1) & 1 == 1);
+            for (from, to, forward) in [(*a, *b, true), (*b, *a, false)] {
+                for i in digits() {
+                    let mut clause = spelling.not(from, i);
+                    for j in digits().filter(|&j| if forward { allows(i, j) } else { allows(j, i) }) {
+                        clause.push(spelling.is(to, j, out));
+                    }
+                    out.add_clause(&clause);
+                }
             }
         }
         Constraint::Outside { ends: (a, b), inner } => {

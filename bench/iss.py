@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""`unique` on the puzzles of sigh's Interactive Sudoku Solver (ISS) that
+satsudoku reads (its example list and the collections with solutions,
+tests/corpus/iss/examples.json), against ISS itself run headless under
+Node (../shared/peers/iss/run_iss.mjs), one after the other, RUNS runs
+each taking turns; per puzzle the median.
+
+satsudoku is timed two ways: the whole process, one `satsudoku unique`
+per puzzle (start-up, reading and judging: what a setter waits for), and
+its own seconds inside one process over all the files (`--output json`).
+ISS is timed cold, as the issue asks (a fresh worker per puzzle; its
+build_ms + search_ms, module loading excluded), and warm (`--repeat 3`:
+the fastest of three in one worker). Every satsudoku verdict is checked
+against ISS's and the published solution.
+
+usage: python3 bench/iss.py RUNS [TIMEOUT]
+  (from the repository root; writes bench/results/iss-DATE.md and prints it)
+"""
+import datetime
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import machine  # noqa: E402
+
+RUN_ISS = "../shared/peers/iss/run_iss.mjs"
+BIN = "target/release/satsudoku"
+
+
+def commit():
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+
+
+def ours_process(path, timeout):
+    """Wall seconds of one `unique` process, and its verdict."""
+    start = time.perf_counter()
+    try:
+        out = subprocess.run([BIN, "unique", "-j", "1", "--timeout", str(timeout), path],
+                             capture_output=True, text=True, timeout=timeout + 30)
+    except subprocess.TimeoutExpired:
+        return None, "timeout"
+    verdict = out.stdout.split("\t")[0].strip() or "error"
+    seconds = time.perf_counter() - start
+    # A run stopped at the time limit has no verdict: it counts as stopped.
+    return (seconds if verdict in ("unique", "multiple", "none") else None), verdict
+
+
+def ours_inside(paths, timeout):
+    """Per file: its seconds inside one `unique --output json` process."""
+    out = subprocess.run([BIN, "unique", "--output", "json", "-j", "1", "--timeout", str(timeout), *paths],
+                         capture_output=True, text=True)
+    rows = {}
+    for line in out.stdout.splitlines():
+        obj = json.loads(line)
+        decided = obj.get("verdict") in ("unique", "multiple", "none")
+        rows[obj["source"]] = obj.get("seconds") if decided else None
+    return [rows.get(p) for p in paths]
+
+
+def iss(entries_path, extra, timeout):
+    """Per entry: (ms of its solver, verdict)."""
+    out = subprocess.run(["node", RUN_ISS, entries_path, "--limit", "2", "--timeout", str(timeout), *extra],
+                         capture_output=True, text=True)
+    rows = []
+    for line in out.stdout.splitlines():
+        f = line.split("\t")
+        if f and f[0].isdigit():
+            ms = float(f[5]) + float(f[6]) if f[2] in ("unique", "multiple", "none") else None
+            rows.append((ms, f[2]))
+    return rows
+
+
+def main():
+    runs = int(sys.argv[1])
+    timeout = int(sys.argv[2]) if len(sys.argv) > 2 else 20
+    subprocess.run(["cargo", "build", "--release", "--quiet"], check=True)
+    corpus = json.load(open("tests/corpus/iss/examples.json"))
+    tmp = tempfile.mkdtemp(prefix="iss-bench-")
+    read = []
+    for i, entry in enumerate(corpus):
+        path = os.path.join(tmp, f"{i:03d}.iss")
+        with open(path, "w") as f:
+            f.write(entry["input"])
+        probe = subprocess.run([BIN, "export", "--format", "iss", path, "--out", "/dev/null"],
+                               capture_output=True, text=True)
+        if probe.returncode == 0:
+            read.append((i, entry, path))
+    entries_path = os.path.join(tmp, "entries.json")
+    json.dump([{"name": e.get("name", ""), "iss": e["input"], "solution": e["solution"]} for _, e, _ in read],
+              open(entries_path, "w"))
+    paths = [p for _, _, p in read]
+    process, inside, cold, warm = ([[] for _ in read] for _ in range(4))
+    verdicts = [None] * len(read)
+    for _ in range(runs):
+        for k, (_, _, path) in enumerate(read):
+            seconds, verdict = ours_process(path, timeout)
+            process[k].append(seconds)
+            verdicts[k] = verdict
+        for k, seconds in enumerate(ours_inside(paths, timeout)):
+            inside[k].append(seconds)
+        for k, (ms, verdict) in enumerate(iss(entries_path, [], timeout)):
+            cold[k].append(None if ms is None else ms / 1000)
+        for k, (ms, verdict) in enumerate(iss(entries_path, ["--repeat", "3"], timeout)):
+            warm[k].append(None if ms is None else ms / 1000)
+
+    def median(xs):
+        xs = [x for x in xs if x is not None]
+        return statistics.median(xs) if xs else None
+
+    rows = []
+    for k, (i, entry, _) in enumerate(read):
+        rows.append((i, entry.get("name", ""), median(process[k]), median(inside[k]), median(cold[k]),
+                     median(warm[k]), verdicts[k], entry["iss_verdict"]))
+    agree = sum(1 for r in rows if r[6] == r[7])
+
+    def total(col):
+        return sum(r[col] if r[col] is not None else timeout for r in rows)
+
+    def fmt(x):
+        return "stopped" if x is None else f"{x:.3f}"
+
+    date = datetime.date.today().isoformat()
+    lines = [f"# unique on ISS's own puzzles, against ISS, {date}", "",
+             f"Machine: {machine()}.", "",
+             f"Command: `python3 bench/iss.py {runs} {timeout}`, commit {commit()}; "
+             f"{len(read)} of the {len(corpus)} puzzles of tests/corpus/iss/ that satsudoku reads; "
+             f"per puzzle the median of {runs} runs taken in turn, a puzzle stopped at {timeout} s counted "
+             f"as {timeout} s. satsudoku: the whole `unique` process per puzzle, and its own seconds inside one "
+             "process; ISS: its solver's build + search, cold (a fresh worker per puzzle) and warm (fastest "
+             "of 3 in one worker), module loading excluded.", "",
+             "| tool | total s | median ms | slowest s | stopped | slower than ISS cold | ratio of totals to ISS cold |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    iss_total = total(4)
+    for name, col in [("satsudoku unique (whole process)", 2), ("satsudoku unique (inside one process)", 3),
+                      ("ISS cold", 4), ("ISS warm", 5)]:
+        values = [r[col] for r in rows if r[col] is not None]
+        slower = sum(1 for r in rows if col in (2, 3) and (r[col] is None or (r[4] is not None and r[col] > r[4])))
+        lines.append(f"| {name} | {total(col):.2f} | {1000 * statistics.median(values):.1f} | "
+                     f"{max(values):.2f} | {sum(1 for r in rows if r[col] is None)} | "
+                     f"{slower if col in (2, 3) else '-'} | {total(col) / iss_total:.3f}x |")
+    lines += ["", "The puzzles where satsudoku's whole process is slower than ISS cold (seconds):", "",
+              "| # | name | satsudoku process | satsudoku inside | ISS cold | ISS warm |", "|---|---|---:|---:|---:|---:|"]
+    slow = [r for r in rows if r[2] is None or (r[4] is not None and r[2] > r[4])]
+    slow.sort(key=lambda r: -(r[2] if r[2] is not None else timeout))
+    for r in slow:
+        lines.append(f"| {r[0]} | {r[1]} | {fmt(r[2])} | {fmt(r[3])} | {fmt(r[4])} | {fmt(r[5])} |")
+    lines += ["", f"Verdicts: satsudoku agreed with ISS's recorded verdict on {agree} of {len(rows)} "
+              "(a stopped run has no verdict); tests/it/iss.rs checks the solutions."]
+    text = "\n".join(lines) + "\n"
+    os.makedirs("bench/results", exist_ok=True)
+    with open(f"bench/results/iss-{date}.md", "w") as f:
+        f.write(text)
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,214 @@
+//! The puzzle as a constraint string of sigh's Interactive Sudoku Solver
+//! (`export --as iss`), so that a setter can open it there; the reader is
+//! [`crate::parse::iss`], and each element is written as a type that reader
+//! reads back with the same meaning. What ISS has no type for (or the
+//! reader does not read yet) is refused by name, never dropped.
+
+use std::io::{self, Write};
+
+use super::{Formulation, Unsupported};
+use crate::model::{Cell, Constraint, GroupKind, Predicate, Puzzle};
+use crate::parse::iss::{box_shape, cell_id, pair_key};
+
+fn refuse(what: impl Into<String>) -> Unsupported {
+    Unsupported {
+        formulation: Formulation::Iss,
+        what: what.into(),
+        why: "ISS has no type for it that satsudoku reads back (docs/rules.md, ISS constraint strings)",
+    }
+}
+
+fn ids(cells: &[Cell]) -> String {
+    cells.iter().map(|&c| cell_id(c)).collect::<Vec<_>>().join("~")
+}
+
+/// `R3` or `C4` and whether `cells` runs backwards along it, when `cells`
+/// is a whole row or column.
+fn full_line(cells: &[Cell], n: usize) -> Option<(String, bool)> {
+    let first = *cells.first()?;
+    let forward: Vec<Cell> = (0..n).map(|c| Cell::new(first.row, c)).collect();
+    let down: Vec<Cell> = (0..n).map(|r| Cell::new(r, first.col)).collect();
+    for (line, name) in [(forward, format!("R{}", first.row + 1)), (down, format!("C{}", first.col + 1))] {
+        if cells == line.as_slice() {
+            return Some((name, false));
+        }
+        if cells.iter().rev().eq(line.iter()) {
+            return Some((name, true));
+        }
+    }
+    None
+}
+
+/// The constraint string of `puzzle`, one item a line.
+pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
+    let n = puzzle.side();
+    if puzzle.digits() != n {
+        return Err(refuse(format!("{} digits on a side of {n}", puzzle.digits())));
+    }
+    if n > 16 {
+        return Err(refuse(format!("a side of {n} (ISS names cells up to 16)")));
+    }
+    let mut items = vec![format!(".Shape~{n}x{n}")];
+    let regions: Vec<&Vec<Cell>> =
+        puzzle.groups().iter().filter(|g| g.kind == GroupKind::Region).map(|g| &g.cells).collect();
+    let layout = |pieces: &[Vec<Cell>]| -> Result<String, Unsupported> {
+        let mut labels = vec!['#'; n * n];
+        for (k, piece) in pieces.iter().enumerate() {
+            let label = std::char::from_digit(k as u32, 36).ok_or_else(|| refuse("more than 36 regions"))?;
+            for c in piece {
+                labels[c.row * n + c.col] = label;
+            }
+        }
+        let left = labels.iter().filter(|&&l| l == '#').count();
+        if left == n {
+            return Err(refuse("cells in no region, as many as a region holds (ISS would make them one)"));
+        }
+        Ok(labels.into_iter().collect())
+    };
+    match puzzle.boxes() {
+        Some(shape) if Some(shape) == box_shape(n) => {}
+        Some((h, w)) => {
+            let pieces: Vec<Vec<Cell>> =
+                puzzle.groups().iter().filter(|g| g.kind == GroupKind::Box).map(|g| g.cells.clone()).collect();
+            debug_assert_eq!(pieces.len(), n, "{h}x{w} boxes");
+            items.push(".NoBoxes".into());
+            items.push(format!(".Jigsaw~{}", layout(&pieces)?));
+        }
+        None => {
+            items.push(".NoBoxes".into());
+            if !regions.is_empty() {
+                let pieces: Vec<Vec<Cell>> = regions.iter().map(|r| r.to_vec()).collect();
+                items.push(format!(".Jigsaw~{}", layout(&pieces)?));
+            }
+        }
+    }
+    for group in puzzle.groups() {
+        match group.kind {
+            GroupKind::Extra => items.push(format!(".AllDifferent~{}", ids(&group.cells))),
+            GroupKind::Cage => items.push(format!(".Cage~0~{}", ids(&group.cells))),
+            _ => {}
+        }
+    }
+    let givens: Vec<String> = puzzle.givens().map(|(c, d)| format!("~{}_{d}", cell_id(c))).collect();
+    if !givens.is_empty() {
+        items.push(format!(".{}", givens.concat()));
+    }
+    for constraint in puzzle.constraints() {
+        items.push(constraint_item(puzzle, constraint)?);
+    }
+    for r in puzzle.relations() {
+        let (a, b) = (cell_id(r.a), cell_id(r.b));
+        let adjacent = r.a.row.abs_diff(r.b.row) + r.a.col.abs_diff(r.b.col) == 1;
+        let item = match r.predicate {
+            Predicate::Less => format!(".Thermo~{a}~{b}"),
+            Predicate::Equal => format!(".Palindrome~{a}~{b}"),
+            Predicate::NotEqual => format!(".AllDifferent~{a}~{b}"),
+            Predicate::DifferenceAtLeast { min } => format!(".Whisper~{min}~{a}~{b}"),
+            Predicate::Sum { cmp: std::cmp::Ordering::Equal, target } => format!(".Sum~{target}~{a}~{b}"),
+            Predicate::Difference { diff: 1 } if adjacent => format!(".WhiteDot~{a}~{b}"),
+            Predicate::Ratio { ratio: 2 } if adjacent => format!(".BlackDot~{a}~{b}"),
+            Predicate::ResidueDiffers { modulus } if modulus >= 1 => format!(".Modular~{modulus}~{a}~{b}"),
+            Predicate::DifferentClass { low: 3, high: 6 } if n == 9 => format!(".Entropic~{a}~{b}"),
+            other => {
+                let key = pair_key(n, |i, j| other.allows(i as u8, j as u8));
+                format!(".Pair~{key}~{a}~{b}")
+            }
+        };
+        items.push(item);
+    }
+    Ok(items.join("\n") + "\n")
+}
+
+fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, Unsupported> {
+    let n = puzzle.side();
+    Ok(match constraint {
+        Constraint::Digits { cell, allowed } => {
+            let values: Vec<String> = (1..=n).filter(|d| allowed >> (d - 1) & 1 == 1).map(|d| d.to_string()).collect();
+            format!(".~{}_{}", cell_id(*cell), values.join("_"))
+        }
+        Constraint::Sum { terms, target } => {
+            let cells: Vec<Cell> = terms.iter().map(|t| t.0).collect();
+            if terms.iter().all(|t| t.1 == 1) {
+                format!(".Sum~{target}~{}", ids(&cells))
+            } else if terms.iter().all(|t| t.1.abs() <= 100) {
+                let weights: Vec<String> = terms.iter().map(|t| t.1.to_string()).collect();
+                format!(".Sum~{target}_=_{}~{}", weights.join("_"), ids(&cells))
+            } else {
+                return Err(refuse("a sum with a weight past 100 (a long pill)"));
+            }
+        }
+        Constraint::EqualSums { parts } => {
+            let mut out = String::new();
+            for part in &parts[1..] {
+                let weights: Vec<&str> = parts[0].iter().map(|_| "1").chain(part.iter().map(|_| "-1")).collect();
+                let cells: Vec<Cell> = parts[0].iter().chain(part).copied().collect();
+                out.push_str(&format!(".Sum~0_=_{}~{}", weights.join("_"), ids(&cells)));
+            }
+            out
+        }
+        Constraint::Consecutive { cells } => format!(".Renban~{}", ids(cells)),
+        Constraint::Between { ends, inner } => {
+            format!(".Between~{}~{}~{}", cell_id(ends.0), ids(inner), cell_id(ends.1)).replace("~~", "~")
+        }
+        Constraint::Contains { cells, digits } => {
+            let values: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+            format!(".ContainAtLeast~{}~{}", values.join("_"), ids(cells))
+        }
+        Constraint::XSum { cells, target } => match full_line(cells, n) {
+            Some((line, false)) => format!(".XSum~{line}~{target}~"),
+            Some((line, true)) => format!(".XSum~{line}~~{target}"),
+            None => return Err(refuse("an x-sum clue along cells that are not a row or column")),
+        },
+        Constraint::Visible { cells, target } => match full_line(cells, n) {
+            Some((line, false)) => format!(".Skyscraper~{line}~{target}~"),
+            Some((line, true)) => format!(".Skyscraper~{line}~~{target}"),
+            None => return Err(refuse("a skyscraper clue along cells that are not a row or column")),
+        },
+        Constraint::Sandwich { cells, target, low, high } if *low == 1 && usize::from(*high) == n => {
+            match full_line(cells, n) {
+                Some((line, _)) => format!(".Sandwich~{target}~{line}"),
+                None => return Err(refuse("a sandwich clue along cells that are not a row or column")),
+            }
+        }
+        Constraint::Index { cell, line, value } => {
+            let row: Vec<Cell> = (0..n).map(|c| Cell::new(cell.row, c)).collect();
+            let column: Vec<Cell> = (0..n).map(|r| Cell::new(r, cell.col)).collect();
+            if *line == row && usize::from(*value) == cell.col + 1 {
+                format!(".Indexing~C~{}", cell_id(*cell))
+            } else if *line == column && usize::from(*value) == cell.row + 1 {
+                format!(".Indexing~R~{}", cell_id(*cell))
+            } else {
+                return Err(refuse("a box indexer"));
+            }
+        }
+        Constraint::Outside { ends, inner } => {
+            // ISS's lockout line also keeps its ends apart by its number:
+            // written only beside a relation that already does.
+            let apart = puzzle.relations().iter().find_map(|r| match r.predicate {
+                Predicate::DifferenceAtLeast { min } if min >= 1 && [r.a, r.b] == [ends.0, ends.1] => Some(min),
+                _ => None,
+            });
+            let min = apart.ok_or_else(|| refuse("a lockout line whose ends may be equal"))?;
+            format!(".Lockout~{min}~{}~{}~{}", cell_id(ends.0), ids(inner), cell_id(ends.1))
+        }
+        Constraint::Table { a, b, allowed } => {
+            let key = pair_key(n, |i, j| allowed[i - 1] >> (j - 1) & 1 == 1);
+            format!(".Pair~{key}~{}~{}", cell_id(*a), cell_id(*b))
+        }
+        Constraint::Sandwich { .. } => return Err(refuse("a sandwich between other digits than 1 and N")),
+        Constraint::NotAllEqual { .. } => return Err(refuse("Takuzu's no three alike")),
+        Constraint::DistinctLines { .. } => return Err(refuse("Takuzu's distinct rows and columns")),
+        Constraint::Lex { .. } | Constraint::Automorphic { .. } => return Err(refuse("symmetry breaking")),
+    })
+}
+
+/// Writes the string, with `comments` as `#` lines.
+pub(super) fn write(puzzle: &Puzzle, comments: &[String], out: &mut dyn Write) -> Result<io::Result<()>, Unsupported> {
+    let text = string(puzzle)?;
+    Ok((|| {
+        for c in comments {
+            writeln!(out, "# {c}")?;
+        }
+        out.write_all(text.as_bytes())
+    })())
+}
