@@ -320,7 +320,7 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
         constraint::encode_constraint(c, encoding.sum, encoding.lines, puzzle.digits(), &mut spelling, &mut out);
     }
     out.kind = ClauseKind::Cage;
-    constraint::encode_cages(puzzle, &mut spelling, &mut out);
+    constraint::encode_cages(puzzle, encoding.sum, &mut spelling, &mut out);
     out.kind = ClauseKind::Given;
     for cell in puzzle.cells() {
         if let Some(d) = puzzle.given(cell) {

@@ -168,3 +168,20 @@ fn sandwich_propagation_is_domain_consistent() {
         (Constraint::Sandwich { cells: row(n), target, low: 1, high }, Box::new(accepts))
     });
 }
+
+/// ISS's custom pairs (`Constraint::Table`): the support clauses make unit
+/// propagation arc consistent on the relation, a random table of allowed
+/// pairs between the first two cells (the others are free).
+#[test]
+fn custom_pair_propagation_is_arc_consistent() {
+    let make = |n: usize, rng: &mut super::common::Rng| -> Rule {
+        let allowed: Vec<u64> =
+            (0..n).map(|_| (0..n).filter(|_| rng.below(4) == 0).fold(0u64, |m, j| m | 1 << j)).collect();
+        let table = allowed.clone();
+        let accepts = move |line: &[u8]| table[usize::from(line[0]) - 1] >> (line[1] - 1) & 1 == 1;
+        (Constraint::Table { a: Cell::new(0, 0), b: Cell::new(0, 1), allowed }, Box::new(accepts))
+    };
+    if let Err(e) = propagation(42, Encoding::default(), &make) {
+        panic!("{e}");
+    }
+}

@@ -41,6 +41,10 @@
 //!   forward and backward supports so that unit propagation is domain
 //!   consistent (`automaton.rs`, `visible.rs`).
 //! - `Index`: `cell = d → line[d-1] = value`, one clause per digit.
+//! - Killer cages' "45 rule" (`innies_and_outies`): for each full house,
+//!   the cells outside the cages that meet it minus the cages' cells
+//!   outside it sum to the house's total minus the cages' sums; implied,
+//!   so no count changes, encoded as a sum.
 //! - `Table` (ISS's custom pairs): support clauses both ways, `¬(a = i)
 //!   ∨ OR (b = j)` over the `j` allowed with `i`, and likewise for `b`.
 //! - `Outside` (lockout): like `Between`, with the digits between the ends,
@@ -140,7 +144,7 @@ impl<'a> Spelling<'a> {
 /// Emits the clauses of `constraint` on digits `1..=n`.
 /// The clauses a killer cage's digit combinations imply (see `cage.rs`),
 /// for each sum of weight-1 terms whose cells are also a group of `puzzle`.
-pub(super) fn encode_cages(puzzle: &Puzzle, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+pub(super) fn encode_cages(puzzle: &Puzzle, sums: SumEncoding, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
     let sorted = |cells: &mut Vec<Cell>| {
         cells.sort_unstable_by_key(|c| (c.row, c.col));
     };
@@ -164,6 +168,80 @@ pub(super) fn encode_cages(puzzle: &Puzzle, spelling: &mut Spelling, out: &mut d
             cage::encode_cage(&cells, i64::from(*target), puzzle.digits(), spelling, out);
         }
     }
+    for (terms, target) in innies_and_outies(puzzle) {
+        sum::encode_sum(&terms, target, sums, puzzle.digits(), spelling, out);
+    }
+}
+
+/// The "45 rule" of killer solvers (ISS's optimizer adds the same sums):
+/// a full house (a group of as many cells as digits: each digit once) sums
+/// to `n(n+1)/2`, so with disjoint killer cages (unit sums over an
+/// all-different group; little killers measured slower) that meet it, the cells of the house outside them (innies) minus the cells of
+/// the sums outside the house (outies) sum to that total minus the sums'
+/// targets. Implied by the puzzle, so no count changes; given to the
+/// solver, unit propagation sees what otherwise takes search. One sum per
+/// house, from the cages inside it first, then those with the fewest cells
+/// outside (at most two); kept when it has at most `n/2 + 1` terms (longer
+/// ones measured slower: bench/results/iss-*.md) and is not one of the
+/// puzzle's own sums.
+pub(crate) fn innies_and_outies(puzzle: &Puzzle) -> Vec<(Vec<(Cell, i32)>, i64)> {
+    let n = puzzle.digits();
+    let unit_sums: Vec<(Vec<Cell>, i64)> = puzzle
+        .constraints()
+        .iter()
+        .filter_map(|c| match c {
+            Constraint::Sum { terms, target } if terms.iter().all(|&(_, w)| w == 1) => {
+                let cells: Vec<Cell> = terms.iter().map(|t| t.0).collect();
+                let mut sorted = cells.clone();
+                sorted.sort_unstable();
+                let cage = puzzle.groups().iter().any(|g| {
+                    let mut group = g.cells.clone();
+                    group.sort_unstable();
+                    group == sorted
+                });
+                cage.then(|| (cells, i64::from(*target)))
+            }
+            _ => None,
+        })
+        .collect();
+    if unit_sums.is_empty() || puzzle.side() != n {
+        return Vec::new();
+    }
+    let mut found: Vec<(Vec<(Cell, i32)>, i64)> = Vec::new();
+    let total = (n * (n + 1) / 2) as i64;
+    for group in puzzle.groups().iter().filter(|g| g.cells.len() == n) {
+        let house = &group.cells;
+        let mut meeting: Vec<&(Vec<Cell>, i64)> =
+            unit_sums.iter().filter(|(cells, _)| cells.iter().any(|c| house.contains(c))).collect();
+        meeting.sort_by_key(|(cells, _)| (cells.iter().filter(|c| !house.contains(c)).count(), cells.len()));
+        let mut used: Vec<Cell> = Vec::new();
+        let mut target = total;
+        for (cells, sum) in meeting {
+            let outside = cells.iter().filter(|c| !house.contains(c)).count();
+            if outside > 2 || cells.iter().any(|c| used.contains(c)) {
+                continue;
+            }
+            used.extend(cells);
+            target -= sum;
+        }
+        if used.is_empty() {
+            continue;
+        }
+        let mut terms: Vec<(Cell, i32)> = house.iter().filter(|c| !used.contains(c)).map(|&c| (c, 1)).collect();
+        terms.extend(used.iter().filter(|c| !house.contains(c)).map(|&c| (c, -1)));
+        let mut key: Vec<Cell> = terms.iter().map(|t| t.0).collect();
+        key.sort_unstable();
+        let known = unit_sums.iter().any(|(cells, _)| {
+            let mut cells = cells.clone();
+            cells.sort_unstable();
+            cells == key && terms.iter().all(|t| t.1 == 1)
+        });
+        if terms.is_empty() || terms.len() > n / 2 + 1 || known || found.iter().any(|f| f.0 == terms) {
+            continue;
+        }
+        found.push((terms, target));
+    }
+    found
 }
 
 pub(super) fn encode_constraint(
@@ -368,5 +446,30 @@ pub(super) fn encode_constraint(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A cage in the first row of a 4x4 leaves the row's other cells the
+    /// rest of 10; a cage across two boxes adds its outie to the box's sum.
+    #[test]
+    fn innies_and_outies_of_a_4x4() {
+        let mut p = Puzzle::sudoku(2, 2).unwrap();
+        let cage = vec![Cell::new(0, 0), Cell::new(0, 1)];
+        p.add_cage(cage.clone()).unwrap();
+        p.add_constraint(Constraint::Sum { terms: cage.iter().map(|&c| (c, 1)).collect(), target: 3 }).unwrap();
+        let found = innies_and_outies(&p);
+        assert!(found.contains(&(vec![(Cell::new(0, 2), 1), (Cell::new(0, 3), 1)], 7)), "{found:?}");
+        // The box r1-2 c1-2: r2c1 + r2c2 = 7 too. Column 1's (its three
+        // other cells minus the outie r1c2) has 4 terms, past n/2 + 1.
+        assert!(found.contains(&(vec![(Cell::new(1, 0), 1), (Cell::new(1, 1), 1)], 7)), "{found:?}");
+        assert_eq!(found.len(), 2, "{found:?}");
+        // A sum that is no cage (a little killer) is not used.
+        let mut q = Puzzle::sudoku(2, 2).unwrap();
+        q.add_constraint(Constraint::Sum { terms: cage.iter().map(|&c| (c, 1)).collect(), target: 3 }).unwrap();
+        assert!(innies_and_outies(&q).is_empty());
     }
 }
