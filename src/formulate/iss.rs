@@ -124,6 +124,9 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
     Ok(match constraint {
         Constraint::Digits { cell, allowed } => {
             let values: Vec<String> = (1..=n).filter(|d| allowed >> (d - 1) & 1 == 1).map(|d| d.to_string()).collect();
+            if values.is_empty() {
+                return Err(refuse(format!("cell {cell} with no digit allowed")));
+            }
             format!(".~{}_{}", cell_id(*cell), values.join("_"))
         }
         Constraint::Sum { terms, target } => {

@@ -879,7 +879,7 @@ impl Reader<'_> {
                 }
             }
             "AntiConsecutive" => {
-                for (a, b) in orthogonal_pairs(n) {
+                for (a, b) in rules::orthogonal_pairs(n) {
                     self.relation(p, a, b, Predicate::DifferenceNot { diff: 1 }, at)?;
                 }
             }
@@ -1092,20 +1092,6 @@ fn adjacent_pairs(cells: &[Cell]) -> Vec<(Cell, Cell)> {
             if touch(a, b) && !pairs.contains(&(a, b)) && !pairs.contains(&(b, a)) {
                 pairs.push((a, b));
             }
-        }
-    }
-    pairs
-}
-
-/// Every pair of orthogonal neighbours of an `n x n` grid.
-fn orthogonal_pairs(n: usize) -> Vec<(Cell, Cell)> {
-    let mut pairs = Vec::new();
-    for (r, c) in itertools::iproduct!(0..n, 0..n) {
-        if c + 1 < n {
-            pairs.push((Cell::new(r, c), Cell::new(r, c + 1)));
-        }
-        if r + 1 < n {
-            pairs.push((Cell::new(r, c), Cell::new(r + 1, c)));
         }
     }
     pairs

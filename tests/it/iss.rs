@@ -188,3 +188,21 @@ fn export_as_iss_round_trips() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(written >= 100, "{written} written");
 }
+
+/// From the command line: an ISS link is detected and counted; a type
+/// satsudoku does not read is refused by name at its place, exit 2, and
+/// nothing that looks like an answer reaches stdout.
+#[test]
+fn iss_strings_from_the_command_line() {
+    use crate::common::satsudoku;
+    let link = "https://sigh.github.io/Interactive-Sudoku-Solver/?q=.Shape%7E4x4.%7ER1C1_1%7ER2C3_1";
+    let mut givens = vec![0; 16];
+    (givens[0], givens[6]) = (1, 1);
+    let oracle = crate::common::count_grids(4, (2, 2), &givens, &|_| true);
+    satsudoku().arg("count").write_stdin(link).assert().success().stdout(format!("solutions({oracle}).\n"));
+    let out = satsudoku().arg("count").write_stdin(".Shape~4x4\n.Regex~1.*~R1C1~R1C2\n").assert().code(2);
+    let output = out.get_output();
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("<stdin>:2:2: ISS constraint Regex is not read"), "{stderr}");
+}

@@ -132,7 +132,7 @@ pub(super) fn marker(p: &mut Puzzle, ctx: &mut Context, a: &Args, marker: Marker
 }
 
 /// Every pair of orthogonally adjacent cells, once.
-pub(super) fn orthogonal_pairs(n: usize) -> Vec<(Cell, Cell)> {
+pub fn orthogonal_pairs(n: usize) -> Vec<(Cell, Cell)> {
     pairs_at(n, &[(0, 1), (1, 0)])
 }
 

@@ -25,7 +25,7 @@ mod build;
 mod context;
 mod table;
 
-pub use context::Context;
+pub use context::{orthogonal_pairs, Context};
 
 use super::{Cell, Puzzle};
 
