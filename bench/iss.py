@@ -28,7 +28,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from benchlib import machine  # noqa: E402
 
-RUN_ISS = "../shared/peers/iss/run_iss.mjs"
+# Its real path: run_iss.mjs runs only as node's main module, which it
+# recognises by its real path (../shared may be a link).
+RUN_ISS = os.path.realpath("../shared/peers/iss/run_iss.mjs")
 BIN = "target/release/satsudoku"
 
 

@@ -416,6 +416,7 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         | Constraint::EqualSums { .. }
         | Constraint::Index { .. }
         | Constraint::Table { .. }
+        | Constraint::Regular { .. }
         | Constraint::Outside { .. } => {
             let mut cells = c.cells();
             cells.sort();

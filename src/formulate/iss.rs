@@ -8,7 +8,7 @@ use std::io::{self, Write};
 
 use super::{Formulation, Unsupported};
 use crate::model::{Cell, Constraint, GroupKind, Predicate, Puzzle};
-use crate::parse::iss::{box_shape, cell_id, pair_key};
+use crate::parse::iss::{box_shape, cell_id, pair_key, regex_token};
 
 fn refuse(what: impl Into<String>) -> Unsupported {
     Unsupported {
@@ -194,6 +194,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             let min = apart.ok_or_else(|| refuse("a lockout line whose ends may be equal"))?;
             format!(".Lockout~{min}~{}~{}~{}", cell_id(ends.0), ids(inner), cell_id(ends.1))
         }
+        Constraint::Regular { cells, pattern } => format!(".Regex~{}~{}", regex_token(pattern), ids(cells)),
         Constraint::Table { a, b, allowed } => {
             let key = pair_key(n, |i, j| allowed[i - 1] >> (j - 1) & 1 == 1);
             format!(".Pair~{key}~{}~{}", cell_id(*a), cell_id(*b))

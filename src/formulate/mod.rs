@@ -214,6 +214,7 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::DistinctLines { .. } => "Takuzu's distinct rows and columns",
         Constraint::Lex { .. } | Constraint::Automorphic { .. } => "symmetry breaking",
         Constraint::Table { .. } => "relations given by their allowed pairs (ISS's Pair)",
+        Constraint::Regular { .. } => "regular-expression lines (ISS's Regex)",
         _ => "this constraint",
     }
 }

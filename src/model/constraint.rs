@@ -66,6 +66,9 @@ pub enum Constraint {
     /// pairs): bit `j - 1` of `allowed[i - 1]` is set when `a` may hold `i`
     /// while `b` holds `j`.
     Table { a: Cell, b: Cell, allowed: Vec<u64> },
+    /// The digits of `cells`, read in order, match `pattern` as a whole
+    /// (ISS's `Regex` lines; the grammar is [`super::regex`]).
+    Regular { cells: Vec<Cell>, pattern: String },
 }
 
 impl Constraint {
@@ -93,6 +96,15 @@ impl Constraint {
             }
             Constraint::Between { ends, inner } => [ends.0, ends.1].into_iter().chain(inner.iter().copied()).collect(),
             Constraint::Table { a, b, .. } => vec![*a, *b],
+            Constraint::Regular { cells, .. } => {
+                let mut once = Vec::new();
+                for &c in cells {
+                    if !once.contains(&c) {
+                        once.push(c);
+                    }
+                }
+                once
+            }
         }
     }
 
@@ -100,6 +112,12 @@ impl Constraint {
     pub fn holds(&self, digit_of: impl Fn(Cell) -> Digit) -> bool {
         match self {
             Constraint::Digits { cell, allowed } => allowed >> (digit_of(*cell) - 1) & 1 == 1,
+            Constraint::Regular { cells, pattern } => {
+                // The checker compiles for every digit there is: restricted
+                // to the puzzle's digits, the language is the same.
+                let digits: Vec<Digit> = cells.iter().map(|&c| digit_of(c)).collect();
+                super::regex::Regex::new(pattern, 64).is_ok_and(|re| re.matches(&digits))
+            }
             Constraint::Table { a, b, allowed } => {
                 let (i, j) = (usize::from(digit_of(*a)), u32::from(digit_of(*b)));
                 (1..=64).contains(&j) && allowed.get(i.wrapping_sub(1)).is_some_and(|row| row >> (j - 1) & 1 == 1)
@@ -288,6 +306,7 @@ impl fmt::Display for Constraint {
                 write!(f, "{} contain {}", cells(c), itertools::join(digits, ","))
             }
             Constraint::NotAllEqual { cells: c } => write!(f, "not all equal: {}", cells(c)),
+            Constraint::Regular { cells: c, pattern } => write!(f, "{} matches /{pattern}/", cells(c)),
             Constraint::Table { a, b, allowed } => {
                 let pairs = allowed.iter().enumerate().flat_map(|(i, row)| {
                     (0..64).filter(move |j| row >> j & 1 == 1).map(move |j| format!("{}{}", i + 1, j + 1))

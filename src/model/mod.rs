@@ -6,6 +6,7 @@
 
 pub mod check;
 mod constraint;
+pub mod regex;
 mod relation;
 pub mod rules;
 

@@ -91,7 +91,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("And", Reading::Refused(COMPOSITE)),
     ("Replicate", Reading::Refused(COMPOSITE)),
     ("End", Reading::Refused(COMPOSITE)),
-    ("Regex", Reading::Refused("a rule given as a regular expression over a line: the automaton encoding is built (skyscrapers, x-sums, sandwiches) but patterns are not read yet")),
+    ("Regex", Reading::Read("the line's digits match the pattern as a whole (ISS's grammar; its automaton unrolled over the line, domain consistent)")),
     ("NFA", Reading::Refused("a rule given as a state machine over a line: the automaton encoding is built (skyscrapers, x-sums, sandwiches) but ISS's serialised machines are not read yet")),
     ("ChaosConstruction", Reading::Refused(CHAOS)),
     ("ChaosArrow", Reading::Refused(CHAOS)),
@@ -940,6 +940,21 @@ impl Reader<'_> {
                 let list = list.iter().map(|s| s.to_string()).collect();
                 self.rule(p, ctx, "negative", Args { list, ..Args::default() }, at)?;
             }
+            "Regex" => {
+                let token = item.args.first().ok_or_else(|| self.err(at, "expected a pattern and cells"))?;
+                let pattern = regex_pattern(&token.text)
+                    .ok_or_else(|| self.err(token.pos, "expected a pattern in base64url, as ISS writes it"))?;
+                let pattern: String = pattern.chars().filter(|c| !c.is_whitespace()).collect();
+                crate::model::regex::Regex::new(&pattern, n)
+                    .map_err(|e| self.err(token.pos, format!("the pattern {}: {e}", quote(&pattern))))?;
+                // Lines: an empty item ends one.
+                for group in item.args[1..].split(|w| w.text.is_empty()) {
+                    let cells = line(group)?;
+                    if !cells.is_empty() {
+                        self.constraint(p, Constraint::Regular { cells, pattern: pattern.clone() }, at)?;
+                    }
+                }
+            }
             "Pair" | "PairX" | "Binary" | "BinaryX" => {
                 let key = item.args.first().ok_or_else(|| self.err(at, "expected a key and cells"))?;
                 let legacy = kind.starts_with("Binary");
@@ -1059,6 +1074,57 @@ pub fn pair_table(key: &str, n: usize, legacy: bool) -> Option<Vec<u64>> {
         allowed[k / n] |= 1 << (k % n);
     }
     Some(allowed)
+}
+
+/// A `Regex` pattern as ISS writes it (`Regex.decodePattern`): base64url
+/// without padding, or, in older strings, percent-escaped text.
+pub fn regex_pattern(token: &str) -> Option<String> {
+    if token.contains('%') {
+        let bytes = token.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            if bytes[i] == b'%' {
+                let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            } else {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+        return String::from_utf8(out).ok();
+    }
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut out = Vec::new();
+    // Padding, which ISS's decoder (atob) takes too.
+    let token = token.strip_suffix("==").or_else(|| token.strip_suffix('=')).unwrap_or(token);
+    for c in token.chars() {
+        let value = BASE64.iter().position(|&b| char::from(b) == c)? as u32;
+        bits = bits << 6 | value;
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push((bits >> count & 0xff) as u8);
+        }
+    }
+    out.iter().all(u8::is_ascii).then(|| out.iter().map(|&b| char::from(b)).collect())
+}
+
+/// A pattern as ISS writes it: base64url of its text, without padding.
+pub fn regex_token(pattern: &str) -> String {
+    let mut out = String::new();
+    for chunk in pattern.as_bytes().chunks(3) {
+        let mut word = 0u32;
+        for (i, &b) in chunk.iter().enumerate() {
+            word |= u32::from(b) << (16 - 8 * i);
+        }
+        for k in 0..=chunk.len() {
+            out.push(char::from(BASE64[(word >> (18 - 6 * k) & 63) as usize]));
+        }
+    }
+    out
 }
 
 /// ISS's key for the relation `allows` on digits `1..=n` (`fnToBinaryKey`).
@@ -1192,8 +1258,8 @@ mod tests {
         assert_eq!(p.given(Cell::new(0, 0)), Some(5));
         let err = parse_iss(".~R1C1_5\n.Thermo~R1C2~R1Cz", "t").unwrap_err();
         assert_eq!((err.line, err.col), (2, 14), "{err}");
-        let err = parse_iss(".Regex~1.*~R1C1", "t").unwrap_err();
-        assert!(err.message.contains("Regex is not read"), "{err}");
+        let err = parse_iss(".Lunchbox~10~R1C1~R1C2", "t").unwrap_err();
+        assert!(err.message.contains("Lunchbox is not read"), "{err}");
         let err = parse_iss(".Foo~R1C1", "t").unwrap_err();
         assert!(err.message.contains("unknown ISS constraint type"), "{err}");
     }
@@ -1210,6 +1276,19 @@ mod tests {
         let consecutive = pair_key(9, |i, j| i.abs_diff(j) == 1);
         assert_eq!(pair_table(&consecutive, 9, false).unwrap()[4], 0b1010 << 2);
         assert!(pair_table("A*", 9, false).is_none());
+    }
+
+    /// ISS writes patterns in base64url: "1.*9" is "MS4qOQ" (btoa's
+    /// "MS4qOQ==" without padding).
+    #[test]
+    fn regex_patterns_as_iss_writes_them() {
+        assert_eq!(regex_token("1.*9"), "MS4qOQ");
+        assert_eq!(regex_pattern("MS4qOQ").as_deref(), Some("1.*9"));
+        assert_eq!(regex_pattern("1%7C2").as_deref(), Some("1|2"));
+        assert_eq!(regex_pattern("MS4qOQ==").as_deref(), Some("1.*9"));
+        for pattern in ["", "a", "ab", "abc", "[1-9]{2,}|(34)*"] {
+            assert_eq!(regex_pattern(&regex_token(pattern)).as_deref(), Some(pattern));
+        }
     }
 
     #[test]

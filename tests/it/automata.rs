@@ -185,3 +185,49 @@ fn custom_pair_propagation_is_arc_consistent() {
         panic!("{e}");
     }
 }
+
+/// A random pattern in ISS's grammar over the digits `1..=n`.
+fn random_pattern(rng: &mut super::common::Rng, n: usize, depth: usize) -> String {
+    let digit = |rng: &mut super::common::Rng| (1 + rng.below(n)).to_string();
+    let atom = match rng.below(if depth == 0 { 3 } else { 5 }) {
+        0 => digit(rng),
+        1 => ".".to_owned(),
+        2 => {
+            let (a, b) = (1 + rng.below(n), 1 + rng.below(n));
+            let neg = if rng.below(3) == 0 { "^" } else { "" };
+            format!("[{neg}{}-{}]", a.min(b), a.max(b))
+        }
+        3 => format!("({}|{})", random_pattern(rng, n, depth - 1), random_pattern(rng, n, depth - 1)),
+        _ => format!("({}{})", random_pattern(rng, n, depth - 1), random_pattern(rng, n, depth - 1)),
+    };
+    let quantifier = match rng.below(8) {
+        0 => "*".to_owned(),
+        1 => "+".to_owned(),
+        2 => "?".to_owned(),
+        3 => format!("{{{}}}", rng.below(3)),
+        4 => format!("{{{},{}}}", rng.below(2), 2 + rng.below(2)),
+        5 => format!("{{{},}}", rng.below(3)),
+        _ => String::new(),
+    };
+    let more = if depth > 0 && rng.below(2) == 0 { random_pattern(rng, n, depth - 1) } else { String::new() };
+    format!("{atom}{quantifier}{more}")
+}
+
+/// ISS's regular-expression lines (`Constraint::Regular`): the unrolled
+/// automaton makes unit propagation domain consistent; the oracle is the
+/// `regex` crate, matching the digits as text from start to end.
+#[test]
+fn regular_expression_propagation_is_domain_consistent() {
+    let make = |n: usize, rng: &mut super::common::Rng| -> Rule {
+        let pattern = random_pattern(rng, n, 2);
+        let oracle = regex::Regex::new(&format!("^(?:{pattern})$")).unwrap();
+        let accepts = move |line: &[u8]| {
+            let text: String = line.iter().map(|d| char::from(b'0' + d)).collect();
+            oracle.is_match(&text)
+        };
+        (Constraint::Regular { cells: row(n), pattern }, Box::new(accepts))
+    };
+    if let Err(e) = propagation(43, Encoding::default(), &make) {
+        panic!("{e}");
+    }
+}

@@ -277,6 +277,10 @@ fn iss_counts_the_exported_strings_like_satsudoku() {
     if !available(Tool::Node, "iss_counts_the_exported_strings_like_satsudoku") || !run_iss.is_file() {
         return;
     }
+    // run_iss.mjs runs only when node is given its real path (it compares
+    // it with its own URL to know it is the main module): CI reaches
+    // ../shared through a link.
+    let run_iss = std::fs::canonicalize(run_iss).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut cases: Vec<(String, String)> = Vec::new();
     let index = std::fs::read_to_string("cnf-samples/family/COUNTS.tsv").unwrap();
@@ -301,9 +305,10 @@ fn iss_counts_the_exported_strings_like_satsudoku() {
         let file = dir.path().join("puzzle.iss");
         std::fs::write(&file, &out.stdout).unwrap();
         let iss =
-            Process::new("node").arg(run_iss).arg(&file).args(["--limit", "0", "--timeout", "120"]).output().unwrap();
+            Process::new("node").arg(&run_iss).arg(&file).args(["--limit", "0", "--timeout", "120"]).output().unwrap();
         let text = String::from_utf8_lossy(&iss.stdout);
         let row = text.lines().nth(1).unwrap_or("");
+        assert!(!row.is_empty(), "ISS printed nothing for {input}: {}", String::from_utf8_lossy(&iss.stderr));
         let count = row.split('\t').nth(3).unwrap_or("");
         assert_eq!(count, expected, "ISS on the export of {input}: {row}\n{}", String::from_utf8_lossy(&iss.stderr));
     }

@@ -45,6 +45,9 @@
 //!   the cells outside the cages that meet it minus the cages' cells
 //!   outside it sum to the house's total minus the cages' sums; implied,
 //!   so no count changes, encoded as a sum.
+//! - `Regular` (ISS's regular-expression lines): the pattern's automaton
+//!   (Thompson's, run on sets of states) unrolled over the line, as the
+//!   skyscrapers' (`automaton.rs`): unit propagation is domain consistent.
 //! - `Table` (ISS's custom pairs): support clauses both ways, `¬(a = i)
 //!   ∨ OR (b = j)` over the `j` allowed with `i`, and likewise for `b`.
 //! - `Outside` (lockout): like `Between`, with the digits between the ends,
@@ -287,6 +290,14 @@ pub(super) fn encode_constraint(
                 out.add_clause(&clause);
             }
         }
+        Constraint::Regular { cells, pattern } => match crate::model::regex::Regex::new(pattern, n) {
+            Ok(re) => {
+                let accept = |s: &Vec<usize>| re.accepts(s);
+                automaton::encode_line(cells, n, re.start(), |s, d| re.step(s, d), accept, spelling, out);
+            }
+            // The readers refuse such a pattern; if one came through, no line matches it.
+            Err(_) => out.add_clause(&[]),
+        },
         Constraint::Table { a, b, allowed } => {
             // Support clauses both ways (Gent 2002): unit propagation is
             // arc consistent on the relation.
