@@ -156,7 +156,10 @@ pub fn looks_like(text: &str) -> bool {
     }
     let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric()).collect();
     let after = rest[name.len()..].chars().next();
-    reading(&name).is_some() && matches!(after, None | Some('~' | '.'))
+    // `X` and `V` must take cells (`.X~R1C1~R1C2`): a line of givens of a
+    // large grid may start `.V.` too.
+    let takes_cells = matches!(after, Some('~')) || (name.len() > 1 && matches!(after, None | Some('.')));
+    reading(&name).is_some() && takes_cells
 }
 
 /// The characters of a section with whitespace dropped, each with where it
@@ -1289,6 +1292,17 @@ mod tests {
         for pattern in ["", "a", "ab", "abc", "[1-9]{2,}|(34)*"] {
             assert_eq!(regex_pattern(&regex_token(pattern)).as_deref(), Some(pattern));
         }
+    }
+
+    #[test]
+    fn detection() {
+        assert!(looks_like(".~R1C1_5"));
+        assert!(looks_like("# a comment\n.Thermo~R1C1~R1C2"));
+        assert!(looks_like(".NoBoxes.Jigsaw~0"));
+        assert!(looks_like(".X~R1C1~R1C2"));
+        assert!(!looks_like(".V.3....."));
+        assert!(!looks_like("..3.5....."));
+        assert!(!looks_like(".A....."));
     }
 
     #[test]
