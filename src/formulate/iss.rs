@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 
 use super::{Formulation, Unsupported};
-use crate::model::{Cell, Constraint, GroupKind, Predicate, Puzzle};
+use crate::model::{table_allows, Cell, Constraint, Digit, GroupKind, Predicate, Puzzle};
 use crate::parse::iss::{box_shape, cell_id, pair_key, regex_token};
 
 fn refuse(what: impl Into<String>) -> Unsupported {
@@ -110,7 +110,7 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
             Predicate::ResidueDiffers { modulus } if modulus >= 1 => format!(".Modular~{modulus}~{a}~{b}"),
             Predicate::DifferentClass { low: 3, high: 6 } if n == 9 => format!(".Entropic~{a}~{b}"),
             other => {
-                let key = pair_key(n, |i, j| other.allows(i as u8, j as u8));
+                let key = pair_key(n, |i, j| other.allows(i as Digit, j as Digit));
                 format!(".Pair~{key}~{a}~{b}")
             }
         };
@@ -196,7 +196,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
         }
         Constraint::Regular { cells, pattern } => format!(".Regex~{}~{}", regex_token(pattern), ids(cells)),
         Constraint::Table { a, b, allowed } => {
-            let key = pair_key(n, |i, j| allowed[i - 1] >> (j - 1) & 1 == 1);
+            let key = pair_key(n, |i, j| table_allows(allowed, i as Digit, j as Digit));
             format!(".Pair~{key}~{}~{}", cell_id(*a), cell_id(*b))
         }
         Constraint::Sandwich { .. } => return Err(refuse("a sandwich between other digits than 1 and N")),

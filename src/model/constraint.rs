@@ -71,6 +71,13 @@ pub enum Constraint {
     Regular { cells: Vec<Cell>, pattern: String },
 }
 
+/// Whether a [`Constraint::Table`]'s `allowed` lets its first cell hold
+/// `i` while the second holds `j`.
+pub fn table_allows(allowed: &[u64], i: Digit, j: Digit) -> bool {
+    let (i, j) = (usize::from(i), u32::from(j));
+    (1..=64).contains(&j) && allowed.get(i.wrapping_sub(1)).is_some_and(|row| row >> (j - 1) & 1 == 1)
+}
+
 impl Constraint {
     /// The cells the constraint reads.
     pub fn cells(&self) -> Vec<Cell> {
@@ -118,10 +125,7 @@ impl Constraint {
                 let digits: Vec<Digit> = cells.iter().map(|&c| digit_of(c)).collect();
                 super::regex::Regex::new(pattern, 64).is_ok_and(|re| re.matches(&digits))
             }
-            Constraint::Table { a, b, allowed } => {
-                let (i, j) = (usize::from(digit_of(*a)), u32::from(digit_of(*b)));
-                (1..=64).contains(&j) && allowed.get(i.wrapping_sub(1)).is_some_and(|row| row >> (j - 1) & 1 == 1)
-            }
+            Constraint::Table { a, b, allowed } => table_allows(allowed, digit_of(*a), digit_of(*b)),
             Constraint::Sum { terms, target } => {
                 terms.iter().map(|&(c, w)| i64::from(w) * i64::from(digit_of(c))).sum::<i64>() == i64::from(*target)
             }

@@ -10,7 +10,7 @@ pub mod regex;
 mod relation;
 pub mod rules;
 
-pub use constraint::Constraint;
+pub use constraint::{table_allows, Constraint};
 pub use relation::{Predicate, Relation};
 
 use std::fmt;

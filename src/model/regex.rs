@@ -37,14 +37,13 @@ pub struct Regex {
     accept: usize,
 }
 
-struct Parser<'a> {
+struct Parser {
     chars: Vec<char>,
     at: usize,
     n: usize,
-    _pattern: &'a str,
 }
 
-impl Parser<'_> {
+impl Parser {
     fn peek(&self) -> Option<char> {
         self.chars.get(self.at).copied()
     }
@@ -194,7 +193,7 @@ impl Parser<'_> {
 impl Regex {
     /// Compiles `pattern` for digits `1..=n`, or says what is wrong.
     pub fn new(pattern: &str, n: usize) -> Result<Regex, String> {
-        let mut parser = Parser { chars: pattern.chars().collect(), at: 0, n, _pattern: pattern };
+        let mut parser = Parser { chars: pattern.chars().collect(), at: 0, n };
         let ast = parser.expression()?;
         if parser.at < parser.chars.len() {
             return Err(parser.error("unexpected ')'"));

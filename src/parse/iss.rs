@@ -711,10 +711,7 @@ impl Reader<'_> {
                 };
                 let cells = line(words)?;
                 if difference >= 1 {
-                    for pair in cells.windows(2) {
-                        let min = difference as u32;
-                        self.relation(p, pair[0], pair[1], Predicate::DifferenceAtLeast { min }, at)?;
-                    }
+                    self.rule(p, ctx, "whisper", args(cells, Some(difference)), at)?;
                 }
             }
             "Modular" => {
@@ -723,14 +720,8 @@ impl Reader<'_> {
                     return Err(self.err(item.args[0].pos, format!("Modular needs a modulus from 1, found {m}")));
                 }
                 let cells = line(words)?;
-                let m = m as usize;
-                for (i, &a) in cells.iter().enumerate() {
-                    for (j, &b) in cells.iter().enumerate().skip(i + 1) {
-                        if i % m != j % m {
-                            self.relation(p, a, b, Predicate::ResidueDiffers { modulus: m as u32 }, at)?;
-                        }
-                    }
-                }
+                let residues = Predicate::ResidueDiffers { modulus: m as u32 };
+                rules::every_nth(p, &cells, m as usize, residues).map_err(|e| self.err(at, e.message))?;
             }
             "Lockout" => {
                 let (min, words) = self.number_first(item)?;

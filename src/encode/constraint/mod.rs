@@ -148,32 +148,40 @@ impl<'a> Spelling<'a> {
 /// The clauses a killer cage's digit combinations imply (see `cage.rs`),
 /// for each sum of weight-1 terms whose cells are also a group of `puzzle`.
 pub(super) fn encode_cages(puzzle: &Puzzle, sums: SumEncoding, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
-    let sorted = |cells: &mut Vec<Cell>| {
-        cells.sort_unstable_by_key(|c| (c.row, c.col));
-    };
+    let cages = cages(puzzle);
+    for (cells, target) in &cages {
+        cage::encode_cage(cells, *target, puzzle.digits(), spelling, out);
+    }
+    for (terms, target) in innies_and_outies(puzzle, &cages) {
+        sum::encode_sum(&terms, target, sums, puzzle.digits(), spelling, out);
+    }
+}
+
+/// The killer cages of `puzzle`: each sum of weight-1 terms whose cells
+/// are also a group, its cells sorted, with its target.
+fn cages(puzzle: &Puzzle) -> Vec<(Vec<Cell>, i64)> {
     let groups: std::collections::HashSet<Vec<Cell>> = puzzle
         .groups()
         .iter()
         .map(|g| {
             let mut cells = g.cells.clone();
-            sorted(&mut cells);
+            cells.sort_unstable();
             cells
         })
         .collect();
+    let mut found = Vec::new();
     for constraint in puzzle.constraints() {
         let Constraint::Sum { terms, target } = constraint else { continue };
         if terms.iter().any(|&(_, w)| w != 1) {
             continue;
         }
         let mut cells: Vec<Cell> = terms.iter().map(|&(c, _)| c).collect();
-        sorted(&mut cells);
+        cells.sort_unstable();
         if groups.contains(&cells) {
-            cage::encode_cage(&cells, i64::from(*target), puzzle.digits(), spelling, out);
+            found.push((cells, i64::from(*target)));
         }
     }
-    for (terms, target) in innies_and_outies(puzzle) {
-        sum::encode_sum(&terms, target, sums, puzzle.digits(), spelling, out);
-    }
+    found
 }
 
 /// The "45 rule" of killer solvers (ISS's optimizer adds the same sums):
@@ -187,27 +195,9 @@ pub(super) fn encode_cages(puzzle: &Puzzle, sums: SumEncoding, spelling: &mut Sp
 /// outside (at most two); kept when it has at most `n/2 + 1` terms (longer
 /// ones measured slower: bench/results/iss-*.md) and is not one of the
 /// puzzle's own sums.
-pub(crate) fn innies_and_outies(puzzle: &Puzzle) -> Vec<(Vec<(Cell, i32)>, i64)> {
+fn innies_and_outies(puzzle: &Puzzle, cages: &[(Vec<Cell>, i64)]) -> Vec<(Vec<(Cell, i32)>, i64)> {
     let n = puzzle.digits();
-    let unit_sums: Vec<(Vec<Cell>, i64)> = puzzle
-        .constraints()
-        .iter()
-        .filter_map(|c| match c {
-            Constraint::Sum { terms, target } if terms.iter().all(|&(_, w)| w == 1) => {
-                let cells: Vec<Cell> = terms.iter().map(|t| t.0).collect();
-                let mut sorted = cells.clone();
-                sorted.sort_unstable();
-                let cage = puzzle.groups().iter().any(|g| {
-                    let mut group = g.cells.clone();
-                    group.sort_unstable();
-                    group == sorted
-                });
-                cage.then(|| (cells, i64::from(*target)))
-            }
-            _ => None,
-        })
-        .collect();
-    if unit_sums.is_empty() || puzzle.side() != n {
+    if cages.is_empty() || puzzle.side() != n {
         return Vec::new();
     }
     let mut found: Vec<(Vec<(Cell, i32)>, i64)> = Vec::new();
@@ -215,7 +205,7 @@ pub(crate) fn innies_and_outies(puzzle: &Puzzle) -> Vec<(Vec<(Cell, i32)>, i64)>
     for group in puzzle.groups().iter().filter(|g| g.cells.len() == n) {
         let house = &group.cells;
         let mut meeting: Vec<&(Vec<Cell>, i64)> =
-            unit_sums.iter().filter(|(cells, _)| cells.iter().any(|c| house.contains(c))).collect();
+            cages.iter().filter(|(cells, _)| cells.iter().any(|c| house.contains(c))).collect();
         meeting.sort_by_key(|(cells, _)| (cells.iter().filter(|c| !house.contains(c)).count(), cells.len()));
         let mut used: Vec<Cell> = Vec::new();
         let mut target = total;
@@ -234,11 +224,7 @@ pub(crate) fn innies_and_outies(puzzle: &Puzzle) -> Vec<(Vec<(Cell, i32)>, i64)>
         terms.extend(used.iter().filter(|c| !house.contains(c)).map(|&c| (c, -1)));
         let mut key: Vec<Cell> = terms.iter().map(|t| t.0).collect();
         key.sort_unstable();
-        let known = unit_sums.iter().any(|(cells, _)| {
-            let mut cells = cells.clone();
-            cells.sort_unstable();
-            cells == key && terms.iter().all(|t| t.1 == 1)
-        });
+        let known = terms.iter().all(|t| t.1 == 1) && cages.iter().any(|(cells, _)| *cells == key);
         if terms.is_empty() || terms.len() > n / 2 + 1 || known || found.iter().any(|f| f.0 == terms) {
             continue;
         }
@@ -301,8 +287,7 @@ pub(super) fn encode_constraint(
         Constraint::Table { a, b, allowed } => {
             // Support clauses both ways (Gent 2002): unit propagation is
             // arc consistent on the relation.
-            let allows =
-                |i: Digit, j: Digit| allowed.get(usize::from(i) - 1).is_some_and(|row| row >> (j - 1) & 1 == 1);
+            let allows = |i: Digit, j: Digit| crate::model::table_allows(allowed, i, j);
             for (from, to, forward) in [(*a, *b, true), (*b, *a, false)] {
                 for i in digits() {
                     let mut clause = spelling.not(from, i);
@@ -472,7 +457,7 @@ mod tests {
         let cage = vec![Cell::new(0, 0), Cell::new(0, 1)];
         p.add_cage(cage.clone()).unwrap();
         p.add_constraint(Constraint::Sum { terms: cage.iter().map(|&c| (c, 1)).collect(), target: 3 }).unwrap();
-        let found = innies_and_outies(&p);
+        let found = innies_and_outies(&p, &cages(&p));
         assert!(found.contains(&(vec![(Cell::new(0, 2), 1), (Cell::new(0, 3), 1)], 7)), "{found:?}");
         // The box r1-2 c1-2: r2c1 + r2c2 = 7 too. Column 1's (its three
         // other cells minus the outie r1c2) has 4 terms, past n/2 + 1.
@@ -481,6 +466,6 @@ mod tests {
         // A sum that is no cage (a little killer) is not used.
         let mut q = Puzzle::sudoku(2, 2).unwrap();
         q.add_constraint(Constraint::Sum { terms: cage.iter().map(|&c| (c, 1)).collect(), target: 3 }).unwrap();
-        assert!(innies_and_outies(&q).is_empty());
+        assert!(innies_and_outies(&q, &cages(&q)).is_empty());
     }
 }

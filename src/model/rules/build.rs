@@ -171,12 +171,13 @@ pub(super) fn double_arrow(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     equal_sums(p, vec![vec![cells[0], cells[k - 1]], cells[1..k - 1].to_vec()])
 }
 
-/// Relates every two cells of the line whose positions differ modulo 3
-/// (entropic and modular lines: any three in a row differ).
-pub(super) fn every_third(p: &mut Puzzle, cells: &[Cell], predicate: Predicate) -> Result<(), RuleError> {
+/// Relates every two cells of the line whose positions differ modulo `k`
+/// (entropic and modular lines, `k` 3: any three in a row differ; ISS's
+/// modular lines take their `k`).
+pub fn every_nth(p: &mut Puzzle, cells: &[Cell], k: usize, predicate: Predicate) -> Result<(), RuleError> {
     for (i, &a) in cells.iter().enumerate() {
         for (j, &b) in cells.iter().enumerate().skip(i + 1) {
-            if i % 3 != j % 3 {
+            if i % k != j % k {
                 p.add_relation(a, b, predicate)?;
             }
         }

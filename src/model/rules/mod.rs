@@ -25,6 +25,7 @@ mod build;
 mod context;
 mod table;
 
+pub use build::every_nth;
 pub use context::{orthogonal_pairs, Context};
 
 use super::{Cell, Puzzle};

@@ -423,7 +423,7 @@ pub(super) const RULES: &[Rule] = &[
         Value::No,
         "Any three cells in a row on the line hold a low, a middle and a high digit (1-3, 4-6, 7-9 on 9x9).",
         "r1c1 r1c2 r1c3",
-        |p, a, _| every_third(p, &a.cells, entropy_classes(p.side() as u32)),
+        |p, a, _| every_nth(p, &a.cells, 3, entropy_classes(p.side() as u32)),
     ),
     rule(
         "modular",
@@ -432,7 +432,7 @@ pub(super) const RULES: &[Rule] = &[
         Value::No,
         "Any three cells in a row on the line hold digits that differ modulo 3.",
         "r1c1 r1c2 r1c3",
-        |p, a, _| every_third(p, &a.cells, Predicate::ResidueDiffers { modulus: 3 }),
+        |p, a, _| every_nth(p, &a.cells, 3, Predicate::ResidueDiffers { modulus: 3 }),
     ),
     rule(
         "nabner",
