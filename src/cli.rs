@@ -151,7 +151,8 @@ pub struct EncodingArgs {
     /// [default: partial-sums].
     #[arg(long, value_parser = named::<SumEncoding>())]
     pub sum: Option<SumEncoding>,
-    /// How skyscraper, x-sum and sandwich clues become clauses [default: automaton].
+    /// How skyscraper, x-sum and sandwich clues and between, lockout, renban, region-sum, zipper and
+    /// double-arrow lines become clauses [default: automaton].
     #[arg(long, value_parser = named::<LineEncoding>())]
     pub lines: Option<LineEncoding>,
     /// Remove the variables the givens fix (Kwon & Jain's reduction).

@@ -28,6 +28,7 @@ mod orbits;
 mod output;
 mod paths;
 mod progress;
+mod propagation;
 mod robustness;
 mod rules;
 mod samples;

@@ -582,7 +582,7 @@ mod tests {
     /// the first model, and asked for work at every look: a part given
     /// away is never searched again by a restart or a jump. Published
     /// puzzles that take thousands of conflicts to their solution
-    /// ("Effluence", "Endless Knight", CC BY 4.0,
+    /// ("Modular Nabner DA Coverage", "Effluence", "Endless Knight", CC BY 4.0,
     /// tests/corpus/variants/ATTRIBUTION.md) are found exactly once, the
     /// published solution (tests/it/corpus.rs checks it), with restarts
     /// and jumps before work was first given away.
@@ -591,7 +591,7 @@ mod tests {
         let text = std::fs::read_to_string("tests/corpus/variants/puzzles.json").unwrap();
         let corpus: serde_json::Value = serde_json::from_str(&text).unwrap();
         let (mut restarts, mut jumps) = (0, 0);
-        for i in [64, 71] {
+        for i in [55, 64, 71] {
             let puzzle = crate::parse::parse(corpus[i]["puzzle"].as_str().unwrap(), "variant.txt", None).unwrap();
             let encoded = encode(&puzzle, &Encoding::default());
             let (pool, never) = (Pool::new(vec![Vec::new()]), AtomicBool::new(false));

@@ -44,7 +44,27 @@ pub(super) fn encode_line<S: Clone + Eq + Hash>(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
+    encode_line_within(cells, n, start, step, accept, usize::MAX, spelling, out);
+}
+
+/// [`encode_line`] when the unrolled automaton has at most `most` edges
+/// (counted before the pruning, so that building it stays cheap too): the
+/// accepting states the line can end in, each with its variable (true
+/// exactly when the line ends there), for rules that tie the end state to
+/// something else; `None`, with nothing encoded, when it has more.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn encode_line_within<S: Clone + Eq + Hash>(
+    cells: &[Cell],
+    n: usize,
+    start: S,
+    step: impl Fn(&S, Digit) -> Option<S>,
+    accept: impl Fn(&S) -> bool,
+    most: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) -> Option<Vec<(S, Lit)>> {
     let len = cells.len();
+    let mut made = 0usize;
     // Forward: the states of each layer and the edges between them.
     let mut layers: Vec<Vec<S>> = vec![vec![start]];
     let mut edges: Vec<Vec<(usize, Digit, usize)>> = Vec::with_capacity(len);
@@ -63,6 +83,10 @@ pub(super) fn encode_line<S: Clone + Eq + Hash>(
                 }
             }
         }
+        made += layer_edges.len();
+        if made > most {
+            return None;
+        }
         layers.push(next);
         edges.push(layer_edges);
     }
@@ -80,7 +104,7 @@ pub(super) fn encode_line<S: Clone + Eq + Hash>(
     }
     if !alive[0][0] {
         out.add_clause(&[]); // no line is accepted
-        return;
+        return Some(Vec::new());
     }
     for i in 0..len {
         let (before, after) = (&alive[i], &alive[i + 1]);
@@ -135,4 +159,6 @@ pub(super) fn encode_line<S: Clone + Eq + Hash>(
             out.add_clause(&support);
         }
     }
+    let ends = layers.pop().expect("the last layer").into_iter().zip(&q[len]);
+    Some(ends.filter_map(|(state, &lit)| Some((state, lit?))).collect())
 }

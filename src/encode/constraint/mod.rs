@@ -16,21 +16,27 @@
 //!   partial sums (an MDD of the sum, as in Abío et al. 2012 and the
 //!   sequential weight counter of Hölldobler et al. 2012);
 //!   [`SumEncoding::Totalizer`] merges them as a balanced tree, the
-//!   generalized totalizer of Joshi, Martins & Manquinho (2015).
+//!   generalized totalizer of Joshi, Martins & Manquinho (2015);
+//!   [`SumEncoding::Mdd`] is the chain as an automaton with backward
+//!   supports too, domain consistent (`lines.rs`).
 //! - `Consecutive` (renban): a variable per window `k..k+len-1` of digits,
 //!   at least and at most one of them, and each cell outside the chosen
-//!   window forbidden.
-//! - `Between`: for each pair of end digits, the inner digits not strictly
-//!   between them are forbidden (one binary clause when no digit is).
+//!   window forbidden; with `--lines automaton` (the default) also each
+//!   digit of the chosen window in some cell (`lines.rs`).
+//! - `Between`: with `--lines automaton`, an automaton over the line
+//!   (`lines.rs`, domain consistent); with `forward`, for each pair of end
+//!   digits, the inner digits not strictly between them are forbidden (one
+//!   binary clause when no digit is).
 //! - `Contains`: a digit listed `c` times among `m` cells: every `m-c+1`
 //!   of the cells hold it at least once (at least `c` of the `m`).
 //! - `NotAllEqual`: for each digit, one clause: some cell does not hold it.
 //! - `DistinctLines`: a defined variable `same(k)` per position (the two
 //!   cells hold one digit: `same(k) <-> OR_d (a_k = d ∧ b_k = d)`, with a
 //!   defined variable per conjunction), and the clause `OR_k ¬same(k)`.
-//! - `EqualSums`: each part's one-hot sum (every partial sum kept), and
-//!   each value of the first part's sum equivalent to the same value of
-//!   every other part's (`sum.rs`).
+//! - `EqualSums`: each part's sum, and each value of the first part's sum
+//!   equivalent to the same value of every other part's: with `--lines
+//!   automaton`, each part's sum an automaton (`lines.rs`, domain
+//!   consistent on the whole); with `forward`, one-hot sums (`sum.rs`).
 //! - `XSum`, `Sandwich`: one sum of masked digits, a cell counting only
 //!   where a defined variable says so: for an x-sum, `first >= k+1` for
 //!   cell `k`; for a sandwich, exactly one crust (low or high) before the
@@ -51,7 +57,8 @@
 //! - `Table` (ISS's custom pairs): support clauses both ways, `¬(a = i)
 //!   ∨ OR (b = j)` over the `j` allowed with `i`, and likewise for `b`.
 //! - `Outside` (lockout): like `Between`, with the digits between the ends,
-//!   both included, forbidden inside.
+//!   both included, forbidden inside (the automaton only up to 2,000
+//!   edges: `lines.rs`).
 //! - `Automorphic`: a variable `r(d, e)` per pair of digits, exactly one
 //!   `e` for each `d` and at most one `d` for each `e`, and `image = d ∧
 //!   cell = e -> r(d, e)` for every cell and digits, with `r(d, e) ∧ image
@@ -74,6 +81,7 @@
 
 mod automaton;
 mod cage;
+mod lines;
 mod outside;
 mod sum;
 mod visible;
@@ -93,13 +101,15 @@ crate::named_enum! {
         PartialSums = "partial-sums",
         /// One-hot partial sums, merged as a balanced tree (generalized totalizer).
         Totalizer = "totalizer",
+        /// The partial sums as an automaton with backward supports too: propagation domain consistent on each sum (slower on little killers, pill arrows and killer cages, so not the default).
+        Mdd = "mdd",
     }
 }
 
 crate::named_enum! {
-    /// How a rule over a line that has an automaton (skyscraper, x-sum and sandwich clues) becomes clauses.
+    /// How a rule over a line that has an automaton (skyscraper, x-sum and sandwich clues; between, lockout, region-sum, zipper, double-arrow and renban lines) becomes clauses.
     pub enum LineEncoding = Automaton {
-        /// The automaton unrolled along the line, with forward and backward supports: unit propagation is domain consistent.
+        /// The automaton unrolled along the line, with forward and backward supports: unit propagation is domain consistent (renban: window supports, not domain consistent).
         Automaton = "automaton",
         /// The forward decompositions used before (running maximum, masked partial sums): propagation along the line only.
         Forward = "forward",
@@ -144,7 +154,6 @@ impl<'a> Spelling<'a> {
     }
 }
 
-/// Emits the clauses of `constraint` on digits `1..=n`.
 /// The clauses a killer cage's digit combinations imply (see `cage.rs`),
 /// for each sum of weight-1 terms whose cells are also a group of `puzzle`.
 pub(super) fn encode_cages(puzzle: &Puzzle, sums: SumEncoding, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
@@ -233,6 +242,7 @@ fn innies_and_outies(puzzle: &Puzzle, cages: &[(Vec<Cell>, i64)]) -> Vec<(Vec<(C
     found
 }
 
+/// Emits the clauses of `constraint` on digits `1..=n`.
 pub(super) fn encode_constraint(
     constraint: &Constraint,
     sums: SumEncoding,
@@ -248,8 +258,17 @@ pub(super) fn encode_constraint(
                 out.add_clause(&spelling.not(*cell, d));
             }
         }
-        Constraint::Sum { terms, target } => sum::encode_sum(terms, i64::from(*target), sums, n, spelling, out),
-        Constraint::EqualSums { parts } => sum::encode_equal_sums(parts, n, spelling, out),
+        Constraint::Sum { terms, target } => {
+            let target = i64::from(*target);
+            if !(sums == SumEncoding::Mdd && lines::encode_sum(terms, target, n, spelling, out)) {
+                sum::encode_sum(terms, target, sums, n, spelling, out)
+            }
+        }
+        Constraint::EqualSums { parts } => {
+            if lines == LineEncoding::Forward || !lines::encode_equal_sums(parts, n, spelling, out) {
+                sum::encode_equal_sums(parts, n, spelling, out)
+            }
+        }
         Constraint::XSum { cells, target } => match lines {
             LineEncoding::Automaton => outside::encode_xsum(cells, i64::from(*target), n, spelling, out),
             LineEncoding::Forward => sum::encode_xsum(cells, i64::from(*target), sums, n, spelling, out),
@@ -299,6 +318,9 @@ pub(super) fn encode_constraint(
             }
         }
         Constraint::Outside { ends: (a, b), inner } => {
+            if lines == LineEncoding::Automaton && lines::encode_outside((*a, *b), inner, n, spelling, out) {
+                return;
+            }
             for (i, j) in itertools::iproduct!(digits(), digits()) {
                 let ends = [spelling.not(*a, i), spelling.not(*b, j)].concat();
                 for &m in inner {
@@ -308,29 +330,17 @@ pub(super) fn encode_constraint(
                 }
             }
         }
-        Constraint::Consecutive { cells } => {
-            let len = cells.len();
-            if len == 0 {
+        Constraint::Consecutive { cells } => match lines {
+            _ if cells.is_empty() => {}
+            LineEncoding::Automaton => lines::encode_consecutive(cells, n, spelling, out),
+            LineEncoding::Forward => {
+                lines::consecutive_windows(cells, n, spelling, out);
+            }
+        },
+        Constraint::Between { ends: (a, b), inner } => {
+            if lines == LineEncoding::Automaton && lines::encode_between((*a, *b), inner, n, spelling, out) {
                 return;
             }
-            let windows: Vec<Lit> = (1..=n + 1 - len).map(|_| out.new_var().positive()).collect();
-            out.add_clause(&windows);
-            for (i, &a) in windows.iter().enumerate() {
-                for &b in &windows[i + 1..] {
-                    out.add_clause(&[!a, !b]);
-                }
-            }
-            for (k, &window) in (1..).zip(&windows) {
-                for &cell in cells {
-                    for d in digits().filter(|&d| usize::from(d) < k || usize::from(d) >= k + len) {
-                        let mut clause = spelling.not(cell, d);
-                        clause.push(!window);
-                        out.add_clause(&clause);
-                    }
-                }
-            }
-        }
-        Constraint::Between { ends: (a, b), inner } => {
             for (i, j) in itertools::iproduct!(digits(), digits()) {
                 let ends = [spelling.not(*a, i), spelling.not(*b, j)].concat();
                 let (lo, hi) = (i.min(j), i.max(j));

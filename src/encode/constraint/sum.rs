@@ -57,7 +57,8 @@ fn sum_of_leaves(leaves: Vec<Values>, target: i64, sums: SumEncoding, out: &mut 
             }
         }
         _ => match sums {
-            SumEncoding::PartialSums => {
+            // An MDD sum too large for its automaton (`lines.rs`) is the chain.
+            SumEncoding::PartialSums | SumEncoding::Mdd => {
                 let mut leaves = leaves.into_iter();
                 let mut node = leaves.next().expect("two leaves or more");
                 let mut rest: Vec<Values> = leaves.collect();

@@ -1,0 +1,231 @@
+//! Between lines, lockout lines and equal sums (region-sum, zipper and
+//! double-arrow lines) as automata over their cells (`automaton.rs`), and
+//! renban lines with support clauses: unit propagation is domain
+//! consistent on each rule but renban, where the clauses of `mod.rs` and
+//! `sum.rs` (kept for `--lines forward`) propagate far less (measured rule
+//! by rule in `tests/it/propagation.rs`).
+//!
+//! Each automaton carries the position it has read up to in its state, so
+//! that the ends and the parts' boundaries are known; the layers of the
+//! unrolled automaton are positions anyway, so this adds no state. An
+//! automaton with more than [`MOST_EDGES`] edges (long region-sum lines
+//! with large sums) is not built: the caller falls back to the old clauses.
+
+use super::{automaton, Spelling};
+use crate::encode::ClauseSink;
+use varisat::Lit;
+
+use crate::model::{Cell, Digit};
+
+/// The most edges an unrolled automaton here may have.
+pub(super) const MOST_EDGES: usize = 20_000;
+
+/// The most for a lockout line, whose states (the first end's digit and
+/// the inner digits nearest it on either side) grow as the cube of the
+/// side: on long 9x9 lockout lines the automaton's variables cost the
+/// search more than its propagation saves (bench/results/iss-*.md).
+const MOST_LOCKOUT_EDGES: usize = 2_000;
+
+/// Each inner cell lies strictly between the ends' digits. Read as the
+/// first end, the inner cells, the second end; the state after the first
+/// end and some inner cells is that end's digit and, once an inner digit is
+/// read, the side the inner digits lie on and the furthest of them.
+pub(super) fn encode_between(
+    ends: (Cell, Cell),
+    inner: &[Cell],
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) -> bool {
+    let cells: Vec<Cell> = [ends.0].into_iter().chain(inner.iter().copied()).chain([ends.1]).collect();
+    let last = cells.len() - 1;
+    // (cells read, first end, furthest inner digit: above the end if
+    // greater, below if smaller, 0 before any).
+    let step = |&(read, first, far): &(usize, Digit, Digit), d: Digit| -> Option<(usize, Digit, Digit)> {
+        if read == 0 {
+            return Some((1, d, 0));
+        }
+        if read == last {
+            let fits = far == 0 || (far > first && d > far) || (far < first && d < far);
+            return fits.then_some((read + 1, first, far));
+        }
+        let far = match far {
+            _ if d == first => return None,
+            0 => d,
+            f if (f > first) != (d > first) => return None,
+            f if f > first => f.max(d),
+            f => f.min(d),
+        };
+        Some((read + 1, first, far))
+    };
+    let accept = |&(read, ..): &(usize, Digit, Digit)| read == cells.len();
+    automaton::encode_line_within(&cells, n, (0, 0, 0), step, accept, MOST_EDGES, spelling, out).is_some()
+}
+
+/// No inner digit lies between the ends' digits, both included (lockout
+/// lines). Read as the first end, the inner cells, the second end; the
+/// state keeps the first end's digit, the greatest inner digit below it and
+/// the smallest above it (0 and n + 1 before any).
+pub(super) fn encode_outside(
+    ends: (Cell, Cell),
+    inner: &[Cell],
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) -> bool {
+    let cells: Vec<Cell> = [ends.0].into_iter().chain(inner.iter().copied()).chain([ends.1]).collect();
+    let last = cells.len() - 1;
+    let top = n as Digit + 1;
+    type State = (usize, Digit, Digit, Digit);
+    let step = |&(read, first, below, above): &State, d: Digit| -> Option<State> {
+        if read == 0 {
+            return Some((1, d, 0, top));
+        }
+        if read == last {
+            // The digits between the ends, both included, hold no inner one.
+            let fits = (d >= first && d < above) || (d <= first && d > below);
+            return fits.then_some((read + 1, first, below, above));
+        }
+        match d {
+            _ if d == first => None,
+            _ if d < first => Some((read + 1, first, below.max(d), above)),
+            _ => Some((read + 1, first, below, above.min(d))),
+        }
+    };
+    let accept = |&(read, ..): &State| read == cells.len();
+    automaton::encode_line_within(&cells, n, (0, 0, 0, top), step, accept, MOST_LOCKOUT_EDGES, spelling, out).is_some()
+}
+
+/// The cells hold different digits that make a run (renban): one window
+/// of `len` digits is chosen (one-hot), each cell's digit lies in it, and,
+/// added to the clauses `--lines forward` keeps, each digit of the chosen
+/// window is in some cell (the line holds `len` different digits of a
+/// window of `len`). A digit no cell can hold rules out every window with
+/// it, which a run of different digits needs: propagation then narrows the
+/// cells to the windows left. Not domain consistent (the different digits
+/// are pairs of cells, not one constraint), but the automaton over the set
+/// of digits read, which is, made the search slower on the renban puzzles
+/// measured (its variables cost more than it saved).
+pub(super) fn encode_consecutive(cells: &[Cell], n: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+    let len = cells.len();
+    let windows = consecutive_windows(cells, n, spelling, out);
+    for (k, &window) in (1..).zip(&windows) {
+        for d in (k..k + len).map(|d| d as Digit) {
+            let mut clause = vec![!window];
+            for &cell in cells {
+                clause.push(spelling.is(cell, d, out));
+            }
+            out.add_clause(&clause);
+        }
+    }
+}
+
+/// The clauses of a run of `cells.len()` digits that `--lines forward`
+/// keeps: a window variable for each run `k..k + len` (one-hot), and each
+/// cell's digit in the chosen window. Returns the windows' variables.
+pub(super) fn consecutive_windows(
+    cells: &[Cell],
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) -> Vec<Lit> {
+    let len = cells.len();
+    let windows: Vec<Lit> = (1..=n + 1 - len).map(|_| out.new_var().positive()).collect();
+    out.add_clause(&windows);
+    for (i, &a) in windows.iter().enumerate() {
+        for &b in &windows[i + 1..] {
+            out.add_clause(&[!a, !b]);
+        }
+    }
+    for (k, &window) in (1..).zip(&windows) {
+        for &cell in cells {
+            for d in (1..=n as Digit).filter(|&d| usize::from(d) < k || usize::from(d) >= k + len) {
+                let mut clause = spelling.not(cell, d);
+                clause.push(!window);
+                out.add_clause(&clause);
+            }
+        }
+    }
+    windows
+}
+
+/// Every part sums to the same total: each part's sum as an automaton over
+/// its cells (the state is the sum so far), and the parts' end states tied
+/// to one another (the first part ends in sum `v` exactly when each other
+/// part does; a sum one part cannot reach is ruled out for all). Each
+/// part's encoding is domain consistent on "the part sums to the total" and
+/// the parts share only the total, so propagation is domain consistent on
+/// the whole (a constraint network whose constraints meet in one variable
+/// is acyclic: arc consistency on each is global consistency; Beeri et
+/// al. 1983). Parts whose automata would pass [`MOST_EDGES`] together
+/// fall back to the one-hot sums of `sum.rs`.
+pub(super) fn encode_equal_sums(
+    parts: &[Vec<Cell>],
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) -> bool {
+    // Each part's automaton has at most (its length x its largest sum + 1)
+    // states and n edges out of each: checked before anything is encoded.
+    let size: usize = parts.iter().map(|part| part.len() * (part.len() * n + 1) * n).sum();
+    if size > MOST_EDGES {
+        return false;
+    }
+    let mut ends: Vec<std::collections::HashMap<i64, Lit>> = Vec::new();
+    for part in parts {
+        let step = |&sum: &i64, d: Digit| Some(sum + i64::from(d));
+        let Some(finals) = automaton::encode_line_within(part, n, 0i64, step, |_| true, MOST_EDGES, spelling, out)
+        else {
+            unreachable!("sized above");
+        };
+        ends.push(finals.into_iter().collect());
+    }
+    let (first, rest) = ends.split_first().expect("two parts or more");
+    let values: std::collections::BTreeSet<i64> = ends.iter().flat_map(|e| e.keys().copied()).collect();
+    for v in values {
+        for other in rest {
+            match (first.get(&v), other.get(&v)) {
+                (Some(&a), Some(&b)) => {
+                    out.add_clause(&[!a, b]);
+                    out.add_clause(&[!b, a]);
+                }
+                (Some(&only), None) | (None, Some(&only)) => out.add_clause(&[!only]),
+                (None, None) => {}
+            }
+        }
+    }
+    true
+}
+
+/// `Σ w·digit = target` over `terms` (little killers, arrows, cages' sums)
+/// as an automaton whose state is the sum so far, pruned to the sums from
+/// which the terms left can still reach the target (`--sum mdd`): the
+/// partial sums of `sum.rs` with backward supports too, so that
+/// propagation is domain consistent on the sum (Abío et al. 2012, MDDs of
+/// pseudo-Boolean constraints). Not the default: on ISS's little killer,
+/// pill arrow and killer puzzles the search was slower with it
+/// (docs/encodings.md). False, with nothing encoded, past [`MOST_EDGES`].
+pub(super) fn encode_sum(
+    terms: &[(Cell, i32)],
+    target: i64,
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) -> bool {
+    let terms: Vec<(Cell, i64)> = terms.iter().filter(|&&(_, w)| w != 0).map(|&(c, w)| (c, i64::from(w))).collect();
+    let cells: Vec<Cell> = terms.iter().map(|&(c, _)| c).collect();
+    // The least and greatest the terms from position i on can add.
+    let (mut least, mut most) = (vec![0i64; terms.len() + 1], vec![0i64; terms.len() + 1]);
+    for (i, &(_, w)) in terms.iter().enumerate().rev() {
+        let (a, b) = (w, w * n as i64);
+        least[i] = least[i + 1] + a.min(b);
+        most[i] = most[i + 1] + a.max(b);
+    }
+    let step = |&(read, sum): &(usize, i64), d: Digit| -> Option<(usize, i64)> {
+        let sum = sum + terms[read].1 * i64::from(d);
+        let reach = (sum + least[read + 1]..=sum + most[read + 1]).contains(&target);
+        reach.then_some((read + 1, sum))
+    };
+    let accept = |&(_, sum): &(usize, i64)| sum == target;
+    automaton::encode_line_within(&cells, n, (0, 0), step, accept, MOST_EDGES, spelling, out).is_some()
+}
