@@ -277,3 +277,73 @@ mod fuzz {
         }
     }
 }
+
+/// The small variant grid counts issue 40 lists, each counted three ways:
+/// `satsudoku count` on the blank grid with the rule, the backtracking
+/// oracle here (with the first row fixed to 1..n, times n!, where the
+/// rule does not care which digit is which: groups, anti-king,
+/// anti-knight; in full for nonconsecutive), and the issue's number.
+#[test]
+fn small_variant_grid_counts_match_the_oracle_and_the_issue() {
+    fn king(a: usize, b: usize, n: usize) -> bool {
+        let (dr, dc) = ((a / n).abs_diff(b / n), (a % n).abs_diff(b % n));
+        dr <= 1 && dc <= 1 && a != b
+    }
+    fn knight(a: usize, b: usize, n: usize) -> bool {
+        let (dr, dc) = ((a / n).abs_diff(b / n), (a % n).abs_diff(b % n));
+        (dr, dc) == (1, 2) || (dr, dc) == (2, 1)
+    }
+    fn orthogonal(a: usize, b: usize, n: usize) -> bool {
+        let (dr, dc) = ((a / n).abs_diff(b / n), (a % n).abs_diff(b % n));
+        dr + dc == 1
+    }
+    // Every pair of filled cells `near` each other obeys `ok`.
+    fn pairs(n: usize, near: fn(usize, usize, usize) -> bool, ok: fn(u32, u32) -> bool) -> impl Fn(&[u32]) -> bool {
+        move |g: &[u32]| {
+            (0..n * n).all(|a| (0..a).all(|b| g[a] == 0 || g[b] == 0 || !near(a, b, n) || ok(g[a], g[b])))
+        }
+    }
+    let differ = |x: u32, y: u32| x != y;
+    let apart = |x: u32, y: u32| x.abs_diff(y) != 1;
+    for (n, (h, w)) in [(4, (2, 2)), (6, (2, 3))] {
+        let boxes: Vec<Vec<usize>> = (0..n)
+            .map(|b| (0..n).map(|k| (b / (n / w) * h + k / w) * n + b % (n / w) * w + k % w).collect())
+            .collect();
+        let diagonals = vec![(0..n).map(|i| i * n + i).collect(), (0..n).map(|i| i * n + n - 1 - i).collect()];
+        let disjoint: Vec<Vec<usize>> = (0..n).map(|p| boxes.iter().map(|b| b[p]).collect()).collect();
+        let every = vec![u64::MAX; n * n];
+        let factorial: u64 = (1..=n as u64).product();
+        let mut first_row = vec![0u32; n * n];
+        (0..n).for_each(|c| first_row[c] = c as u32 + 1);
+        let none = |_: &[u32]| true;
+        let cases: Vec<(&str, Vec<Vec<usize>>, Box<dyn Fn(&[u32]) -> bool>, bool, Option<u64>)> = vec![
+            ("diagonal+\ndiagonal-", diagonals, Box::new(none), true, Some(if n == 4 { 48 } else { 8_640 })),
+            ("disjoint", disjoint, Box::new(none), true, Some(if n == 4 { 168 } else { 2_799_360 })),
+            ("antiking", Vec::new(), Box::new(pairs(n, king, differ)), true, (n == 6).then_some(74_160)),
+            ("antiknight", Vec::new(), Box::new(pairs(n, knight, differ)), true, Some(if n == 4 { 24 } else { 11_520 })),
+            ("nonconsecutive", Vec::new(), Box::new(pairs(n, orthogonal, apart)), false, (n == 6).then_some(48)),
+        ];
+        for (rule, groups, keep, relabel, issue) in cases {
+            let groups: Vec<Vec<usize>> = boxes.iter().cloned().chain(groups).collect();
+            let oracle = if relabel {
+                crate::common::count_layout(n, &groups, &first_row, &every, &*keep) * factorial
+            } else {
+                crate::common::count_layout(n, &groups, &vec![0; n * n], &every, &*keep)
+            };
+            let box_line = if n == 6 { "box 2x3\n" } else { "" };
+            let counted = count_text(&format!("size {n}\n{box_line}{rule}\n"));
+            assert_eq!(counted, format!("solutions({oracle}).\n"), "{n}x{n} {rule}");
+            if let Some(expected) = issue {
+                assert_eq!(oracle, expected, "{n}x{n} {rule}: the issue's number");
+            }
+        }
+    }
+}
+
+/// The "Miracle" rules (anti-king, anti-knight, nonconsecutive) leave 72
+/// grids of 9x9 (Mitchell Lee's Miracle Sudoku, 2020: the 72 solutions
+/// the blogs counted, 9 digit shifts of each of 8 symmetric images).
+#[test]
+fn the_miracle_rules_leave_72_grids() {
+    assert_eq!(count_text("size 9\nantiking\nantiknight\nnonconsecutive\n"), "solutions(72).\n");
+}
