@@ -8,7 +8,7 @@ use satsudoku::count::enumerate::Prober;
 use satsudoku::encode::{encode, Encoding, LineEncoding};
 use satsudoku::model::{Cell, Constraint, Puzzle};
 
-use super::common::{rng, Draw};
+use super::common::{lines, rng, row, Draw};
 
 /// Skyscrapers: `target` digits of the line taller than all before them.
 fn seen(line: &[u8]) -> u8 {
@@ -20,22 +20,6 @@ fn seen(line: &[u8]) -> u8 {
         }
     }
     seen
-}
-
-/// Every line over `domains` (digits per cell), in turn.
-fn lines(domains: &[Vec<u8>], each: &mut dyn FnMut(&[u8])) {
-    fn go(domains: &[Vec<u8>], line: &mut Vec<u8>, each: &mut dyn FnMut(&[u8])) {
-        if line.len() == domains.len() {
-            each(line);
-            return;
-        }
-        for &d in &domains[line.len()] {
-            line.push(d);
-            go(domains, line, each);
-            line.pop();
-        }
-    }
-    go(domains, &mut Vec::new(), each);
 }
 
 /// Checks on 300 random domains of lines of 4 to 6 cells that unit
@@ -124,10 +108,6 @@ fn propagation(
     }
     assert!(trials.0 > 50 && trials.1 > 10, "{trials:?}");
     Ok(())
-}
-
-fn row(n: usize) -> Vec<Cell> {
-    (0..n).map(|c| Cell::new(0, c)).collect()
 }
 
 #[test]

@@ -506,3 +506,25 @@ pub fn engines_for(
         .filter(|&e| (e != EngineKind::Grid || fits) && (e != EngineKind::Dlx || covers))
         .collect()
 }
+
+/// Every line over `domains` (the digits each cell may hold), in turn: the
+/// brute force behind the propagation tests.
+pub fn lines(domains: &[Vec<u8>], each: &mut dyn FnMut(&[u8])) {
+    fn go(domains: &[Vec<u8>], line: &mut Vec<u8>, each: &mut dyn FnMut(&[u8])) {
+        if line.len() == domains.len() {
+            each(line);
+            return;
+        }
+        for &d in &domains[line.len()] {
+            line.push(d);
+            go(domains, line, each);
+            line.pop();
+        }
+    }
+    go(domains, &mut Vec::new(), each);
+}
+
+/// The first `k` cells of row 1.
+pub fn row(k: usize) -> Vec<satsudoku::model::Cell> {
+    (0..k).map(|c| satsudoku::model::Cell::new(0, c)).collect()
+}

@@ -299,16 +299,13 @@ fn small_variant_grid_counts_match_the_oracle_and_the_issue() {
     }
     // Every pair of filled cells `near` each other obeys `ok`.
     fn pairs(n: usize, near: fn(usize, usize, usize) -> bool, ok: fn(u32, u32) -> bool) -> impl Fn(&[u32]) -> bool {
-        move |g: &[u32]| {
-            (0..n * n).all(|a| (0..a).all(|b| g[a] == 0 || g[b] == 0 || !near(a, b, n) || ok(g[a], g[b])))
-        }
+        move |g: &[u32]| (0..n * n).all(|a| (0..a).all(|b| g[a] == 0 || g[b] == 0 || !near(a, b, n) || ok(g[a], g[b])))
     }
     let differ = |x: u32, y: u32| x != y;
     let apart = |x: u32, y: u32| x.abs_diff(y) != 1;
     for (n, (h, w)) in [(4, (2, 2)), (6, (2, 3))] {
-        let boxes: Vec<Vec<usize>> = (0..n)
-            .map(|b| (0..n).map(|k| (b / (n / w) * h + k / w) * n + b % (n / w) * w + k % w).collect())
-            .collect();
+        let boxes: Vec<Vec<usize>> =
+            (0..n).map(|b| (0..n).map(|k| (b / (n / w) * h + k / w) * n + b % (n / w) * w + k % w).collect()).collect();
         let diagonals = vec![(0..n).map(|i| i * n + i).collect(), (0..n).map(|i| i * n + n - 1 - i).collect()];
         let disjoint: Vec<Vec<usize>> = (0..n).map(|p| boxes.iter().map(|b| b[p]).collect()).collect();
         let every = vec![u64::MAX; n * n];
@@ -316,11 +313,20 @@ fn small_variant_grid_counts_match_the_oracle_and_the_issue() {
         let mut first_row = vec![0u32; n * n];
         (0..n).for_each(|c| first_row[c] = c as u32 + 1);
         let none = |_: &[u32]| true;
-        let cases: Vec<(&str, Vec<Vec<usize>>, Box<dyn Fn(&[u32]) -> bool>, bool, Option<u64>)> = vec![
+        // (the rule, its extra groups, its test of a partial grid, whether
+        // relabelling keeps it, the issue's count)
+        type Case<'a> = (&'a str, Vec<Vec<usize>>, Box<dyn Fn(&[u32]) -> bool>, bool, Option<u64>);
+        let cases: Vec<Case> = vec![
             ("diagonal+\ndiagonal-", diagonals, Box::new(none), true, Some(if n == 4 { 48 } else { 8_640 })),
             ("disjoint", disjoint, Box::new(none), true, Some(if n == 4 { 168 } else { 2_799_360 })),
             ("antiking", Vec::new(), Box::new(pairs(n, king, differ)), true, (n == 6).then_some(74_160)),
-            ("antiknight", Vec::new(), Box::new(pairs(n, knight, differ)), true, Some(if n == 4 { 24 } else { 11_520 })),
+            (
+                "antiknight",
+                Vec::new(),
+                Box::new(pairs(n, knight, differ)),
+                true,
+                Some(if n == 4 { 24 } else { 11_520 }),
+            ),
             ("nonconsecutive", Vec::new(), Box::new(pairs(n, orthogonal, apart)), false, (n == 6).then_some(48)),
         ];
         for (rule, groups, keep, relabel, issue) in cases {

@@ -15,7 +15,7 @@ use satsudoku::encode::{encode, Encoding, LineEncoding, SumEncoding};
 use satsudoku::model::rules::{by_keyword, Args, Context};
 use satsudoku::model::{Cell, Constraint, Puzzle};
 
-use super::common::{rng, Draw, Rng};
+use super::common::{lines, rng, row, Draw, Rng};
 
 /// The grid's side: digits 1..=6.
 const N: usize = 6;
@@ -47,26 +47,6 @@ impl Reach {
     fn missed(&self) -> f64 {
         (self.kept + self.dead_missed) as f64 / (self.unsupported + self.dead).max(1) as f64
     }
-}
-
-/// Every line over `domains`, in turn.
-fn lines(domains: &[Vec<u8>], each: &mut dyn FnMut(&[u8])) {
-    fn go(domains: &[Vec<u8>], line: &mut Vec<u8>, each: &mut dyn FnMut(&[u8])) {
-        if line.len() == domains.len() {
-            each(line);
-            return;
-        }
-        for &d in &domains[line.len()] {
-            line.push(d);
-            go(domains, line, each);
-            line.pop();
-        }
-    }
-    go(domains, &mut Vec::new(), each);
-}
-
-fn row(k: usize) -> Vec<Cell> {
-    (0..k).map(|c| Cell::new(0, c)).collect()
 }
 
 /// A keyword's rule over `cells` (and `second`), with `value`, on a blank

@@ -11,7 +11,7 @@
 //! automaton with more than [`MOST_EDGES`] edges (long region-sum lines
 //! with large sums) is not built: the caller falls back to the old clauses.
 
-use super::{automaton, Spelling};
+use super::{automaton, sum, Spelling};
 use crate::encode::ClauseSink;
 use varisat::Lit;
 
@@ -26,6 +26,11 @@ pub(super) const MOST_EDGES: usize = 20_000;
 /// search more than its propagation saves (bench/results/iss-*.md).
 const MOST_LOCKOUT_EDGES: usize = 2_000;
 
+/// The line from one end to the other through the inner cells.
+fn line_of(ends: (Cell, Cell), inner: &[Cell]) -> Vec<Cell> {
+    [ends.0].into_iter().chain(inner.iter().copied()).chain([ends.1]).collect()
+}
+
 /// Each inner cell lies strictly between the ends' digits. Read as the
 /// first end, the inner cells, the second end; the state after the first
 /// end and some inner cells is that end's digit and, once an inner digit is
@@ -37,7 +42,7 @@ pub(super) fn encode_between(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) -> bool {
-    let cells: Vec<Cell> = [ends.0].into_iter().chain(inner.iter().copied()).chain([ends.1]).collect();
+    let cells = line_of(ends, inner);
     let last = cells.len() - 1;
     // (cells read, first end, furthest inner digit: above the end if
     // greater, below if smaller, 0 before any).
@@ -73,7 +78,7 @@ pub(super) fn encode_outside(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) -> bool {
-    let cells: Vec<Cell> = [ends.0].into_iter().chain(inner.iter().copied()).chain([ends.1]).collect();
+    let cells = line_of(ends, inner);
     let last = cells.len() - 1;
     let top = n as Digit + 1;
     type State = (usize, Digit, Digit, Digit);
@@ -171,29 +176,13 @@ pub(super) fn encode_equal_sums(
     if size > MOST_EDGES {
         return false;
     }
-    let mut ends: Vec<std::collections::HashMap<i64, Lit>> = Vec::new();
+    let mut ends: Vec<sum::Values> = Vec::new();
     for part in parts {
         let step = |&sum: &i64, d: Digit| Some(sum + i64::from(d));
-        let Some(finals) = automaton::encode_line_within(part, n, 0i64, step, |_| true, MOST_EDGES, spelling, out)
-        else {
-            unreachable!("sized above");
-        };
-        ends.push(finals.into_iter().collect());
+        let finals = automaton::encode_line_within(part, n, 0i64, step, |_| true, MOST_EDGES, spelling, out);
+        ends.push(finals.expect("sized above").into_iter().collect());
     }
-    let (first, rest) = ends.split_first().expect("two parts or more");
-    let values: std::collections::BTreeSet<i64> = ends.iter().flat_map(|e| e.keys().copied()).collect();
-    for v in values {
-        for other in rest {
-            match (first.get(&v), other.get(&v)) {
-                (Some(&a), Some(&b)) => {
-                    out.add_clause(&[!a, b]);
-                    out.add_clause(&[!b, a]);
-                }
-                (Some(&only), None) | (None, Some(&only)) => out.add_clause(&[!only]),
-                (None, None) => {}
-            }
-        }
-    }
+    sum::tie_equal(&ends, out);
     true
 }
 

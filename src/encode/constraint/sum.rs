@@ -12,7 +12,7 @@ use crate::encode::ClauseSink;
 use crate::model::{Cell, Digit};
 
 /// A one-hot set of values: the literal true when the value is taken.
-type Values = BTreeMap<i64, Lit>;
+pub(super) type Values = BTreeMap<i64, Lit>;
 
 /// The least and greatest value of a non-empty set.
 fn span(values: &Values) -> (i64, i64) {
@@ -144,6 +144,13 @@ fn one_hot_sum(cells: &[Cell], n: usize, spelling: &mut Spelling, out: &mut dyn 
 /// value of the first part's sum equivalent to that value of every other's.
 pub(super) fn encode_equal_sums(parts: &[Vec<Cell>], n: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
     let sets: Vec<Values> = parts.iter().map(|part| one_hot_sum(part, n, spelling, out)).collect();
+    tie_equal(&sets, out);
+}
+
+/// Parts' sums, each a one-hot set of values, made equal: each value of the
+/// first part's equivalent to that value of every other's, a value some
+/// part cannot take ruled out for the others.
+pub(super) fn tie_equal(sets: &[Values], out: &mut dyn ClauseSink) {
     let Some((first, rest)) = sets.split_first() else { return };
     for other in rest {
         let values: std::collections::BTreeSet<i64> = first.keys().chain(other.keys()).copied().collect();
