@@ -1,9 +1,10 @@
 //! Between lines, lockout lines and equal sums (region-sum, zipper and
 //! double-arrow lines) as automata over their cells (`automaton.rs`), and
-//! renban lines with support clauses: unit propagation is domain
-//! consistent on each rule but renban, where the clauses of `mod.rs` and
-//! `sum.rs` (kept for `--lines forward`) propagate far less (measured rule
-//! by rule in `tests/it/propagation.rs`).
+//! renban lines with support clauses. Unit propagation is domain
+//! consistent on between lines and equal sums, and on a lockout line's
+//! inner digits given its ends; renban gains less. The clauses of `mod.rs`
+//! and `sum.rs` (kept for `--lines forward`) propagate far less on each
+//! (measured rule by rule in `tests/it/propagation.rs`).
 //!
 //! Each automaton carries the position it has read up to in its state, so
 //! that the ends and the parts' boundaries are known; the layers of the
@@ -11,10 +12,10 @@
 //! automaton with more than [`MOST_EDGES`] edges (long region-sum lines
 //! with large sums) is not built: the caller falls back to the old clauses.
 
-use super::{automaton, sum, Spelling};
-use crate::encode::ClauseSink;
 use varisat::Lit;
 
+use super::{automaton, sum, Spelling};
+use crate::encode::ClauseSink;
 use crate::model::{Cell, Digit};
 
 /// The most edges an unrolled automaton here may have.
