@@ -8,7 +8,8 @@ use satsudoku::count::enumerate::Prober;
 use satsudoku::encode::{encode, Encoding, LineEncoding};
 use satsudoku::model::{Cell, Constraint, Puzzle};
 
-use super::common::{lines, rng, row, Draw};
+use super::common::{rng, row, Draw};
+use super::propagation::trial;
 
 /// Skyscrapers: `target` digits of the line taller than all before them.
 fn seen(line: &[u8]) -> u8 {
@@ -49,61 +50,20 @@ fn propagation(
     let mut trials = (0, 0); // (with a line left, with none)
     for _ in 0..300 {
         let n = 4 + rng.below(3);
-        let cells: Vec<Cell> = (0..n).map(|c| Cell::new(0, c)).collect();
         let (constraint, accepts) = make(n, &mut rng);
         let mut puzzle = Puzzle::blank(n).unwrap();
         puzzle.add_constraint(constraint.clone()).unwrap();
-        let encoded = encode(&puzzle, &encoding);
-        let mut prober = Prober::new(&encoded).unwrap();
-        let mut consistent = prober.reset();
-        // Random domains: each digit kept with probability 3/4, at least one.
-        let mut domains = Vec::new();
-        for _ in 0..n {
-            let mut kept: Vec<u8> = (1..=n as u8).filter(|_| rng.below(4) > 0).collect();
-            if kept.is_empty() {
-                kept.push(1 + rng.below(n) as u8);
-            }
-            domains.push(kept);
+        let mut prober = Prober::new(&encode(&puzzle, &encoding)).unwrap();
+        let (reach, domains) = trial(&mut prober, &row(n), n, 4, &mut rng, &*accepts);
+        // Exactly the unsupported digits removed; a conflict exactly when
+        // no line is left.
+        if reach.unsound > 0 || reach.missed() > 0.0 {
+            return Err(format!("{constraint:?}, domains {domains:?}: {reach:?}"));
         }
-        for (i, domain) in domains.iter().enumerate() {
-            for d in (1..=n as u8).filter(|d| !domain.contains(d)) {
-                consistent = consistent && prober.assume(!prober.literal(cells[i], d));
-            }
-        }
-        let mut supported = vec![vec![false; n + 1]; n];
-        let mut any = false;
-        lines(&domains, &mut |line| {
-            if accepts(line) {
-                any = true;
-                for (i, &d) in line.iter().enumerate() {
-                    supported[i][usize::from(d)] = true;
-                }
-            }
-        });
-        if !any {
-            // No line left: propagation must find the conflict.
-            let wiped = (0..n).any(|i| (1..=n as u8).all(|d| prober.value(prober.literal(cells[i], d)) == Some(false)));
-            if consistent && !wiped {
-                return Err(format!("{constraint:?}, domains {domains:?}: no line, no conflict"));
-            }
+        if reach.dead > 0 {
             trials.1 += 1;
-            continue;
-        }
-        if !consistent {
-            return Err(format!("{constraint:?}, domains {domains:?}: a conflict with a line left"));
-        }
-        trials.0 += 1;
-        for (i, domain) in domains.iter().enumerate() {
-            for &d in domain {
-                let value = prober.value(prober.literal(cells[i], d));
-                if (value != Some(false)) != supported[i][usize::from(d)] {
-                    return Err(format!(
-                        "{constraint:?}, domains {domains:?}: r1c{} = {d} kept {}",
-                        i + 1,
-                        value != Some(false)
-                    ));
-                }
-            }
+        } else {
+            trials.0 += 1;
         }
     }
     assert!(trials.0 > 50 && trials.1 > 10, "{trials:?}");

@@ -29,22 +29,31 @@ type Make = Box<dyn Fn(&mut Rng) -> (Puzzle, usize, Accepts)>;
 
 /// What propagation did on one rule over many random domains.
 #[derive(Debug, Default)]
-struct Reach {
+pub(super) struct Reach {
     /// Digits with a supporting line that propagation removed, or domains
     /// with a line left on which it failed: must be zero.
-    unsound: usize,
+    pub(super) unsound: usize,
     /// Digits without a supporting line, in all.
-    unsupported: usize,
+    pub(super) unsupported: usize,
     /// Of those, the ones propagation kept.
-    kept: usize,
+    pub(super) kept: usize,
     /// Domains with no line left, and of those the ones propagation missed.
-    dead: usize,
-    dead_missed: usize,
+    pub(super) dead: usize,
+    pub(super) dead_missed: usize,
 }
 
 impl Reach {
+    /// Adds another's figures to these.
+    fn add(&mut self, other: &Reach) {
+        self.unsound += other.unsound;
+        self.unsupported += other.unsupported;
+        self.kept += other.kept;
+        self.dead += other.dead;
+        self.dead_missed += other.dead_missed;
+    }
+
     /// The share of unsupported digits (and dead domains) propagation left.
-    fn missed(&self) -> f64 {
+    pub(super) fn missed(&self) -> f64 {
         (self.kept + self.dead_missed) as f64 / (self.unsupported + self.dead).max(1) as f64
     }
 }
@@ -67,56 +76,72 @@ fn measure(seed: u64, encoding: Encoding, make: &dyn Fn(&mut Rng) -> (Puzzle, us
     let mut reach = Reach::default();
     for _ in 0..300 {
         let (puzzle, k, accepts) = make(&mut rng);
-        let cells = row(k);
         let mut prober = Prober::new(&encode(&puzzle, &encoding)).unwrap();
-        let mut alive = prober.reset();
-        // Random domains: each digit kept with probability 2/3, at least one.
-        let mut domains = Vec::new();
-        for _ in 0..k {
-            let mut kept: Vec<u8> = (1..=N as u8).filter(|_| rng.below(3) > 0).collect();
-            if kept.is_empty() {
-                kept.push(1 + rng.below(N) as u8);
+        let (one, _) = trial(&mut prober, &row(k), N, 3, &mut rng, &*accepts);
+        reach.add(&one);
+    }
+    reach
+}
+
+/// One trial on `cells` (digits `1..=n`): random domains (each digit kept
+/// with probability 1 - 1/`one_in`, at least one a cell) assumed on the
+/// prober, and what its propagation did against the brute force of
+/// `accepts` over every line the domains allow. Also the domains.
+pub(super) fn trial(
+    prober: &mut Prober,
+    cells: &[Cell],
+    n: usize,
+    one_in: usize,
+    rng: &mut Rng,
+    accepts: &dyn Fn(&[u8]) -> bool,
+) -> (Reach, Vec<Vec<u8>>) {
+    let mut alive = prober.reset();
+    let mut domains = Vec::new();
+    for _ in cells {
+        let mut kept: Vec<u8> = (1..=n as u8).filter(|_| rng.below(one_in) > 0).collect();
+        if kept.is_empty() {
+            kept.push(1 + rng.below(n) as u8);
+        }
+        domains.push(kept);
+    }
+    for (cell, domain) in cells.iter().zip(&domains) {
+        for d in (1..=n as u8).filter(|d| !domain.contains(d)) {
+            alive = alive && prober.assume(!prober.literal(*cell, d));
+        }
+    }
+    let mut supported = vec![vec![false; n + 1]; cells.len()];
+    let mut any = false;
+    lines(&domains, &mut |line| {
+        if accepts(line) {
+            any = true;
+            for (i, &d) in line.iter().enumerate() {
+                supported[i][usize::from(d)] = true;
             }
-            domains.push(kept);
         }
-        for (cell, domain) in cells.iter().zip(&domains) {
-            for d in (1..=N as u8).filter(|d| !domain.contains(d)) {
-                alive = alive && prober.assume(!prober.literal(*cell, d));
-            }
-        }
-        let mut supported = vec![[false; N + 1]; k];
-        let mut any = false;
-        lines(&domains, &mut |line| {
-            if accepts(line) {
-                any = true;
-                for (i, &d) in line.iter().enumerate() {
-                    supported[i][usize::from(d)] = true;
-                }
-            }
-        });
-        if !any {
-            reach.dead += 1;
-            let wiped = cells.iter().any(|&c| (1..=N as u8).all(|d| prober.value(prober.literal(c, d)) == Some(false)));
-            reach.dead_missed += usize::from(alive && !wiped);
-            continue;
-        }
-        if !alive {
-            reach.unsound += 1;
-            continue;
-        }
-        for (i, domain) in domains.iter().enumerate() {
-            for &d in domain {
-                let kept = prober.value(prober.literal(cells[i], d)) != Some(false);
-                if supported[i][usize::from(d)] {
-                    reach.unsound += usize::from(!kept);
-                } else {
-                    reach.unsupported += 1;
-                    reach.kept += usize::from(kept);
-                }
+    });
+    let mut reach = Reach::default();
+    if !any {
+        reach.dead = 1;
+        let wiped = cells.iter().any(|&c| (1..=n as u8).all(|d| prober.value(prober.literal(c, d)) == Some(false)));
+        reach.dead_missed = usize::from(alive && !wiped);
+        return (reach, domains);
+    }
+    if !alive {
+        reach.unsound = 1;
+        return (reach, domains);
+    }
+    for (i, domain) in domains.iter().enumerate() {
+        for &d in domain {
+            let kept = prober.value(prober.literal(cells[i], d)) != Some(false);
+            if supported[i][usize::from(d)] {
+                reach.unsound += usize::from(!kept);
+            } else {
+                reach.unsupported += 1;
+                reach.kept += usize::from(kept);
             }
         }
     }
-    reach
+    (reach, domains)
 }
 
 fn distinct(line: &[u8]) -> bool {

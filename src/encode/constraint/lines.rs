@@ -6,9 +6,9 @@
 //! and `sum.rs` (kept for `--lines forward`) propagate far less on each
 //! (measured rule by rule in `tests/it/propagation.rs`).
 //!
-//! Each automaton carries the position it has read up to in its state, so
-//! that the ends and the parts' boundaries are known; the layers of the
-//! unrolled automaton are positions anyway, so this adds no state. An
+//! The ends' automata carry the position they have read up to in their
+//! state, so that the ends are known; the layers of the unrolled automaton
+//! are positions anyway, so this adds no state. An
 //! automaton with more than [`MOST_EDGES`] edges (long region-sum lines
 //! with large sums) is not built: the caller falls back to the old clauses.
 
@@ -27,15 +27,41 @@ pub(super) const MOST_EDGES: usize = 20_000;
 /// search more than its propagation saves (bench/results/iss-*.md).
 const MOST_LOCKOUT_EDGES: usize = 2_000;
 
-/// The line from one end to the other through the inner cells.
-fn line_of(ends: (Cell, Cell), inner: &[Cell]) -> Vec<Cell> {
-    [ends.0].into_iter().chain(inner.iter().copied()).chain([ends.1]).collect()
+/// A rule over a line read as its first end, its inner cells, its second
+/// end: the state after the first end is `first(d)` of its digit, each inner
+/// digit moves it by `inner` (`None`: no line goes on), and the second end's
+/// digit `d` is accepted where `closes(state, d)`. The automaton's state
+/// also counts the cells read, so that it knows which cell is an end.
+#[allow(clippy::too_many_arguments)]
+fn encode_between_ends<S: Clone + Eq + std::hash::Hash>(
+    ends: (Cell, Cell),
+    inner: &[Cell],
+    n: usize,
+    first: impl Fn(Digit) -> S,
+    step: impl Fn(&S, Digit) -> Option<S>,
+    closes: impl Fn(&S, Digit) -> bool,
+    most: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) -> bool {
+    let cells: Vec<Cell> = [ends.0].into_iter().chain(inner.iter().copied()).chain([ends.1]).collect();
+    let last = cells.len() - 1;
+    let read = |&(read, ref state): &(usize, Option<S>), d: Digit| -> Option<(usize, Option<S>)> {
+        let next = match state {
+            None => first(d),
+            Some(state) if read == last => closes(state, d).then(|| state.clone())?,
+            Some(state) => step(state, d)?,
+        };
+        Some((read + 1, Some(next)))
+    };
+    let accept = |&(read, _): &(usize, Option<S>)| read == cells.len();
+    automaton::encode_line_within(&cells, n, (0, None), read, accept, most, spelling, out).is_some()
 }
 
-/// Each inner cell lies strictly between the ends' digits. Read as the
-/// first end, the inner cells, the second end; the state after the first
-/// end and some inner cells is that end's digit and, once an inner digit is
-/// read, the side the inner digits lie on and the furthest of them.
+/// Each inner cell lies strictly between the ends' digits. The state is the
+/// first end's digit and, once an inner digit is read, the furthest inner
+/// digit from it (the inner digits must all lie on one side of it); 0
+/// before any.
 pub(super) fn encode_between(
     ends: (Cell, Cell),
     inner: &[Cell],
@@ -43,18 +69,7 @@ pub(super) fn encode_between(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) -> bool {
-    let cells = line_of(ends, inner);
-    let last = cells.len() - 1;
-    // (cells read, first end, furthest inner digit: above the end if
-    // greater, below if smaller, 0 before any).
-    let step = |&(read, first, far): &(usize, Digit, Digit), d: Digit| -> Option<(usize, Digit, Digit)> {
-        if read == 0 {
-            return Some((1, d, 0));
-        }
-        if read == last {
-            let fits = far == 0 || (far > first && d > far) || (far < first && d < far);
-            return fits.then_some((read + 1, first, far));
-        }
+    let step = |&(first, far): &(Digit, Digit), d: Digit| -> Option<(Digit, Digit)> {
         let far = match far {
             _ if d == first => return None,
             0 => d,
@@ -62,16 +77,16 @@ pub(super) fn encode_between(
             f if f > first => f.max(d),
             f => f.min(d),
         };
-        Some((read + 1, first, far))
+        Some((first, far))
     };
-    let accept = |&(read, ..): &(usize, Digit, Digit)| read == cells.len();
-    automaton::encode_line_within(&cells, n, (0, 0, 0), step, accept, MOST_EDGES, spelling, out).is_some()
+    let closes =
+        |&(first, far): &(Digit, Digit), d: Digit| far == 0 || (far > first && d > far) || (far < first && d < far);
+    encode_between_ends(ends, inner, n, |d| (d, 0), step, closes, MOST_EDGES, spelling, out)
 }
 
 /// No inner digit lies between the ends' digits, both included (lockout
-/// lines). Read as the first end, the inner cells, the second end; the
-/// state keeps the first end's digit, the greatest inner digit below it and
-/// the smallest above it (0 and n + 1 before any).
+/// lines). The state is the first end's digit, the greatest inner digit
+/// below it and the smallest above it (0 and n + 1 before any).
 pub(super) fn encode_outside(
     ends: (Cell, Cell),
     inner: &[Cell],
@@ -79,27 +94,17 @@ pub(super) fn encode_outside(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) -> bool {
-    let cells = line_of(ends, inner);
-    let last = cells.len() - 1;
     let top = n as Digit + 1;
-    type State = (usize, Digit, Digit, Digit);
-    let step = |&(read, first, below, above): &State, d: Digit| -> Option<State> {
-        if read == 0 {
-            return Some((1, d, 0, top));
-        }
-        if read == last {
-            // The digits between the ends, both included, hold no inner one.
-            let fits = (d >= first && d < above) || (d <= first && d > below);
-            return fits.then_some((read + 1, first, below, above));
-        }
-        match d {
-            _ if d == first => None,
-            _ if d < first => Some((read + 1, first, below.max(d), above)),
-            _ => Some((read + 1, first, below, above.min(d))),
-        }
+    let step = |&(first, below, above): &(Digit, Digit, Digit), d: Digit| match d {
+        _ if d == first => None,
+        _ if d < first => Some((first, below.max(d), above)),
+        _ => Some((first, below, above.min(d))),
     };
-    let accept = |&(read, ..): &State| read == cells.len();
-    automaton::encode_line_within(&cells, n, (0, 0, 0, top), step, accept, MOST_LOCKOUT_EDGES, spelling, out).is_some()
+    // The digits between the ends, both included, hold no inner one.
+    let closes = |&(first, below, above): &(Digit, Digit, Digit), d: Digit| {
+        (d >= first && d < above) || (d <= first && d > below)
+    };
+    encode_between_ends(ends, inner, n, |d| (d, 0, top), step, closes, MOST_LOCKOUT_EDGES, spelling, out)
 }
 
 /// The cells hold different digits that make a run (renban): one window
