@@ -84,7 +84,7 @@ pub fn with_prober<T>(puzzle: &Puzzle, f: impl FnOnce(&mut Prober) -> T) -> Opti
         let mut cached = cell.borrow_mut();
         let layout = puzzle.without_givens();
         if cached.as_ref().is_none_or(|(l, _)| !l.same_layout(&layout)) {
-            let prober = Prober::new(&encode(&layout, &Encoding::default()))?;
+            let prober = Prober::new(&encode(&layout, &Encoding::default()))?.with_singles(&layout);
             *cached = Some((layout, prober));
         }
         let (_, prober) = cached.as_mut()?;

@@ -154,7 +154,7 @@ fn probe_step(prober: &mut Prober, depth: u8) -> Option<(Step, Vec<varisat::Lit>
             continue;
         }
         let size = if depth == 1 {
-            prober.probe_marking(lit, Some(&mut implied))
+            prober.probe_within(lit, Some(&mut implied), best)
         } else {
             prober.probe2(lit, Some(&mut implied))
         };

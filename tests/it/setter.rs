@@ -7,6 +7,11 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
+use satsudoku::count::enumerate::Prober;
+use satsudoku::encode::{encode, Encoding};
+use satsudoku::model::rules::{by_keyword, Args, Context};
+use satsudoku::model::Puzzle;
+
 use super::common::{count_grids, random_grid, rng, satsudoku, Draw};
 
 /// Givens as a line: digits, `.` for 0.
@@ -307,6 +312,82 @@ fn rate_is_easy_exactly_when_singles_solve() {
     let two_solutions = format!("1234{}\n", ".".repeat(77));
     let out = satsudoku().args(["rate", "-"]).write_stdin(two_solutions).output().unwrap();
     assert_eq!((out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned()), (Some(1), "multiple\n".into()));
+}
+
+/// A layout for the probing test: a Sudoku with the whole-grid rules of
+/// `keywords` added.
+fn layout_with(box_rows: usize, box_cols: usize, keywords: &[&str]) -> Puzzle {
+    let mut puzzle = Puzzle::sudoku(box_rows, box_cols).unwrap();
+    for keyword in keywords {
+        let rule = by_keyword(keyword).unwrap();
+        let mut context = Context::new();
+        let args = Args { cells: Vec::new(), second: Vec::new(), value: None, list: Vec::new() };
+        (rule.build)(&mut puzzle, &args, &mut context).unwrap();
+        context.finish(&mut puzzle).unwrap();
+    }
+    puzzle
+}
+
+/// `rate` probes layouts of all-different groups and pairs of different
+/// digits on bitboards. Their probes must fail exactly where unit
+/// propagation on the clauses fails (the enum engine's propagator over the
+/// CNF, a separate algorithm), at depth 1 and 2, on random states of a
+/// classic 9x9, a 6x6, an anti-knight 9x9 and a 9x9 with both diagonals;
+/// and a probe with a limit must give the full size when the refutation
+/// fits the limit and may give up only when it does not.
+#[test]
+fn bitboard_probes_fail_where_the_clauses_do() {
+    let layouts = [
+        layout_with(3, 3, &[]),
+        layout_with(2, 3, &[]),
+        layout_with(3, 3, &["antiknight"]),
+        layout_with(3, 3, &["diagonal+", "diagonal-"]),
+    ];
+    let mut rng = rng(37);
+    let mut compared = (0, 0);
+    for layout in &layouts {
+        let encoded = encode(layout, &Encoding::default());
+        let mut clauses = Prober::new(&encoded).unwrap();
+        let mut fast = Prober::new(&encoded).unwrap().with_singles(layout);
+        assert!(fast.has_singles() && !clauses.has_singles());
+        for _ in 0..12 {
+            assert!(clauses.reset() && fast.reset());
+            // A random state without a conflict: candidates whose probe
+            // holds, assumed on both.
+            let steps = 4 + rng.below(layout.side() * 2);
+            for _ in 0..steps {
+                let open = clauses.open();
+                if open.is_empty() {
+                    break;
+                }
+                let (_, _, lit) = open[rng.below(open.len())];
+                if clauses.probe(lit).is_none() {
+                    assert!(clauses.assume(lit) && fast.assume(lit));
+                }
+            }
+            let open = clauses.open();
+            assert_eq!(open, fast.open());
+            for (i, &(cell, digit, lit)) in open.iter().enumerate() {
+                let size = fast.probe(lit);
+                assert_eq!(size.is_some(), clauses.probe(lit).is_some(), "{cell:?} {digit}");
+                compared.0 += 1;
+                for limit in [2, 3, 5, 8] {
+                    let within = fast.probe_within(lit, None, Some(limit));
+                    match size {
+                        Some(s) if s <= limit => assert_eq!(within, size, "{cell:?} {digit} within {limit}"),
+                        Some(_) => assert!(within.is_none() || within == size, "{cell:?} {digit} within {limit}"),
+                        None => assert_eq!(within, None),
+                    }
+                }
+                if i % 16 == 0 {
+                    let deep = fast.probe2(lit, None);
+                    assert_eq!(deep.is_some(), clauses.probe2(lit, None).is_some(), "{cell:?} {digit} at depth 2");
+                    compared.1 += 1;
+                }
+            }
+        }
+    }
+    assert!(compared.0 > 2_000 && compared.1 > 100, "{compared:?}");
 }
 
 /// `fewest` on 4x4 Sudoku: 4 givens (OEIS A198297), and the puzzles with one

@@ -44,6 +44,7 @@ mod frontier;
 mod learn;
 mod probe;
 mod propagate;
+mod singles;
 mod supports;
 mod watch;
 

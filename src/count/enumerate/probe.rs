@@ -16,8 +16,9 @@ use varisat::{Lit, Var};
 
 use super::assignment::UNSET;
 use super::propagate::{Propagator, Strength};
+use super::singles::Singles;
 use crate::encode::{DigitEncoding, Encoded};
-use crate::model::{Cell, Digit};
+use crate::model::{Cell, Digit, Puzzle};
 
 /// A propagator on a layout's direct encoding with each cell's candidate
 /// literals, for probing; a puzzle's givens and the digits ruled out so far
@@ -40,6 +41,17 @@ pub struct Prober {
     pub probes: u64,
     /// The trail's length before each open [`Prober::decide`].
     decisions: Vec<usize>,
+    /// The bitboard fast path ([`Prober::with_singles`]), kept in step with
+    /// the clauses; `None` for other layouts, and until the next reset
+    /// after a literal that is not a candidate was assumed.
+    singles: Option<Singles>,
+    /// The same, kept for the reset.
+    singles_built: Option<Singles>,
+    /// For each variable, its candidate's index (cell times digits plus
+    /// digit minus one), `u32::MAX` for the others.
+    index_of: Vec<u32>,
+    /// The cells a bitboard probe placed, with their digits (reused).
+    placed: Vec<(usize, usize)>,
 }
 
 impl Prober {
@@ -53,12 +65,73 @@ impl Prober {
         }
         let prop = Propagator::new(encoded, Strength::WithSupports);
         let (side, digits) = (encoded.vars.side(), encoded.vars.values());
-        let candidates = itertools::iproduct!(0..side, 0..side, 1..=digits)
+        let candidates: Vec<Lit> = itertools::iproduct!(0..side, 0..side, 1..=digits)
             .map(|(r, c, d)| encoded.vars.lit(Cell::new(r, c), d as Digit))
             .collect();
         let pristine = std::sync::Arc::new(prop.clone());
         let seen = vec![false; encoded.formula.var_count()];
-        Some(Prober { prop, candidates, side, digits, pristine, seen, probes: 0, decisions: Vec::new() })
+        let mut index_of = vec![u32::MAX; encoded.formula.var_count()];
+        for (i, lit) in candidates.iter().enumerate() {
+            index_of[lit.index()] = i as u32;
+        }
+        let decisions = Vec::new();
+        let (singles, singles_built) = (None, None);
+        Some(Prober {
+            prop,
+            candidates,
+            side,
+            digits,
+            pristine,
+            seen,
+            probes: 0,
+            decisions,
+            singles,
+            singles_built,
+            index_of,
+            placed: Vec::new(),
+        })
+    }
+
+    /// The prober with the bitboard fast path for `layout` (the layout it
+    /// was encoded from, without givens), when the layout is made only of
+    /// all-different groups, allowed digits and pairs of different digits
+    /// on at most 11 x 11 cells: probes that do not fail are answered on
+    /// bitboards, and only the failing ones propagate on the clauses (for
+    /// their size). The answers are the same: the bitboards reach unit
+    /// propagation's fixpoint on such a layout.
+    pub fn with_singles(mut self, layout: &Puzzle) -> Prober {
+        let fits = layout.side() == self.side && layout.digits() == self.digits;
+        self.singles_built = Singles::new(layout).filter(|_| fits);
+        self.singles = self.singles_built.clone();
+        self
+    }
+
+    /// Whether the bitboard fast path is in use.
+    pub fn has_singles(&self) -> bool {
+        self.singles.is_some()
+    }
+
+    /// `lit`'s cell (reading order), digit and sign, if it is a candidate.
+    fn candidate(&self, lit: Lit) -> Option<(usize, usize, bool)> {
+        let index = *self.index_of.get(lit.index())?;
+        (index != u32::MAX).then(|| {
+            let index = index as usize;
+            (index / self.digits, index % self.digits + 1, lit.is_positive())
+        })
+    }
+
+    /// Assumes `lit` on the bitboards too, if they are in use; their
+    /// verdict, which must be `clauses` (the clauses' verdict). A literal
+    /// that is not a candidate ends the fast path until the next reset.
+    fn mirror(&mut self, lit: Lit, clauses: bool) {
+        let Some((cell, digit, holds)) = self.candidate(lit) else {
+            self.singles = None;
+            return;
+        };
+        if let Some(singles) = &mut self.singles {
+            let fast = singles.assume(cell, digit, holds);
+            debug_assert_eq!(fast, clauses, "bitboards and clauses disagree on {cell} {digit} {holds}");
+        }
     }
 
     /// Back to the layout alone, nothing assumed; false if the layout
@@ -67,6 +140,13 @@ impl Prober {
         self.probes = 0;
         self.decisions.clear();
         self.prop.clone_from(&self.pristine);
+        if self.singles.is_none() {
+            self.singles.clone_from(&self.singles_built);
+        }
+        if let Some(singles) = &mut self.singles {
+            let fast = singles.reset();
+            debug_assert_eq!(fast, !self.prop.unsat);
+        }
         !self.prop.unsat
     }
 
@@ -79,7 +159,9 @@ impl Prober {
     /// state is then unusable until [`Prober::reset`]).
     pub fn assume(&mut self, lit: Lit) -> bool {
         let head = self.prop.trail_len();
-        self.prop.assign(lit) && self.prop.propagate_from(head)
+        let ok = self.prop.assign(lit) && self.prop.propagate_from(head);
+        self.mirror(lit, ok);
+        ok
     }
 
     /// Assumes `lit` until the matching [`Prober::backtrack`] and
@@ -88,7 +170,12 @@ impl Prober {
         let head = self.prop.trail_len();
         self.decisions.push(head);
         self.prop.state.level += 1;
-        self.prop.assign(lit) && self.prop.propagate_from(head)
+        if let Some(singles) = &mut self.singles {
+            singles.push();
+        }
+        let ok = self.prop.assign(lit) && self.prop.propagate_from(head);
+        self.mirror(lit, ok);
+        ok
     }
 
     /// Undoes the last [`Prober::decide`] and what it propagated.
@@ -96,6 +183,9 @@ impl Prober {
         if let Some(mark) = self.decisions.pop() {
             self.prop.undo_to(mark);
             self.prop.state.level -= 1;
+            if let Some(singles) = &mut self.singles {
+                singles.pop();
+            }
         }
     }
 
@@ -144,7 +234,44 @@ impl Prober {
     /// (unit propagation is monotone), without a conflict. A sweep skips
     /// them, which saves most of its probes.
     pub fn probe_marking(&mut self, lit: Lit, implied: Option<&mut [bool]>) -> Option<usize> {
+        self.probe_within(lit, implied, None)
+    }
+
+    /// [`Prober::probe_marking`], where a refutation larger than `limit`
+    /// may be given up (`None`, nothing marked): on the bitboards, the
+    /// propagation stops once every conflict left to find would be larger
+    /// (see `Singles::probe`). A sweep that wants only the smallest
+    /// refutations passes the smallest found so far.
+    pub fn probe_within(&mut self, lit: Lit, implied: Option<&mut [bool]>, limit: Option<usize>) -> Option<usize> {
         self.probes += 1;
+        if let (Some((cell, digit, true)), Some(singles)) = (self.candidate(lit), &mut self.singles) {
+            let mut placed = std::mem::take(&mut self.placed);
+            placed.clear();
+            let size = singles.probe(cell, digit, &mut placed, limit);
+            self.mark(&placed, size, implied);
+            self.placed = placed;
+            #[cfg(debug_assertions)]
+            if limit.is_none() {
+                let clauses = self.clause_probe(lit, None);
+                debug_assert_eq!(clauses.is_some(), size.is_some(), "bitboards and clauses disagree on {lit:?}");
+            }
+            return size;
+        }
+        self.clause_probe(lit, implied)
+    }
+
+    /// Marks in `implied` the candidates of `placed`, when `size` says the
+    /// probe held.
+    fn mark(&self, placed: &[(usize, usize)], size: Option<usize>, implied: Option<&mut [bool]>) {
+        if let (None, Some(implied)) = (size, implied) {
+            for &(cell, digit) in placed {
+                implied[self.candidates[cell * self.digits + digit - 1].code()] = true;
+            }
+        }
+    }
+
+    /// [`Prober::probe_marking`] on the clauses.
+    fn clause_probe(&mut self, lit: Lit, implied: Option<&mut [bool]>) -> Option<usize> {
         let mark = self.prop.trail_len();
         let level = self.prop.state.level;
         self.prop.state.level = level + 1;
@@ -173,6 +300,14 @@ impl Prober {
     /// own depth-2 probes cannot fail either (what they reach, `lit` reached).
     pub fn probe2(&mut self, lit: Lit, implied: Option<&mut [bool]>) -> Option<usize> {
         self.probes += 1;
+        if let (Some((cell, digit, true)), Some(singles)) = (self.candidate(lit), &mut self.singles) {
+            let mut placed = std::mem::take(&mut self.placed);
+            placed.clear();
+            let size = singles.probe2(cell, digit, &mut placed, &mut self.probes);
+            self.mark(&placed, size, implied);
+            self.placed = placed;
+            return size;
+        }
         let mark = self.prop.trail_len();
         let level = self.prop.state.level;
         self.prop.state.level = level + 1;
