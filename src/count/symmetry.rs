@@ -417,6 +417,7 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         | Constraint::Index { .. }
         | Constraint::Table { .. }
         | Constraint::Regular { .. }
+        | Constraint::Classes { .. }
         | Constraint::Outside { .. } => {
             let mut cells = c.cells();
             cells.sort();

@@ -94,7 +94,10 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
         items.push(format!(".{}", givens.concat()));
     }
     for constraint in puzzle.constraints() {
-        items.push(constraint_item(puzzle, constraint)?);
+        let item = constraint_item(puzzle, constraint)?;
+        if !item.is_empty() {
+            items.push(item);
+        }
     }
     for r in puzzle.relations() {
         let (a, b) = (cell_id(r.a), cell_id(r.b));
@@ -180,6 +183,13 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
                 format!(".Indexing~C~{}", cell_id(*cell))
             } else if *line == column && usize::from(*value) == cell.row + 1 {
                 format!(".Indexing~R~{}", cell_id(*cell))
+            } else if let (Some((id, reverse)), true) = (full_line(line, n), line.first() == Some(cell)) {
+                // A numbered room: the line's first digit places the value.
+                if reverse {
+                    format!(".NumberedRoom~{id}~~{value}")
+                } else {
+                    format!(".NumberedRoom~{id}~{value}~")
+                }
             } else {
                 return Err(refuse("a box indexer"));
             }
@@ -195,6 +205,12 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             format!(".Lockout~{min}~{}~{}~{}", cell_id(ends.0), ids(inner), cell_id(ends.1))
         }
         Constraint::Regular { cells, pattern } => format!(".Regex~{}~{}", regex_token(pattern), ids(cells)),
+        Constraint::Classes { cells, classes } => match global_windows(puzzle, classes) {
+            // ISS writes the rule once, for every 2x2 window of a 9x9.
+            Some(name) if cells.first() == Some(&Cell::new(0, 0)) => format!(".{name}"),
+            Some(_) => String::new(),
+            None => return Err(refuse("a window that must hold a digit of each class, apart from ISS's global rules")),
+        },
         Constraint::Table { a, b, allowed } => {
             let key = pair_key(n, |i, j| table_allows(allowed, i as Digit, j as Digit));
             format!(".Pair~{key}~{}~{}", cell_id(*a), cell_id(*b))
@@ -204,6 +220,27 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
         Constraint::DistinctLines { .. } => return Err(refuse("Takuzu's distinct rows and columns")),
         Constraint::Lex { .. } | Constraint::Automorphic { .. } => return Err(refuse("symmetry breaking")),
     })
+}
+
+/// ISS's name for the rule the windows with `classes` make, when the
+/// puzzle (a 9x9) holds the window of every 2x2 square with those classes:
+/// `GlobalEntropy` or `GlobalMod`.
+fn global_windows(puzzle: &Puzzle, classes: &[u64]) -> Option<&'static str> {
+    let n = puzzle.side();
+    let name = if classes == crate::model::rules::entropy_windows(n).as_slice() {
+        "GlobalEntropy"
+    } else if classes == crate::model::rules::modular_windows(n).as_slice() {
+        "GlobalMod"
+    } else {
+        return None;
+    };
+    let every = crate::model::rules::windows_2x2(n).into_iter().all(|window| {
+        puzzle
+            .constraints()
+            .iter()
+            .any(|c| matches!(c, Constraint::Classes { cells, classes: k } if *cells == window && k == classes))
+    });
+    (n == 9 && every).then_some(name)
 }
 
 /// Writes the string, with `comments` as `#` lines.

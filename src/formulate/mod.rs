@@ -215,6 +215,7 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::Lex { .. } | Constraint::Automorphic { .. } => "symmetry breaking",
         Constraint::Table { .. } => "relations given by their allowed pairs (ISS's Pair)",
         Constraint::Regular { .. } => "regular-expression lines (ISS's Regex)",
+        Constraint::Classes { .. } => "global entropy and modular windows (a digit of each class)",
         _ => "this constraint",
     }
 }

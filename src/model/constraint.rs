@@ -69,6 +69,9 @@ pub enum Constraint {
     /// The digits of `cells`, read in order, match `pattern` as a whole
     /// (ISS's `Regex` lines; the grammar is [`super::regex`]).
     Regular { cells: Vec<Cell>, pattern: String },
+    /// Some cell holds a digit of each class (bit `d - 1` for digit `d`):
+    /// the 2x2 windows of ISS's global entropy and global modular rules.
+    Classes { cells: Vec<Cell>, classes: Vec<u64> },
 }
 
 /// Whether a [`Constraint::Table`]'s `allowed` lets its first cell hold
@@ -86,6 +89,7 @@ impl Constraint {
             Constraint::Sum { terms, .. } => terms.iter().map(|&(c, _)| c).collect(),
             Constraint::Consecutive { cells }
             | Constraint::Contains { cells, .. }
+            | Constraint::Classes { cells, .. }
             | Constraint::NotAllEqual { cells }
             | Constraint::XSum { cells, .. }
             | Constraint::Sandwich { cells, .. }
@@ -126,6 +130,9 @@ impl Constraint {
                 super::regex::Regex::new(pattern, 64).is_ok_and(|re| re.matches(&digits))
             }
             Constraint::Table { a, b, allowed } => table_allows(allowed, digit_of(*a), digit_of(*b)),
+            Constraint::Classes { cells, classes } => classes.iter().all(|&class| {
+                cells.iter().any(|&c| (1..=64).contains(&digit_of(c)) && class >> (digit_of(c) - 1) & 1 == 1)
+            }),
             Constraint::Sum { terms, target } => {
                 terms.iter().map(|&(c, w)| i64::from(w) * i64::from(digit_of(c))).sum::<i64>() == i64::from(*target)
             }
@@ -311,6 +318,15 @@ impl fmt::Display for Constraint {
             }
             Constraint::NotAllEqual { cells: c } => write!(f, "not all equal: {}", cells(c)),
             Constraint::Regular { cells: c, pattern } => write!(f, "{} matches /{pattern}/", cells(c)),
+            Constraint::Classes { cells: c, classes } => {
+                let class = |m: u64| itertools::join((1..=64u32).filter(|d| m >> (d - 1) & 1 == 1), "");
+                write!(
+                    f,
+                    "{} hold a digit of each of {}",
+                    cells(c),
+                    itertools::join(classes.iter().map(|&m| class(m)), " ")
+                )
+            }
             Constraint::Table { a, b, allowed } => {
                 let pairs = allowed.iter().enumerate().flat_map(|(i, row)| {
                     (0..64).filter(move |j| row >> j & 1 == 1).map(move |j| format!("{}{}", i + 1, j + 1))

@@ -100,9 +100,9 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("RegionSameValues", Reading::Refused("regions of another size than the number of digits: not in satsudoku's model yet")),
     ("Var", Reading::Refused("cells outside the grid: not in satsudoku's model yet")),
     ("Doppelganger", Reading::Refused(RANGE)),
-    ("AntiTaxicab", Reading::Refused(NOT_YET)),
-    ("GlobalEntropy", Reading::Refused(NOT_YET)),
-    ("GlobalMod", Reading::Refused(NOT_YET)),
+    ("AntiTaxicab", Reading::Read("`antitaxicab`")),
+    ("GlobalEntropy", Reading::Read("`global-entropy` (ISS: 9 digits only)")),
+    ("GlobalMod", Reading::Read("`global-modular` (ISS: 9 digits only)")),
     ("FullRankTies", Reading::Refused(NOT_YET)),
     ("FullRank", Reading::Refused(NOT_YET)),
     ("DutchFlatmates", Reading::Refused(NOT_YET)),
@@ -110,7 +110,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("RellikCage", Reading::Refused(NOT_YET)),
     ("EqualityCage", Reading::Refused(NOT_YET)),
     ("HiddenSkyscraper", Reading::Refused(NOT_YET)),
-    ("NumberedRoom", Reading::Refused(NOT_YET)),
+    ("NumberedRoom", Reading::Read("`numbered-room` clues, from the start and the end of the row or column (a clue of 0 needs digits 0..N-1: refused)")),
     ("ContainExact", Reading::Refused(NOT_YET)),
     ("LookAndSay", Reading::Refused(NOT_YET)),
     ("ConnectedValues", Reading::Refused(NOT_YET)),
@@ -841,6 +841,26 @@ impl Reader<'_> {
                     let cells = self.full_line(id, n, reverse)?;
                     self.rule(p, ctx, keyword, args(cells, Some(value)), word.pos)?;
                 }
+            }
+            "NumberedRoom" => {
+                let id = item.args.first().ok_or_else(|| self.err(at, "expected a row or column such as R1"))?;
+                for (k, reverse) in [(1, false), (2, true)] {
+                    let Some(word) = item.args.get(k).filter(|w| !w.text.is_empty()) else { continue };
+                    let value = self.number(word)?;
+                    if value == 0 {
+                        return Err(self.err(word.pos, format!("a numbered room clue of 0: {RANGE}")));
+                    }
+                    let cells = self.full_line(id, n, reverse)?;
+                    self.rule(p, ctx, "numbered-room", args(cells, Some(value)), word.pos)?;
+                }
+            }
+            "AntiTaxicab" => self.rule(p, ctx, "antitaxicab", Args::default(), at)?,
+            "GlobalEntropy" | "GlobalMod" => {
+                if n != 9 {
+                    return Err(self.err(at, format!("ISS's {kind} is defined for 9 digits, not {n}")));
+                }
+                let keyword = if kind == "GlobalEntropy" { "global-entropy" } else { "global-modular" };
+                self.rule(p, ctx, keyword, Args::default(), at)?;
             }
             "Sandwich" => {
                 let (sum, words) = self.number_first(item)?;

@@ -51,6 +51,12 @@ enum Rule {
     RowIndex(Vec<usize>),
     ColumnIndex(Vec<usize>),
     BoxIndex(Vec<usize>),
+    /// ISS's global rules (docs/rules.md: AntiTaxicab, GlobalEntropy,
+    /// GlobalMod) and its numbered rooms, written from ISS's descriptions.
+    AntiTaxicab,
+    GlobalEntropy,
+    GlobalModular,
+    NumberedRoom((usize, usize), u32),
 }
 
 /// The cells a clue outside the grid looks along, from its side.
@@ -143,6 +149,10 @@ impl Spec {
                 Rule::RowIndex(cs) => format!("row-index {}", cells(cs)),
                 Rule::ColumnIndex(cs) => format!("column-index {}", cells(cs)),
                 Rule::BoxIndex(cs) => format!("box-index {}", cells(cs)),
+                Rule::AntiTaxicab => "antitaxicab".into(),
+                Rule::GlobalEntropy => "global-entropy".into(),
+                Rule::GlobalModular => "global-modular".into(),
+                Rule::NumberedRoom((r, c), x) => format!("numbered-room r{r}c{c} = {x}"),
             };
             out.push('\n');
         }
@@ -207,6 +217,8 @@ impl Spec {
                 Rule::Thermo(cs, true) => add("thermometer", lines(cs)),
                 Rule::Thermo(cs, false) => add("slowthermometer", lines(cs)),
                 Rule::Greater(..) => return None,
+                // The editor has none of ISS's global rules or numbered rooms.
+                Rule::AntiTaxicab | Rule::GlobalEntropy | Rule::GlobalModular | Rule::NumberedRoom(..) => return None,
                 Rule::White(a, b, d) => add("difference", valued(&[*a, *b], *d)),
                 Rule::Black(a, b, r) => add("ratio", valued(&[*a, *b], *r)),
                 Rule::X(a, b) => add("xv", format!("{{\"cells\":{},\"value\":\"X\"}}", list(&[*a, *b]))),
@@ -398,6 +410,31 @@ impl Spec {
                 let at = |d: u32| line.iter().position(|&c| g[c] == d).unwrap();
                 let (a, b) = (at(1), at(n as u32));
                 line[a.min(b) + 1..a.max(b)].iter().map(|&c| g[c]).sum::<u32>() == *t
+            }
+            Rule::AntiTaxicab => (0..n * n).all(|a| {
+                (0..a).all(|b| {
+                    let d = ((a / n).abs_diff(b / n) + (a % n).abs_diff(b % n)) as u32;
+                    !(g[a] == d && g[b] == d)
+                })
+            }),
+            Rule::GlobalEntropy | Rule::GlobalModular => {
+                // Low, middle and high as the entropic line has them; or the residue modulo 3.
+                let (floor, ceil) = (n as u32 / 3, (n as u32).div_ceil(3));
+                let outer = if 2 * floor + ceil == n as u32 { floor } else { ceil };
+                let class = |d: u32| match rule {
+                    Rule::GlobalEntropy => (d > outer) as u32 + (d > n as u32 - outer) as u32,
+                    _ => d % 3,
+                };
+                (0..n - 1).all(|r| {
+                    (0..n - 1).all(|c| {
+                        let window = [r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1];
+                        (0..3).all(|k| window.iter().any(|&w| class(g[w]) == k))
+                    })
+                })
+            }
+            Rule::NumberedRoom(clue, x) => {
+                let line = clue_line(n, *clue);
+                g[line[g[line[0]] as usize - 1]] == *x
             }
             Rule::Skyscraper(clue, t) => {
                 let line = clue_line(n, *clue);
@@ -641,6 +678,15 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
             let len = 2 + rng.below(3);
             Rule::Lockout(path(rng, n, len))
         }
+        37 => Rule::AntiTaxicab,
+        38 => Rule::GlobalEntropy,
+        39 => Rule::GlobalModular,
+        40 => {
+            let clue = random_clue(rng, n);
+            let line = clue_line(n, clue);
+            let x = if rng.below(3) > 0 { grid[line[grid[line[0]] as usize - 1]] } else { 1 + rng.below(n) as u32 };
+            Rule::NumberedRoom(clue, x)
+        }
         34 => Rule::RowIndex(vec![rng.below(n * n)]),
         35 => Rule::ColumnIndex(vec![rng.below(n * n)]),
         36 => Rule::BoxIndex(vec![rng.below(n * n)]),
@@ -658,7 +704,7 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
     }
 }
 
-const KINDS: usize = 38;
+const KINDS: usize = 42;
 
 fn random_spec(rng: &mut Rng, n: usize, boxes: (usize, usize), rules: usize, givens: usize) -> Spec {
     let grid = random_grid(rng, n, boxes);

@@ -443,6 +443,19 @@ pub(super) fn encode_constraint(
                 prefix_equal = Some(next);
             }
         }
+        Constraint::Classes { cells, classes } => {
+            // One clause a class: some cell holds one of its digits (unit
+            // propagation on a single clause is domain consistent).
+            for &class in classes {
+                let mut clause = Vec::new();
+                for &cell in cells {
+                    for d in digits().filter(|&d| class >> (d - 1) & 1 == 1) {
+                        clause.push(spelling.is(cell, d, out));
+                    }
+                }
+                out.add_clause(&clause);
+            }
+        }
         Constraint::Contains { cells, digits: wanted } => {
             let counts = wanted.iter().counts();
             for (&&d, &c) in counts.iter().sorted() {

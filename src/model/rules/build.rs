@@ -251,3 +251,70 @@ pub(super) fn indexer(p: &mut Puzzle, a: &Args, kind: Indexer) -> Result<(), Rul
     }
     Ok(())
 }
+
+/// Every 2x2 square of an `n` x `n` grid, top-left first, in reading order.
+pub fn windows_2x2(n: usize) -> Vec<Vec<Cell>> {
+    let corners = itertools::iproduct!(0..n.saturating_sub(1), 0..n.saturating_sub(1));
+    corners
+        .map(|(r, c)| vec![Cell::new(r, c), Cell::new(r, c + 1), Cell::new(r + 1, c), Cell::new(r + 1, c + 1)])
+        .collect()
+}
+
+/// The low, middle and high digits of `1..=n`, as `entropic` splits them
+/// (1-3, 4-6, 7-9 on 9x9), one bit a digit.
+pub fn entropy_windows(n: usize) -> Vec<u64> {
+    let Predicate::DifferentClass { low, high } = entropy_classes(n as u32) else { unreachable!() };
+    let span = |from: u32, to: u32| (from..=to).fold(0u64, |m, d| m | 1 << (d - 1));
+    vec![span(1, low), span(low + 1, high), span(high + 1, n as u32)]
+}
+
+/// The digits of `1..=n` by their residue modulo 3 (1 4 7, 2 5 8, 3 6 9
+/// on 9x9), one bit a digit.
+pub fn modular_windows(n: usize) -> Vec<u64> {
+    (1..=3u32).map(|r| (1..=n as u32).filter(|d| d % 3 == r % 3).fold(0u64, |m, d| m | 1 << (d - 1))).collect()
+}
+
+/// ISS's global entropy (`classes` from [`entropy_windows`]) or global
+/// modular rule ([`modular_windows`]): every 2x2 square holds a digit of
+/// each class. Grids of 3 or more digits (each class must have one).
+pub(super) fn global_windows(p: &mut Puzzle, classes: Vec<u64>) -> Result<(), RuleError> {
+    let n = p.side();
+    if n < 3 {
+        return Err(format!("a {n}x{n} grid has fewer than three classes of digits").into());
+    }
+    for cells in windows_2x2(n) {
+        p.add_constraint(Constraint::Classes { cells, classes: classes.clone() })?;
+    }
+    Ok(())
+}
+
+/// ISS's anti-taxicab rule: two cells a taxicab distance `d` apart (rows
+/// plus columns) do not both hold `d`.
+pub(super) fn anti_taxicab(p: &mut Puzzle) -> Result<(), RuleError> {
+    let n = p.side();
+    let cells: Vec<Cell> = p.cells().collect();
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            let d = a.row.abs_diff(b.row) + a.col.abs_diff(b.col);
+            if d > n || d > 64 {
+                continue;
+            }
+            // Every pair but (d, d).
+            let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+            let allowed = (1..=n).map(|i| if i == d { all & !(1 << (d - 1)) } else { all }).collect();
+            p.add_constraint(Constraint::Table { a, b, allowed })?;
+        }
+    }
+    Ok(())
+}
+
+/// A numbered room clue outside the grid: the line's first digit `D` says
+/// where the clue's digit stands on the line, in cell `D`.
+pub(super) fn numbered_room(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let value = clue(a, p.side() as i64)?;
+    if value == 0 {
+        return Err(RuleError::value("a numbered room's digit is one of 1..N, not 0"));
+    }
+    let cell = a.cells[0];
+    p.add_constraint(Constraint::Index { cell, line: a.cells.clone(), value: value as Digit }).map_err(RuleError::from)
+}
