@@ -418,6 +418,7 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         | Constraint::Table { .. }
         | Constraint::Regular { .. }
         | Constraint::Classes { .. }
+        | Constraint::Along { .. }
         | Constraint::Outside { .. } => {
             let mut cells = c.cells();
             cells.sort();

@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 
 use super::{Formulation, Unsupported};
-use crate::model::{table_allows, Cell, Constraint, Digit, GroupKind, Predicate, Puzzle};
+use crate::model::{table_allows, Cell, Constraint, Digit, GroupKind, LineRule, Predicate, Puzzle};
 use crate::parse::iss::{box_shape, cell_id, pair_key, regex_token};
 
 fn refuse(what: impl Into<String>) -> Unsupported {
@@ -205,6 +205,16 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             format!(".Lockout~{min}~{}~{}~{}", cell_id(ends.0), ids(inner), cell_id(ends.1))
         }
         Constraint::Regular { cells, pattern } => format!(".Regex~{}~{}", regex_token(pattern), ids(cells)),
+        Constraint::Along { rule, cells } => match rule {
+            LineRule::Segments(target) => format!(".SumLine~{target}~{}", ids(cells)),
+            LineRule::Rellik(target) => format!(".RellikCage~{target}~{}", ids(cells)),
+            LineRule::Balanced(_) => format!(".EqualityCage~{}", ids(cells)),
+            LineRule::FirstHidden(target) => match full_line(cells, n) {
+                Some((line, false)) => format!(".HiddenSkyscraper~{line}~{target}~"),
+                Some((line, true)) => format!(".HiddenSkyscraper~{line}~~{target}"),
+                None => return Err(refuse("a hidden skyscraper clue along cells that are not a row or column")),
+            },
+        },
         Constraint::Classes { cells, classes } => match global_windows(puzzle, classes) {
             // ISS writes the rule once, for every 2x2 window of a 9x9.
             Some(name) if cells.first() == Some(&Cell::new(0, 0)) => format!(".{name}"),

@@ -216,6 +216,7 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::Table { .. } => "relations given by their allowed pairs (ISS's Pair)",
         Constraint::Regular { .. } => "regular-expression lines (ISS's Regex)",
         Constraint::Classes { .. } => "global entropy and modular windows (a digit of each class)",
+        Constraint::Along { .. } => "sum lines, rellik and equality cages, hidden skyscrapers",
         _ => "this constraint",
     }
 }

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Cell, Digit};
+use super::{Cell, Digit, LineRule};
 
 /// A constraint on one cell's digits or on several cells. (Each variant's
 /// doc says what its fields hold.)
@@ -72,6 +72,9 @@ pub enum Constraint {
     /// Some cell holds a digit of each class (bit `d - 1` for digit `d`):
     /// the 2x2 windows of ISS's global entropy and global modular rules.
     Classes { cells: Vec<Cell>, classes: Vec<u64> },
+    /// The digits of `cells`, read in order, satisfy `rule` (ISS's sum
+    /// lines, rellik and equality cages, hidden skyscrapers).
+    Along { rule: LineRule, cells: Vec<Cell> },
 }
 
 /// Whether a [`Constraint::Table`]'s `allowed` lets its first cell hold
@@ -90,6 +93,7 @@ impl Constraint {
             Constraint::Consecutive { cells }
             | Constraint::Contains { cells, .. }
             | Constraint::Classes { cells, .. }
+            | Constraint::Along { cells, .. }
             | Constraint::NotAllEqual { cells }
             | Constraint::XSum { cells, .. }
             | Constraint::Sandwich { cells, .. }
@@ -130,6 +134,10 @@ impl Constraint {
                 super::regex::Regex::new(pattern, 64).is_ok_and(|re| re.matches(&digits))
             }
             Constraint::Table { a, b, allowed } => table_allows(allowed, digit_of(*a), digit_of(*b)),
+            Constraint::Along { rule, cells } => {
+                let digits: Vec<Digit> = cells.iter().map(|&c| digit_of(c)).collect();
+                rule.accepts(&digits)
+            }
             Constraint::Classes { cells, classes } => classes.iter().all(|&class| {
                 cells.iter().any(|&c| (1..=64).contains(&digit_of(c)) && class >> (digit_of(c) - 1) & 1 == 1)
             }),
@@ -318,6 +326,7 @@ impl fmt::Display for Constraint {
             }
             Constraint::NotAllEqual { cells: c } => write!(f, "not all equal: {}", cells(c)),
             Constraint::Regular { cells: c, pattern } => write!(f, "{} matches /{pattern}/", cells(c)),
+            Constraint::Along { rule, cells: c } => write!(f, "{} has {rule}", cells(c)),
             Constraint::Classes { cells: c, classes } => {
                 let class = |m: u64| itertools::join((1..=64u32).filter(|d| m >> (d - 1) & 1 == 1), "");
                 write!(

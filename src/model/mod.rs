@@ -6,11 +6,13 @@
 
 pub mod check;
 mod constraint;
+mod line_rule;
 pub mod regex;
 mod relation;
 pub mod rules;
 
 pub use constraint::{table_allows, Constraint};
+pub use line_rule::LineRule;
 pub use relation::{Predicate, Relation};
 
 use std::fmt;

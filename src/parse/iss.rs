@@ -107,9 +107,9 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("FullRank", Reading::Refused(NOT_YET)),
     ("DutchFlatmates", Reading::Refused(NOT_YET)),
     ("ValueIndexing", Reading::Refused(NOT_YET)),
-    ("RellikCage", Reading::Refused(NOT_YET)),
-    ("EqualityCage", Reading::Refused(NOT_YET)),
-    ("HiddenSkyscraper", Reading::Refused(NOT_YET)),
+    ("RellikCage", Reading::Read("`rellik`: a cage of different digits, no set of which sums to the number")),
+    ("EqualityCage", Reading::Read("`equality-cage` (an even number of cells, as ISS requires)")),
+    ("HiddenSkyscraper", Reading::Read("`hidden-skyscraper` clues, from the start and the end of the row or column (a clue of 0 needs digits 0..N-1: refused)")),
     ("NumberedRoom", Reading::Read("`numbered-room` clues, from the start and the end of the row or column (a clue of 0 needs digits 0..N-1: refused)")),
     ("ContainExact", Reading::Refused(NOT_YET)),
     ("LookAndSay", Reading::Refused(NOT_YET)),
@@ -117,7 +117,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("EqualSum", Reading::Refused(NOT_YET)),
     ("CountingCircles", Reading::Refused(NOT_YET)),
     ("CountDistinct", Reading::Refused(NOT_YET)),
-    ("SumLine", Reading::Refused(NOT_YET)),
+    ("SumLine", Reading::Read("`sum-line`; a loop (`LOOP`) is refused: which segment starts it is part of the solution, and satsudoku's automata need one reading")),
     ("Lunchbox", Reading::Refused(NOT_YET)),
 ];
 
@@ -840,6 +840,35 @@ impl Reader<'_> {
                     }
                     let cells = self.full_line(id, n, reverse)?;
                     self.rule(p, ctx, keyword, args(cells, Some(value)), word.pos)?;
+                }
+            }
+            "SumLine" => {
+                let (sum, words) = self.number_first(item)?;
+                if let Some(word) = words.last().filter(|w| w.text == "LOOP") {
+                    return Err(self.err(word.pos, "a SumLine loop is not read yet: a loop's first segment may start anywhere, and satsudoku reads lines"));
+                }
+                let cells = line(words)?;
+                self.rule(p, ctx, "sum-line", args(cells, Some(sum)), at)?;
+            }
+            "RellikCage" => {
+                let (sum, words) = self.number_first(item)?;
+                let cells = line(words)?;
+                self.rule(p, ctx, "rellik", args(cells, Some(sum)), at)?;
+            }
+            "EqualityCage" => {
+                let cells = line(&item.args)?;
+                self.rule(p, ctx, "equality-cage", args(cells, None), at)?;
+            }
+            "HiddenSkyscraper" => {
+                let id = item.args.first().ok_or_else(|| self.err(at, "expected a row or column such as R1"))?;
+                for (k, reverse) in [(1, false), (2, true)] {
+                    let Some(word) = item.args.get(k).filter(|w| !w.text.is_empty()) else { continue };
+                    let value = self.number(word)?;
+                    if value == 0 {
+                        return Err(self.err(word.pos, format!("a hidden skyscraper clue of 0: {RANGE}")));
+                    }
+                    let cells = self.full_line(id, n, reverse)?;
+                    self.rule(p, ctx, "hidden-skyscraper", args(cells, Some(value)), word.pos)?;
                 }
             }
             "NumberedRoom" => {

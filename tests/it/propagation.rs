@@ -160,6 +160,13 @@ fn line(keyword: &'static str, accepts: fn(&[u8]) -> bool) -> impl Fn(&mut Rng) 
     }
 }
 
+/// What the rellik and equality cages' automata leave: each is domain
+/// consistent on its own rule, but the cage's different digits are a
+/// second constraint on the same cells (pairs of cells, arc consistent
+/// only), so the whole is not.
+const RELLIK: f64 = 0.45;
+const EQUALITY: f64 = 0.03;
+
 /// Every rule measured: its keyword (or constraint), the seed, and the
 /// most of the unsupported digits it may leave (0: domain consistent).
 fn rules() -> Vec<(&'static str, f64, Make)> {
@@ -279,6 +286,72 @@ fn rules() -> Vec<(&'static str, f64, Make)> {
                 let k = 2 + rng.below(2);
                 let puzzle = with_rule("clone", row(k), row(2 * k)[k..].to_vec(), None);
                 (puzzle, 2 * k, Box::new(move |l: &[u8]| l[..k] == l[k..]) as Accepts)
+            }),
+        ),
+        (
+            "sum-line",
+            0.0,
+            Box::new(|rng: &mut Rng| {
+                let k = 3 + rng.below(3);
+                let target = 3 + rng.below(10) as i32;
+                let puzzle = with_rule("sum-line", row(k), Vec::new(), Some(i64::from(target)));
+                // Some cut into consecutive parts each summing to the target.
+                let accepts = move |l: &[u8]| {
+                    let mut cut = vec![false; l.len() + 1];
+                    cut[0] = true;
+                    for i in 1..=l.len() {
+                        cut[i] = (0..i).any(|j| cut[j] && sum(&l[j..i]) == target);
+                    }
+                    cut[l.len()]
+                };
+                (puzzle, k, Box::new(accepts) as Accepts)
+            }),
+        ),
+        (
+            "hidden-skyscraper",
+            0.0,
+            Box::new(|rng: &mut Rng| {
+                let k = 4 + rng.below(3);
+                let target = 1 + rng.below(N) as u8;
+                let puzzle = with_rule("hidden-skyscraper", row(k), Vec::new(), Some(i64::from(target)));
+                let accepts = move |l: &[u8]| {
+                    let first = (1..l.len()).find(|&i| l[..i].iter().any(|&b| b > l[i]));
+                    first.is_some_and(|i| l[i] == target)
+                };
+                (puzzle, k, Box::new(accepts) as Accepts)
+            }),
+        ),
+        (
+            "rellik (with its different digits)",
+            RELLIK,
+            Box::new(|rng: &mut Rng| {
+                let k = 2 + rng.below(3);
+                let target = 1 + rng.below(12) as u32;
+                let puzzle = with_rule("rellik", row(k), Vec::new(), Some(i64::from(target)));
+                let accepts = move |l: &[u8]| {
+                    let sets = 1u32..1 << l.len();
+                    distinct(l)
+                        && sets.into_iter().all(|set| {
+                            (0..l.len()).filter(|i| set >> i & 1 == 1).map(|i| u32::from(l[i])).sum::<u32>() != target
+                        })
+                };
+                (puzzle, k, Box::new(accepts) as Accepts)
+            }),
+        ),
+        (
+            "equality-cage (with its different digits)",
+            EQUALITY,
+            Box::new(|rng: &mut Rng| {
+                let k = if rng.below(2) == 0 { 2 } else { 4 };
+                let puzzle = with_rule("equality-cage", row(k), Vec::new(), None);
+                let accepts = |l: &[u8]| {
+                    let count = |f: &dyn Fn(u8) -> bool| l.iter().filter(|&&d| f(d)).count();
+                    let half = N as u8 / 2;
+                    distinct(l)
+                        && count(&|d| d % 2 == 0) == count(&|d| d % 2 == 1)
+                        && count(&|d| d <= half) == count(&|d| d > N as u8 - half)
+                };
+                (puzzle, k, Box::new(accepts) as Accepts)
             }),
         ),
     ]

@@ -57,6 +57,11 @@ enum Rule {
     GlobalEntropy,
     GlobalModular,
     NumberedRoom((usize, usize), u32),
+    /// ISS's sum lines, rellik and equality cages, hidden skyscrapers.
+    SumLine(Vec<usize>, u32),
+    Rellik(Vec<usize>, u32),
+    EqualityCage(Vec<usize>),
+    HiddenSkyscraper((usize, usize), u32),
 }
 
 /// The cells a clue outside the grid looks along, from its side.
@@ -153,6 +158,10 @@ impl Spec {
                 Rule::GlobalEntropy => "global-entropy".into(),
                 Rule::GlobalModular => "global-modular".into(),
                 Rule::NumberedRoom((r, c), x) => format!("numbered-room r{r}c{c} = {x}"),
+                Rule::SumLine(cs, x) => format!("sum-line {} = {x}", cells(cs)),
+                Rule::Rellik(cs, x) => format!("rellik {} = {x}", cells(cs)),
+                Rule::EqualityCage(cs) => format!("equality-cage {}", cells(cs)),
+                Rule::HiddenSkyscraper((r, c), x) => format!("hidden-skyscraper r{r}c{c} = {x}"),
             };
             out.push('\n');
         }
@@ -218,7 +227,14 @@ impl Spec {
                 Rule::Thermo(cs, false) => add("slowthermometer", lines(cs)),
                 Rule::Greater(..) => return None,
                 // The editor has none of ISS's global rules or numbered rooms.
-                Rule::AntiTaxicab | Rule::GlobalEntropy | Rule::GlobalModular | Rule::NumberedRoom(..) => return None,
+                Rule::AntiTaxicab
+                | Rule::GlobalEntropy
+                | Rule::GlobalModular
+                | Rule::NumberedRoom(..)
+                | Rule::SumLine(..)
+                | Rule::Rellik(..)
+                | Rule::EqualityCage(..)
+                | Rule::HiddenSkyscraper(..) => return None,
                 Rule::White(a, b, d) => add("difference", valued(&[*a, *b], *d)),
                 Rule::Black(a, b, r) => add("ratio", valued(&[*a, *b], *r)),
                 Rule::X(a, b) => add("xv", format!("{{\"cells\":{},\"value\":\"X\"}}", list(&[*a, *b]))),
@@ -436,6 +452,38 @@ impl Spec {
                 let line = clue_line(n, *clue);
                 g[line[g[line[0]] as usize - 1]] == *x
             }
+            Rule::SumLine(cs, x) => {
+                // Some cut of the line into consecutive parts each summing to x.
+                let mut cut = vec![false; cs.len() + 1];
+                cut[0] = true;
+                for i in 1..=cs.len() {
+                    cut[i] = (0..i).any(|j| cut[j] && sum(&cs[j..i]) == *x);
+                }
+                cut[cs.len()]
+            }
+            Rule::Rellik(cs, x) => {
+                // The sums some nonempty set of the cells makes.
+                let mut sums = std::collections::BTreeSet::new();
+                for &c in cs {
+                    let before: Vec<u32> = sums.iter().copied().collect();
+                    sums.insert(g[c]);
+                    sums.extend(before.iter().map(|s| s + g[c]));
+                }
+                distinct(cs) && !sums.contains(x)
+            }
+            Rule::EqualityCage(cs) => {
+                let count = |f: &dyn Fn(u32) -> bool| cs.iter().filter(|&&c| f(g[c])).count();
+                let half = n as u32 / 2;
+                distinct(cs)
+                    && count(&|d| d % 2 == 0) == count(&|d| d % 2 == 1)
+                    && count(&|d| d <= half) == count(&|d| d > n as u32 - half)
+                    && count(&|d| d > half && d <= n as u32 - half) == 0
+            }
+            Rule::HiddenSkyscraper(clue, x) => {
+                let line = clue_line(n, *clue);
+                let first = (1..line.len()).find(|&i| line[..i].iter().any(|&b| g[b] > g[line[i]]));
+                first.is_some_and(|i| g[line[i]] == *x)
+            }
             Rule::Skyscraper(clue, t) => {
                 let line = clue_line(n, *clue);
                 let mut tallest = 0;
@@ -529,6 +577,11 @@ fn path(rng: &mut Rng, n: usize, len: usize) -> Vec<usize> {
         }
         return cells;
     }
+}
+
+/// The digits of `cells` in `grid`, added.
+fn sum_of(grid: &[u32], cells: &[usize]) -> u32 {
+    cells.iter().map(|&c| grid[c]).sum()
 }
 
 /// A random rule, made true of `grid` when it has a value to choose (sums,
@@ -687,6 +740,32 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
             let x = if rng.below(3) > 0 { grid[line[grid[line[0]] as usize - 1]] } else { 1 + rng.below(n) as u32 };
             Rule::NumberedRoom(clue, x)
         }
+        41 => {
+            let len = 2 + rng.below(3);
+            let cs = path(rng, n, len);
+            let x =
+                if rng.below(3) > 0 { sum_of(grid, &cs[..1 + rng.below(cs.len())]) } else { 2 + rng.below(9) as u32 };
+            Rule::SumLine(cs, x)
+        }
+        42 => {
+            let len = 2 + rng.below(2);
+            let cs = path(rng, n, len);
+            Rule::Rellik(cs, 1 + rng.below(2 * n) as u32)
+        }
+        43 => {
+            let len = if rng.below(2) == 0 { 2 } else { 4 };
+            Rule::EqualityCage(path(rng, n, len))
+        }
+        44 => {
+            let clue = random_clue(rng, n);
+            let line = clue_line(n, clue);
+            let first = (1..n).find(|&i| line[..i].iter().any(|&b| grid[b] > grid[line[i]]));
+            let x = match first {
+                Some(i) if rng.below(3) > 0 => grid[line[i]],
+                _ => 1 + rng.below(n) as u32,
+            };
+            Rule::HiddenSkyscraper(clue, x)
+        }
         34 => Rule::RowIndex(vec![rng.below(n * n)]),
         35 => Rule::ColumnIndex(vec![rng.below(n * n)]),
         36 => Rule::BoxIndex(vec![rng.below(n * n)]),
@@ -704,7 +783,7 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
     }
 }
 
-const KINDS: usize = 42;
+const KINDS: usize = 46;
 
 fn random_spec(rng: &mut Rng, n: usize, boxes: (usize, usize), rules: usize, givens: usize) -> Spec {
     let grid = random_grid(rng, n, boxes);
@@ -783,7 +862,7 @@ fn the_fpuzzles_reader_reads_what_the_native_format_reads() {
     let mut rng = rng(4141);
     let layouts = [(4, (2, 2), 0), (4, (1, 4), 0), (5, (1, 5), 6), (6, (2, 3), 16), (6, (3, 2), 16)];
     let (mut checked, mut refused, mut solvable) = (0, 0, 0);
-    for i in 0..150 {
+    for i in 0..180 {
         let (n, boxes, givens) = layouts[i % layouts.len()];
         let rules = 1 + rng.below(3);
         let givens = givens + rng.below(3);

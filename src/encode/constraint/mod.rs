@@ -79,6 +79,7 @@
 //! - S. Joshi, R. Martins, V. Manquinho, "Generalized Totalizer Encoding
 //!   for Pseudo-Boolean Constraints", CP 2015.
 
+mod along;
 mod automaton;
 mod cage;
 mod lines;
@@ -443,6 +444,7 @@ pub(super) fn encode_constraint(
                 prefix_equal = Some(next);
             }
         }
+        Constraint::Along { rule, cells } => along::encode_along(*rule, cells, n, spelling, out),
         Constraint::Classes { cells, classes } => {
             // One clause a class: some cell holds one of its digits (unit
             // propagation on a single clause is domain consistent).

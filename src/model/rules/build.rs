@@ -4,7 +4,7 @@
 pub(super) use super::context::pairs_at;
 use super::context::Context;
 use super::{Args, RuleError};
-use crate::model::{Cell, Constraint, Digit, GroupKind, Predicate, Puzzle};
+use crate::model::{Cell, Constraint, Digit, GroupKind, LineRule, Predicate, Puzzle};
 
 pub(super) const KNIGHT: [(i64, i64); 8] = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)];
 pub(super) const KING_DIAGONAL: [(i64, i64); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
@@ -317,4 +317,60 @@ pub(super) fn numbered_room(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     }
     let cell = a.cells[0];
     p.add_constraint(Constraint::Index { cell, line: a.cells.clone(), value: value as Digit }).map_err(RuleError::from)
+}
+
+/// A sum line (ISS's `SumLine`): the line splits into consecutive
+/// segments, each summing to its number.
+pub(super) fn sum_line(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let target = positive(a, 0)?;
+    if target == 0 {
+        return Err(RuleError::value("expected the segments' sum"));
+    }
+    p.add_constraint(Constraint::Along { rule: LineRule::Segments(target), cells: a.cells.clone() })
+        .map_err(RuleError::from)
+}
+
+/// A cage of different digits with a rule over them (ISS's rellik and
+/// equality cages); the cells may be listed in any order.
+fn cage_with(p: &mut Puzzle, cells: &[Cell], rule: LineRule) -> Result<(), RuleError> {
+    for (i, cell) in cells.iter().enumerate() {
+        if cells[..i].contains(cell) {
+            return Err(format!("the cage lists cell {cell} twice").into());
+        }
+    }
+    p.add_cage(cells.to_vec())?;
+    p.add_constraint(Constraint::Along { rule, cells: cells.to_vec() }).map_err(RuleError::from)
+}
+
+/// A rellik cage (ISS's `RellikCage`): different digits, no set of one or
+/// more of which sums to the number.
+pub(super) fn rellik(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let target = positive(a, 0)?;
+    if !(1..=127).contains(&target) {
+        return Err(RuleError::value(format!("expected a sum from 1 to 127, found {}", a.value.unwrap_or(0))));
+    }
+    cage_with(p, &a.cells, LineRule::Rellik(target))
+}
+
+/// An equality cage (ISS's `EqualityCage`): different digits, as many even
+/// as odd and as many low as high, no middle digit; an even number of
+/// cells (ISS refuses others).
+pub(super) fn equality_cage(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    if a.cells.len() % 2 == 1 {
+        return Err(format!("an equality cage of {} cells: it needs an even number", a.cells.len()).into());
+    }
+    let n = u8::try_from(p.digits()).map_err(|_| RuleError::from("too many digits for an equality cage"))?;
+    cage_with(p, &a.cells, LineRule::Balanced(n))
+}
+
+/// A hidden skyscraper clue outside the grid (ISS's `HiddenSkyscraper`):
+/// the first cell lower than one before it, seen from the clue, holds the
+/// clue's digit.
+pub(super) fn hidden_skyscraper(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let value = clue(a, p.side() as i64)?;
+    if value == 0 {
+        return Err(RuleError::value("a hidden skyscraper's digit is one of 1..N, not 0"));
+    }
+    let rule = LineRule::FirstHidden(value as Digit);
+    p.add_constraint(Constraint::Along { rule, cells: a.cells.clone() }).map_err(RuleError::from)
 }

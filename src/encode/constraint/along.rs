@@ -1,0 +1,76 @@
+//! The rules of [`LineRule`] as automata over their lines, unrolled and
+//! encoded with support clauses (`automaton.rs`), so that unit
+//! propagation is domain consistent on each. Each automaton is written
+//! here from the rule's meaning, apart from [`LineRule::accepts`], which
+//! the checker uses; the oracle tests hold the two to the same counts.
+
+use super::automaton;
+use super::Spelling;
+use crate::encode::ClauseSink;
+use crate::model::{Cell, Digit, LineRule};
+
+/// A hidden skyscraper line's state: still visible with the tallest so
+/// far, or past the first hidden cell.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Sight {
+    Visible(Digit),
+    Found,
+}
+
+/// Encodes "`rule` holds along `cells`", digits `1..=n`.
+pub(super) fn encode_along(
+    rule: LineRule,
+    cells: &[Cell],
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    match rule {
+        LineRule::Segments(target) => {
+            // The sum of the segment open so far, 0 between segments.
+            let step = |&open: &u32, d: Digit| match open + u32::from(d) {
+                s if s == target => Some(0),
+                s if s < target => Some(s),
+                _ => None,
+            };
+            automaton::encode_line(cells, n, 0u32, step, |&open| open == 0, spelling, out);
+        }
+        LineRule::Rellik(target) => {
+            // The sums below the target that some cells read so far make,
+            // one bit each (bit 0 unused).
+            let below = if target >= 128 { u128::MAX } else { (1u128 << target) - 1 };
+            let step = |&sums: &u128, d: Digit| {
+                let d = u32::from(d);
+                if d == target {
+                    return None;
+                }
+                let with = (sums | 1) << d; // each old sum plus d, and d alone
+                let reached = sums | if d >= 128 { 0 } else { with };
+                let hit = target < 128 && reached >> target & 1 == 1;
+                (!hit).then_some(reached & below)
+            };
+            automaton::encode_line(cells, n, 0u128, step, |_| true, spelling, out);
+        }
+        LineRule::Balanced(digits) => {
+            // (even minus odd, low minus high) so far.
+            let (m, half) = (u32::from(digits), u32::from(digits) / 2);
+            let step = |&(parity, size): &(i32, i32), d: Digit| {
+                let d = u32::from(d);
+                let low = d <= half;
+                if !low && d <= m - half {
+                    return None; // the middle digit
+                }
+                Some((parity + if d % 2 == 0 { 1 } else { -1 }, size + if low { 1 } else { -1 }))
+            };
+            automaton::encode_line(cells, n, (0i32, 0i32), step, |&s| s == (0, 0), spelling, out);
+        }
+        LineRule::FirstHidden(target) => {
+            let step = |sight: &Sight, d: Digit| match *sight {
+                Sight::Found => Some(Sight::Found),
+                Sight::Visible(tallest) if d < tallest => (d == target).then_some(Sight::Found),
+                Sight::Visible(_) => Some(Sight::Visible(d)),
+            };
+            automaton::encode_line(cells, n, Sight::Visible(0), step, |s| *s == Sight::Found, spelling, out);
+        }
+    }
+}

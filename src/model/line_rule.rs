@@ -1,0 +1,84 @@
+//! Rules over a line of cells that ISS reads and the f-puzzles editor has
+//! no key for, each by its meaning: what a whole line's digits must be.
+//! The checker asks [`LineRule::accepts`]; the encoder writes each as an
+//! automaton over the line (`encode::constraint::along`), a separate
+//! definition, so the oracle tests compare the two.
+
+use std::fmt;
+
+use super::Digit;
+
+/// A rule over the digits of a line, read in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LineRule {
+    /// ISS's `SumLine`: the line splits into consecutive segments, each
+    /// summing to the number (a line, not a loop).
+    Segments(u32),
+    /// ISS's `RellikCage` (with the cage's all-different group beside it):
+    /// no set of one or more of the cells sums to the number.
+    Rellik(u32),
+    /// ISS's `EqualityCage` (with its all-different group beside it): as
+    /// many even digits as odd, as many low as high (the lower and upper
+    /// half of the digits `1..=n`, `n` given), and on an odd `n` no middle
+    /// digit.
+    Balanced(u8),
+    /// ISS's `HiddenSkyscraper`: the first cell lower than a cell before it
+    /// (hidden behind it, seen from the line's start) holds the number.
+    FirstHidden(u8),
+}
+
+impl LineRule {
+    /// Whether the line's digits satisfy the rule.
+    pub fn accepts(self, digits: &[Digit]) -> bool {
+        match self {
+            LineRule::Segments(target) => {
+                let mut open = 0u32;
+                for &d in digits {
+                    open += u32::from(d);
+                    if open == target {
+                        open = 0;
+                    } else if open > target {
+                        return false;
+                    }
+                }
+                !digits.is_empty() && open == 0
+            }
+            LineRule::Rellik(target) => {
+                // Every nonempty subset, by its bits.
+                let k = digits.len().min(20);
+                (1u32..1 << k).all(|set| {
+                    let sum: u32 = (0..k).filter(|i| set >> i & 1 == 1).map(|i| u32::from(digits[i])).sum();
+                    sum != target
+                })
+            }
+            LineRule::Balanced(n) => {
+                let (n, half) = (usize::from(n), usize::from(n) / 2);
+                let count = |f: &dyn Fn(usize) -> bool| digits.iter().filter(|&&d| f(usize::from(d))).count();
+                let (even, odd) = (count(&|d| d % 2 == 0), count(&|d| d % 2 == 1));
+                let (low, high) = (count(&|d| d <= half), count(&|d| d > n - half));
+                even == odd && low == high && low + high == digits.len()
+            }
+            LineRule::FirstHidden(target) => {
+                let mut tallest = 0;
+                for &d in digits {
+                    if d < tallest {
+                        return d == target;
+                    }
+                    tallest = d;
+                }
+                false
+            }
+        }
+    }
+}
+
+impl fmt::Display for LineRule {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            LineRule::Segments(t) => write!(f, "segments summing to {t}"),
+            LineRule::Rellik(t) => write!(f, "no digits summing to {t}"),
+            LineRule::Balanced(_) => write!(f, "as many even as odd and low as high digits"),
+            LineRule::FirstHidden(t) => write!(f, "first hidden skyscraper {t}"),
+        }
+    }
+}
