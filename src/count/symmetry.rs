@@ -419,6 +419,8 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         | Constraint::Regular { .. }
         | Constraint::Classes { .. }
         | Constraint::Along { .. }
+        | Constraint::Exactly { .. }
+        | Constraint::Counting { .. }
         | Constraint::Outside { .. } => {
             let mut cells = c.cells();
             cells.sort();

@@ -209,12 +209,37 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             LineRule::Segments(target) => format!(".SumLine~{target}~{}", ids(cells)),
             LineRule::Rellik(target) => format!(".RellikCage~{target}~{}", ids(cells)),
             LineRule::Balanced(_) => format!(".EqualityCage~{}", ids(cells)),
+            LineRule::Flatmates(_) => {
+                // ISS writes the rule once, for every column.
+                let column = |c: usize| (0..n).map(|r| Cell::new(r, c)).collect::<Vec<_>>();
+                let every = (0..n).all(|c| {
+                    puzzle
+                        .constraints()
+                        .iter()
+                        .any(|k| matches!(k, Constraint::Along { rule: r, cells: cs } if r == rule && *cs == column(c)))
+                });
+                match (every, *cells == column(0)) {
+                    (true, true) => ".DutchFlatmates".to_owned(),
+                    (true, false) => String::new(),
+                    (false, _) => return Err(refuse("a Dutch flatmates line apart from ISS's global rule")),
+                }
+            }
             LineRule::FirstHidden(target) => match full_line(cells, n) {
                 Some((line, false)) => format!(".HiddenSkyscraper~{line}~{target}~"),
                 Some((line, true)) => format!(".HiddenSkyscraper~{line}~~{target}"),
                 None => return Err(refuse("a hidden skyscraper clue along cells that are not a row or column")),
             },
         },
+        Constraint::Exactly { cells, counts } if counts.iter().all(|&(_, t)| t >= 1) => {
+            let values = counts.iter().flat_map(|&(d, t)| std::iter::repeat_n(d.to_string(), usize::from(t)));
+            format!(".ContainExact~{}~{}", itertools::join(values, "_"), ids(cells))
+        }
+        Constraint::Exactly { cells, counts } if counts.iter().all(|&(d, t)| d <= 9 && t <= 9) => {
+            let clue: String = counts.iter().map(|&(d, t)| format!("{t}{d}")).collect();
+            format!(".LookAndSay~{clue}~{}", ids(cells))
+        }
+        Constraint::Exactly { .. } => return Err(refuse("a digit kept out of cells on a side past 9")),
+        Constraint::Counting { cells } => format!(".CountingCircles~{}", ids(cells)),
         Constraint::Classes { cells, classes } => match global_windows(puzzle, classes) {
             // ISS writes the rule once, for every 2x2 window of a 9x9.
             Some(name) if cells.first() == Some(&Cell::new(0, 0)) => format!(".{name}"),

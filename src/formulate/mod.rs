@@ -216,7 +216,9 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::Table { .. } => "relations given by their allowed pairs (ISS's Pair)",
         Constraint::Regular { .. } => "regular-expression lines (ISS's Regex)",
         Constraint::Classes { .. } => "global entropy and modular windows (a digit of each class)",
-        Constraint::Along { .. } => "sum lines, rellik and equality cages, hidden skyscrapers",
+        Constraint::Along { .. } => "sum lines, rellik and equality cages, hidden skyscrapers, Dutch flatmates",
+        Constraint::Exactly { .. } => "exact counts of digits (ISS's ContainExact, LookAndSay)",
+        Constraint::Counting { .. } => "counting circles",
         _ => "this constraint",
     }
 }

@@ -75,6 +75,13 @@ pub enum Constraint {
     /// The digits of `cells`, read in order, satisfy `rule` (ISS's sum
     /// lines, rellik and equality cages, hidden skyscrapers).
     Along { rule: LineRule, cells: Vec<Cell> },
+    /// Each listed digit appears in `cells` exactly as often as listed
+    /// (ISS's `ContainExact` and `LookAndSay`; a count of 0 keeps the
+    /// digit out); other digits are free.
+    Exactly { cells: Vec<Cell>, counts: Vec<(Digit, u8)> },
+    /// The digit of each cell says how many of the cells hold it (ISS's
+    /// `CountingCircles`): each digit `v` appears 0 or `v` times.
+    Counting { cells: Vec<Cell> },
 }
 
 /// Whether a [`Constraint::Table`]'s `allowed` lets its first cell hold
@@ -94,6 +101,8 @@ impl Constraint {
             | Constraint::Contains { cells, .. }
             | Constraint::Classes { cells, .. }
             | Constraint::Along { cells, .. }
+            | Constraint::Exactly { cells, .. }
+            | Constraint::Counting { cells }
             | Constraint::NotAllEqual { cells }
             | Constraint::XSum { cells, .. }
             | Constraint::Sandwich { cells, .. }
@@ -134,6 +143,13 @@ impl Constraint {
                 super::regex::Regex::new(pattern, 64).is_ok_and(|re| re.matches(&digits))
             }
             Constraint::Table { a, b, allowed } => table_allows(allowed, digit_of(*a), digit_of(*b)),
+            Constraint::Exactly { cells, counts } => counts
+                .iter()
+                .all(|&(d, times)| cells.iter().filter(|&&c| digit_of(c) == d).count() == usize::from(times)),
+            Constraint::Counting { cells } => cells.iter().all(|&c| {
+                let d = digit_of(c);
+                cells.iter().filter(|&&o| digit_of(o) == d).count() == usize::from(d)
+            }),
             Constraint::Along { rule, cells } => {
                 let digits: Vec<Digit> = cells.iter().map(|&c| digit_of(c)).collect();
                 rule.accepts(&digits)
@@ -327,6 +343,11 @@ impl fmt::Display for Constraint {
             Constraint::NotAllEqual { cells: c } => write!(f, "not all equal: {}", cells(c)),
             Constraint::Regular { cells: c, pattern } => write!(f, "{} matches /{pattern}/", cells(c)),
             Constraint::Along { rule, cells: c } => write!(f, "{} has {rule}", cells(c)),
+            Constraint::Exactly { cells: c, counts } => {
+                let each = counts.iter().map(|(d, t)| format!("{t} x {d}"));
+                write!(f, "{} hold exactly {}", cells(c), itertools::join(each, ", "))
+            }
+            Constraint::Counting { cells: c } => write!(f, "counting circles {}", cells(c)),
             Constraint::Classes { cells: c, classes } => {
                 let class = |m: u64| itertools::join((1..=64u32).filter(|d| m >> (d - 1) & 1 == 1), "");
                 write!(

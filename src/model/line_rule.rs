@@ -25,6 +25,10 @@ pub enum LineRule {
     /// ISS's `HiddenSkyscraper`: the first cell lower than a cell before it
     /// (hidden behind it, seen from the line's start) holds the number.
     FirstHidden(u8),
+    /// ISS's `DutchFlatmates` down a column of `n` digits (given): each
+    /// middle digit (`n / 2` rounded up) has a 1 directly before it or an
+    /// `n` directly after it.
+    Flatmates(u8),
 }
 
 impl LineRule {
@@ -58,6 +62,11 @@ impl LineRule {
                 let (low, high) = (count(&|d| d <= half), count(&|d| d > n - half));
                 even == odd && low == high && low + high == digits.len()
             }
+            LineRule::Flatmates(n) => {
+                let middle = n.div_ceil(2);
+                (0..digits.len())
+                    .all(|i| digits[i] != middle || (i > 0 && digits[i - 1] == 1) || digits.get(i + 1) == Some(&n))
+            }
             LineRule::FirstHidden(target) => {
                 let mut tallest = 0;
                 for &d in digits {
@@ -79,6 +88,7 @@ impl fmt::Display for LineRule {
             LineRule::Rellik(t) => write!(f, "no digits summing to {t}"),
             LineRule::Balanced(_) => write!(f, "as many even as odd and low as high digits"),
             LineRule::FirstHidden(t) => write!(f, "first hidden skyscraper {t}"),
+            LineRule::Flatmates(n) => write!(f, "each {} beside a 1 before or a {n} after", n.div_ceil(2)),
         }
     }
 }

@@ -105,17 +105,17 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("GlobalMod", Reading::Read("`global-modular` (ISS: 9 digits only)")),
     ("FullRankTies", Reading::Refused(NOT_YET)),
     ("FullRank", Reading::Refused(NOT_YET)),
-    ("DutchFlatmates", Reading::Refused(NOT_YET)),
+    ("DutchFlatmates", Reading::Read("`dutch-flatmates`: the middle digit is N/2 rounded up, as ISS has it")),
     ("ValueIndexing", Reading::Refused(NOT_YET)),
     ("RellikCage", Reading::Read("`rellik`: a cage of different digits, no set of which sums to the number")),
     ("EqualityCage", Reading::Read("`equality-cage` (an even number of cells, as ISS requires)")),
     ("HiddenSkyscraper", Reading::Read("`hidden-skyscraper` clues, from the start and the end of the row or column (a clue of 0 needs digits 0..N-1: refused)")),
     ("NumberedRoom", Reading::Read("`numbered-room` clues, from the start and the end of the row or column (a clue of 0 needs digits 0..N-1: refused)")),
-    ("ContainExact", Reading::Refused(NOT_YET)),
-    ("LookAndSay", Reading::Refused(NOT_YET)),
+    ("ContainExact", Reading::Read("the cells hold the values exactly as often as listed (`contain-exact`)")),
+    ("LookAndSay", Reading::Read("`look-and-say`: (count, value) pairs, exact counts, 0 keeps the value out")),
     ("ConnectedValues", Reading::Refused(NOT_YET)),
-    ("EqualSum", Reading::Refused(NOT_YET)),
-    ("CountingCircles", Reading::Refused(NOT_YET)),
+    ("EqualSum", Reading::Read("the segments (split at `-`) have equal sums, as region-sum lines do")),
+    ("CountingCircles", Reading::Read("`counting-circles`")),
     ("CountDistinct", Reading::Refused(NOT_YET)),
     ("SumLine", Reading::Read("`sum-line`; a loop (`LOOP`) is refused: which segment starts it is part of the solution, and satsudoku's automata need one reading")),
     ("Lunchbox", Reading::Refused(NOT_YET)),
@@ -869,6 +869,81 @@ impl Reader<'_> {
                     }
                     let cells = self.full_line(id, n, reverse)?;
                     self.rule(p, ctx, "hidden-skyscraper", args(cells, Some(value)), word.pos)?;
+                }
+            }
+            "ContainExact" | "LookAndSay" => {
+                let first = item.args.first().ok_or_else(|| self.err(at, "expected values and cells"))?;
+                let mut counts: Vec<(Digit, u8)> = Vec::new();
+                if kind == "ContainExact" {
+                    let words: Vec<Word> =
+                        first.text.split('_').map(|t| Word { text: t.to_owned(), pos: first.pos }).collect();
+                    let mut digits = self.values(&words, n)?;
+                    digits.sort_unstable();
+                    for (t, &d) in itertools::Itertools::dedup_with_count(digits.iter()) {
+                        counts.push((d, u8::try_from(t).map_err(|_| self.err(first.pos, "too many values"))?));
+                    }
+                } else {
+                    let clue = first.text.as_bytes();
+                    if clue.is_empty() || clue.len() % 2 == 1 || !clue.iter().all(u8::is_ascii_digit) {
+                        return Err(self.err(first.pos, "expected (count, value) digit pairs, as ISS writes them"));
+                    }
+                    for pair in clue.chunks(2) {
+                        let (t, d) = (pair[0] - b'0', pair[1] - b'0');
+                        if d == 0 || usize::from(d) > n {
+                            return Err(self.err(first.pos, format!("value {d} is outside 1..{n}")));
+                        }
+                        if counts.iter().any(|&(e, u)| e == d && (u > 0 || t > 0)) {
+                            return Err(self.err(first.pos, format!("the clue has two pairs for value {d}")));
+                        }
+                        counts.retain(|&(e, _)| e != d);
+                        counts.push((d, t));
+                    }
+                    counts.sort_unstable();
+                }
+                let cells = line(&item.args[1..])?;
+                let listed: usize = counts.iter().map(|&(_, t)| usize::from(t)).sum();
+                if listed > cells.len() {
+                    return Err(self.err(at, format!("{listed} values do not fit in {} cells", cells.len())));
+                }
+                self.constraint(p, Constraint::Exactly { cells, counts }, at)?;
+            }
+            "CountingCircles" => {
+                let cells = line(&item.args)?;
+                self.rule(p, ctx, "counting-circles", args(cells, None), at)?;
+            }
+            "DutchFlatmates" => self.rule(p, ctx, "dutch-flatmates", Args::default(), at)?,
+            "EqualSum" => {
+                let mut parts: Vec<Vec<Cell>> = vec![Vec::new()];
+                for word in &item.args {
+                    if word.text == "-" {
+                        parts.push(Vec::new());
+                    } else {
+                        let cell = self.cell(word, n)?;
+                        parts.last_mut().expect("a part").push(cell);
+                    }
+                }
+                if parts.iter().any(Vec::is_empty) {
+                    return Err(self.err(at, "an EqualSum segment with no cells"));
+                }
+                let all: Vec<Cell> = parts.concat();
+                let disjoint = all.iter().enumerate().all(|(i, c)| !all[..i].contains(c));
+                if parts.len() >= 2 && disjoint {
+                    self.constraint(p, Constraint::EqualSums { parts }, at)?;
+                } else if parts.len() >= 2 {
+                    // Segments sharing cells (a magic square's lines): each
+                    // against the first as a weighted sum, shared cells' weights added.
+                    for part in &parts[1..] {
+                        let mut terms: Vec<(Cell, i32)> = Vec::new();
+                        let signed = parts[0].iter().map(|&c| (c, 1)).chain(part.iter().map(|&c| (c, -1)));
+                        for (cell, w) in signed {
+                            match terms.iter_mut().find(|t| t.0 == cell) {
+                                Some(term) => term.1 += w,
+                                None => terms.push((cell, w)),
+                            }
+                        }
+                        terms.retain(|t| t.1 != 0);
+                        self.constraint(p, Constraint::Sum { terms, target: 0 }, at)?;
+                    }
                 }
             }
             "NumberedRoom" => {

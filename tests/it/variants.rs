@@ -62,6 +62,12 @@ enum Rule {
     Rellik(Vec<usize>, u32),
     EqualityCage(Vec<usize>),
     HiddenSkyscraper((usize, usize), u32),
+    /// ISS's exact counts, look-and-say clues (count, digit), counting
+    /// circles and Dutch flatmates.
+    ContainExact(Vec<usize>, Vec<u32>),
+    LookAndSay(Vec<usize>, Vec<(u32, u32)>),
+    CountingCircles(Vec<usize>),
+    DutchFlatmates,
 }
 
 /// The cells a clue outside the grid looks along, from its side.
@@ -162,6 +168,15 @@ impl Spec {
                 Rule::Rellik(cs, x) => format!("rellik {} = {x}", cells(cs)),
                 Rule::EqualityCage(cs) => format!("equality-cage {}", cells(cs)),
                 Rule::HiddenSkyscraper((r, c), x) => format!("hidden-skyscraper r{r}c{c} = {x}"),
+                Rule::ContainExact(cs, ds) => {
+                    format!("contain-exact {} = {}", cells(cs), ds.iter().map(u32::to_string).collect::<String>())
+                }
+                Rule::LookAndSay(cs, pairs) => {
+                    let clue: String = pairs.iter().map(|(t, d)| format!("{t}{d}")).collect();
+                    format!("look-and-say {} = {}", cells(cs), clue.parse::<u64>().unwrap())
+                }
+                Rule::CountingCircles(cs) => format!("counting-circles {}", cells(cs)),
+                Rule::DutchFlatmates => "dutch-flatmates".into(),
             };
             out.push('\n');
         }
@@ -234,7 +249,11 @@ impl Spec {
                 | Rule::SumLine(..)
                 | Rule::Rellik(..)
                 | Rule::EqualityCage(..)
-                | Rule::HiddenSkyscraper(..) => return None,
+                | Rule::HiddenSkyscraper(..)
+                | Rule::ContainExact(..)
+                | Rule::LookAndSay(..)
+                | Rule::CountingCircles(..)
+                | Rule::DutchFlatmates => return None,
                 Rule::White(a, b, d) => add("difference", valued(&[*a, *b], *d)),
                 Rule::Black(a, b, r) => add("ratio", valued(&[*a, *b], *r)),
                 Rule::X(a, b) => add("xv", format!("{{\"cells\":{},\"value\":\"X\"}}", list(&[*a, *b]))),
@@ -478,6 +497,23 @@ impl Spec {
                     && count(&|d| d % 2 == 0) == count(&|d| d % 2 == 1)
                     && count(&|d| d <= half) == count(&|d| d > n as u32 - half)
                     && count(&|d| d > half && d <= n as u32 - half) == 0
+            }
+            Rule::ContainExact(cs, ds) => ds.iter().all(|d| {
+                let listed = ds.iter().filter(|&e| e == d).count();
+                cs.iter().filter(|&&c| g[c] == *d).count() == listed
+            }),
+            Rule::LookAndSay(cs, pairs) => {
+                pairs.iter().all(|&(t, d)| cs.iter().filter(|&&c| g[c] == d).count() == t as usize)
+            }
+            Rule::CountingCircles(cs) => {
+                cs.iter().all(|&c| cs.iter().filter(|&&o| g[o] == g[c]).count() == g[c] as usize)
+            }
+            Rule::DutchFlatmates => {
+                let middle = (n as u32).div_ceil(2);
+                (0..n * n).all(|c| {
+                    let (r, above, below) = (c / n, c.checked_sub(n), c + n);
+                    g[c] != middle || above.is_some_and(|a| g[a] == 1) || (r + 1 < n && g[below] == n as u32)
+                })
             }
             Rule::HiddenSkyscraper(clue, x) => {
                 let line = clue_line(n, *clue);
@@ -766,6 +802,33 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
             };
             Rule::HiddenSkyscraper(clue, x)
         }
+        45 => {
+            let len = 2 + rng.below(3);
+            let cs = path(rng, n, len);
+            let mut ds: Vec<u32> = cs.iter().map(|&c| grid[c]).take(1 + rng.below(len)).collect();
+            if rng.below(3) == 0 {
+                ds[0] = 1 + rng.below(n) as u32;
+            }
+            Rule::ContainExact(cs, ds)
+        }
+        46 => {
+            let len = 2 + rng.below(3);
+            let cs = path(rng, n, len);
+            let mut pairs: Vec<(u32, u32)> = Vec::new();
+            for _ in 0..1 + rng.below(2) {
+                let d = 1 + rng.below(n) as u32;
+                if pairs.iter().all(|&(_, e)| e != d) {
+                    let truth = cs.iter().filter(|&&c| grid[c] == d).count() as u32;
+                    pairs.push((if rng.below(3) > 0 { truth } else { rng.below(3) as u32 }, d));
+                }
+            }
+            Rule::LookAndSay(cs, pairs)
+        }
+        47 => {
+            let len = 2 + rng.below(4);
+            Rule::CountingCircles(path(rng, n, len))
+        }
+        48 => Rule::DutchFlatmates,
         34 => Rule::RowIndex(vec![rng.below(n * n)]),
         35 => Rule::ColumnIndex(vec![rng.below(n * n)]),
         36 => Rule::BoxIndex(vec![rng.below(n * n)]),
@@ -783,7 +846,7 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
     }
 }
 
-const KINDS: usize = 46;
+const KINDS: usize = 50;
 
 fn random_spec(rng: &mut Rng, n: usize, boxes: (usize, usize), rules: usize, givens: usize) -> Spec {
     let grid = random_grid(rng, n, boxes);

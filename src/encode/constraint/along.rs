@@ -64,6 +64,18 @@ pub(super) fn encode_along(
             };
             automaton::encode_line(cells, n, (0i32, 0i32), step, |&s| s == (0, 0), spelling, out);
         }
+        LineRule::Flatmates(digits) => {
+            // (the last digit was a 1, the last digit was a middle digit
+            // without a 1 before it, so the next must be n).
+            let middle = digits.div_ceil(2);
+            let step = |&(after_one, waiting): &(bool, bool), d: Digit| {
+                if waiting && d != digits {
+                    return None;
+                }
+                Some((d == 1, d == middle && !after_one))
+            };
+            automaton::encode_line(cells, n, (false, false), step, |&(_, waiting)| !waiting, spelling, out);
+        }
         LineRule::FirstHidden(target) => {
             let step = |sight: &Sight, d: Digit| match *sight {
                 Sight::Found => Some(Sight::Found),
@@ -73,4 +85,22 @@ pub(super) fn encode_along(
             automaton::encode_line(cells, n, Sight::Visible(0), step, |s| *s == Sight::Found, spelling, out);
         }
     }
+}
+
+/// Encodes "digit `d` appears in `cells` a number of times `allowed`
+/// accepts, at most `most`": an automaton counting it.
+pub(super) fn encode_count(
+    cells: &[Cell],
+    n: usize,
+    d: Digit,
+    most: usize,
+    allowed: impl Fn(usize) -> bool,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    let step = |&seen: &usize, digit: Digit| {
+        let seen = seen + usize::from(digit == d);
+        (seen <= most).then_some(seen)
+    };
+    automaton::encode_line(cells, n, 0usize, step, |&seen| allowed(seen), spelling, out);
 }

@@ -445,6 +445,19 @@ pub(super) fn encode_constraint(
             }
         }
         Constraint::Along { rule, cells } => along::encode_along(*rule, cells, n, spelling, out),
+        Constraint::Exactly { cells, counts } => {
+            for &(d, times) in counts {
+                let times = usize::from(times);
+                along::encode_count(cells, n, d, times, |seen| seen == times, spelling, out);
+            }
+        }
+        Constraint::Counting { cells } => {
+            // Each digit v: none of the cells or exactly v of them.
+            for v in digits() {
+                let v_times = usize::from(v);
+                along::encode_count(cells, n, v, v_times, |seen| seen == 0 || seen == v_times, spelling, out);
+            }
+        }
         Constraint::Classes { cells, classes } => {
             // One clause a class: some cell holds one of its digits (unit
             // propagation on a single clause is domain consistent).

@@ -2,6 +2,8 @@
 //! groups, relations and constraints.
 
 pub(super) use super::context::pairs_at;
+use itertools::Itertools;
+
 use super::context::Context;
 use super::{Args, RuleError};
 use crate::model::{Cell, Constraint, Digit, GroupKind, LineRule, Predicate, Puzzle};
@@ -373,4 +375,80 @@ pub(super) fn hidden_skyscraper(p: &mut Puzzle, a: &Args) -> Result<(), RuleErro
     }
     let rule = LineRule::FirstHidden(value as Digit);
     p.add_constraint(Constraint::Along { rule, cells: a.cells.clone() }).map_err(RuleError::from)
+}
+
+/// The digits written as one number (`= 557`: 5, 5 and 7), on grids of at
+/// most 9 digits.
+fn digits_of_value(p: &Puzzle, a: &Args) -> Result<Vec<Digit>, RuleError> {
+    let value = required(a)?;
+    if p.digits() > 9 {
+        return Err("digits written as one number: only on grids of 9 digits or fewer".into());
+    }
+    if value <= 0 {
+        return Err(RuleError::value(format!("expected digits written as one number, found {value}")));
+    }
+    Ok(value.to_string().bytes().map(|b| b - b'0').collect())
+}
+
+/// Each digit of `digits` (which may repeat) appears exactly as often as
+/// listed.
+fn exactly(p: &mut Puzzle, cells: &[Cell], counts: Vec<(Digit, u8)>) -> Result<(), RuleError> {
+    let n = p.digits();
+    if let Some(&(d, _)) = counts.iter().find(|&&(d, _)| d == 0 || usize::from(d) > n) {
+        return Err(RuleError::value(format!("digit {d} is outside 1..{n}")));
+    }
+    let listed: usize = counts.iter().map(|&(_, t)| usize::from(t)).sum();
+    if listed > cells.len() {
+        return Err(format!("{listed} digits do not fit in {} cells", cells.len()).into());
+    }
+    p.add_constraint(Constraint::Exactly { cells: cells.to_vec(), counts }).map_err(RuleError::from)
+}
+
+/// ISS's `ContainExact`: the cells hold each listed digit exactly as often
+/// as it is listed (`= 557`: two 5s and one 7).
+pub(super) fn contain_exact(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let mut digits = digits_of_value(p, a)?;
+    digits.sort_unstable();
+    let counts = digits.iter().dedup_with_count().map(|(t, &d)| (d, t as u8)).collect();
+    exactly(p, &a.cells, counts)
+}
+
+/// ISS's `LookAndSay`: the clue's digits in pairs (count, digit): `= 1223`
+/// is exactly one 2 and two 3s; a count of 0 keeps the digit out.
+pub(super) fn look_and_say(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let mut clue = digits_of_value(p, a)?;
+    if clue.len() % 2 == 1 {
+        clue.insert(0, 0); // a leading count of 0, which a number does not write
+    }
+    let mut counts: Vec<(Digit, u8)> = Vec::new();
+    for pair in clue.chunks(2) {
+        let (times, d) = (pair[0], pair[1]);
+        if counts.iter().any(|&(e, _)| e == d) {
+            return Err(RuleError::value(format!("the clue names digit {d} twice")));
+        }
+        counts.push((d, times));
+    }
+    counts.sort_unstable();
+    exactly(p, &a.cells, counts)
+}
+
+/// ISS's `CountingCircles`: each circle's digit says how many circles hold
+/// it.
+pub(super) fn counting_circles(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    p.add_constraint(Constraint::Counting { cells: a.cells.clone() }).map_err(RuleError::from)
+}
+
+/// ISS's `DutchFlatmates`: down each column, each middle digit has a 1
+/// directly above it or the largest digit directly below it.
+pub(super) fn dutch_flatmates(p: &mut Puzzle) -> Result<(), RuleError> {
+    let n = p.side();
+    let digits = u8::try_from(p.digits()).map_err(|_| RuleError::from("too many digits"))?;
+    if digits < 3 {
+        return Err("Dutch flatmates needs 3 or more digits".into());
+    }
+    for c in 0..n {
+        let cells = (0..n).map(|r| Cell::new(r, c)).collect();
+        p.add_constraint(Constraint::Along { rule: LineRule::Flatmates(digits), cells })?;
+    }
+    Ok(())
 }
