@@ -421,6 +421,8 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         | Constraint::Along { .. }
         | Constraint::Exactly { .. }
         | Constraint::Counting { .. }
+        | Constraint::ValueIndex { .. }
+        | Constraint::CountDistinct { .. }
         | Constraint::Outside { .. } => {
             let mut cells = c.cells();
             cells.sort();

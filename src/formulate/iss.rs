@@ -209,6 +209,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             LineRule::Segments(target) => format!(".SumLine~{target}~{}", ids(cells)),
             LineRule::Rellik(target) => format!(".RellikCage~{target}~{}", ids(cells)),
             LineRule::Balanced(_) => format!(".EqualityCage~{}", ids(cells)),
+            LineRule::Lunchbox(target) => format!(".Lunchbox~{target}~{}", ids(cells)),
             LineRule::Flatmates(_) => {
                 // ISS writes the rule once, for every column.
                 let column = |c: usize| (0..n).map(|r| Cell::new(r, c)).collect::<Vec<_>>();
@@ -240,6 +241,10 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
         }
         Constraint::Exactly { .. } => return Err(refuse("a digit kept out of cells on a side past 9")),
         Constraint::Counting { cells } => format!(".CountingCircles~{}", ids(cells)),
+        Constraint::ValueIndex { value, control, line } => {
+            format!(".ValueIndexing~{}~{}~{}", cell_id(*value), cell_id(*control), ids(line))
+        }
+        Constraint::CountDistinct { control, cells } => format!(".CountDistinct~{}~{}", cell_id(*control), ids(cells)),
         Constraint::Classes { cells, classes } => match global_windows(puzzle, classes) {
             // ISS writes the rule once, for every 2x2 window of a 9x9.
             Some(name) if cells.first() == Some(&Cell::new(0, 0)) => format!(".{name}"),

@@ -219,6 +219,8 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::Along { .. } => "sum lines, rellik and equality cages, hidden skyscrapers, Dutch flatmates",
         Constraint::Exactly { .. } => "exact counts of digits (ISS's ContainExact, LookAndSay)",
         Constraint::Counting { .. } => "counting circles",
+        Constraint::ValueIndex { .. } => "value indexing lines",
+        Constraint::CountDistinct { .. } => "count-distinct circles",
         _ => "this constraint",
     }
 }

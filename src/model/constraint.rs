@@ -82,6 +82,12 @@ pub enum Constraint {
     /// The digit of each cell says how many of the cells hold it (ISS's
     /// `CountingCircles`): each digit `v` appears 0 or `v` times.
     Counting { cells: Vec<Cell> },
+    /// `line[k - 1]` holds the digit of `value`, where `k` is the digit of
+    /// `control` (ISS's `ValueIndexing`); `k` is at most the line's length.
+    ValueIndex { value: Cell, control: Cell, line: Vec<Cell> },
+    /// The digit of `control` is the number of different digits in
+    /// `cells` (ISS's `CountDistinct`).
+    CountDistinct { control: Cell, cells: Vec<Cell> },
 }
 
 /// Whether a [`Constraint::Table`]'s `allowed` lets its first cell hold
@@ -108,6 +114,14 @@ impl Constraint {
             | Constraint::Sandwich { cells, .. }
             | Constraint::Visible { cells, .. } => cells.clone(),
             Constraint::EqualSums { parts } => parts.concat(),
+            Constraint::ValueIndex { value, control, line } => {
+                let mut all = vec![*value, *control];
+                all.extend(line.iter().filter(|c| !all.contains(c)).copied().collect::<Vec<_>>());
+                all
+            }
+            Constraint::CountDistinct { control, cells } => {
+                std::iter::once(*control).chain(cells.iter().copied().filter(|c| c != control)).collect()
+            }
             Constraint::Index { cell, line, .. } => {
                 std::iter::once(*cell).chain(line.iter().copied().filter(|c| c != cell)).collect()
             }
@@ -146,6 +160,16 @@ impl Constraint {
             Constraint::Exactly { cells, counts } => counts
                 .iter()
                 .all(|&(d, times)| cells.iter().filter(|&&c| digit_of(c) == d).count() == usize::from(times)),
+            Constraint::ValueIndex { value, control, line } => {
+                let k = usize::from(digit_of(*control));
+                k >= 1 && line.get(k - 1).is_some_and(|&at| digit_of(at) == digit_of(*value))
+            }
+            Constraint::CountDistinct { control, cells } => {
+                let mut seen: Vec<Digit> = cells.iter().map(|&c| digit_of(c)).collect();
+                seen.sort_unstable();
+                seen.dedup();
+                seen.len() == usize::from(digit_of(*control))
+            }
             Constraint::Counting { cells } => cells.iter().all(|&c| {
                 let d = digit_of(c);
                 cells.iter().filter(|&&o| digit_of(o) == d).count() == usize::from(d)
@@ -348,6 +372,10 @@ impl fmt::Display for Constraint {
                 write!(f, "{} hold exactly {}", cells(c), itertools::join(each, ", "))
             }
             Constraint::Counting { cells: c } => write!(f, "counting circles {}", cells(c)),
+            Constraint::ValueIndex { value, control, line } => {
+                write!(f, "{value}'s digit in cell {control} of {}", cells(line))
+            }
+            Constraint::CountDistinct { control, cells: c } => write!(f, "{control} counts the digits of {}", cells(c)),
             Constraint::Classes { cells: c, classes } => {
                 let class = |m: u64| itertools::join((1..=64u32).filter(|d| m >> (d - 1) & 1 == 1), "");
                 write!(

@@ -29,6 +29,10 @@ pub enum LineRule {
     /// middle digit (`n / 2` rounded up) has a 1 directly before it or an
     /// `n` directly after it.
     Flatmates(u8),
+    /// ISS's `Lunchbox` (with its all-different group beside it): the
+    /// digits strictly between the line's smallest and its largest digit
+    /// (by position) sum to the number.
+    Lunchbox(u32),
 }
 
 impl LineRule {
@@ -62,6 +66,15 @@ impl LineRule {
                 let (low, high) = (count(&|d| d <= half), count(&|d| d > n - half));
                 even == odd && low == high && low + high == digits.len()
             }
+            LineRule::Lunchbox(target) => {
+                let at = |pick: fn(&u8, &u8) -> std::cmp::Ordering| {
+                    digits.iter().enumerate().max_by(|a, b| pick(a.1, b.1)).map(|(i, _)| i)
+                };
+                let (Some(low), Some(high)) = (at(|a, b| b.cmp(a)), at(|a, b| a.cmp(b))) else { return false };
+                let (from, to) = (low.min(high), low.max(high));
+                let between: u32 = digits.get(from + 1..to).unwrap_or(&[]).iter().map(|&d| u32::from(d)).sum();
+                between == target
+            }
             LineRule::Flatmates(n) => {
                 let middle = n.div_ceil(2);
                 (0..digits.len())
@@ -88,6 +101,7 @@ impl fmt::Display for LineRule {
             LineRule::Rellik(t) => write!(f, "no digits summing to {t}"),
             LineRule::Balanced(_) => write!(f, "as many even as odd and low as high digits"),
             LineRule::FirstHidden(t) => write!(f, "first hidden skyscraper {t}"),
+            LineRule::Lunchbox(t) => write!(f, "lunchbox {t}"),
             LineRule::Flatmates(n) => write!(f, "each {} beside a 1 before or a {n} after", n.div_ceil(2)),
         }
     }

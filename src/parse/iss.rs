@@ -106,7 +106,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("FullRankTies", Reading::Refused(NOT_YET)),
     ("FullRank", Reading::Refused(NOT_YET)),
     ("DutchFlatmates", Reading::Read("`dutch-flatmates`: the middle digit is N/2 rounded up, as ISS has it")),
-    ("ValueIndexing", Reading::Refused(NOT_YET)),
+    ("ValueIndexing", Reading::Read("`value-index`: the value cell, the control cell, then the line it indexes (control 1: the line's first cell)")),
     ("RellikCage", Reading::Read("`rellik`: a cage of different digits, no set of which sums to the number")),
     ("EqualityCage", Reading::Read("`equality-cage` (an even number of cells, as ISS requires)")),
     ("HiddenSkyscraper", Reading::Read("`hidden-skyscraper` clues, from the start and the end of the row or column (a clue of 0 needs digits 0..N-1: refused)")),
@@ -116,9 +116,9 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("ConnectedValues", Reading::Refused(NOT_YET)),
     ("EqualSum", Reading::Read("the segments (split at `-`) have equal sums, as region-sum lines do")),
     ("CountingCircles", Reading::Read("`counting-circles`")),
-    ("CountDistinct", Reading::Refused(NOT_YET)),
+    ("CountDistinct", Reading::Read("`count-distinct`: the control cell first")),
     ("SumLine", Reading::Read("`sum-line`; a loop (`LOOP`) is refused: which segment starts it is part of the solution, and satsudoku's automata need one reading")),
-    ("Lunchbox", Reading::Refused(NOT_YET)),
+    ("Lunchbox", Reading::Read("`lunchbox`: different digits; the smallest and largest by value, the cells between them by the listed order")),
 ];
 
 /// How satsudoku reads ISS's type `name`, if ISS has it.
@@ -849,6 +849,19 @@ impl Reader<'_> {
                 }
                 let cells = line(words)?;
                 self.rule(p, ctx, "sum-line", args(cells, Some(sum)), at)?;
+            }
+            "ValueIndexing" | "CountDistinct" => {
+                let cells = line(&item.args)?;
+                let (keyword, least) = if kind == "ValueIndexing" { ("value-index", 3) } else { ("count-distinct", 2) };
+                if cells.len() < least {
+                    return Err(self.err(at, format!("{kind} needs at least {least} cells")));
+                }
+                self.rule(p, ctx, keyword, args(cells, None), at)?;
+            }
+            "Lunchbox" => {
+                let (sum, words) = self.number_first(item)?;
+                let cells = line(words)?;
+                self.rule(p, ctx, "lunchbox", args(cells, Some(sum)), at)?;
             }
             "RellikCage" => {
                 let (sum, words) = self.number_first(item)?;

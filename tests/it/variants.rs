@@ -68,6 +68,11 @@ enum Rule {
     LookAndSay(Vec<usize>, Vec<(u32, u32)>),
     CountingCircles(Vec<usize>),
     DutchFlatmates,
+    Lunchbox(Vec<usize>, u32),
+    /// Value cell, control cell, then the indexed line; control first,
+    /// then the counted cells.
+    ValueIndex(Vec<usize>),
+    CountDistinct(Vec<usize>),
 }
 
 /// The cells a clue outside the grid looks along, from its side.
@@ -177,6 +182,9 @@ impl Spec {
                 }
                 Rule::CountingCircles(cs) => format!("counting-circles {}", cells(cs)),
                 Rule::DutchFlatmates => "dutch-flatmates".into(),
+                Rule::Lunchbox(cs, x) => format!("lunchbox {} = {x}", cells(cs)),
+                Rule::ValueIndex(cs) => format!("value-index {}", cells(cs)),
+                Rule::CountDistinct(cs) => format!("count-distinct {}", cells(cs)),
             };
             out.push('\n');
         }
@@ -253,7 +261,10 @@ impl Spec {
                 | Rule::ContainExact(..)
                 | Rule::LookAndSay(..)
                 | Rule::CountingCircles(..)
-                | Rule::DutchFlatmates => return None,
+                | Rule::DutchFlatmates
+                | Rule::Lunchbox(..)
+                | Rule::ValueIndex(..)
+                | Rule::CountDistinct(..) => return None,
                 Rule::White(a, b, d) => add("difference", valued(&[*a, *b], *d)),
                 Rule::Black(a, b, r) => add("ratio", valued(&[*a, *b], *r)),
                 Rule::X(a, b) => add("xv", format!("{{\"cells\":{},\"value\":\"X\"}}", list(&[*a, *b]))),
@@ -508,6 +519,15 @@ impl Spec {
             Rule::CountingCircles(cs) => {
                 cs.iter().all(|&c| cs.iter().filter(|&&o| g[o] == g[c]).count() == g[c] as usize)
             }
+            Rule::Lunchbox(cs, x) => distinct(cs) && lunch(g, cs) == *x,
+            Rule::ValueIndex(cs) => {
+                let k = g[cs[1]] as usize;
+                k + 2 <= cs.len() && g[cs[k + 1]] == g[cs[0]]
+            }
+            Rule::CountDistinct(cs) => {
+                let others: std::collections::BTreeSet<u32> = cs[1..].iter().map(|&c| g[c]).collect();
+                others.len() as u32 == g[cs[0]]
+            }
             Rule::DutchFlatmates => {
                 let middle = (n as u32).div_ceil(2);
                 (0..n * n).all(|c| {
@@ -615,6 +635,14 @@ fn path(rng: &mut Rng, n: usize, len: usize) -> Vec<usize> {
     }
 }
 
+/// A lunchbox's sum: the digits strictly between the cells holding the
+/// smallest and the largest digit of `cells`.
+fn lunch(grid: &[u32], cells: &[usize]) -> u32 {
+    let low = (0..cells.len()).min_by_key(|&i| grid[cells[i]]).unwrap();
+    let high = (0..cells.len()).max_by_key(|&i| grid[cells[i]]).unwrap();
+    cells[low.min(high) + 1..low.max(high).max(low.min(high) + 1)].iter().map(|&c| grid[c]).sum()
+}
+
 /// The digits of `cells` in `grid`, added.
 fn sum_of(grid: &[u32], cells: &[usize]) -> u32 {
     cells.iter().map(|&c| grid[c]).sum()
@@ -641,7 +669,11 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
             let l = len(rng);
             let cs = path(rng, n, l);
             let s = cs.iter().map(|&c| grid[c]).sum();
-            Rule::Killer(cs, (rng.below(3) > 0).then_some(s))
+            // A sum only where different digits can make it (a path may
+            // repeat a digit in cells that share no group).
+            let k = cs.len() as u32;
+            let reachable = (k * (k + 1) / 2..=k * (2 * n as u32 - k + 1) / 2).contains(&s);
+            Rule::Killer(cs, (rng.below(3) > 0 && reachable).then_some(s))
         }
         6 => {
             let cs: Vec<usize> = (0..n).map(|i| i * n + i).take(2 + rng.below(n - 1)).collect();
@@ -822,6 +854,11 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
                     pairs.push((if rng.below(3) > 0 { truth } else { rng.below(3) as u32 }, d));
                 }
             }
+            if pairs.iter().map(|&(t, _)| t as usize).sum::<usize>() > cs.len() {
+                for pair in &mut pairs {
+                    pair.0 = cs.iter().filter(|&&c| grid[c] == pair.1).count() as u32;
+                }
+            }
             Rule::LookAndSay(cs, pairs)
         }
         47 => {
@@ -829,6 +866,20 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
             Rule::CountingCircles(path(rng, n, len))
         }
         48 => Rule::DutchFlatmates,
+        50 => {
+            let len = 3 + rng.below(3);
+            Rule::ValueIndex(path(rng, n, len))
+        }
+        51 => {
+            let len = 2 + rng.below(4);
+            Rule::CountDistinct(path(rng, n, len))
+        }
+        49 => {
+            let len = 2 + rng.below(3);
+            let cs = path(rng, n, len);
+            let x = if rng.below(3) > 0 { lunch(grid, &cs) } else { rng.below(2 * n) as u32 };
+            Rule::Lunchbox(cs, x)
+        }
         34 => Rule::RowIndex(vec![rng.below(n * n)]),
         35 => Rule::ColumnIndex(vec![rng.below(n * n)]),
         36 => Rule::BoxIndex(vec![rng.below(n * n)]),
@@ -846,7 +897,7 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
     }
 }
 
-const KINDS: usize = 50;
+const KINDS: usize = 53;
 
 fn random_spec(rng: &mut Rng, n: usize, boxes: (usize, usize), rules: usize, givens: usize) -> Spec {
     let grid = random_grid(rng, n, boxes);
@@ -925,7 +976,7 @@ fn the_fpuzzles_reader_reads_what_the_native_format_reads() {
     let mut rng = rng(4141);
     let layouts = [(4, (2, 2), 0), (4, (1, 4), 0), (5, (1, 5), 6), (6, (2, 3), 16), (6, (3, 2), 16)];
     let (mut checked, mut refused, mut solvable) = (0, 0, 0);
-    for i in 0..180 {
+    for i in 0..220 {
         let (n, boxes, givens) = layouts[i % layouts.len()];
         let rules = 1 + rng.below(3);
         let givens = givens + rng.below(3);

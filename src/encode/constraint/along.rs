@@ -64,6 +64,33 @@ pub(super) fn encode_along(
             };
             automaton::encode_line(cells, n, (0i32, 0i32), step, |&s| s == (0, 0), spelling, out);
         }
+        LineRule::Lunchbox(target) => {
+            // (smallest, largest, the largest came last, the sum strictly
+            // between the two, the sum after the later one), sums capped
+            // just past the target (they only grow, or are replaced by
+            // sums of later digits); None before the first digit.
+            let cap = |s: u32| s.min(target + 1);
+            type Box_ = Option<(Digit, Digit, bool, u32, u32)>;
+            let step = |state: &Box_, d: Digit| -> Option<Box_> {
+                let Some((low, high, high_last, between, tail)) = *state else {
+                    return Some(Some((d, d, false, 0, 0)));
+                };
+                let dd = u32::from(d);
+                Some(Some(if d < low {
+                    // The new smallest comes last; the pair is the largest and it.
+                    // (One cell so far: the digits after it.)
+                    let between = if high_last || low == high { tail } else { cap(between + u32::from(low) + tail) };
+                    (d, high, false, between, 0)
+                } else if d > high {
+                    let between = if high_last && low != high { cap(between + u32::from(high) + tail) } else { tail };
+                    (low, d, true, between, 0)
+                } else {
+                    (low, high, high_last, between, cap(tail + dd))
+                }))
+            };
+            let accept = |state: &Box_| state.is_some_and(|(_, _, _, between, _)| between == target);
+            automaton::encode_line(cells, n, None, step, accept, spelling, out);
+        }
         LineRule::Flatmates(digits) => {
             // (the last digit was a 1, the last digit was a middle digit
             // without a 1 before it, so the next must be n).
@@ -103,4 +130,34 @@ pub(super) fn encode_count(
         (seen <= most).then_some(seen)
     };
     automaton::encode_line(cells, n, 0usize, step, |&seen| allowed(seen), spelling, out);
+}
+
+/// Encodes "`control` holds the number of different digits of `cells`":
+/// an automaton over the cells whose state is the set of digits read, its
+/// end tied to the control's digit both ways (the end state's size is the
+/// control's digit; a digit of the control needs some end of that size).
+pub(super) fn encode_count_distinct(
+    control: Cell,
+    cells: &[Cell],
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    let step = |&seen: &u64, d: Digit| Some(seen | 1 << (d - 1));
+    let within = automaton::encode_line_within(cells, n, 0u64, step, |_| true, usize::MAX, spelling, out);
+    let Some(ends) = within else { return };
+    for d in 1..=n as Digit {
+        let mut some = spelling.not(control, d);
+        some.extend(ends.iter().filter(|(seen, _)| seen.count_ones() == u32::from(d)).map(|&(_, lit)| lit));
+        out.add_clause(&some);
+    }
+    for &(seen, lit) in &ends {
+        let size = seen.count_ones() as usize;
+        if (1..=n).contains(&size) {
+            let holds = spelling.is(control, size as Digit, out);
+            out.add_clause(&[!lit, holds]);
+        } else {
+            out.add_clause(&[!lit]);
+        }
+    }
 }

@@ -451,6 +451,24 @@ pub(super) fn encode_constraint(
                 along::encode_count(cells, n, d, times, |seen| seen == times, spelling, out);
             }
         }
+        Constraint::ValueIndex { value, control, line } => {
+            // The control's digit k picks line[k - 1], whose digit is the
+            // value's: equal both ways, and no k past the line.
+            for k in digits() {
+                let Some(&at) = line.get(usize::from(k) - 1) else {
+                    out.add_clause(&spelling.not(*control, k));
+                    continue;
+                };
+                for d in digits() {
+                    let picked = spelling.not(*control, k);
+                    let to = spelling.is(at, d, out);
+                    out.add_clause(&[picked.clone(), spelling.not(*value, d), vec![to]].concat());
+                    let back = spelling.is(*value, d, out);
+                    out.add_clause(&[picked, spelling.not(at, d), vec![back]].concat());
+                }
+            }
+        }
+        Constraint::CountDistinct { control, cells } => along::encode_count_distinct(*control, cells, n, spelling, out),
         Constraint::Counting { cells } => {
             // Each digit v: none of the cells or exactly v of them.
             for v in digits() {

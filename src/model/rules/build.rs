@@ -452,3 +452,29 @@ pub(super) fn dutch_flatmates(p: &mut Puzzle) -> Result<(), RuleError> {
     }
     Ok(())
 }
+
+/// A lunchbox (ISS's `Lunchbox`): different digits, those strictly
+/// between the smallest and the largest (in the order the cells are
+/// listed) summing to the number.
+pub(super) fn lunchbox(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let target = required(a)?;
+    if !(0..=4096).contains(&target) {
+        return Err(RuleError::value(format!("expected a sum from 0, found {target}")));
+    }
+    cage_with(p, &a.cells, LineRule::Lunchbox(target as u32))
+}
+
+/// A value indexing line (ISS's `ValueIndexing`): the first cell's digit
+/// stands on the line past the second cell, in the cell the second
+/// cell's digit counts to (1: the third cell).
+pub(super) fn value_index(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let (value, control, line) = (a.cells[0], a.cells[1], a.cells[2..].to_vec());
+    p.add_constraint(Constraint::ValueIndex { value, control, line }).map_err(RuleError::from)
+}
+
+/// A count-distinct circle (ISS's `CountDistinct`): the first cell's digit
+/// is the number of different digits in the others.
+pub(super) fn count_distinct(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let (control, cells) = (a.cells[0], a.cells[1..].to_vec());
+    p.add_constraint(Constraint::CountDistinct { control, cells }).map_err(RuleError::from)
+}
