@@ -423,6 +423,7 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         | Constraint::Counting { .. }
         | Constraint::ValueIndex { .. }
         | Constraint::CountDistinct { .. }
+        | Constraint::Machine { .. }
         | Constraint::Outside { .. } => {
             let mut cells = c.cells();
             cells.sort();

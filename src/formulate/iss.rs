@@ -244,6 +244,11 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
         Constraint::ValueIndex { value, control, line } => {
             format!(".ValueIndexing~{}~{}~{}", cell_id(*value), cell_id(*control), ids(line))
         }
+        Constraint::Machine { token, name, segments, .. } => {
+            let parts: Vec<String> = segments.iter().map(|s| ids(s)).collect();
+            let label = if name.is_empty() { String::new() } else { format!("_{name}~") };
+            format!(".NFA~{token}~{label}{}", parts.join("~-~"))
+        }
         Constraint::CountDistinct { control, cells } => format!(".CountDistinct~{}~{}", cell_id(*control), ids(cells)),
         Constraint::Classes { cells, classes } => match global_windows(puzzle, classes) {
             // ISS writes the rule once, for every 2x2 window of a 9x9.

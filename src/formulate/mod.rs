@@ -221,6 +221,7 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::Counting { .. } => "counting circles",
         Constraint::ValueIndex { .. } => "value indexing lines",
         Constraint::CountDistinct { .. } => "count-distinct circles",
+        Constraint::Machine { .. } => "state machines over a line (ISS's NFA)",
         _ => "this constraint",
     }
 }

@@ -88,6 +88,11 @@ pub enum Constraint {
     /// The digit of `control` is the number of different digits in
     /// `cells` (ISS's `CountDistinct`).
     CountDistinct { control: Cell, cells: Vec<Cell> },
+    /// The digits of the segments, read in order with symbol `n + 1`
+    /// between two segments, are accepted by the state machine ISS's
+    /// `token` writes (its `NFA` constraint, [`super::nfa`]), on a grid
+    /// of `n` digits; `name` is ISS's label for it, kept for the way back.
+    Machine { token: String, name: String, segments: Vec<Vec<Cell>>, n: usize },
 }
 
 /// Whether a [`Constraint::Table`]'s `allowed` lets its first cell hold
@@ -114,6 +119,15 @@ impl Constraint {
             | Constraint::Sandwich { cells, .. }
             | Constraint::Visible { cells, .. } => cells.clone(),
             Constraint::EqualSums { parts } => parts.concat(),
+            Constraint::Machine { segments, .. } => {
+                let mut once: Vec<Cell> = Vec::new();
+                for &c in segments.iter().flatten() {
+                    if !once.contains(&c) {
+                        once.push(c);
+                    }
+                }
+                once
+            }
             Constraint::ValueIndex { value, control, line } => {
                 let mut all = vec![*value, *control];
                 all.extend(line.iter().filter(|c| !all.contains(c)).copied().collect::<Vec<_>>());
@@ -163,6 +177,11 @@ impl Constraint {
             Constraint::ValueIndex { value, control, line } => {
                 let k = usize::from(digit_of(*control));
                 k >= 1 && line.get(k - 1).is_some_and(|&at| digit_of(at) == digit_of(*value))
+            }
+            Constraint::Machine { token, segments, n, .. } => {
+                let digits: Vec<Vec<Digit>> =
+                    segments.iter().map(|s| s.iter().map(|&c| digit_of(c)).collect()).collect();
+                super::nfa::Nfa::decode(token).is_ok_and(|m| m.matches(&digits, *n))
             }
             Constraint::CountDistinct { control, cells } => {
                 let mut seen: Vec<Digit> = cells.iter().map(|&c| digit_of(c)).collect();
@@ -374,6 +393,10 @@ impl fmt::Display for Constraint {
             Constraint::Counting { cells: c } => write!(f, "counting circles {}", cells(c)),
             Constraint::ValueIndex { value, control, line } => {
                 write!(f, "{value}'s digit in cell {control} of {}", cells(line))
+            }
+            Constraint::Machine { name, segments, .. } => {
+                let lines = segments.iter().map(|s| cells(s));
+                write!(f, "state machine {name:?} accepts {}", itertools::join(lines, " then "))
             }
             Constraint::CountDistinct { control, cells: c } => write!(f, "{control} counts the digits of {}", cells(c)),
             Constraint::Classes { cells: c, classes } => {

@@ -92,7 +92,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("Replicate", Reading::Refused(COMPOSITE)),
     ("End", Reading::Refused(COMPOSITE)),
     ("Regex", Reading::Read("the line's digits match the pattern as a whole (ISS's grammar; its automaton unrolled over the line, domain consistent)")),
-    ("NFA", Reading::Refused("a rule given as a state machine over a line: the automaton encoding is built (skyscrapers, x-sums, sandwiches) but ISS's serialised machines are not read yet")),
+    ("NFA", Reading::Read("the state machine ISS serialises (its `NFASerializer`), over the cells in order, the symbol past the digits between segments; unrolled as an automaton, domain consistent")),
     ("ChaosConstruction", Reading::Refused(CHAOS)),
     ("ChaosArrow", Reading::Refused(CHAOS)),
     ("ChaosCount", Reading::Refused(CHAOS)),
@@ -858,6 +858,49 @@ impl Reader<'_> {
                 }
                 self.rule(p, ctx, keyword, args(cells, None), at)?;
             }
+            "NFA" => {
+                let token = item.args.first().ok_or_else(|| self.err(at, "expected a machine, then cells"))?;
+                let machine = crate::model::nfa::Nfa::decode(&token.text)
+                    .map_err(|e| self.err(token.pos, format!("the state machine: {e}")))?;
+                // ISS's named groups: `_name` starts one, an empty item ends
+                // one; each is the machine over its own cells, `-` between
+                // segments.
+                let mut groups: Vec<(String, Vec<Vec<Cell>>)> = Vec::new();
+                let mut name = String::new();
+                let mut open: Vec<Vec<Cell>> = vec![Vec::new()];
+                let mut flush = |name: &str, open: &mut Vec<Vec<Cell>>| {
+                    let segments = std::mem::replace(open, vec![Vec::new()]);
+                    if segments.iter().any(|s| !s.is_empty()) {
+                        groups.push((name.to_owned(), segments));
+                    }
+                };
+                for word in &item.args[1..] {
+                    if word.text.is_empty() {
+                        flush(&name, &mut open);
+                    } else if let Some(label) = word.text.strip_prefix('_') {
+                        flush(&name, &mut open);
+                        name = label.to_owned();
+                    } else if word.text == "-" {
+                        open.push(Vec::new());
+                    } else {
+                        let cell = self.cell(word, n)?;
+                        open.last_mut().expect("a segment").push(cell);
+                    }
+                }
+                flush(&name, &mut open);
+                for (name, segments) in groups {
+                    if segments.len() > 1 && machine.symbols() <= n {
+                        let many = format!(
+                            "a state machine of {} symbols over several segments: ISS needs {} (the last between segments)",
+                            machine.symbols(),
+                            n + 1
+                        );
+                        return Err(self.err(at, many));
+                    }
+                    let token = token.text.clone();
+                    self.constraint(p, Constraint::Machine { token, name, segments, n }, at)?;
+                }
+            }
             "Lunchbox" => {
                 let (sum, words) = self.number_first(item)?;
                 let cells = line(words)?;
@@ -1389,8 +1432,8 @@ mod tests {
         assert_eq!(p.given(Cell::new(0, 0)), Some(5));
         let err = parse_iss(".~R1C1_5\n.Thermo~R1C2~R1Cz", "t").unwrap_err();
         assert_eq!((err.line, err.col), (2, 14), "{err}");
-        let err = parse_iss(".Lunchbox~10~R1C1~R1C2", "t").unwrap_err();
-        assert!(err.message.contains("Lunchbox is not read"), "{err}");
+        let err = parse_iss(".FullRank~R1~2~", "t").unwrap_err();
+        assert!(err.message.contains("FullRank is not read"), "{err}");
         let err = parse_iss(".Foo~R1C1", "t").unwrap_err();
         assert!(err.message.contains("unknown ISS constraint type"), "{err}");
     }

@@ -161,3 +161,44 @@ pub(super) fn encode_count_distinct(
         }
     }
 }
+
+/// Encodes "the machine `token` accepts the segments' digits" (symbol
+/// `n + 1` between segments): the subset construction run as the line is
+/// read, each state the position and the machine's states there (the
+/// position tells where a segment ends), unrolled like every automaton
+/// here, domain consistent. A token that does not decode accepts nothing
+/// (the readers refuse it first).
+pub(super) fn encode_machine(
+    token: &str,
+    segments: &[Vec<Cell>],
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    let Ok(machine) = crate::model::nfa::Nfa::decode(token) else {
+        out.add_clause(&[]);
+        return;
+    };
+    let cells: Vec<Cell> = segments.concat();
+    // The segment ends after each position (0: before the first cell).
+    let mut breaks = vec![0usize; cells.len() + 1];
+    let mut at = 0;
+    for (i, segment) in segments.iter().enumerate() {
+        if i > 0 {
+            breaks[at] += 1;
+        }
+        at += segment.len();
+    }
+    let across = |mut states: Vec<usize>, count: usize| {
+        for _ in 0..count {
+            states = machine.step(&states, n + 1);
+        }
+        states
+    };
+    let start = (0usize, across(machine.start(), breaks[0]));
+    let step = |(pos, states): &(usize, Vec<usize>), d: Digit| {
+        let next = across(machine.step(states, usize::from(d)), breaks[pos + 1]);
+        (!next.is_empty()).then_some((pos + 1, next))
+    };
+    automaton::encode_line(&cells, n, start, step, |(_, states)| machine.accepts(states), spelling, out);
+}

@@ -468,6 +468,7 @@ pub(super) fn encode_constraint(
                 }
             }
         }
+        Constraint::Machine { token, segments, .. } => along::encode_machine(token, segments, n, spelling, out),
         Constraint::CountDistinct { control, cells } => along::encode_count_distinct(*control, cells, n, spelling, out),
         Constraint::Counting { cells } => {
             // Each digit v: none of the cells or exactly v of them.

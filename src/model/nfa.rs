@@ -1,0 +1,209 @@
+//! State machines over a line as ISS writes them (its `NFA` constraint,
+//! `NFASerializer` in ISS's `js/nfa_builder.js`): base64url bytes read
+//! bit by bit, most significant first; a header (format, state bits,
+//! symbol count, start and accept counts, which starts accept), then each
+//! state's transitions, plain (a count, then symbol and target pairs) or
+//! packed (a mask of symbols, lowest bit symbol 1, one target each).
+//! States are numbered starts first, then the other accepting states,
+//! then the rest. Symbol `k`, counted from 1, is digit `k`; on a line of
+//! several segments, the symbol past the digits (`n + 1`) is read between
+//! segments.
+
+use super::Digit;
+
+/// A nondeterministic automaton over the symbols `1..=symbols`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nfa {
+    symbols: usize,
+    starts: Vec<usize>,
+    accepting: Vec<bool>,
+    /// For each state, its (symbol, target) transitions.
+    next: Vec<Vec<(usize, usize)>>,
+}
+
+/// The bits of a byte string, most significant first.
+struct Bits<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Bits<'_> {
+    fn left(&self) -> usize {
+        self.bytes.len() * 8 - self.at
+    }
+
+    fn read(&mut self, count: usize) -> Result<usize, String> {
+        if count > self.left() || count > 32 {
+            return Err("the machine's data ends early".into());
+        }
+        let mut value = 0usize;
+        for _ in 0..count {
+            let bit = self.bytes[self.at / 8] >> (7 - self.at % 8) & 1;
+            value = value << 1 | usize::from(bit);
+            self.at += 1;
+        }
+        Ok(value)
+    }
+}
+
+/// The bits needed to write `value` (0 for 0).
+fn bits_for(value: usize) -> usize {
+    (usize::BITS - value.leading_zeros()) as usize
+}
+
+/// The bytes of base64url text (ISS leaves the padding out).
+fn base64url(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    let (mut word, mut held) = (0u32, 0);
+    for c in text.trim_end_matches('=').bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'-' | b'+' => 62,
+            b'_' | b'/' => 63,
+            _ => return None,
+        };
+        word = word << 6 | u32::from(v);
+        held += 6;
+        if held >= 8 {
+            held -= 8;
+            out.push((word >> held) as u8);
+            word &= (1 << held) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// The most states a machine may have (ISS's bound: 16 bits of state).
+const MOST_STATES: usize = 1 << 16;
+
+impl Nfa {
+    /// The machine ISS's token writes; an empty token is a machine with no
+    /// state, which accepts nothing.
+    pub fn decode(token: &str) -> Result<Nfa, String> {
+        if token.is_empty() {
+            return Ok(Nfa { symbols: 1, starts: Vec::new(), accepting: Vec::new(), next: Vec::new() });
+        }
+        let bytes = base64url(token).ok_or("expected the machine in base64url, as ISS writes it")?;
+        let mut bits = Bits { bytes: &bytes, at: 0 };
+        let format = bits.read(2)?;
+        if format > 1 {
+            return Err(format!("unknown machine format {format}"));
+        }
+        let state_bits = bits.read(4)? + 1;
+        let symbols = bits.read(4)? + 1;
+        let (start_count, accept_count) = (bits.read(state_bits)?, bits.read(state_bits)?);
+        let start_accepts = bits.read(start_count)?;
+        if start_count == 0 {
+            return Err("a machine with no start state".into());
+        }
+        let mut next: Vec<Vec<(usize, usize)>> = Vec::new();
+        let symbol_bits = bits_for(symbols - 1);
+        if format == 0 {
+            let count_bits = bits.read(4)?;
+            while count_bits > 0 && bits.left() >= count_bits {
+                let count = bits.read(count_bits)?;
+                let mut moves = Vec::with_capacity(count);
+                for _ in 0..count {
+                    let symbol = bits.read(symbol_bits)? + 1;
+                    moves.push((symbol, bits.read(state_bits)?));
+                }
+                next.push(moves);
+                if next.len() > MOST_STATES {
+                    return Err("a machine of more than 65,536 states".into());
+                }
+            }
+        } else {
+            while bits.left() >= symbols {
+                let mask = bits.read(symbols)?;
+                let mut moves = Vec::new();
+                for symbol in (1..=symbols).filter(|s| mask >> (s - 1) & 1 == 1) {
+                    moves.push((symbol, bits.read(state_bits)?));
+                }
+                next.push(moves);
+                if next.len() > MOST_STATES {
+                    return Err("a machine of more than 65,536 states".into());
+                }
+            }
+        }
+        let states = next.len().max(start_count + accept_count);
+        next.resize(states, Vec::new());
+        if next.iter().flatten().any(|&(_, to)| to >= states) {
+            return Err("a transition to a state the machine does not have".into());
+        }
+        let mut accepting = vec![false; states];
+        for (i, accepting) in accepting.iter_mut().enumerate().take(start_count) {
+            *accepting = start_accepts >> i & 1 == 1;
+        }
+        for accepting in &mut accepting[start_count..start_count + accept_count] {
+            *accepting = true;
+        }
+        Ok(Nfa { symbols, starts: (0..start_count).collect(), accepting, next })
+    }
+
+    /// The symbols the machine reads: `1..=symbols`.
+    pub fn symbols(&self) -> usize {
+        self.symbols
+    }
+
+    /// The start states.
+    pub fn start(&self) -> Vec<usize> {
+        self.starts.clone()
+    }
+
+    /// The states `states` (sorted) reach on `symbol`, sorted.
+    pub fn step(&self, states: &[usize], symbol: usize) -> Vec<usize> {
+        let mut out: Vec<usize> =
+            states.iter().flat_map(|&s| self.next[s].iter().filter(|m| m.0 == symbol).map(|m| m.1)).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Whether one of `states` accepts.
+    pub fn accepts(&self, states: &[usize]) -> bool {
+        states.iter().any(|&s| self.accepting[s])
+    }
+
+    /// Whether the machine accepts the segments' digits, with symbol `n + 1`
+    /// read between two segments.
+    pub fn matches(&self, segments: &[Vec<Digit>], n: usize) -> bool {
+        let mut states = self.start();
+        for (i, segment) in segments.iter().enumerate() {
+            if i > 0 {
+                states = self.step(&states, n + 1);
+            }
+            for &d in segment {
+                states = self.step(&states, usize::from(d));
+            }
+        }
+        self.accepts(&states)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A machine written bit by bit as ISS's serializer lays it out:
+    /// packed, 1 state bit, 2 symbols, one start state that accepts and
+    /// loops on symbol 1: the language `1*`.
+    #[test]
+    fn reads_a_packed_machine_bit_by_bit() {
+        // 01 format | 0000 state bits - 1 | 0001 symbols - 1 | 1 start | 0 other accepts
+        // | 1 the start accepts | 01 symbols of state 0 (symbol 1) | 0 its target.
+        let bits = "0100000001101010";
+        let bytes = [u8::from_str_radix(&bits[..8], 2).unwrap(), u8::from_str_radix(&bits[8..], 2).unwrap()];
+        assert_eq!(bytes, [0x40, 0x6A]);
+        let machine = Nfa::decode("QGo").unwrap();
+        assert_eq!(machine.symbols(), 2);
+        assert!(machine.matches(&[vec![1, 1, 1]], 9));
+        assert!(machine.matches(&[vec![]], 9));
+        assert!(!machine.matches(&[vec![1, 2]], 9));
+        assert!(!machine.matches(&[vec![1], vec![1]], 9), "the segment break is a symbol it has no move on");
+        assert!(!Nfa::decode("").unwrap().matches(&[vec![]], 9), "an empty machine accepts nothing");
+        assert!(Nfa::decode("Q").is_err(), "a header cut short");
+        assert!(Nfa::decode("!!").is_err());
+    }
+}
