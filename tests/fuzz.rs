@@ -326,10 +326,31 @@ fn samples() -> Samples {
         s.json.push(fpuzzles::json_text(&share, "corpus").unwrap());
         s.puzzles.push(share);
     }
-    // ISS constraint strings and shorthands (every tenth example).
+    // ISS constraint strings and shorthands (every tenth example, and the
+    // first example of each type read since: state machines, lunchboxes
+    // and the rest).
     let iss: Vec<Value> =
         serde_json::from_str(&std::fs::read_to_string(root().join("tests/corpus/iss/examples.json")).unwrap()).unwrap();
-    for entry in iss.iter().step_by(10) {
+    let newer = [
+        ".NFA~",
+        ".Lunchbox~",
+        ".SumLine~",
+        ".RellikCage~",
+        ".EqualityCage~",
+        ".HiddenSkyscraper~",
+        ".NumberedRoom~",
+        ".CountingCircles~",
+        ".LookAndSay~",
+        ".ValueIndexing~",
+        ".CountDistinct~",
+        ".EqualSum~",
+        ".AntiTaxicab",
+        ".GlobalEntropy",
+        ".DutchFlatmates",
+    ];
+    let first_of = |t: &str| iss.iter().find(|e| e["input"].as_str().unwrap().contains(t));
+    let picked: Vec<&Value> = iss.iter().step_by(10).chain(newer.iter().filter_map(|t| first_of(t))).collect();
+    for entry in picked {
         s.formatted.push((Format::Iss, entry["input"].as_str().unwrap().to_owned()));
         s.puzzles.push(entry["input"].as_str().unwrap().to_owned());
     }

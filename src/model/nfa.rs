@@ -166,6 +166,40 @@ impl Nfa {
         states.iter().any(|&s| self.accepting[s])
     }
 
+    /// Whether unrolling the machine's subset construction over segments of
+    /// these lengths (digits `1..=n`, symbol `n + 1` between segments)
+    /// makes at most `most` edges: the size of the automaton the encoder
+    /// builds, which a machine of few states can make exponential.
+    pub fn unrolls_within(&self, lengths: &[usize], n: usize, most: usize) -> bool {
+        let mut layer: Vec<Vec<usize>> = vec![self.start()];
+        let mut edges = 0usize;
+        for (i, &len) in lengths.iter().enumerate() {
+            if i > 0 {
+                layer = layer.iter().map(|s| self.step(s, n + 1)).filter(|s| !s.is_empty()).collect();
+            }
+            for _ in 0..len {
+                let mut next: Vec<Vec<usize>> = Vec::new();
+                for states in &layer {
+                    for d in 1..=n {
+                        let to = self.step(states, d);
+                        if to.is_empty() {
+                            continue;
+                        }
+                        edges += 1;
+                        if edges > most {
+                            return false;
+                        }
+                        if !next.contains(&to) {
+                            next.push(to);
+                        }
+                    }
+                }
+                layer = next;
+            }
+        }
+        true
+    }
+
     /// Whether the machine accepts the segments' digits, with symbol `n + 1`
     /// read between two segments.
     pub fn matches(&self, segments: &[Vec<Digit>], n: usize) -> bool {

@@ -34,6 +34,10 @@ const CHAOS: &str = "chaos construction: the regions are part of the solution; n
 const RANGE: &str = "needs digits 0..N or a value range other than 1..N; not in satsudoku's model yet";
 const NOT_YET: &str = "not in satsudoku's rule table yet";
 
+/// The most edges a state machine's unrolled automaton may have: its
+/// subset construction can grow exponentially with the line.
+const MOST_MACHINE_EDGES: usize = 200_000;
+
 /// Every constraint type ISS reads (its `SudokuConstraint` classes), and
 /// how satsudoku reads it. docs/rules.md shows this table ([`markdown`]).
 pub const TYPES: &[(&str, Reading)] = &[
@@ -896,6 +900,10 @@ impl Reader<'_> {
                             n + 1
                         );
                         return Err(self.err(at, many));
+                    }
+                    let lengths: Vec<usize> = segments.iter().map(Vec::len).collect();
+                    if !machine.unrolls_within(&lengths, n, MOST_MACHINE_EDGES) {
+                        return Err(self.err(token.pos, "a state machine whose unrolled automaton passes 200,000 edges on these cells: not read yet"));
                     }
                     let token = token.text.clone();
                     self.constraint(p, Constraint::Machine { token, name, segments, n }, at)?;
