@@ -424,6 +424,7 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         | Constraint::ValueIndex { .. }
         | Constraint::CountDistinct { .. }
         | Constraint::Machine { .. }
+        | Constraint::AntiTaxicab { .. }
         | Constraint::Outside { .. } => {
             let mut cells = c.cells();
             cells.sort();

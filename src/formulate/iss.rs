@@ -244,6 +244,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
         Constraint::ValueIndex { value, control, line } => {
             format!(".ValueIndexing~{}~{}~{}", cell_id(*value), cell_id(*control), ids(line))
         }
+        Constraint::AntiTaxicab { .. } => ".AntiTaxicab".to_owned(),
         Constraint::Machine { token, name, segments, .. } => {
             let parts: Vec<String> = segments.iter().map(|s| ids(s)).collect();
             let label = if name.is_empty() { String::new() } else { format!("_{name}~") };

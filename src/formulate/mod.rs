@@ -222,6 +222,7 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::ValueIndex { .. } => "value indexing lines",
         Constraint::CountDistinct { .. } => "count-distinct circles",
         Constraint::Machine { .. } => "state machines over a line (ISS's NFA)",
+        Constraint::AntiTaxicab { .. } => "the anti-taxicab rule",
         _ => "this constraint",
     }
 }

@@ -93,6 +93,10 @@ pub enum Constraint {
     /// `token` writes (its `NFA` constraint, [`super::nfa`]), on a grid
     /// of `n` digits; `name` is ISS's label for it, kept for the way back.
     Machine { token: String, name: String, segments: Vec<Vec<Cell>>, n: usize },
+    /// Two cells of a `side` x `side` grid a taxicab distance `d` apart
+    /// (rows plus columns) do not both hold `d` (ISS's `AntiTaxicab`); one
+    /// constraint for the grid, so that the model stays small.
+    AntiTaxicab { side: usize },
 }
 
 /// Whether a [`Constraint::Table`]'s `allowed` lets its first cell hold
@@ -119,6 +123,9 @@ impl Constraint {
             | Constraint::Sandwich { cells, .. }
             | Constraint::Visible { cells, .. } => cells.clone(),
             Constraint::EqualSums { parts } => parts.concat(),
+            Constraint::AntiTaxicab { side } => {
+                itertools::iproduct!(0..*side, 0..*side).map(|(r, c)| Cell::new(r, c)).collect()
+            }
             Constraint::Machine { segments, .. } => {
                 let mut once: Vec<Cell> = Vec::new();
                 for &c in segments.iter().flatten() {
@@ -177,6 +184,15 @@ impl Constraint {
             Constraint::ValueIndex { value, control, line } => {
                 let k = usize::from(digit_of(*control));
                 k >= 1 && line.get(k - 1).is_some_and(|&at| digit_of(at) == digit_of(*value))
+            }
+            Constraint::AntiTaxicab { side } => {
+                let cells: Vec<Cell> = itertools::iproduct!(0..*side, 0..*side).map(|(r, c)| Cell::new(r, c)).collect();
+                cells.iter().enumerate().all(|(i, &a)| {
+                    cells[i + 1..].iter().all(|&b| {
+                        let d = a.row.abs_diff(b.row) + a.col.abs_diff(b.col);
+                        !(usize::from(digit_of(a)) == d && usize::from(digit_of(b)) == d)
+                    })
+                })
             }
             Constraint::Machine { token, segments, n, .. } => {
                 let digits: Vec<Vec<Digit>> =
@@ -394,6 +410,7 @@ impl fmt::Display for Constraint {
             Constraint::ValueIndex { value, control, line } => {
                 write!(f, "{value}'s digit in cell {control} of {}", cells(line))
             }
+            Constraint::AntiTaxicab { .. } => write!(f, "anti-taxicab"),
             Constraint::Machine { name, segments, .. } => {
                 let lines = segments.iter().map(|s| cells(s));
                 write!(f, "state machine {name:?} accepts {}", itertools::join(lines, " then "))

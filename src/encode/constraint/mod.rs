@@ -468,6 +468,18 @@ pub(super) fn encode_constraint(
                 }
             }
         }
+        Constraint::AntiTaxicab { side } => {
+            // A binary clause per pair of cells d apart, for d a digit.
+            let cells: Vec<Cell> = itertools::iproduct!(0..*side, 0..*side).map(|(r, c)| Cell::new(r, c)).collect();
+            for (i, &a) in cells.iter().enumerate() {
+                for &b in &cells[i + 1..] {
+                    let d = a.row.abs_diff(b.row) + a.col.abs_diff(b.col);
+                    if (1..=n).contains(&d) {
+                        out.add_clause(&[spelling.not(a, d as Digit), spelling.not(b, d as Digit)].concat());
+                    }
+                }
+            }
+        }
         Constraint::Machine { token, segments, .. } => along::encode_machine(token, segments, n, spelling, out),
         Constraint::CountDistinct { control, cells } => along::encode_count_distinct(*control, cells, n, spelling, out),
         Constraint::Counting { cells } => {

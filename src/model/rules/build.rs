@@ -293,21 +293,8 @@ pub(super) fn global_windows(p: &mut Puzzle, classes: Vec<u64>) -> Result<(), Ru
 /// ISS's anti-taxicab rule: two cells a taxicab distance `d` apart (rows
 /// plus columns) do not both hold `d`.
 pub(super) fn anti_taxicab(p: &mut Puzzle) -> Result<(), RuleError> {
-    let n = p.side();
-    let cells: Vec<Cell> = p.cells().collect();
-    for (i, &a) in cells.iter().enumerate() {
-        for &b in &cells[i + 1..] {
-            let d = a.row.abs_diff(b.row) + a.col.abs_diff(b.col);
-            if d > n || d > 64 {
-                continue;
-            }
-            // Every pair but (d, d).
-            let all = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-            let allowed = (1..=n).map(|i| if i == d { all & !(1 << (d - 1)) } else { all }).collect();
-            p.add_constraint(Constraint::Table { a, b, allowed })?;
-        }
-    }
-    Ok(())
+    let side = p.side();
+    p.add_constraint(Constraint::AntiTaxicab { side }).map_err(RuleError::from)
 }
 
 /// A numbered room clue outside the grid: the line's first digit `D` says
