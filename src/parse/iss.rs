@@ -923,18 +923,6 @@ impl Reader<'_> {
                 let cells = line(&item.args)?;
                 self.rule(p, ctx, "equality-cage", args(cells, None), at)?;
             }
-            "HiddenSkyscraper" => {
-                let id = item.args.first().ok_or_else(|| self.err(at, "expected a row or column such as R1"))?;
-                for (k, reverse) in [(1, false), (2, true)] {
-                    let Some(word) = item.args.get(k).filter(|w| !w.text.is_empty()) else { continue };
-                    let value = self.number(word)?;
-                    if value == 0 {
-                        return Err(self.err(word.pos, format!("a hidden skyscraper clue of 0: {RANGE}")));
-                    }
-                    let cells = self.full_line(id, n, reverse)?;
-                    self.rule(p, ctx, "hidden-skyscraper", args(cells, Some(value)), word.pos)?;
-                }
-            }
             "ContainExact" | "LookAndSay" => {
                 let first = item.args.first().ok_or_else(|| self.err(at, "expected values and cells"))?;
                 let mut counts: Vec<(Digit, u8)> = Vec::new();
@@ -1010,16 +998,21 @@ impl Reader<'_> {
                     }
                 }
             }
-            "NumberedRoom" => {
+            "NumberedRoom" | "HiddenSkyscraper" => {
+                let (keyword, noun) = if kind == "NumberedRoom" {
+                    ("numbered-room", "numbered room")
+                } else {
+                    ("hidden-skyscraper", "hidden skyscraper")
+                };
                 let id = item.args.first().ok_or_else(|| self.err(at, "expected a row or column such as R1"))?;
                 for (k, reverse) in [(1, false), (2, true)] {
                     let Some(word) = item.args.get(k).filter(|w| !w.text.is_empty()) else { continue };
                     let value = self.number(word)?;
                     if value == 0 {
-                        return Err(self.err(word.pos, format!("a numbered room clue of 0: {RANGE}")));
+                        return Err(self.err(word.pos, format!("a {noun} clue of 0: {RANGE}")));
                     }
                     let cells = self.full_line(id, n, reverse)?;
-                    self.rule(p, ctx, "numbered-room", args(cells, Some(value)), word.pos)?;
+                    self.rule(p, ctx, keyword, args(cells, Some(value)), word.pos)?;
                 }
             }
             "AntiTaxicab" => self.rule(p, ctx, "antitaxicab", Args::default(), at)?,
