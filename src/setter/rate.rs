@@ -16,6 +16,12 @@
 //! 4. when that stalls too, a guess: the open cell with the fewest
 //!    candidates is given its digit from the solution (a backdoor).
 //!
+//! On layouts made only of all-different groups, allowed digits and pairs
+//! of different digits, the prober runs on bitboards
+//! (`count::enumerate::singles`), and a depth-1 sweep gives up a probe
+//! once its refutation can no longer be as small as the smallest found so
+//! far (`Prober::probe_within`): the step is the same, found sooner.
+//!
 //! The score adds a cost for each step; see [`Rating::score`] and
 //! docs/commands.md for the scale. Nothing depends on time or threads: a
 //! puzzle rates the same on every run and machine.
