@@ -1,4 +1,6 @@
-"""What the benchmark scripts share: the line that names the machine."""
+"""What the benchmark scripts share: the line that names the machine, and
+where a run's results go."""
+import datetime
 import os
 import platform
 
@@ -10,3 +12,16 @@ def machine():
         names = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")]
         model = names[0] if names else model
     return f"{model}, {os.cpu_count()} cores"
+
+
+def results_path(name):
+    """bench/results/NAME-DATE.md, or NAME-DATE-2.md and so on when the day
+    has runs already: a rerun never overwrites the day's earlier results
+    (bench/tables.py takes the newest)."""
+    os.makedirs("bench/results", exist_ok=True)
+    today = datetime.date.today()
+    path, run = f"bench/results/{name}-{today}.md", 1
+    while os.path.exists(path):
+        run += 1
+        path = f"bench/results/{name}-{today}-{run}.md"
+    return path

@@ -14,7 +14,8 @@ the fastest of three in one worker). Every satsudoku verdict is checked
 against ISS's and the published solution.
 
 usage: python3 bench/iss.py RUNS [TIMEOUT]
-  (from the repository root; writes bench/results/iss-DATE.md and prints it)
+  (from the repository root; writes bench/results/iss-DATE.md, or -2, -3 ... after
+  the day's earlier runs, and prints it)
 """
 import datetime
 import json
@@ -26,7 +27,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import machine  # noqa: E402
+from benchlib import machine, results_path  # noqa: E402
 
 # Its real path: run_iss.mjs runs only as node's main module, which it
 # recognises by its real path (../shared may be a link).
@@ -154,8 +155,7 @@ def main():
     lines += ["", f"Verdicts: satsudoku agreed with ISS's recorded verdict on {agree} of {len(rows)} "
               "(a stopped run has no verdict); tests/it/iss.rs checks the solutions."]
     text = "\n".join(lines) + "\n"
-    os.makedirs("bench/results", exist_ok=True)
-    with open(f"bench/results/iss-{date}.md", "w") as f:
+    with open(results_path("iss"), "w") as f:
         f.write(text)
     print(text)
 

@@ -39,6 +39,8 @@ import sys
 import tempfile
 import time
 
+from benchlib import results_path
+
 BIN = "target/release/satsudoku"
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = sys.executable
@@ -307,13 +309,7 @@ def main():
     lines += ["", f"Steal: the hypervisor took {100 * stolen / max(total, 1):.0f}% of this machine's CPU time during the "
               "run (/proc/stat); tools took turns run by run, so a slow spell fell on all of them."]
     text = "\n".join(lines) + "\n"
-    os.makedirs("bench/results", exist_ok=True)
-    path = f"bench/results/peers-{datetime.date.today()}.md"
-    runs_today = 1
-    while os.path.exists(path):  # keep the day's earlier runs
-        runs_today += 1
-        path = f"bench/results/peers-{datetime.date.today()}-{runs_today}.md"
-    with open(path, "w") as f:
+    with open(results_path("peers"), "w") as f:
         f.write(text)
     print(text)
 

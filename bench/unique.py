@@ -20,6 +20,8 @@ import subprocess
 import sys
 import time
 
+from benchlib import results_path
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -59,9 +61,9 @@ def in_turns(tools, runs, path, check):
 
 
 def write_results(name, lines):
-    """Writes bench/results/NAME-DATE.md and prints it."""
-    os.makedirs("bench/results", exist_ok=True)
-    with open(f"bench/results/{name}-{datetime.date.today()}.md", "w") as f:
+    """Writes bench/results/NAME-DATE.md (or -2, -3 ... after the day's
+    earlier runs) and prints it."""
+    with open(results_path(name), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from unique import commit, machine  # noqa: E402
+from unique import commit, machine, results_path  # noqa: E402
 
 ENUM_TIMEOUT = 10
 ERRATUM = ("Executive Function",
@@ -122,8 +122,7 @@ def main():
         lines.append(f"| {i} | {corpus[i]['title']} | {text} |")
     lines += ["", "Verdicts: " + ("in the timed runs every tool found every puzzle unique, satsudoku with the published solution "
                                   "(the erratum with its true one); the enum engine alone, where it answered, too." if not wrong else "; ".join(wrong))]
-    os.makedirs("bench/results", exist_ok=True)
-    with open(f"bench/results/variants-{datetime.date.today()}.md", "w") as f:
+    with open(results_path("variants"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
 
