@@ -815,14 +815,7 @@ impl Reader<'_> {
                     return Err(bad());
                 }
                 // A cell listed twice counts twice (ISS adds its terms).
-                let mut terms: Vec<(Cell, i32)> = Vec::new();
-                for (cell, c) in cells.into_iter().zip(coefficients) {
-                    match terms.iter_mut().find(|t| t.0 == cell) {
-                        Some(term) => term.1 += c as i32,
-                        None => terms.push((cell, c as i32)),
-                    }
-                }
-                terms.retain(|t| t.1 != 0);
+                let terms = merged_terms(cells.into_iter().zip(coefficients.into_iter().map(|c| c as i32)));
                 self.constraint(p, Constraint::Sum { terms, target: target as i32 }, at)?;
             }
             "LittleKiller" => {
@@ -985,15 +978,8 @@ impl Reader<'_> {
                     // Segments sharing cells (a magic square's lines): each
                     // against the first as a weighted sum, shared cells' weights added.
                     for part in &parts[1..] {
-                        let mut terms: Vec<(Cell, i32)> = Vec::new();
                         let signed = parts[0].iter().map(|&c| (c, 1)).chain(part.iter().map(|&c| (c, -1)));
-                        for (cell, w) in signed {
-                            match terms.iter_mut().find(|t| t.0 == cell) {
-                                Some(term) => term.1 += w,
-                                None => terms.push((cell, w)),
-                            }
-                        }
-                        terms.retain(|t| t.1 != 0);
+                        let terms = merged_terms(signed);
                         self.constraint(p, Constraint::Sum { terms, target: 0 }, at)?;
                     }
                 }
@@ -1299,6 +1285,20 @@ pub fn regex_token(pattern: &str) -> String {
             out.push(char::from(BASE64[(word >> (18 - 6 * k) & 63) as usize]));
         }
     }
+    out
+}
+
+/// Weighted terms with each cell once, its weights added, zero weights
+/// dropped (ISS adds the terms of a cell listed twice).
+fn merged_terms(terms: impl Iterator<Item = (Cell, i32)>) -> Vec<(Cell, i32)> {
+    let mut out: Vec<(Cell, i32)> = Vec::new();
+    for (cell, w) in terms {
+        match out.iter_mut().find(|t| t.0 == cell) {
+            Some(term) => term.1 += w,
+            None => out.push((cell, w)),
+        }
+    }
+    out.retain(|t| t.1 != 0);
     out
 }
 

@@ -16,16 +16,16 @@
 //!
 //! A refutation's size is measured as [`super::Prober`] measures it on
 //! the clauses: the literals the conflict rests on since the probe began,
-//! followed back through their reasons. Each placement is logged with its
-//! reason (assumed, a naked single, a hidden single in a group); a digit
-//! ruled out from a cell rests on the first logged placement that rules it
-//! out (its own cell's digit, or the same digit in a peer), or on its own
-//! assumption. A conflict is the first one found: a cell with no digit,
-//! then a group with no cell for a digit, in that order. Reasons are
-//! picked in this fixed order rather than the clauses' watch order, so
-//! sizes can differ from the clauses' by a literal or two on the same
-//! refutation; a rating never mixes the two (a layout either fits the
-//! bitboards or not).
+//! followed back through their reasons. Each cell placed records when,
+//! with what digit and why (assumed, a naked single, a hidden single in a
+//! group); a digit ruled out from a cell rests on the earliest placement
+//! that rules it out (its own cell's digit, or the same digit in a peer),
+//! or on its own assumption. Singles are placed a generation at a time,
+//! and the conflict taken is the one with the smallest cone among those of
+//! the first generation that meets any. Reasons are picked this way rather
+//! than in the clauses' watch order, so sizes can differ from the clauses'
+//! on the same refutation; a rating never mixes the two (a layout either
+//! fits the bitboards or not).
 
 use crate::model::{Constraint, Predicate, Puzzle};
 
@@ -291,7 +291,7 @@ impl Singles {
         let scans = limit.map_or(u32::MAX, |limit| (limit / 2).min(u32::MAX as usize) as u32);
         let size = match self.assume_within(cell, digit, true, scans) {
             Rest::Fixpoint => {
-                placed.extend(bits(self.board.placed & !start.placed).map(|at| (at, self.digit_of(at).unwrap_or(1))));
+                self.placed_since(&start, placed);
                 None
             }
             Rest::Conflict => Some(self.smallest_cone(&start)),
@@ -357,13 +357,18 @@ impl Singles {
             }
         }
         if size.is_none() {
-            placed.extend(bits(self.board.placed & !start.placed).map(|at| (at, self.digit_of(at).unwrap_or(1))));
+            self.placed_since(&start, placed);
         }
         self.pop();
         size
     }
 
-    /// Places digit index `d` in `cell`, logged with `why`; false if it
+    /// Adds to `placed` each cell placed since `start`, with its digit.
+    fn placed_since(&self, start: &Board, placed: &mut Vec<(usize, usize)>) {
+        placed.extend(bits(self.board.placed & !start.placed).map(|at| (at, self.digit_of(at).unwrap_or(1))));
+    }
+
+    /// Places digit index `d` in `cell`, recording when and `why`; false if it
     /// may not go there.
     fn place(&mut self, cell: usize, d: usize, why: Why) -> bool {
         let bit = 1u128 << cell;
