@@ -316,8 +316,10 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     }
     out.kind = ClauseKind::Constraint;
     let mut spelling = constraint::Spelling::new(&vars);
+    let differ = constraint::Differ::new(puzzle);
     for c in puzzle.constraints() {
-        constraint::encode_constraint(c, encoding.sum, encoding.lines, puzzle.digits(), &mut spelling, &mut out);
+        let (sum, lines, n) = (encoding.sum, encoding.lines, puzzle.digits());
+        constraint::encode_constraint(c, &differ, sum, lines, n, &mut spelling, &mut out);
     }
     out.kind = ClauseKind::Cage;
     constraint::encode_cages(puzzle, encoding.sum, &mut spelling, &mut out);

@@ -405,3 +405,69 @@ fn sums_as_mdds_propagate_domain_consistently() {
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+/// `--sum grouped`: a sum whose cells fall into groups of different digits
+/// (cliques of the puzzle's groups and "different" pairs, no difference
+/// between two cliques) propagates domain consistently on the sum and
+/// those differences together; the partial sums alone do not. Random
+/// cliques of 1 to 3 cells (6 at most) in row 1 of a 6x6 grid with no
+/// other group, weights 1
+/// with now and then a term of weight -1 or 2 (a pill, a doubled cell),
+/// targets from a random filling or drawn anywhere.
+#[test]
+fn grouped_sums_propagate_domain_consistently_with_their_differences() {
+    use satsudoku::model::Predicate;
+    let make = |rng: &mut Rng| -> (Puzzle, usize, Accepts) {
+        let mut puzzle = Puzzle::blank(N).unwrap();
+        let mut cliques: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut k = 0;
+        for _ in 0..1 + rng.below(3) {
+            let size = (1 + rng.below(3)).min(N - k);
+            if size == 0 {
+                break;
+            }
+            cliques.push(k..k + size);
+            k += size;
+        }
+        let cells = row(k);
+        for clique in &cliques {
+            match clique.len() {
+                1 => {}
+                2 if rng.below(2) == 0 => {
+                    puzzle.add_relation(cells[clique.start], cells[clique.start + 1], Predicate::NotEqual).unwrap()
+                }
+                _ => puzzle.add_group(cells[clique.clone()].to_vec()).unwrap(),
+            }
+        }
+        // A term of another weight is a clique of its own (a pill's digit).
+        let mut weights = vec![1i32; k];
+        let alone: Vec<usize> = cliques.iter().filter(|c| c.len() == 1).map(|c| c.start).collect();
+        if !alone.is_empty() && rng.below(2) == 0 {
+            weights[alone[rng.below(alone.len())]] = if rng.below(2) == 0 { -1 } else { 2 };
+        }
+        let filling: Vec<i32> = (0..k).map(|_| 1 + rng.below(N) as i32).collect();
+        let reach = |&w: &i32| (w.min(w * N as i32), w.max(w * N as i32));
+        let (lo, hi) = weights.iter().map(reach).fold((0, 0), |(a, b), (c, d)| (a + c, b + d));
+        let target = if rng.below(4) == 0 {
+            lo + rng.below((hi - lo + 1) as usize) as i32
+        } else {
+            filling.iter().zip(&weights).map(|(d, w)| d * w).sum()
+        };
+        let terms = cells.iter().zip(&weights).map(|(&c, &w)| (c, w)).collect();
+        puzzle.add_constraint(Constraint::Sum { terms, target }).unwrap();
+        let accepts = move |line: &[u8]| {
+            let total: i32 = line.iter().zip(&weights).map(|(&d, &w)| i32::from(d) * w).sum();
+            total == target && cliques.iter().all(|clique| distinct(&line[clique.clone()]))
+        };
+        (puzzle, k, Box::new(accepts))
+    };
+    let grouped = Encoding { sum: SumEncoding::Grouped, ..Encoding::default() };
+    let reach = measure(391, grouped, &make);
+    eprintln!("--sum grouped: {reach:?}, missed {:.3}", reach.missed());
+    assert!(reach.unsound == 0 && reach.missed() == 0.0 && reach.dead_missed == 0, "{reach:?}");
+    assert!(reach.unsupported > 200, "too few digits to judge: {reach:?}");
+    let partial = Encoding { sum: SumEncoding::PartialSums, ..Encoding::default() };
+    let before = measure(391, partial, &make);
+    eprintln!("--sum partial-sums: {before:?}, missed {:.3}", before.missed());
+    assert!(before.unsound == 0 && before.missed() > 0.0, "{before:?}");
+}

@@ -63,18 +63,39 @@ pub(super) fn encode_line_within<S: Clone + Eq + Hash>(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) -> Option<Vec<(S, Lit)>> {
-    let len = cells.len();
+    let reads = |i: usize, out: &mut dyn ClauseSink| (1..=n as Digit).map(|d| spelling.is(cells[i], d, out)).collect();
+    let step = |state: &S, _: usize, option: usize| step(state, option as Digit + 1);
+    encode_reads(&vec![n; cells.len()], start, step, accept, most, reads, out)
+}
+
+/// The automaton of [`encode_line_within`] over positions that each take
+/// one of `options[i]` values, one-hot: `step` gets the state, the
+/// position and the option's index, and `reads` gives a position's
+/// option literals (exactly one of them true), asked for in order once the
+/// automaton is built. Positions may be cells or any one-hot variable (a
+/// group's sum, for sums over groups of different digits).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn encode_reads<S: Clone + Eq + Hash>(
+    options: &[usize],
+    start: S,
+    step: impl Fn(&S, usize, usize) -> Option<S>,
+    accept: impl Fn(&S) -> bool,
+    most: usize,
+    mut reads: impl FnMut(usize, &mut dyn ClauseSink) -> Vec<Lit>,
+    out: &mut dyn ClauseSink,
+) -> Option<Vec<(S, Lit)>> {
+    let len = options.len();
     let mut made = 0usize;
     // Forward: the states of each layer and the edges between them.
     let mut layers: Vec<Vec<S>> = vec![vec![start]];
-    let mut edges: Vec<Vec<(usize, Digit, usize)>> = Vec::with_capacity(len);
+    let mut edges: Vec<Vec<(usize, usize, usize)>> = Vec::with_capacity(len);
     for i in 0..len {
         let mut index: HashMap<S, usize> = HashMap::new();
         let mut next: Vec<S> = Vec::new();
         let mut layer_edges = Vec::new();
         for (from, state) in layers[i].iter().enumerate() {
-            for d in 1..=n as Digit {
-                if let Some(to) = step(state, d) {
+            for d in 0..options[i] {
+                if let Some(to) = step(state, i, d) {
                     let at = *index.entry(to.clone()).or_insert_with(|| {
                         next.push(to);
                         next.len() - 1
@@ -118,14 +139,16 @@ pub(super) fn encode_line_within<S: Clone + Eq + Hash>(
         let live: Vec<Lit> = layer.iter().flatten().copied().collect();
         out.add_clause(&live);
     }
-    for (i, &cell) in cells.iter().enumerate() {
-        let is: Vec<Lit> = (1..=n as Digit).map(|d| spelling.is(cell, d, out)).collect();
+    for i in 0..len {
+        let is: Vec<Lit> = reads(i, out);
+        let n = is.len();
+        debug_assert_eq!(n, options[i], "one literal an option");
         let mut out_of: Vec<Vec<Lit>> = vec![Vec::new(); q[i].len()];
         let mut into: Vec<Vec<Lit>> = vec![Vec::new(); q[i + 1].len()];
         let mut on: Vec<Vec<Lit>> = vec![Vec::new(); n];
         let mut has = vec![vec![false; n]; q[i].len()];
         for &(from, d, to) in &edges[i] {
-            let (qs, qt, x) = (q[i][from].expect("live"), q[i + 1][to].expect("live"), is[usize::from(d) - 1]);
+            let (qs, qt, x) = (q[i][from].expect("live"), q[i + 1][to].expect("live"), is[d]);
             let t = out.new_var().positive();
             out.add_clause(&[!t, qs]);
             out.add_clause(&[!t, x]);
@@ -133,8 +156,8 @@ pub(super) fn encode_line_within<S: Clone + Eq + Hash>(
             out.add_clause(&[!qs, !x, t]);
             out_of[from].push(t);
             into[to].push(t);
-            on[usize::from(d) - 1].push(t);
-            has[from][usize::from(d) - 1] = true;
+            on[d].push(t);
+            has[from][d] = true;
         }
         for (from, state) in q[i].iter().enumerate() {
             let Some(qs) = *state else { continue };

@@ -82,6 +82,7 @@
 mod along;
 mod automaton;
 mod cage;
+mod grouped;
 mod lines;
 mod outside;
 mod sum;
@@ -95,15 +96,21 @@ use varisat::Lit;
 use crate::encode::{ClauseSink, DigitEncoding, VarMap};
 use crate::model::{Cell, Constraint, Digit, Puzzle};
 
+pub(super) use grouped::Differ;
+
 crate::named_enum! {
     /// How a sum over several cells (killer cages, little killers, arrows) becomes clauses.
-    pub enum SumEncoding = PartialSums {
+    pub enum SumEncoding = Auto {
+        /// `grouped` for a sum of more cells than digits (a long arrow or sum line, where digits must repeat), `partial-sums` for the others (killer cages and short sums, where the partial sums measured faster: docs/encodings.md).
+        Auto = "auto",
         /// One-hot partial sums, merged left to right (an MDD of the sum).
         PartialSums = "partial-sums",
         /// One-hot partial sums, merged as a balanced tree (generalized totalizer).
         Totalizer = "totalizer",
         /// The partial sums as an automaton with backward supports too: propagation domain consistent on each sum (slower on little killers, pill arrows and killer cages, so not the default).
         Mdd = "mdd",
+        /// The cells split into groups that must hold different digits, each group's sum an automaton over the set of digits used, the groups' sums an automaton: domain consistent on the sum and those differences together.
+        Grouped = "grouped",
     }
 }
 
@@ -244,8 +251,10 @@ fn innies_and_outies(puzzle: &Puzzle, cages: &[(Vec<Cell>, i64)]) -> Vec<(Vec<(C
 }
 
 /// Emits the clauses of `constraint` on digits `1..=n`.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn encode_constraint(
     constraint: &Constraint,
+    differ: &grouped::Differ,
     sums: SumEncoding,
     lines: LineEncoding,
     n: usize,
@@ -261,7 +270,15 @@ pub(super) fn encode_constraint(
         }
         Constraint::Sum { terms, target } => {
             let target = i64::from(*target);
-            if !(sums == SumEncoding::Mdd && lines::encode_sum(terms, target, n, spelling, out)) {
+            let done = match sums {
+                SumEncoding::Mdd => lines::encode_sum(terms, target, n, spelling, out),
+                SumEncoding::Grouped => grouped::encode_grouped_sum(terms, target, n, differ, spelling, out),
+                SumEncoding::Auto => {
+                    terms.len() > n && grouped::encode_grouped_sum(terms, target, n, differ, spelling, out)
+                }
+                SumEncoding::PartialSums | SumEncoding::Totalizer => false,
+            };
+            if !done {
                 sum::encode_sum(terms, target, sums, n, spelling, out)
             }
         }

@@ -57,8 +57,9 @@ fn sum_of_leaves(leaves: Vec<Values>, target: i64, sums: SumEncoding, out: &mut 
             }
         }
         _ => match sums {
-            // An MDD sum too large for its automaton (`lines.rs`) is the chain.
-            SumEncoding::PartialSums | SumEncoding::Mdd => {
+            // An MDD or grouped sum too large for its automata (`lines.rs`,
+            // `grouped.rs`) is the chain.
+            SumEncoding::PartialSums | SumEncoding::Mdd | SumEncoding::Grouped | SumEncoding::Auto => {
                 let mut leaves = leaves.into_iter();
                 let mut node = leaves.next().expect("two leaves or more");
                 let mut rest: Vec<Values> = leaves.collect();
