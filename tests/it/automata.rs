@@ -30,6 +30,9 @@ fn seen(line: &[u8]) -> u8 {
 /// A rule on a line of `n` cells, and its brute-force test of a line.
 type Rule = (Constraint, Box<dyn Fn(&[u8]) -> bool>);
 
+/// A random rule for a line length.
+type MakeRule = fn(usize, &mut super::common::Rng) -> Rule;
+
 fn domain_consistent(seed: u64, make: &dyn Fn(usize, &mut super::common::Rng) -> Rule) {
     if let Err(e) = propagation(seed, Encoding::default(), make) {
         panic!("{e}");
@@ -79,34 +82,66 @@ fn skyscraper_propagation_is_domain_consistent() {
 }
 
 /// X-sums: the first `x` digits sum to the clue, `x` the first digit.
-#[test]
-fn x_sum_propagation_is_domain_consistent() {
-    domain_consistent(40, &|n, rng| {
-        let target = 1 + rng.below(n * (n + 1) / 2) as i32;
-        let accepts = move |line: &[u8]| {
-            let x = usize::from(line[0]);
-            x <= line.len() && line[..x].iter().map(|&d| i32::from(d)).sum::<i32>() == target
-        };
-        (Constraint::XSum { cells: row(n), target }, Box::new(accepts))
-    });
+fn x_sum(n: usize, rng: &mut super::common::Rng) -> Rule {
+    let target = 1 + rng.below(n * (n + 1) / 2) as i32;
+    let accepts = move |line: &[u8]| {
+        let x = usize::from(line[0]);
+        x <= line.len() && line[..x].iter().map(|&d| i32::from(d)).sum::<i32>() == target
+    };
+    (Constraint::XSum { cells: row(n), target }, Box::new(accepts))
 }
 
 /// Sandwiches: 1 and n once each, the digits between them summing to the clue.
+fn sandwich(n: usize, rng: &mut super::common::Rng) -> Rule {
+    let target = rng.below(n * (n + 1) / 2 - n) as i32;
+    let high = n as u8;
+    let accepts = move |line: &[u8]| {
+        let at = |d: u8| {
+            let found: Vec<usize> = (0..line.len()).filter(|&i| line[i] == d).collect();
+            (found.len() == 1).then(|| found[0])
+        };
+        let (Some(a), Some(b)) = (at(1), at(high)) else { return false };
+        line[a.min(b) + 1..a.max(b)].iter().map(|&d| i32::from(d)).sum::<i32>() == target
+    };
+    (Constraint::Sandwich { cells: row(n), target, low: 1, high }, Box::new(accepts))
+}
+
+#[test]
+fn x_sum_propagation_is_domain_consistent() {
+    domain_consistent(40, &x_sum);
+}
+
 #[test]
 fn sandwich_propagation_is_domain_consistent() {
-    domain_consistent(41, &|n, rng| {
-        let target = rng.below(n * (n + 1) / 2 - n) as i32;
-        let high = n as u8;
-        let accepts = move |line: &[u8]| {
-            let at = |d: u8| {
-                let found: Vec<usize> = (0..line.len()).filter(|&i| line[i] == d).collect();
-                (found.len() == 1).then(|| found[0])
-            };
-            let (Some(a), Some(b)) = (at(1), at(high)) else { return false };
-            line[a.min(b) + 1..a.max(b)].iter().map(|&d| i32::from(d)).sum::<i32>() == target
-        };
-        (Constraint::Sandwich { cells: row(n), target, low: 1, high }, Box::new(accepts))
-    });
+    domain_consistent(41, &sandwich);
+}
+
+/// On a line whose digits all differ (a row), the x-sum's and the
+/// sandwich's automata read the set of digits summed: propagation is
+/// domain consistent on the rule with the summed digits different; the
+/// row's other differences (a summed digit against one outside the sum)
+/// are pairs beside it, so on the whole it misses a little (x-sum 0.089,
+/// sandwich 0.137 of the unsupported digits on these draws), and may not
+/// miss more; the automata on the sums alone missed 0.419 and 0.373.
+#[test]
+fn x_sums_and_sandwiches_in_a_row_propagate_with_its_differences() {
+    for (seed, make, most) in [(43, x_sum as MakeRule, 0.09), (44, sandwich, 0.14)] {
+        let mut rng = rng(seed);
+        let mut reach = super::propagation::Reach::default();
+        for _ in 0..300 {
+            let n = 4 + rng.below(3);
+            let (constraint, rule) = make(n, &mut rng);
+            let distinct = |line: &[u8]| (0..line.len()).all(|i| !line[..i].contains(&line[i]));
+            let accepts = move |line: &[u8]| distinct(line) && rule(line);
+            let mut puzzle = Puzzle::blank(n).unwrap();
+            puzzle.add_constraint(constraint).unwrap();
+            puzzle.add_group(row(n)).unwrap();
+            let mut prober = Prober::new(&encode(&puzzle, &Encoding::default())).unwrap();
+            reach.add(&trial(&mut prober, &row(n), n, 4, &mut rng, &accepts).0);
+        }
+        eprintln!("seed {seed}: {reach:?}, missed {:.3}", reach.missed());
+        assert!(reach.unsound == 0 && reach.missed() <= most, "seed {seed}: {reach:?}, missed {:.3}", reach.missed());
+    }
 }
 
 /// ISS's custom pairs (`Constraint::Table`): the support clauses make unit

@@ -44,7 +44,7 @@ pub(super) struct Reach {
 
 impl Reach {
     /// Adds another's figures to these.
-    fn add(&mut self, other: &Reach) {
+    pub(super) fn add(&mut self, other: &Reach) {
         self.unsound += other.unsound;
         self.unsupported += other.unsupported;
         self.kept += other.kept;

@@ -41,9 +41,13 @@ pub struct Differ {
 }
 
 impl Differ {
-    /// The differences `puzzle` states (none kept when it has no sum).
+    /// The differences `puzzle` states (none kept when it has no sum, x-sum
+    /// or sandwich).
     pub fn new(puzzle: &Puzzle) -> Differ {
-        if !puzzle.constraints().iter().any(|c| matches!(c, Constraint::Sum { .. })) {
+        let sums = |c: &Constraint| {
+            matches!(c, Constraint::Sum { .. } | Constraint::XSum { .. } | Constraint::Sandwich { .. })
+        };
+        if !puzzle.constraints().iter().any(sums) {
             return Differ::default();
         }
         let mut groups_of: HashMap<Cell, Vec<usize>> = HashMap::new();
@@ -73,6 +77,13 @@ impl Differ {
             (Some(x), Some(y)) => x.iter().any(|g| y.contains(g)),
             _ => false,
         }
+    }
+}
+
+impl Differ {
+    /// Whether every two of `cells` may not share a digit.
+    pub fn all_differ(&self, cells: &[Cell]) -> bool {
+        cells.iter().enumerate().all(|(i, &a)| cells[i + 1..].iter().all(|&b| self.differ(a, b)))
     }
 }
 

@@ -18,7 +18,12 @@
 //!   [`SumEncoding::Totalizer`] merges them as a balanced tree, the
 //!   generalized totalizer of Joshi, Martins & Manquinho (2015);
 //!   [`SumEncoding::Mdd`] is the chain as an automaton with backward
-//!   supports too, domain consistent (`lines.rs`).
+//!   supports too, domain consistent (`lines.rs`);
+//!   [`SumEncoding::Grouped`] splits the cells into groups that may not
+//!   share a digit and sums each by the set of digits it used, domain
+//!   consistent on the sum and those differences (`grouped.rs`);
+//!   [`SumEncoding::Auto`], the default, takes the groups for sums of more
+//!   cells than digits and the chain for the others.
 //! - `Consecutive` (renban): a variable per window `k..k+len-1` of digits,
 //!   at least and at most one of them, and each cell outside the chosen
 //!   window forbidden; with `--lines automaton` (the default) also each
@@ -37,7 +42,10 @@
 //!   equivalent to the same value of every other part's: with `--lines
 //!   automaton`, each part's sum an automaton (`lines.rs`, domain
 //!   consistent on the whole); with `forward`, one-hot sums (`sum.rs`).
-//! - `XSum`, `Sandwich`: one sum of masked digits, a cell counting only
+//! - `XSum`, `Sandwich`: with `--lines automaton` (the default), an
+//!   automaton over the line (`outside.rs`), reading the set of digits
+//!   summed when the line's cells may not share a digit; with `forward`,
+//!   one sum of masked digits, a cell counting only
 //!   where a defined variable says so: for an x-sum, `first >= k+1` for
 //!   cell `k`; for a sandwich, exactly one crust (low or high) before the
 //!   cell and the cell none, from a one-hot count of the crusts so far
@@ -288,13 +296,19 @@ pub(super) fn encode_constraint(
             }
         }
         Constraint::XSum { cells, target } => match lines {
-            LineEncoding::Automaton => outside::encode_xsum(cells, i64::from(*target), n, spelling, out),
+            LineEncoding::Automaton => {
+                let distinct = differ.all_differ(cells) && n <= 64;
+                outside::encode_xsum(cells, i64::from(*target), distinct, n, spelling, out)
+            }
             LineEncoding::Forward => sum::encode_xsum(cells, i64::from(*target), sums, n, spelling, out),
         },
         Constraint::Sandwich { cells, target, low, high } => {
             let target = i64::from(*target);
             match lines {
-                LineEncoding::Automaton => outside::encode_sandwich(cells, target, (*low, *high), n, spelling, out),
+                LineEncoding::Automaton => {
+                    let distinct = differ.all_differ(cells) && n <= 64;
+                    outside::encode_sandwich(cells, target, (*low, *high), distinct, n, spelling, out)
+                }
                 LineEncoding::Forward => sum::encode_sandwich(cells, target, (*low, *high), sums, n, spelling, out),
             }
         }

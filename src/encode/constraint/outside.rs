@@ -1,6 +1,11 @@
 //! X-sums and sandwich sums as automata over their line (`automaton.rs`):
 //! unit propagation is domain consistent on each rule, where the masked
-//! partial sums of `sum.rs` propagate forwards only.
+//! partial sums of `sum.rs` propagate forwards only. When the line's cells
+//! may not share a digit (a row or a column), the automata read the set of
+//! digits summed rather than the sum alone (the set gives the sum), so
+//! that propagation is domain consistent on the rule and those differences
+//! together: a sandwich of 18 between 1 and 9 then has three or four cells
+//! inside at once, as a sandwich solver knows.
 
 use super::{automaton, Spelling};
 use crate::encode::ClauseSink;
@@ -10,32 +15,46 @@ use crate::model::{Cell, Digit};
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum XState {
     Start,
-    /// The first cell said `x` cells count; `read` read so far, summing to `sum`.
+    /// The first cell said `x` cells count; `read` read so far, summing to
+    /// `sum`; with different digits, `used` holds them (bit `d - 1`).
     Counting {
         x: u8,
         read: u8,
         sum: i64,
+        used: u64,
     },
     /// The `x` cells are read and summed to the target.
     Done,
 }
 
-/// The first `x` cells sum to `target`, `x` the first cell's digit.
-pub(super) fn encode_xsum(cells: &[Cell], target: i64, n: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+/// The first `x` cells sum to `target`, `x` the first cell's digit; with
+/// `distinct`, the line's digits all differ.
+pub(super) fn encode_xsum(
+    cells: &[Cell],
+    target: i64,
+    distinct: bool,
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
     let len = cells.len();
+    let bit = |d: Digit| if distinct { 1u64 << (d - 1) } else { 0 };
     let step = |state: &XState, d: Digit| -> Option<XState> {
         let next = match *state {
             XState::Start => {
                 if usize::from(d) > len {
                     return None;
                 }
-                XState::Counting { x: d, read: 1, sum: i64::from(d) }
+                XState::Counting { x: d, read: 1, sum: i64::from(d), used: bit(d) }
             }
-            XState::Counting { x, read, sum } => XState::Counting { x, read: read + 1, sum: sum + i64::from(d) },
+            XState::Counting { used, .. } if used & bit(d) != 0 => return None,
+            XState::Counting { x, read, sum, used } => {
+                XState::Counting { x, read: read + 1, sum: sum + i64::from(d), used: used | bit(d) }
+            }
             XState::Done => return Some(XState::Done),
         };
         match next {
-            XState::Counting { x, read, sum } if read == x => (sum == target).then_some(XState::Done),
+            XState::Counting { x, read, sum, .. } if read == x => (sum == target).then_some(XState::Done),
             XState::Counting { sum, .. } if sum >= target => None,
             other => Some(other),
         }
@@ -48,32 +67,39 @@ pub(super) fn encode_xsum(cells: &[Cell], target: i64, n: usize, spelling: &mut 
 enum SState {
     /// No crust yet.
     Before,
-    /// One crust seen; `other` closes it; the cells since sum to `sum`.
-    Inside { other: Digit, sum: i64 },
+    /// One crust seen; `other` closes it; the cells since sum to `sum`
+    /// (with different digits, `used` holds them, bit `d - 1`).
+    Inside { other: Digit, sum: i64, used: u64 },
     /// Both crusts seen, around the target.
     After,
 }
 
 /// `low` and `high` each once on the line, the cells between them summing
-/// to `target`.
+/// to `target`; with `distinct`, the line's digits all differ.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn encode_sandwich(
     cells: &[Cell],
     target: i64,
     (low, high): (Digit, Digit),
+    distinct: bool,
     n: usize,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
     let crust = |d: Digit| d == low || d == high;
+    let bit = |d: Digit| if distinct { 1u64 << (d - 1) } else { 0 };
     let step = |state: &SState, d: Digit| -> Option<SState> {
         match *state {
-            SState::Before if crust(d) => Some(SState::Inside { other: if d == low { high } else { low }, sum: 0 }),
+            SState::Before if crust(d) => {
+                Some(SState::Inside { other: if d == low { high } else { low }, sum: 0, used: 0 })
+            }
             SState::Before => Some(SState::Before),
-            SState::Inside { other, sum } if d == other => (sum == target).then_some(SState::After),
+            SState::Inside { other, sum, .. } if d == other => (sum == target).then_some(SState::After),
             SState::Inside { .. } if crust(d) => None, // the same crust twice
-            SState::Inside { other, sum } => {
+            SState::Inside { used, .. } if used & bit(d) != 0 => None,
+            SState::Inside { other, sum, used } => {
                 let sum = sum + i64::from(d);
-                (sum <= target).then_some(SState::Inside { other, sum })
+                (sum <= target).then_some(SState::Inside { other, sum, used: used | bit(d) })
             }
             SState::After if crust(d) => None,
             SState::After => Some(SState::After),
