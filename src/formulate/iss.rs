@@ -207,6 +207,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
         Constraint::Regular { cells, pattern } => format!(".Regex~{}~{}", regex_token(pattern), ids(cells)),
         Constraint::Along { rule, cells } => match rule {
             LineRule::Segments(target) => format!(".SumLine~{target}~{}", ids(cells)),
+            LineRule::LoopSegments(target) => format!(".SumLine~{target}~{}~LOOP", ids(cells)),
             LineRule::Rellik(target) => format!(".RellikCage~{target}~{}", ids(cells)),
             LineRule::Balanced(_) => format!(".EqualityCage~{}", ids(cells)),
             LineRule::Lunchbox(target) => format!(".Lunchbox~{target}~{}", ids(cells)),

@@ -14,6 +14,10 @@ pub enum LineRule {
     /// ISS's `SumLine`: the line splits into consecutive segments, each
     /// summing to the number (a line, not a loop).
     Segments(u32),
+    /// ISS's `SumLine` with `LOOP`: the cells are a loop (the last cell
+    /// next to the first), and some cell starts a split of the loop, read
+    /// round from there, into segments each summing to the number.
+    LoopSegments(u32),
     /// ISS's `RellikCage` (with the cage's all-different group beside it):
     /// no set of one or more of the cells sums to the number.
     Rellik(u32),
@@ -50,6 +54,13 @@ impl LineRule {
                     }
                 }
                 !digits.is_empty() && open == 0
+            }
+            LineRule::LoopSegments(target) => {
+                // The loop read from each cell in turn, as a line.
+                (0..digits.len()).any(|start| {
+                    let round: Vec<Digit> = digits[start..].iter().chain(&digits[..start]).copied().collect();
+                    LineRule::Segments(target).accepts(&round)
+                })
             }
             LineRule::Rellik(target) => {
                 // Every nonempty subset, by its bits.
@@ -98,6 +109,7 @@ impl fmt::Display for LineRule {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
             LineRule::Segments(t) => write!(f, "segments summing to {t}"),
+            LineRule::LoopSegments(t) => write!(f, "a loop of segments summing to {t}"),
             LineRule::Rellik(t) => write!(f, "no digits summing to {t}"),
             LineRule::Balanced(_) => write!(f, "as many even as odd and low as high digits"),
             LineRule::FirstHidden(t) => write!(f, "first hidden skyscraper {t}"),

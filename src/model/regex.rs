@@ -314,6 +314,31 @@ impl Regex {
         Some(next)
     }
 
+    /// Whether unrolling the pattern over a line of `len` cells (digits
+    /// `1..=n`) makes at most `most` edges: the size of the automaton the
+    /// encoder builds, which a short pattern can make exponential (`.*1`
+    /// and twelve `.` on a 16-cell line: 111 MB).
+    pub fn unrolls_within(&self, len: usize, n: usize, most: usize) -> bool {
+        let mut layer: Vec<Vec<usize>> = vec![self.start()];
+        let mut edges = 0usize;
+        for _ in 0..len {
+            let mut next: std::collections::HashSet<Vec<usize>> = std::collections::HashSet::new();
+            for states in &layer {
+                for d in 1..=n.min(64) as Digit {
+                    if let Some(to) = self.step(states, d) {
+                        edges += 1;
+                        if edges > most {
+                            return false;
+                        }
+                        next.insert(to);
+                    }
+                }
+            }
+            layer = next.into_iter().collect();
+        }
+        true
+    }
+
     /// Whether `states` include the accepting one.
     pub fn accepts(&self, states: &[usize]) -> bool {
         states.binary_search(&self.accept).is_ok()

@@ -60,6 +60,8 @@ enum Rule {
     NumberedRoom((usize, usize), u32),
     /// ISS's sum lines, rellik and equality cages, hidden skyscrapers.
     SumLine(Vec<usize>, u32),
+    /// The cells as a loop, split from some cell into parts summing to x.
+    SumLoop(Vec<usize>, u32),
     Rellik(Vec<usize>, u32),
     EqualityCage(Vec<usize>),
     HiddenSkyscraper((usize, usize), u32),
@@ -171,6 +173,7 @@ impl Spec {
                 Rule::GlobalModular => "global-modular".into(),
                 Rule::NumberedRoom((r, c), x) => format!("numbered-room r{r}c{c} = {x}"),
                 Rule::SumLine(cs, x) => format!("sum-line {} = {x}", cells(cs)),
+                Rule::SumLoop(cs, x) => format!("sum-loop {} = {x}", cells(cs)),
                 Rule::Rellik(cs, x) => format!("rellik {} = {x}", cells(cs)),
                 Rule::EqualityCage(cs) => format!("equality-cage {}", cells(cs)),
                 Rule::HiddenSkyscraper((r, c), x) => format!("hidden-skyscraper r{r}c{c} = {x}"),
@@ -256,6 +259,7 @@ impl Spec {
                 | Rule::GlobalModular
                 | Rule::NumberedRoom(..)
                 | Rule::SumLine(..)
+                | Rule::SumLoop(..)
                 | Rule::Rellik(..)
                 | Rule::EqualityCage(..)
                 | Rule::HiddenSkyscraper(..)
@@ -492,6 +496,23 @@ impl Spec {
                 }
                 cut[cs.len()]
             }
+            Rule::SumLoop(cs, x) => {
+                // As ISS's handler reads a loop: some open sum c below x
+                // carried into the first cell, no part passing x, and the
+                // last part ending with c open again.
+                (0..*x).any(|c| {
+                    let mut open = c;
+                    for &cell in cs {
+                        open += g[cell];
+                        if open == *x {
+                            open = 0;
+                        } else if open > *x {
+                            return false;
+                        }
+                    }
+                    open == c
+                })
+            }
             Rule::Rellik(cs, x) => {
                 // The sums some nonempty set of the cells makes.
                 let mut sums = std::collections::BTreeSet::new();
@@ -726,7 +747,9 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
             Rule::Palindrome(path(rng, n, l))
         }
         18 => {
-            let (a, b) = (rng.below(n * n - 1), rng.below(n * n - 1));
+            let a = rng.below(n * n - 1);
+            // A clone of another cell (a cell is not its own clone).
+            let b = (a + 1 + rng.below(n * n - 2)) % (n * n - 1);
             Rule::Clone(vec![a, a + 1].into_iter().filter(|&x| x % n + 1 < n || x == a).take(1).collect(), vec![b])
         }
         19 => {
@@ -889,6 +912,14 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
             let x = if rng.below(3) > 0 { lunch(grid, &cs) } else { rng.below(2 * n) as u32 };
             Rule::Lunchbox(cs, x)
         }
+        53 => {
+            let len = 2 + rng.below(4);
+            let cs = path(rng, n, len);
+            // Often a number some run of the loop's digits makes.
+            let from = rng.below(len);
+            let x = if rng.below(3) > 0 { sum_of(grid, &cs[from..]) } else { 2 + rng.below(9) as u32 };
+            Rule::SumLoop(cs, x)
+        }
         34 => Rule::RowIndex(vec![rng.below(n * n)]),
         35 => Rule::ColumnIndex(vec![rng.below(n * n)]),
         36 => Rule::BoxIndex(vec![rng.below(n * n)]),
@@ -906,7 +937,7 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
     }
 }
 
-const KINDS: usize = 53;
+const KINDS: usize = 54;
 
 fn random_spec(rng: &mut Rng, n: usize, boxes: (usize, usize), rules: usize, givens: usize) -> Spec {
     let grid = random_grid(rng, n, boxes);
@@ -915,13 +946,21 @@ fn random_spec(rng: &mut Rng, n: usize, boxes: (usize, usize), rules: usize, giv
         let c = rng.below(n * n);
         shown[c] = grid[c];
     }
-    let rules = (0..rules)
-        .map(|_| {
-            let kind = rng.below(KINDS);
-            random_rule(rng, kind, n, &grid)
-        })
-        .collect();
-    Spec { n, boxes, givens: shown, rules }
+    let mut drawn: Vec<Rule> = Vec::new();
+    while drawn.len() < rules {
+        let kind = rng.below(KINDS);
+        let rule = random_rule(rng, kind, n, &grid);
+        // Killer cages may not share a cell (the native format refuses it).
+        let cage = |r: &Rule| match r {
+            Rule::Killer(cs, _) => cs.clone(),
+            _ => Vec::new(),
+        };
+        if drawn.iter().any(|r| cage(r).iter().any(|c| cage(&rule).contains(c))) {
+            continue;
+        }
+        drawn.push(rule);
+    }
+    Spec { n, boxes, givens: shown, rules: drawn }
 }
 
 fn count(text: &str, encoding: &str, engine: EngineKind) -> u128 {

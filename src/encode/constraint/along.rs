@@ -35,6 +35,31 @@ pub(super) fn encode_along(
             };
             automaton::encode_line(cells, n, 0u32, step, |&open| open == 0, spelling, out);
         }
+        LineRule::LoopSegments(target) => {
+            // For each offset c below the target, an automaton reading the
+            // loop from its first cell as though a segment had already
+            // summed to c before it: the state is the open segment's sum,
+            // or dead once a digit overshoots. The loop splits exactly when
+            // some offset's automaton ends at c again (its last segment
+            // closes the first). Each automaton accepts every line, so its
+            // end state is fixed by the digits, and so is every auxiliary
+            // variable: one clause says some offset ends where it began.
+            let mut some = Vec::new();
+            for offset in 0..target {
+                let step = |state: &Option<u32>, d: Digit| {
+                    Some(state.and_then(|open| match open + u32::from(d) {
+                        s if s == target => Some(0),
+                        s if s < target => Some(s),
+                        _ => None,
+                    }))
+                };
+                let within =
+                    automaton::encode_line_within(cells, n, Some(offset), step, |_| true, usize::MAX, spelling, out);
+                let ends = within.expect("no limit");
+                some.extend(ends.iter().filter(|(end, _)| *end == Some(offset)).map(|&(_, lit)| lit));
+            }
+            out.add_clause(&some);
+        }
         LineRule::Rellik(target) => {
             // The sums below the target that some cells read so far make,
             // one bit each (bit 0 unused).

@@ -309,14 +309,20 @@ pub(super) fn numbered_room(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
 }
 
 /// A sum line (ISS's `SumLine`): the line splits into consecutive
-/// segments, each summing to its number.
-pub(super) fn sum_line(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+/// segments, each summing to its number; with `round`, the cells are a
+/// loop and the split may start at any cell.
+pub(super) fn sum_line(p: &mut Puzzle, a: &Args, round: bool) -> Result<(), RuleError> {
     let target = positive(a, 0)?;
     if target == 0 {
         return Err(RuleError::value("expected the segments' sum"));
     }
-    p.add_constraint(Constraint::Along { rule: LineRule::Segments(target), cells: a.cells.clone() })
-        .map_err(RuleError::from)
+    if round && target > 64 {
+        return Err(RuleError::value(format!(
+            "a sum loop's number is at most 64 (an automaton an offset below it), found {target}"
+        )));
+    }
+    let rule = if round { LineRule::LoopSegments(target) } else { LineRule::Segments(target) };
+    p.add_constraint(Constraint::Along { rule, cells: a.cells.clone() }).map_err(RuleError::from)
 }
 
 /// A cage of different digits with a rule over them (ISS's rellik and

@@ -450,7 +450,16 @@ pub(super) const RULES: &[Rule] = &[
         Value::Required,
         "The line splits into consecutive segments, each summing to the number (ISS's SumLine).",
         "r1c1 r1c2 r1c3 = 10",
-        |p, a, _| sum_line(p, a),
+        |p, a, _| sum_line(p, a, false),
+    ),
+    rule(
+        "sum-loop",
+        None,
+        Shape::Line { min: 2 },
+        Value::Required,
+        "The cells are a loop (the last next to the first); read round from some cell, it splits into segments, each summing to the number (ISS's SumLine with LOOP).",
+        "r1c1 r1c2 r2c2 r2c1 = 10",
+        |p, a, _| sum_line(p, a, true),
     ),
     rule(
         "rellik",
