@@ -228,3 +228,21 @@ fn a_regular_expression_too_large_to_unroll_is_refused() {
     let out = satsudoku().args(["unique", "--format", "iss"]).write_stdin(short).assert().code(1);
     assert!(String::from_utf8_lossy(&out.get_output().stdout).starts_with("multiple\t1"));
 }
+
+/// A sum loop's automata (one an offset below its number) are sized before
+/// they are built: a 256-cell loop summing to 60 is refused with the rule's
+/// position, a short one is read.
+#[test]
+fn a_sum_loop_too_large_to_unroll_is_refused() {
+    use crate::common::satsudoku;
+    let cells: Vec<String> = (1..=16).flat_map(|r| (1..=16).map(move |c| format!("r{r}c{c}"))).collect();
+    let long = format!("size 16\nsum-loop {} = 60\n", cells.join(" "));
+    let out = satsudoku().arg("count").write_stdin(long).assert().code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(stderr.contains("<stdin>:2:1516: sum-loop: a sum loop of 256 cells summing to 60"), "{stderr}");
+    // Two cells of a 4x4 summing to 5 either way round: 2 and 3, 1 and 4
+    // or the reverse, in cells of one row.
+    let short = "size 4\nbox 2x2\nsum-loop r1c1 r1c2 = 5\n";
+    let oracle = crate::common::count_grids(4, (2, 2), &[0; 16], &|g: &[u32]| g[0] + g[1] == 5);
+    satsudoku().arg("count").write_stdin(short).assert().success().stdout(format!("solutions({oracle}).\n"));
+}

@@ -259,6 +259,11 @@ fn innies_and_outies(puzzle: &Puzzle, cages: &[(Vec<Cell>, i64)]) -> Vec<(Vec<(C
 }
 
 /// Emits the clauses of `constraint` on digits `1..=n`.
+/// The most digits for which an x-sum's or sandwich's automaton reads the
+/// set of digits summed: its states grow with the sets (512 for 9 digits),
+/// exponentially past that.
+const MOST_SET_DIGITS: usize = 10;
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn encode_constraint(
     constraint: &Constraint,
@@ -297,7 +302,7 @@ pub(super) fn encode_constraint(
         }
         Constraint::XSum { cells, target } => match lines {
             LineEncoding::Automaton => {
-                let distinct = differ.all_differ(cells) && n <= 64;
+                let distinct = n <= MOST_SET_DIGITS && differ.all_differ(cells);
                 outside::encode_xsum(cells, i64::from(*target), distinct, n, spelling, out)
             }
             LineEncoding::Forward => sum::encode_xsum(cells, i64::from(*target), sums, n, spelling, out),
@@ -306,7 +311,7 @@ pub(super) fn encode_constraint(
             let target = i64::from(*target);
             match lines {
                 LineEncoding::Automaton => {
-                    let distinct = differ.all_differ(cells) && n <= 64;
+                    let distinct = n <= MOST_SET_DIGITS && differ.all_differ(cells);
                     outside::encode_sandwich(cells, target, (*low, *high), distinct, n, spelling, out)
                 }
                 LineEncoding::Forward => sum::encode_sandwich(cells, target, (*low, *high), sums, n, spelling, out),

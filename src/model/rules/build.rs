@@ -316,9 +316,13 @@ pub(super) fn sum_line(p: &mut Puzzle, a: &Args, round: bool) -> Result<(), Rule
     if target == 0 {
         return Err(RuleError::value("expected the segments' sum"));
     }
-    if round && target > 64 {
+    // An automaton for each offset below the number, each with a state for
+    // each open sum: refused past 2,000,000 edges in all.
+    let edges = |t: u64| t * (t + 1) * p.digits() as u64 * a.cells.len() as u64;
+    if round && (target > 64 || edges(u64::from(target)) > 2_000_000) {
         return Err(RuleError::value(format!(
-            "a sum loop's number is at most 64 (an automaton an offset below it), found {target}"
+            "a sum loop of {} cells summing to {target}: its automata would pass 2,000,000 edges; not read yet",
+            a.cells.len()
         )));
     }
     let rule = if round { LineRule::LoopSegments(target) } else { LineRule::Segments(target) };
