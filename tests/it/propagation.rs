@@ -152,6 +152,17 @@ fn sum(line: &[u8]) -> i32 {
     line.iter().map(|&d| i32::from(d)).sum()
 }
 
+/// Whether some cut of the line into consecutive parts has each part
+/// summing to `target`.
+fn splits(line: &[u8], target: i32) -> bool {
+    let mut cut = vec![false; line.len() + 1];
+    cut[0] = true;
+    for i in 1..=line.len() {
+        cut[i] = (0..i).any(|j| cut[j] && sum(&line[j..i]) == target);
+    }
+    cut[line.len()]
+}
+
 /// A line rule of `keyword` on 4 to 6 cells, no value.
 fn line(keyword: &'static str, accepts: fn(&[u8]) -> bool) -> impl Fn(&mut Rng) -> (Puzzle, usize, Accepts) {
     move |rng| {
@@ -302,15 +313,7 @@ fn rules() -> Vec<(&'static str, f64, Make)> {
                 let k = 3 + rng.below(3);
                 let target = 3 + rng.below(10) as i32;
                 let puzzle = with_rule("sum-line", row(k), Vec::new(), Some(i64::from(target)));
-                // Some cut into consecutive parts each summing to the target.
-                let accepts = move |l: &[u8]| {
-                    let mut cut = vec![false; l.len() + 1];
-                    cut[0] = true;
-                    for i in 1..=l.len() {
-                        cut[i] = (0..i).any(|j| cut[j] && sum(&l[j..i]) == target);
-                    }
-                    cut[l.len()]
-                };
+                let accepts = move |l: &[u8]| splits(l, target);
                 (puzzle, k, Box::new(accepts) as Accepts)
             }),
         ),
@@ -368,17 +371,11 @@ fn rules() -> Vec<(&'static str, f64, Make)> {
                 let k = 3 + rng.below(3);
                 let target = 3 + rng.below(10) as i32;
                 let puzzle = with_rule("sum-loop", row(k), Vec::new(), Some(i64::from(target)));
-                // Some rotation of the loop cut into parts each summing to
-                // the target.
+                // Some rotation of the loop splits.
                 let accepts = move |l: &[u8]| {
                     (0..l.len()).any(|start| {
                         let round: Vec<u8> = l[start..].iter().chain(&l[..start]).copied().collect();
-                        let mut cut = vec![false; round.len() + 1];
-                        cut[0] = true;
-                        for i in 1..=round.len() {
-                            cut[i] = (0..i).any(|j| cut[j] && sum(&round[j..i]) == target);
-                        }
-                        cut[round.len()]
+                        splits(&round, target)
                     })
                 };
                 (puzzle, k, Box::new(accepts) as Accepts)
