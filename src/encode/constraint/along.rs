@@ -17,6 +17,16 @@ enum Sight {
     Found,
 }
 
+/// A sum line's open segment after digit `d`: closed (0) at the target,
+/// `None` past it.
+fn segment_step(open: u32, d: Digit, target: u32) -> Option<u32> {
+    match open + u32::from(d) {
+        s if s == target => Some(0),
+        s if s < target => Some(s),
+        _ => None,
+    }
+}
+
 /// Encodes "`rule` holds along `cells`", digits `1..=n`.
 pub(super) fn encode_along(
     rule: LineRule,
@@ -28,11 +38,7 @@ pub(super) fn encode_along(
     match rule {
         LineRule::Segments(target) => {
             // The sum of the segment open so far, 0 between segments.
-            let step = |&open: &u32, d: Digit| match open + u32::from(d) {
-                s if s == target => Some(0),
-                s if s < target => Some(s),
-                _ => None,
-            };
+            let step = |&open: &u32, d: Digit| segment_step(open, d, target);
             automaton::encode_line(cells, n, 0u32, step, |&open| open == 0, spelling, out);
         }
         LineRule::LoopSegments(target) => {
@@ -46,13 +52,7 @@ pub(super) fn encode_along(
             // variable: one clause says some offset ends where it began.
             let mut some = Vec::new();
             for offset in 0..target {
-                let step = |state: &Option<u32>, d: Digit| {
-                    Some(state.and_then(|open| match open + u32::from(d) {
-                        s if s == target => Some(0),
-                        s if s < target => Some(s),
-                        _ => None,
-                    }))
-                };
+                let step = |state: &Option<u32>, d: Digit| Some(state.and_then(|open| segment_step(open, d, target)));
                 let within =
                     automaton::encode_line_within(cells, n, Some(offset), step, |_| true, usize::MAX, spelling, out);
                 let ends = within.expect("no limit");

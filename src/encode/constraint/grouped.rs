@@ -78,9 +78,7 @@ impl Differ {
             _ => false,
         }
     }
-}
 
-impl Differ {
     /// Whether every two of `cells` may not share a digit.
     pub fn all_differ(&self, cells: &[Cell]) -> bool {
         cells.iter().enumerate().all(|(i, &a)| cells[i + 1..].iter().all(|&b| self.differ(a, b)))
@@ -151,11 +149,11 @@ pub(super) fn encode_grouped_sum(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) -> bool {
-    let terms: Vec<(Cell, i32)> = terms.iter().copied().filter(|&(_, w)| w != 0).collect();
-    let groups = exclusion_groups(&terms, n, differ);
     if n > 16 {
         return false;
     }
+    let terms: Vec<(Cell, i32)> = terms.iter().copied().filter(|&(_, w)| w != 0).collect();
+    let groups = exclusion_groups(&terms, n, differ);
     // Each position of the outer automaton: the values it may add (in
     // increasing order), from a cell or from a group's sets of digits.
     let mut values: Vec<Vec<i64>> = Vec::new();
