@@ -120,7 +120,7 @@ fn search(
     None
 }
 
-fn is_open(prober: &Prober, cell: Cell, digit: Digit) -> bool {
+fn is_open(prober: &mut Prober, cell: Cell, digit: Digit) -> bool {
     prober.value(prober.literal(cell, digit)).is_none()
 }
 

@@ -20,7 +20,10 @@
 //! of different digits, the prober runs on bitboards
 //! (`count::enumerate::singles`), and a depth-1 sweep gives up a probe
 //! once its refutation can no longer be as small as the smallest found so
-//! far (`Prober::probe_within`): the step is the same, found sooner.
+//! far (`Prober::probe_within`): the step is the same, found sooner. A
+//! sweep also skips the solution's own digits, which cannot fail, and
+//! probes first the candidates that failed with the smallest refutations
+//! in the sweep before, so that the smallest is found early.
 //!
 //! The score adds a cost for each step; see [`Rating::score`] and
 //! docs/commands.md for the scale. Nothing depends on time or threads: a
@@ -124,8 +127,9 @@ pub fn rate(prober: &mut Prober, puzzle: &Puzzle, solution: &Grid) -> Option<Rat
     }
     let open = puzzle.cells().filter(|&cell| puzzle.given(cell).is_none()).count();
     let mut steps = Vec::new();
+    let mut last = vec![u32::MAX; prober.codes()];
     while !prober.solved() {
-        let step = probe_step(prober, 1).or_else(|| probe_step(prober, 2));
+        let step = probe_step(prober, solution, 1, &mut last).or_else(|| probe_step(prober, solution, 2, &mut last));
         let step = match step {
             Some((step, refuted)) => {
                 for lit in refuted {
@@ -150,12 +154,26 @@ pub fn rate(prober: &mut Prober, puzzle: &Puzzle, solution: &Grid) -> Option<Rat
 
 /// Probes every open candidate at `depth`; the step of the shortest
 /// refutations found, with the literals they refute.
-fn probe_step(prober: &mut Prober, depth: u8) -> Option<(Step, Vec<varisat::Lit>)> {
+///
+/// `last` holds, by literal code, the size of each candidate's refutation
+/// in the sweep before (`u32::MAX` where it held or was given up), and
+/// gets this sweep's. Candidates are probed smallest first: one that
+/// failed stays failed (propagation only grows), and a small refutation
+/// found early cuts the probes after it short (`Prober::probe_within`).
+/// The step does not depend on the order: every refutation as small as
+/// the smallest is found whatever came before it, and a candidate skipped
+/// as implied by a probe that held cannot fail.
+fn probe_step(prober: &mut Prober, solution: &Grid, depth: u8, last: &mut [u32]) -> Option<(Step, Vec<varisat::Lit>)> {
     let mut best: Option<usize> = None;
     let mut refuted = Vec::new();
     // A candidate a probe that held made true cannot fail either: skipped.
     let mut implied = vec![false; prober.codes()];
-    for (_, _, lit) in prober.open() {
+    // The solution's own digits cannot fail: it satisfies every
+    // assumption, and propagation never contradicts a model.
+    let open = prober.open().into_iter().filter(|&(cell, digit, _)| solution.get(cell) != digit);
+    let mut open: Vec<_> = open.map(|(_, _, lit)| lit).collect();
+    open.sort_by_key(|lit| last[lit.code()]);
+    for lit in open {
         if implied[lit.code()] {
             continue;
         }
@@ -164,6 +182,7 @@ fn probe_step(prober: &mut Prober, depth: u8) -> Option<(Step, Vec<varisat::Lit>
         } else {
             prober.probe2(lit, Some(&mut implied))
         };
+        last[lit.code()] = size.map_or(u32::MAX, |s| s as u32);
         let Some(size) = size else { continue };
         match best {
             Some(b) if size > b => {}

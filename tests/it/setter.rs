@@ -314,6 +314,50 @@ fn rate_is_easy_exactly_when_singles_solve() {
     assert_eq!((out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned()), (Some(1), "multiple\n".into()));
 }
 
+/// `rate`'s depth-1 steps are those of a plain sweep written here: every
+/// open candidate probed in reading order with no limit and nothing
+/// skipped, the smallest refutations taken, then the next sweep. `rate`
+/// orders its probes by the sweep before, skips the solution's own digits
+/// and the candidates a probe that held implied, and cuts probes short at
+/// the smallest size found; none of that may change a step.
+#[test]
+fn rate_takes_the_steps_of_a_plain_sweep() {
+    let gen =
+        satsudoku().args(["generate", "-n", "40", "--seed", "5", "-"]).write_stdin(".".repeat(81)).output().unwrap();
+    let puzzles = String::from_utf8_lossy(&gen.stdout).into_owned();
+    let out =
+        satsudoku().args(["rate", "--output", "json", "-j", "1", "-"]).write_stdin(puzzles.clone()).output().unwrap();
+    let layout = layout_with(3, 3, &[]);
+    let mut prober = Prober::new(&encode(&layout, &Encoding::default())).unwrap().with_singles(&layout);
+    let mut compared = 0;
+    for (line, record) in puzzles.lines().zip(json_lines(&out.stdout)) {
+        assert!(prober.reset());
+        for (i, d) in digits_of(line).into_iter().enumerate().filter(|&(_, d)| d != 0) {
+            assert!(prober.assume(prober.literal(satsudoku::model::Cell::new(i / 9, i % 9), d as u8)));
+        }
+        for step in record["steps"].as_array().unwrap() {
+            let open = prober.open();
+            let sizes: Vec<_> = open.iter().map(|&(_, _, lit)| (lit, prober.probe(lit))).collect();
+            let Some(best) = sizes.iter().filter_map(|&(_, s)| s).min() else {
+                assert_ne!(step["depth"], 1, "{line}: depth 1 refutes nothing, yet {step}");
+                break;
+            };
+            let refuted: Vec<_> = sizes.iter().filter(|&&(_, s)| s == Some(best)).map(|&(lit, _)| lit).collect();
+            assert_eq!((step["depth"].as_u64(), step["size"].as_u64()), (Some(1), Some(best as u64)), "{line}");
+            assert_eq!(step["ruled_out"].as_u64(), Some(refuted.len() as u64), "{line}");
+            for lit in refuted {
+                assert!(prober.assume(!lit));
+            }
+            compared += 1;
+        }
+        let steps = record["steps"].as_array().unwrap();
+        if steps.iter().all(|step| step["depth"] == 1) {
+            assert!(prober.solved(), "{line}: the steps leave it unsolved");
+        }
+    }
+    assert!(compared >= 60, "{compared} steps compared");
+}
+
 /// A layout for the probing test: a Sudoku with the whole-grid rules of
 /// `keywords` added.
 fn layout_with(box_rows: usize, box_cols: usize, keywords: &[&str]) -> Puzzle {

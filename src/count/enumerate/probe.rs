@@ -52,6 +52,13 @@ pub struct Prober {
     index_of: Vec<u32>,
     /// The cells a bitboard probe placed, with their digits (reused).
     placed: Vec<(usize, usize)>,
+    /// Candidates assumed for good on the bitboards alone since the last
+    /// reset; the clauses catch up only when something needs them
+    /// ([`Prober::catch_up`]). A rating on the bitboards never does.
+    behind: Vec<Lit>,
+    /// Whether the clauses still hold an earlier puzzle's state: the
+    /// reset's copy of `pristine` waits for the next catch-up too.
+    stale: bool,
 }
 
 impl Prober {
@@ -89,6 +96,8 @@ impl Prober {
             singles_built,
             index_of,
             placed: Vec::new(),
+            behind: Vec::new(),
+            stale: false,
         })
     }
 
@@ -139,15 +148,44 @@ impl Prober {
     pub fn reset(&mut self) -> bool {
         self.probes = 0;
         self.decisions.clear();
-        self.prop.clone_from(&self.pristine);
+        self.behind.clear();
         if self.singles.is_none() {
             self.singles.clone_from(&self.singles_built);
         }
-        if let Some(singles) = &mut self.singles {
-            let fast = singles.reset();
-            debug_assert_eq!(fast, !self.prop.unsat);
+        match &mut self.singles {
+            Some(singles) => {
+                let fast = singles.reset();
+                debug_assert_eq!(fast, !self.pristine.unsat);
+                self.stale = true;
+            }
+            None => {
+                self.prop.clone_from(&self.pristine);
+                self.stale = false;
+            }
         }
-        !self.prop.unsat
+        !self.pristine.unsat
+    }
+
+    /// Brings the clauses up to the bitboards: the layout's state again if
+    /// a reset left it stale, then each candidate assumed on the bitboards
+    /// alone. False on a conflict (the bitboards met it too).
+    fn catch_up(&mut self) -> bool {
+        if self.stale {
+            self.prop.clone_from(&self.pristine);
+            self.stale = false;
+        }
+        let mut ok = !self.prop.unsat;
+        for lit in std::mem::take(&mut self.behind) {
+            let head = self.prop.trail_len();
+            ok = ok && self.prop.assign(lit) && self.prop.propagate_from(head);
+        }
+        ok
+    }
+
+    /// The bitboards, when they are in use and hold the whole state
+    /// (candidates' values there are the clauses' after a catch-up).
+    fn board(&self) -> Option<&Singles> {
+        self.singles.as_ref()
     }
 
     /// The literal "`cell` holds `digit`".
@@ -156,8 +194,23 @@ impl Prober {
     }
 
     /// Assumes `lit` for good and propagates; false on a conflict (the
-    /// state is then unusable until [`Prober::reset`]).
+    /// state is then unusable until [`Prober::reset`]). A candidate goes
+    /// to the bitboards alone while they are in use and nothing is decided
+    /// (debug builds catch the clauses up at once, to check they agree).
     pub fn assume(&mut self, lit: Lit) -> bool {
+        if let (Some((cell, digit, holds)), Some(singles), true) =
+            (self.candidate(lit), &mut self.singles, self.decisions.is_empty())
+        {
+            let fast = singles.assume(cell, digit, holds);
+            self.behind.push(lit);
+            #[cfg(debug_assertions)]
+            {
+                let clauses = self.catch_up();
+                debug_assert_eq!(fast, clauses, "bitboards and clauses disagree on {cell} {digit} {holds}");
+            }
+            return fast;
+        }
+        self.catch_up();
         let head = self.prop.trail_len();
         let ok = self.prop.assign(lit) && self.prop.propagate_from(head);
         self.mirror(lit, ok);
@@ -167,6 +220,7 @@ impl Prober {
     /// Assumes `lit` until the matching [`Prober::backtrack`] and
     /// propagates; false on a conflict (backtrack then too).
     pub fn decide(&mut self, lit: Lit) -> bool {
+        self.catch_up();
         let head = self.prop.trail_len();
         self.decisions.push(head);
         self.prop.state.level += 1;
@@ -193,13 +247,20 @@ impl Prober {
     pub fn open(&self) -> Vec<(Cell, Digit, Lit)> {
         let n = self.side;
         let lits = self.candidates.iter().enumerate();
-        let open = lits.filter(|&(_, &lit)| self.prop.value(lit) == UNSET);
+        let open = lits.filter(|&(i, &lit)| match self.board() {
+            Some(board) => board.is_open(i / self.digits, i % self.digits + 1),
+            None => self.prop.value(lit) == UNSET,
+        });
         open.map(|(i, &lit)| (Cell::new(i / self.digits / n, i / self.digits % n), (i % self.digits + 1) as Digit, lit))
             .collect()
     }
 
     /// A literal's value, `None` while open.
-    pub fn value(&self, lit: Lit) -> Option<bool> {
+    pub fn value(&mut self, lit: Lit) -> Option<bool> {
+        if let (Some((cell, digit, holds)), Some(board)) = (self.candidate(lit), self.board()) {
+            return board.value(cell, digit).map(|v| v == holds);
+        }
+        self.catch_up();
         match self.prop.value(lit) {
             UNSET => None,
             v => Some(v == 1),
@@ -208,17 +269,27 @@ impl Prober {
 
     /// The digit `cell` holds, if propagation fixed one.
     pub fn fixed(&self, cell: Cell) -> Option<Digit> {
+        if let Some(board) = self.board() {
+            return board.digit_of(cell.row * self.side + cell.col).map(|d| d as Digit);
+        }
         (1..=self.digits as Digit).find(|&d| self.prop.value(self.literal(cell, d)) == 1)
     }
 
     /// Whether every cell holds a digit.
     pub fn solved(&self) -> bool {
+        if let Some(board) = self.board() {
+            return board.solved();
+        }
         let cells = itertools::iproduct!(0..self.side, 0..self.side);
         cells.map(|(r, c)| Cell::new(r, c)).all(|cell| self.fixed(cell).is_some())
     }
 
     /// Open candidates of `cell`.
     pub fn open_in(&self, cell: Cell) -> usize {
+        if let Some(board) = self.board() {
+            let at = cell.row * self.side + cell.col;
+            return (1..=self.digits).filter(|&d| board.is_open(at, d)).count();
+        }
         (1..=self.digits as Digit).filter(|&d| self.prop.value(self.literal(cell, d)) == UNSET).count()
     }
 
@@ -272,6 +343,7 @@ impl Prober {
 
     /// [`Prober::probe_marking`] on the clauses.
     fn clause_probe(&mut self, lit: Lit, implied: Option<&mut [bool]>) -> Option<usize> {
+        self.catch_up();
         let mark = self.prop.trail_len();
         let level = self.prop.state.level;
         self.prop.state.level = level + 1;
@@ -308,6 +380,7 @@ impl Prober {
             self.placed = placed;
             return size;
         }
+        self.catch_up();
         let mark = self.prop.trail_len();
         let level = self.prop.state.level;
         self.prop.state.level = level + 1;

@@ -234,8 +234,23 @@ impl Singles {
         self.board.placed >> cell & 1 == 0 && self.may(cell, digit - 1)
     }
 
+    /// The value of "`cell` holds `digit`" (1 to the side): true once
+    /// placed, false once ruled out, `None` while open.
+    pub fn value(&self, cell: usize, digit: usize) -> Option<bool> {
+        match (self.board.placed >> cell & 1 == 1, self.may(cell, digit - 1)) {
+            (_, false) => Some(false),
+            (true, true) => Some(true),
+            (false, true) => None,
+        }
+    }
+
+    /// Whether every cell is placed.
+    pub fn solved(&self) -> bool {
+        self.board.placed == self.all
+    }
+
     /// The digit (1 to the side) placed in `cell`, if any.
-    fn digit_of(&self, cell: usize) -> Option<usize> {
+    pub fn digit_of(&self, cell: usize) -> Option<usize> {
         if self.board.placed >> cell & 1 == 0 {
             return None;
         }
@@ -294,7 +309,7 @@ impl Singles {
                 self.placed_since(&start, placed);
                 None
             }
-            Rest::Conflict => Some(self.smallest_cone(&start)),
+            Rest::Conflict => self.smallest_cone(&start, limit.unwrap_or(usize::MAX)),
             Rest::Stopped => None,
         };
         self.pop();
@@ -319,7 +334,7 @@ impl Singles {
         let start = self.board;
         let mut size = None;
         if !self.assume(cell, digit, true) {
-            size = Some(self.smallest_cone(&start));
+            size = self.smallest_cone(&start, usize::MAX);
         }
         let mut used = 1;
         let mut inner_placed = Vec::new();
@@ -344,7 +359,7 @@ impl Singles {
                             used += 1 + inner;
                             progress = true;
                             if !self.assume(at, d, false) {
-                                size = Some(used + self.smallest_cone(&start));
+                                size = self.smallest_cone(&start, usize::MAX).map(|cone| used + cone);
                                 break 'passes;
                             }
                             skip = [0; MAX_SIDE];
@@ -449,15 +464,24 @@ impl Singles {
     /// The smallest of the last conflicts' cones since `start` (the board
     /// when the probe began): the literals each rests on, through their
     /// reasons (see the module doc).
-    fn smallest_cone(&mut self, start: &Board) -> usize {
+    /// `None` if every one is larger than `limit` (each cone is followed
+    /// only until it passes the smallest so far, or the limit).
+    fn smallest_cone(&mut self, start: &Board, limit: usize) -> Option<usize> {
         let conflicts = std::mem::take(&mut self.conflicts);
-        let size = conflicts.iter().map(|&conflict| self.cone(start, conflict)).min().unwrap_or(1);
+        let mut smallest = conflicts.is_empty().then_some(1);
+        for &conflict in &conflicts {
+            let cap = smallest.map_or(limit, |s: usize| s.min(limit));
+            if let Some(size) = self.cone(start, conflict, cap) {
+                smallest = Some(size);
+            }
+        }
         self.conflicts = conflicts;
-        size
+        smallest
     }
 
-    /// The number of literals `conflict` rests on since `start`.
-    fn cone(&mut self, start: &Board, conflict: Conflict) -> usize {
+    /// The number of literals `conflict` rests on since `start`; `None`
+    /// once it passes `cap`.
+    fn cone(&mut self, start: &Board, conflict: Conflict, cap: usize) -> Option<usize> {
         let side = self.side;
         let board = &self.board;
         // Ruled out since the start: allowed then, not now.
@@ -494,6 +518,9 @@ impl Singles {
                     }
                     out_seen[d] |= 1 << cell;
                     size += 1;
+                    if size > cap {
+                        break;
+                    }
                     if board.ruled[d] >> cell & 1 == 1 {
                         continue; // assumed
                     }
@@ -511,13 +538,16 @@ impl Singles {
                     }
                     placed_seen |= 1 << cell;
                     size += 1;
+                    if size > cap {
+                        break;
+                    }
                     let (_, d, why) = self.at[cell];
                     reason(&mut stack, cell, usize::from(d), why);
                 }
             }
         }
         self.stack = stack;
-        size
+        (size <= cap).then_some(size)
     }
 }
 
