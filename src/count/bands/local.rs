@@ -24,6 +24,8 @@
 //! on as if it were not banded. The orientation, bands of rows or of
 //! columns, is the one with fewer bands of their own.
 
+mod crossing;
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -57,6 +59,10 @@ pub struct Local {
     pub transposed: bool,
     /// Per band, its puzzle if it has givens or rules of its own.
     own: Vec<Option<Puzzle>>,
+    /// The extra all-different groups of a whole line's size that cross
+    /// bands (disjoint groups, diagonals): joined as columns are
+    /// ([`Local::count`]).
+    crossing: Vec<Vec<Cell>>,
 }
 
 /// What a count by local bands came to.
@@ -136,13 +142,29 @@ impl Local {
             cells.iter().all(|&c| band_of(c) == first).then_some(first)
         };
         let mut rules = vec![false; w];
-        let groups = puzzle.groups()[base..].iter().map(|g| one_band(&g.cells));
+        let mut crossing = Vec::new();
+        for group in &puzzle.groups()[base..] {
+            match one_band(&group.cells) {
+                Some(band) => rules[band] = true,
+                None if group.cells.len() == h * w => crossing.push(group.cells.clone()),
+                None => return None,
+            }
+        }
+        // A crossing group's digits take `h w` bits of a signature's
+        // second word.
+        if crossing.len() * h * w > 128 {
+            return None;
+        }
         let relations = puzzle.relations().iter().map(|r| one_band(&[r.a, r.b]));
         let constraints = puzzle.constraints().iter().map(|c| one_band(&c.cells()));
-        for band in groups.chain(relations).chain(constraints) {
+        for band in relations.chain(constraints) {
             rules[band?] = true;
         }
-        let local = Local { h, w, transposed, own: Vec::new() };
+        if !crossing.is_empty() {
+            // Each band holds its part of every crossing group.
+            rules.fill(true);
+        }
+        let local = Local { h, w, transposed, own: Vec::new(), crossing };
         let mut own = Vec::with_capacity(w);
         for (band, &ruled) in rules.iter().enumerate() {
             let given = puzzle.givens().any(|(cell, _)| band_of(cell) == band);
@@ -179,6 +201,12 @@ impl Local {
         for group in &puzzle.groups()[base..] {
             if group.cells.iter().all(|&c| inside(c)) {
                 own.add_group(group.cells.clone()).expect("the puzzle's group");
+            }
+        }
+        for group in &self.crossing {
+            let part: Vec<Cell> = group.iter().copied().filter(|&c| inside(c)).collect();
+            if part.len() >= 2 {
+                own.add_group(part).expect("part of the puzzle's group");
             }
         }
         for relation in puzzle.relations() {
@@ -219,6 +247,9 @@ impl Local {
     /// fits: its [`Bands::blank`] is what [`Local::count`] reads free
     /// bands from and [`Local::estimate`] rests on.
     pub fn blank(&self) -> Option<Bands> {
+        if self.crosses() {
+            return None;
+        }
         let bands = Bands { h: self.h, w: self.w, transposed: self.transposed, route: Route::Table };
         bands.entries().is_some().then_some(bands)
     }
@@ -256,6 +287,13 @@ impl Local {
         (own, grids * total)
     }
 
+    /// Whether groups cross the bands: then every band is enumerated (the
+    /// blank layout's table knows nothing of them) and the estimates from
+    /// the blank layout do not apply.
+    pub fn crosses(&self) -> bool {
+        !self.crossing.is_empty()
+    }
+
     /// Which bands have givens or rules of their own.
     pub fn own(&self) -> impl Iterator<Item = usize> + '_ {
         self.own.iter().enumerate().filter(|(_, p)| p.is_some()).map(|(b, _)| b)
@@ -284,6 +322,9 @@ impl Local {
         blank: Option<&Blank>,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Outcome, CountError> {
+        if self.crosses() {
+            return self.count_crossing(jobs, enumerate, stop);
+        }
         let (h, w) = (self.h, self.w);
         let own: Vec<usize> = self.own().collect();
         // Each band of its own, its signatures tallied; bands in parallel,

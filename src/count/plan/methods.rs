@@ -496,6 +496,11 @@ impl Counter {
     /// bands have more fillings than they may, or more than a sixteenth of
     /// its solutions. A layout without a table is left to the bounds.
     fn bands_unlikely(&self, local: &Local, puzzle: &Puzzle) -> Option<String> {
+        if local.crosses() {
+            // Estimates from the blank layout know nothing of crossing
+            // groups; the count's own bounds decide.
+            return None;
+        }
         let (band, grids) = match known_totals(local.h, local.w) {
             Some(totals) => totals,
             None => {

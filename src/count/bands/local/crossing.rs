@@ -1,0 +1,369 @@
+//! Bands joined through groups that cross them: disjoint groups,
+//! diagonals, any extra all-different group with as many cells as a line.
+//!
+//! Such a group is a column in all but shape. A grid's bands put some of
+//! its digits in each band's part of it; the group holds each digit once
+//! exactly when each part's digits differ (a rule of the band's own
+//! puzzle) and the parts' sets of digits are disjoint, and then, their
+//! sizes adding up to the side, they partition the digits. So a band's
+//! signature is widened by one set per crossing group (its second word),
+//! and the parent module's sum holds as it stands:
+//!
+//! `grids = sum over signatures s1 .. sw that partition every column and
+//! every crossing group of N1(s1) ... Nw(sw)`,
+//!
+//! each grid counted once (its bands' fillings, one term), and each term's
+//! fillings making a grid (rows and boxes inside bands, the lines and
+//! groups across them by the partition). The blank layout's table knows
+//! nothing of the groups, so every band is enumerated, with its givens
+//! and its part of each group, and its signatures tallied.
+//!
+//! The bands are enumerated fewest fillings first, and each prunes the
+//! next: when every signature of a band enumerated has digit `d` in a
+//! column or crossing group, a filling of another band with `d` there is
+//! in no term of the sum (its set there would meet that band's, whatever
+//! signature it took), so the later bands are enumerated with `d` ruled
+//! out of those cells. A band with all its digits given prunes the others
+//! down to the fillings that fit it: the Sudoku P grids under a given top
+//! band, 631,369,728 on the forum, take seconds, where enumerating them
+//! took minutes.
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::{too_large, CountError, Enumerate, Local, LocalCount, Outcome, Sum};
+use crate::model::{Cell, Constraint, Grid, Puzzle};
+
+/// The most fillings the bands may have together: a tally takes about 60
+/// bytes a signature, and a band of 35 million fillings (the Sudoku P
+/// bands under a given top band) about 9 million signatures.
+pub const MAX_CROSSING_FILLINGS: u128 = 1 << 27;
+
+/// The most distinct signatures the bands may have together (about 60
+/// bytes each).
+pub const MAX_CROSSING_SIGNATURES: usize = 1 << 24;
+
+/// The most pairs of two bands' signatures looked at, one by one.
+pub const MAX_CROSSING_PAIRS: u128 = 1 << 30;
+
+/// A band's signature: its columns' digits (column `c` at bits `c n ..`)
+/// and its crossing groups' (group `g` at bits `g n ..`).
+type Key = [u128; 2];
+
+impl Local {
+    /// Counts a puzzle whose bands extra groups cross (see the module doc).
+    pub(super) fn count_crossing(
+        &self,
+        jobs: usize,
+        enumerate: &Enumerate,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Outcome, CountError> {
+        let n = self.h * self.w;
+        let mut order: Vec<usize> = (0..self.w).collect();
+        order.sort_by_key(|&band| self.band_bound(band));
+        // The digits every signature of the bands so far has, per column
+        // and crossing group.
+        let mut common: Key = [0, 0];
+        let mut tallies: Vec<Arc<HashMap<Key, u64>>> = Vec::new();
+        // Per band enumerated: its number, fillings and signatures.
+        let mut report: Vec<(usize, (u128, usize))> = Vec::new();
+        let mut left = MAX_CROSSING_FILLINGS;
+        let mut signatures = 0;
+        // The cells of each band enumerated by `fill`, with its place in
+        // `report` and `tallies`.
+        let mut seen: Vec<(Vec<Place>, usize)> = Vec::new();
+        for band in order {
+            if stop() {
+                return Ok(Outcome::Stopped);
+            }
+            let Some(puzzle) = self.pruned(band, common) else {
+                // A cell with no digit left: no grid.
+                let counted = LocalCount { grids: 0u32.into(), own: Vec::new(), classes: None, pairs: 0 };
+                return Ok(Outcome::Counted(counted));
+            };
+            let places = self.digits_only(band, &puzzle);
+            // A band whose cells are another's, moved (the same columns,
+            // digits, groups and crossing groups, place by place), has its
+            // fillings' signatures: its tally is shared.
+            let twin = places.as_ref().and_then(|p| seen.iter().find(|(q, _)| q == p));
+            if let Some((_, earlier)) = twin {
+                let (fillings, signatures) = report[*earlier].1;
+                report.push((band, (fillings, signatures)));
+                tallies.push(tallies[*earlier].clone());
+                continue;
+            }
+            let mut tally: HashMap<Key, u64> = HashMap::default();
+            let mut fillings = 0u128;
+            let done = match &places {
+                Some(cells) => fill(cells, left, stop, &mut |key| {
+                    fillings += 1;
+                    *tally.entry(key).or_default() += 1;
+                }),
+                None => enumerate(&puzzle, left, &mut |grid| {
+                    fillings += 1;
+                    *tally.entry(self.key(grid, band)).or_default() += 1;
+                    true
+                })?,
+            };
+            match done {
+                None => return Ok(Outcome::Stopped),
+                Some(false) => {
+                    let why = format!("the bands have more than {MAX_CROSSING_FILLINGS} fillings");
+                    return Ok(Outcome::TooLarge(why));
+                }
+                Some(true) => {}
+            }
+            left -= fillings;
+            signatures += tally.len();
+            if signatures > MAX_CROSSING_SIGNATURES {
+                let why = format!("the bands have more than {MAX_CROSSING_SIGNATURES} signatures");
+                return Ok(Outcome::TooLarge(why));
+            }
+            let every = tally.keys().fold([u128::MAX; 2], |all, key| [all[0] & key[0], all[1] & key[1]]);
+            common = [common[0] | every[0], common[1] | every[1]];
+            if let Some(places) = places {
+                seen.push((places, report.len()));
+            }
+            report.push((band, (fillings, tally.len())));
+            tallies.push(Arc::new(tally));
+        }
+        let report = report.into_iter().map(|(band, (fillings, signatures))| (band, fillings, signatures)).collect();
+        let line = (1u128 << n) - 1;
+        let full: Key = [
+            (0..n).fold(0, |key, at| key | line << (at * n)),
+            (0..self.crossing.len()).fold(0, |key, g| key | line << (g * n)),
+        ];
+        let (sum, pairs) = if self.w == 2 {
+            let mut sum = Sum::default();
+            for (s, &count) in tallies[0].iter() {
+                let other = tallies[1].get(&[full[0] ^ s[0], full[1] ^ s[1]]).copied().unwrap_or(0);
+                sum.add(u128::from(count), u128::from(other))?;
+            }
+            (sum, 0)
+        } else {
+            // The two smallest tallies in pairs, the third at the digits left.
+            tallies.sort_by_key(|tally| tally.len());
+            let product = (tallies[0].len() as u128) * (tallies[1].len() as u128);
+            if product > MAX_CROSSING_PAIRS {
+                let why = format!("{product} pairs of signatures to look at, past {MAX_CROSSING_PAIRS}");
+                return Ok(Outcome::TooLarge(why));
+            }
+            match join(jobs, &tallies[0], &tallies[1], &tallies[2], full, stop)? {
+                Some(joined) => joined,
+                None => return Ok(Outcome::Stopped),
+            }
+        };
+        Ok(Outcome::Counted(LocalCount { grids: sum.total(), own: report, classes: None, pairs }))
+    }
+
+    /// A bound on band `band`'s fillings (as [`Local::fillings_bound`]).
+    fn band_bound(&self, band: usize) -> u128 {
+        let n = self.h * self.w;
+        let Some(puzzle) = &self.own[band] else { return u128::MAX };
+        let mut bound: u128 = 1;
+        for line in band * self.h..band * self.h + self.h {
+            let open = (0..n).filter(|&at| puzzle.given(self.cell(line, at)).is_none()).count();
+            bound = (1..=open as u128).fold(bound, u128::saturating_mul);
+        }
+        bound
+    }
+
+    /// Band `band`'s puzzle with the digits of `common` ruled out of its
+    /// columns and crossing groups; `None` if that leaves a cell none.
+    fn pruned(&self, band: usize, common: Key) -> Option<Puzzle> {
+        let n = self.h * self.w;
+        let mut puzzle = self.own[band].clone().expect("every band is enumerated when groups cross");
+        let all = (1u64 << n) - 1;
+        for line in band * self.h..band * self.h + self.h {
+            for at in 0..n {
+                let cell = self.cell(line, at);
+                let mut out = (common[0] >> (at * n)) as u64 & all;
+                for (g, group) in self.crossing.iter().enumerate() {
+                    if group.contains(&cell) {
+                        out |= (common[1] >> (g * n)) as u64 & all;
+                    }
+                }
+                let allowed = all & !out;
+                if allowed == 0 {
+                    return None;
+                }
+                if out != 0 {
+                    puzzle.add_constraint(Constraint::Digits { cell, allowed }).expect("a cell of the grid");
+                }
+            }
+        }
+        Some(puzzle)
+    }
+
+    /// Band `band`'s cells for [`fill`], if its puzzle holds only
+    /// all-different groups, allowed digits and givens (as a band of
+    /// rows, boxes and parts of crossing groups does); `None` sends it to
+    /// the engine.
+    fn digits_only(&self, band: usize, puzzle: &Puzzle) -> Option<Vec<Place>> {
+        let n = self.h * self.w;
+        let digits_only = puzzle.constraints().iter().all(|c| matches!(c, Constraint::Digits { .. }));
+        if !puzzle.relations().is_empty() || !digits_only || puzzle.groups().len() > 64 {
+            return None;
+        }
+        let all = (1u64 << n) - 1;
+        let mut places = Vec::with_capacity(self.h * n);
+        for line in band * self.h..band * self.h + self.h {
+            for at in 0..n {
+                let cell = self.cell(line, at);
+                let mut allowed = match puzzle.given(cell) {
+                    Some(digit) => 1 << (digit - 1),
+                    None => all,
+                };
+                for constraint in puzzle.constraints() {
+                    if let Constraint::Digits { cell: c, allowed: a } = constraint {
+                        allowed &= if *c == cell { *a } else { all };
+                    }
+                }
+                let in_group = |g: &crate::model::Group| g.cells.contains(&cell);
+                let groups = puzzle.groups().iter().enumerate().filter(|(_, g)| in_group(g));
+                let groups = groups.fold(0u64, |m, (i, _)| m | 1 << i);
+                let crossing = self.crossing.iter().enumerate().filter(|(_, g)| g.contains(&cell));
+                let crossing = crossing.fold(0u128, |m, (g, _)| m | 1 << g);
+                places.push(Place { n, at, allowed, groups, crossing });
+            }
+        }
+        Some(places)
+    }
+
+    /// Band `band`'s signature in `grid` (see [`Key`]).
+    fn key(&self, grid: &Grid, band: usize) -> Key {
+        let n = self.h * self.w;
+        let lines = band * self.h..band * self.h + self.h;
+        let inside = |cell: &Cell| lines.contains(&if self.transposed { cell.col } else { cell.row });
+        let bit = |cell: Cell| 1u128 << (grid.get(cell) - 1);
+        let mut crossing = 0u128;
+        for (g, group) in self.crossing.iter().enumerate() {
+            let digits = group.iter().filter(|c| inside(c)).fold(0u128, |m, &c| m | bit(c));
+            crossing |= digits << (g * n);
+        }
+        [self.signature(grid, band), crossing]
+    }
+}
+
+/// The sum over the pairs of `a`'s and `b`'s signatures that miss each
+/// other's digits in every column and crossing group, of their fillings
+/// times `c`'s at the digits left; `a` shared out among the threads.
+/// `None` if stopped.
+fn join(
+    jobs: usize,
+    a: &HashMap<Key, u64>,
+    b: &HashMap<Key, u64>,
+    c: &HashMap<Key, u64>,
+    full: Key,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Option<(Sum, u128)>, CountError> {
+    let a: Vec<(Key, u64)> = a.iter().map(|(&s, &count)| (s, count)).collect();
+    let b: Vec<(Key, u64)> = b.iter().map(|(&s, &count)| (s, count)).collect();
+    let chunks: Vec<usize> = (0..a.len().div_ceil(64)).collect();
+    let sums = super::per_class(jobs, &chunks, stop, |&chunk| {
+        let (mut sum, mut pairs) = (Sum::default(), 0u128);
+        for &(s, count) in &a[chunk * 64..(chunk * 64 + 64).min(a.len())] {
+            for &(t, other) in b.iter().filter(|(t, _)| s[0] & t[0] == 0 && s[1] & t[1] == 0) {
+                pairs += 1;
+                let rest = [full[0] ^ s[0] ^ t[0], full[1] ^ s[1] ^ t[1]];
+                if let Some(&third) = c.get(&rest) {
+                    let pair = u128::from(count).checked_mul(u128::from(other)).ok_or_else(too_large)?;
+                    sum.add(pair, u128::from(third))?;
+                }
+            }
+        }
+        Ok(Some((sum, pairs)))
+    })?;
+    let (mut total, mut pairs) = (Sum::default(), 0u128);
+    for sum in sums {
+        let Some((sum, joined)) = sum else { return Ok(None) };
+        total.big += sum.total();
+        pairs += joined;
+    }
+    Ok(Some((total, pairs)))
+}
+
+/// A band cell for [`fill`]: its column, the digits it may hold, the
+/// band's groups it is in (bits), the crossing groups it is in (bits).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Place {
+    n: usize,
+    at: usize,
+    allowed: u64,
+    groups: u64,
+    crossing: u128,
+}
+
+/// Enumerates a band's fillings (each cell a digit it may hold, no two
+/// alike in a group) and shows each one's [`Key`] to `each`: a plain
+/// depth-first search on bitmasks, the engine's work without its
+/// generality, for bands of tens of millions of fillings. `Some(true)`
+/// when all were shown, `Some(false)` past `max`, `None` if stopped.
+fn fill(places: &[Place], max: u128, stop: &(dyn Fn() -> bool + Sync), each: &mut dyn FnMut(Key)) -> Option<bool> {
+    struct Search<'a> {
+        places: &'a [Place],
+        used: [u64; 64],
+        key: Key,
+        shown: u128,
+        max: u128,
+        stopped: bool,
+    }
+    impl Search<'_> {
+        fn go(&mut self, i: usize, stop: &(dyn Fn() -> bool + Sync), each: &mut dyn FnMut(Key)) {
+            let Some(place) = self.places.get(i) else {
+                self.shown += 1;
+                if self.shown > self.max || (self.shown % (1 << 20) == 0 && stop()) {
+                    self.stopped = true;
+                    return;
+                }
+                each(self.key);
+                return;
+            };
+            let mut taken = 0u64;
+            let mut groups = place.groups;
+            while groups != 0 {
+                taken |= self.used[groups.trailing_zeros() as usize];
+                groups &= groups - 1;
+            }
+            let mut free = place.allowed & !taken;
+            while free != 0 && !self.stopped {
+                let d = free.trailing_zeros();
+                free &= free - 1;
+                let bit = 1u64 << d;
+                let mut groups = place.groups;
+                while groups != 0 {
+                    self.used[groups.trailing_zeros() as usize] |= bit;
+                    groups &= groups - 1;
+                }
+                // A column's cells in a band share a box, a crossing
+                // group's are a group of the band: no two alike, so the
+                // signature's bits are set and cleared by toggling.
+                let mark = |key: &mut Key| {
+                    key[0] ^= 1u128 << (place.at * place.n + d as usize);
+                    let mut crossing = place.crossing;
+                    while crossing != 0 {
+                        let g = crossing.trailing_zeros() as usize;
+                        key[1] ^= 1u128 << (g * place.n + d as usize);
+                        crossing &= crossing - 1;
+                    }
+                };
+                mark(&mut self.key);
+                self.go(i + 1, stop, each);
+                mark(&mut self.key);
+                let mut groups = place.groups;
+                while groups != 0 {
+                    self.used[groups.trailing_zeros() as usize] &= !bit;
+                    groups &= groups - 1;
+                }
+            }
+        }
+    }
+    let mut search = Search { places, used: [0; 64], key: [0, 0], shown: 0, max, stopped: false };
+    search.go(0, stop, each);
+    match (search.stopped, search.shown > max) {
+        (false, _) => Some(true),
+        (true, true) => Some(false),
+        (true, false) => None,
+    }
+}
