@@ -463,7 +463,8 @@ impl Counter {
                 Some(classes) => format!("; the other bands by the blank layout's {classes} classes"),
                 None => String::new(),
             };
-            details.push(format!("bands: {lines} with givens or rules inside bands; enumerated: {own}{free}"));
+            let what = if local.crosses() { "groups crossing them" } else { "givens or rules inside bands" };
+            details.push(format!("bands: {lines} with {what}; enumerated: {own}{free}"));
             if counted.pairs > 0 {
                 details.push(format!("joined: {} pairs of signatures", counted.pairs));
             }
