@@ -680,7 +680,7 @@ impl Reader<'_> {
                 })?;
                 vec![one(line)]
             }
-            Shape::Whole | Shape::Names => Vec::new(),
+            Shape::Whole | Shape::Names | Shape::Parts => Vec::new(),
         })
     }
 

@@ -14,7 +14,7 @@
 //! name, with the reason, and [`TYPES`] lists every one.
 
 use super::{quote, ParseError, Pos};
-use crate::model::rules::{self, Args, Context};
+use crate::model::rules::{self, merged_terms, Args, Context};
 use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle};
 
 /// How satsudoku reads an ISS type.
@@ -971,19 +971,7 @@ impl Reader<'_> {
                 if parts.iter().any(Vec::is_empty) {
                     return Err(self.err(at, "an EqualSum segment with no cells"));
                 }
-                let all: Vec<Cell> = parts.concat();
-                let disjoint = all.iter().enumerate().all(|(i, c)| !all[..i].contains(c));
-                if parts.len() >= 2 && disjoint {
-                    self.constraint(p, Constraint::EqualSums { parts }, at)?;
-                } else if parts.len() >= 2 {
-                    // Segments sharing cells (a magic square's lines): each
-                    // against the first as a weighted sum, shared cells' weights added.
-                    for part in &parts[1..] {
-                        let signed = parts[0].iter().map(|&c| (c, 1)).chain(part.iter().map(|&c| (c, -1)));
-                        let terms = merged_terms(signed);
-                        self.constraint(p, Constraint::Sum { terms, target: 0 }, at)?;
-                    }
-                }
+                self.rule(p, ctx, "equal-sums", Args { parts, ..Args::default() }, at)?;
             }
             "NumberedRoom" | "HiddenSkyscraper" => {
                 let (keyword, noun) = if kind == "NumberedRoom" {
@@ -1290,20 +1278,6 @@ pub fn regex_token(pattern: &str) -> String {
             out.push(char::from(BASE64[(word >> (18 - 6 * k) & 63) as usize]));
         }
     }
-    out
-}
-
-/// Weighted terms with each cell once, its weights added, zero weights
-/// dropped (ISS adds the terms of a cell listed twice).
-fn merged_terms(terms: impl Iterator<Item = (Cell, i32)>) -> Vec<(Cell, i32)> {
-    let mut out: Vec<(Cell, i32)> = Vec::new();
-    for (cell, w) in terms {
-        match out.iter_mut().find(|t| t.0 == cell) {
-            Some(term) => term.1 += w,
-            None => out.push((cell, w)),
-        }
-    }
-    out.retain(|t| t.1 != 0);
     out
 }
 

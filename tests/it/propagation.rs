@@ -64,7 +64,7 @@ fn with_rule(keyword: &str, cells: Vec<Cell>, second: Vec<Cell>, value: Option<i
     let mut puzzle = Puzzle::blank(N).unwrap();
     let rule = by_keyword(keyword).unwrap();
     let mut context = Context::new();
-    (rule.build)(&mut puzzle, &Args { cells, second, value, list: Vec::new() }, &mut context).unwrap();
+    (rule.build)(&mut puzzle, &Args { cells, second, value, ..Args::default() }, &mut context).unwrap();
     context.finish(&mut puzzle).unwrap();
     puzzle
 }

@@ -76,6 +76,7 @@ fn fpuzzles_entry(rule: &rules::Rule, ex: &Example) -> Value {
             entry["values"] = json!(digits);
         }
         Shape::Outside => entry["cell"] = json!(ex.first[0]),
+        Shape::Parts => unreachable!("{}: the editor has no rule of parts", rule.keyword),
     }
     json!([entry])
 }
@@ -121,5 +122,96 @@ fn the_rules_page_shows_every_rule() {
     assert!(page == wanted, "docs/rules.md is not the generated table: run SATSUDOKU_BLESS=1 cargo test rules_page");
     for rule in RULES {
         assert!(page.contains(&format!("| `{}` |", rule.keyword)), "{} is not on the page", rule.keyword);
+    }
+}
+
+/// `equal-sums`, read natively with any number of parts (ISS's `EqualSum`
+/// past the two-part rules), on 4x4 grids with two givens: counted as the
+/// oracle counts the grids whose parts have equal sums; ISS's `EqualSum`
+/// of the same disjoint parts reads to the same puzzle; and malformed
+/// parts are refused with their place.
+#[test]
+fn equal_sums_of_any_parts_count_as_the_oracle() {
+    use crate::common::{count_grids, random_grid, rng, satsudoku, Draw};
+    use satsudoku::count::plan::{count, Plan};
+    use satsudoku::encode::Encoding;
+    let name = |c: usize| format!("r{}c{}", c / 4 + 1, c % 4 + 1);
+    let mut rng = rng(38);
+    let (mut checked, mut nonzero) = (0, 0);
+    for _ in 0..40 {
+        let grid = random_grid(&mut rng, 4, (2, 2));
+        let mut cells: Vec<usize> = (0..16).collect();
+        rng.shuffle(&mut cells);
+        let mut given = vec![0u32; 16];
+        for &c in &cells[..2] {
+            given[c] = grid[c];
+        }
+        // Two to four parts of one to three cells; disjoint on even draws.
+        let count_parts = 2 + rng.below(3);
+        let disjoint = checked % 2 == 0;
+        let mut parts: Vec<Vec<usize>> = Vec::new();
+        let mut next = 0;
+        for _ in 0..count_parts {
+            let size = 1 + rng.below(3);
+            let part: Vec<usize> = if disjoint {
+                next += size;
+                cells[next - size..next].to_vec()
+            } else {
+                (0..size).map(|_| rng.below(16)).collect::<std::collections::BTreeSet<_>>().into_iter().collect()
+            };
+            parts.push(part);
+        }
+        let sums_equal = |g: &[u32]| {
+            let sums: Vec<u32> = parts.iter().map(|p| p.iter().map(|&c| g[c]).sum()).collect();
+            sums.iter().all(|&s| s == sums[0])
+        };
+        let expected = count_grids(4, (2, 2), &given, &sums_equal);
+        let rows: Vec<String> = given
+            .chunks(4)
+            .map(|r| r.iter().map(|&d| if d == 0 { '.' } else { char::from(b'0' + d as u8) }).collect())
+            .collect();
+        let rule = parts.iter().map(|p| p.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>();
+        let native = format!("size 4\ngivens\n{}\nequal-sums {}\n", rows.join("\n"), rule.join(" : "));
+        let puzzle = match parse(&native, "native", Some(Format::Puzzle)) {
+            Ok(puzzle) => puzzle,
+            // A part holding another and more can never sum as it does:
+            // refused, as any sum out of reach is.
+            Err(e) if e.to_string().contains("out of reach") => {
+                assert_eq!(expected, 0, "{e}\n{native}");
+                continue;
+            }
+            Err(e) => panic!("{e}\n{native}"),
+        };
+        let counted = count(&puzzle, &Plan::new(Encoding::default()), &mut ()).unwrap().count;
+        assert_eq!(counted, expected.into(), "{native}");
+        if disjoint {
+            let iss_parts =
+                parts.iter().map(|p| p.iter().map(|&c| name(c).to_uppercase()).collect::<Vec<_>>().join("~"));
+            let givens: String = (0..16)
+                .filter(|&c| given[c] != 0)
+                .map(|c| format!(".~{}_{}", name(c).to_uppercase(), given[c]))
+                .collect();
+            let iss = format!(".Shape~4x4{givens}.EqualSum~{}", iss_parts.collect::<Vec<_>>().join("~-~"));
+            let from_iss = parse(&iss, "iss", Some(Format::Iss)).unwrap_or_else(|e| panic!("{e}\n{iss}"));
+            assert_eq!(from_iss, puzzle, "{iss}\n{native}");
+        }
+        checked += 1;
+        nonzero += usize::from(expected > 0);
+    }
+    assert!(checked >= 30 && nonzero >= 10, "{checked} draws counted, {nonzero} with solutions");
+    for (bad, message) in [
+        ("equal-sums r1c1 r1c2\n", "takes two or more parts"),
+        ("equal-sums r1c1 : : r2c2\n", "2:19: equal-sums: a part with no cells before this ':'"),
+        ("equal-sums r1c1 :\n", "2:17: equal-sums: a part with no cells after this ':'"),
+        ("equal-sums r1c1 : r2c2 = 5\n", "2:24: equal-sums takes no '= N'"),
+    ] {
+        let out = satsudoku()
+            .args(["count", "--format", "puzzle", "-"])
+            .write_stdin(format!("size 4\n{bad}"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains(message), "{bad}: {err}");
     }
 }

@@ -365,7 +365,7 @@ fn layout_with(box_rows: usize, box_cols: usize, keywords: &[&str]) -> Puzzle {
     for keyword in keywords {
         let rule = by_keyword(keyword).unwrap();
         let mut context = Context::new();
-        let args = Args { cells: Vec::new(), second: Vec::new(), value: None, list: Vec::new() };
+        let args = Args::default();
         (rule.build)(&mut puzzle, &args, &mut context).unwrap();
         context.finish(&mut puzzle).unwrap();
     }

@@ -146,12 +146,37 @@ pub(super) fn region_sum(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     equal_sums(p, parts)
 }
 
-/// Equal sums over `parts`, when there are two or more.
+/// Equal sums over `parts`, when there are two or more. Parts that share
+/// cells (a magic square's lines) are each held against the first as one
+/// weighted sum equal to 0, a shared cell's weights added.
 pub(super) fn equal_sums(p: &mut Puzzle, parts: Vec<Vec<Cell>>) -> Result<(), RuleError> {
     if parts.len() < 2 {
         return Ok(()); // one part equals itself
     }
-    p.add_constraint(Constraint::EqualSums { parts }).map_err(RuleError::from)
+    let all: Vec<Cell> = parts.concat();
+    if all.iter().enumerate().all(|(i, c)| !all[..i].contains(c)) {
+        return p.add_constraint(Constraint::EqualSums { parts }).map_err(RuleError::from);
+    }
+    for part in &parts[1..] {
+        let signed = parts[0].iter().map(|&c| (c, 1)).chain(part.iter().map(|&c| (c, -1)));
+        let terms = merged_terms(signed);
+        p.add_constraint(Constraint::Sum { terms, target: 0 }).map_err(RuleError::from)?;
+    }
+    Ok(())
+}
+
+/// Terms with each cell once, its weights added; cells whose weights
+/// cancel left out.
+pub fn merged_terms(terms: impl Iterator<Item = (Cell, i32)>) -> Vec<(Cell, i32)> {
+    let mut out: Vec<(Cell, i32)> = Vec::new();
+    for (cell, w) in terms {
+        match out.iter_mut().find(|t| t.0 == cell) {
+            Some(term) => term.1 += w,
+            None => out.push((cell, w)),
+        }
+    }
+    out.retain(|t| t.1 != 0);
+    out
 }
 
 /// A zipper line: cells the same distance from the middle sum to the same

@@ -25,7 +25,7 @@ mod build;
 mod context;
 mod table;
 
-pub use build::{entropy_windows, every_nth, modular_windows, windows_2x2};
+pub use build::{entropy_windows, every_nth, merged_terms, modular_windows, windows_2x2};
 pub use context::{orthogonal_pairs, Context};
 
 use super::{Cell, Puzzle};
@@ -71,6 +71,10 @@ pub enum Shape {
     /// Names of other rules (the negative constraints); native: `KEYWORD
     /// NAME...`; f-puzzles: `["name", ...]`.
     Names,
+    /// Two or more parts of cells; native: `KEYWORD CELLS : CELLS [:
+    /// CELLS ...]`, each `:` starting a part; the f-puzzles editor has no
+    /// such rule.
+    Parts,
 }
 
 /// Whether a rule takes a number (`= N`, f-puzzles' `value`).
@@ -97,6 +101,8 @@ pub struct Args {
     pub value: Option<i64>,
     /// The digits of a quadruple, or the names of [`Shape::Names`].
     pub list: Vec<String>,
+    /// The parts of [`Shape::Parts`].
+    pub parts: Vec<Vec<Cell>>,
 }
 
 /// A builder: adds the rule with `args` to the puzzle; `Context` carries

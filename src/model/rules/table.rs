@@ -543,6 +543,15 @@ pub(super) const RULES: &[Rule] = &[
         |p, a, _| region_sum(p, a),
     ),
     rule(
+        "equal-sums",
+        None,
+        Shape::Parts,
+        Value::No,
+        "Every part (the cells between two ':') has the same sum; digits may repeat within a part (ISS's EqualSum, any number of parts).",
+        "r1c1 r1c2 : r2c1 : r3c1 r3c2",
+        |p, a, _| equal_sums(p, a.parts.clone()),
+    ),
+    rule(
         "zipper",
         Some("zipperline"),
         Shape::Line { min: 2 },

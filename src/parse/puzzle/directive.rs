@@ -74,6 +74,7 @@ impl Directive<'_, '_, '_> {
                 Ok(Args { list: words.iter().map(|w| w.text.to_owned()).collect(), ..Args::default() })
             }
             Shape::Quad => self.quad(),
+            Shape::Parts => self.cell_parts(rule),
             _ => {
                 let parts = self.parts(rule.shape == Shape::Outside)?;
                 let value = self.value(rule, &parts)?;
@@ -179,6 +180,38 @@ impl Directive<'_, '_, '_> {
         crate::model::rules::line_from_clue(clue.row, clue.col, self.n).ok_or_else(|| {
             self.err(pos, "expected a clue just outside the grid: row or column 0, or one past the last, not a corner")
         })
+    }
+
+    /// Parts of cells, each `:` starting the next: at least two, none
+    /// empty, no number.
+    fn cell_parts(&self, rule: &Rule) -> Result<Args, ParseError> {
+        let head = self.head();
+        let mut parts = vec![Vec::new()];
+        let mut colon = head.pos;
+        for w in &self.line[1..] {
+            match w.text {
+                ":" => {
+                    if parts.last().is_some_and(Vec::is_empty) {
+                        return Err(self.err(w.pos, format!("{}: a part with no cells before this ':'", head.text)));
+                    }
+                    parts.push(Vec::new());
+                    colon = w.pos;
+                }
+                "=" => return Err(self.err(w.pos, format!("{} takes no '= N'", head.text))),
+                text => {
+                    let cell = self.cell(text, w.pos, false)?;
+                    parts.last_mut().expect("a part").push(cell);
+                }
+            }
+        }
+        if parts.last().is_some_and(Vec::is_empty) && parts.len() > 1 {
+            return Err(self.err(colon, format!("{}: a part with no cells after this ':'", head.text)));
+        }
+        if parts.len() < 2 || parts[0].is_empty() {
+            let why = format!("{} takes two or more parts of cells, separated by ':': {}", head.text, rule.example);
+            return Err(self.err(head.pos, why));
+        }
+        Ok(Args { parts, ..Args::default() })
     }
 
     /// `quadruple CELL D...`: the 2 x 2 from CELL holds the digits.
