@@ -11,6 +11,11 @@
 
 use super::Digit;
 
+/// The most edges a state machine's (or a regular expression's) unrolled
+/// automaton may have: its subset construction can grow exponentially
+/// with the line.
+pub const MOST_MACHINE_EDGES: usize = 200_000;
+
 /// A nondeterministic automaton over the symbols `1..=symbols`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Nfa {

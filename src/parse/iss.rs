@@ -34,9 +34,7 @@ const CHAOS: &str = "chaos construction: the regions are part of the solution; n
 const RANGE: &str = "needs digits 0..N or a value range other than 1..N; not in satsudoku's model yet";
 const NOT_YET: &str = "not in satsudoku's rule table yet";
 
-/// The most edges a state machine's unrolled automaton may have: its
-/// subset construction can grow exponentially with the line.
-const MOST_MACHINE_EDGES: usize = 200_000;
+use crate::model::nfa::MOST_MACHINE_EDGES;
 
 /// Every constraint type ISS reads (its `SudokuConstraint` classes), and
 /// how satsudoku reads it. docs/rules.md shows this table ([`markdown`]).
@@ -858,7 +856,8 @@ impl Reader<'_> {
             }
             "NFA" => {
                 let token = item.args.first().ok_or_else(|| self.err(at, "expected a machine, then cells"))?;
-                let machine = crate::model::nfa::Nfa::decode(&token.text)
+                // Decoded here too, to place its errors at the token.
+                crate::model::nfa::Nfa::decode(&token.text)
                     .map_err(|e| self.err(token.pos, format!("the state machine: {e}")))?;
                 // ISS's named groups: `_name` starts one, an empty item ends
                 // one; each is the machine over its own cells, `-` between
@@ -887,20 +886,8 @@ impl Reader<'_> {
                 }
                 flush(&name, &mut open);
                 for (name, segments) in groups {
-                    if segments.len() > 1 && machine.symbols() <= n {
-                        let many = format!(
-                            "a state machine of {} symbols over several segments: ISS needs {} (the last between segments)",
-                            machine.symbols(),
-                            n + 1
-                        );
-                        return Err(self.err(at, many));
-                    }
-                    let lengths: Vec<usize> = segments.iter().map(Vec::len).collect();
-                    if !machine.unrolls_within(&lengths, n, MOST_MACHINE_EDGES) {
-                        return Err(self.err(token.pos, "a state machine whose unrolled automaton passes 200,000 edges on these cells: not read yet"));
-                    }
-                    let token = token.text.clone();
-                    self.constraint(p, Constraint::Machine { token, name, segments, n }, at)?;
+                    let list = vec![token.text.clone(), name];
+                    self.rule(p, ctx, "state-machine", Args { list, parts: segments, ..Args::default() }, at)?;
                 }
             }
             "Lunchbox" => {

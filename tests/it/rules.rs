@@ -76,7 +76,7 @@ fn fpuzzles_entry(rule: &rules::Rule, ex: &Example) -> Value {
             entry["values"] = json!(digits);
         }
         Shape::Outside => entry["cell"] = json!(ex.first[0]),
-        Shape::Parts => unreachable!("{}: the editor has no rule of parts", rule.keyword),
+        Shape::Parts | Shape::WordParts => unreachable!("{}: the editor has no rule of parts", rule.keyword),
     }
     json!([entry])
 }
@@ -204,6 +204,41 @@ fn equal_sums_of_any_parts_count_as_the_oracle() {
         ("equal-sums r1c1 : : r2c2\n", "2:19: equal-sums: a part with no cells before this ':'"),
         ("equal-sums r1c1 :\n", "2:17: equal-sums: a part with no cells after this ':'"),
         ("equal-sums r1c1 : r2c2 = 5\n", "2:24: equal-sums takes no '= N'"),
+    ] {
+        let out = satsudoku()
+            .args(["count", "--format", "puzzle", "-"])
+            .write_stdin(format!("size 4\n{bad}"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
+        assert!(err.contains(message), "{bad}: {err}");
+    }
+}
+
+/// `state-machine`, ISS's NFA read natively: `QGo` is the machine of the
+/// language `1*` (decoded bit by bit in `model::nfa`'s test), so on 4x4 it
+/// over r1c1 and r4c2 leaves the grids with both cells 1, as the oracle
+/// counts them with those two givens; ISS's `NFA` of the same cells reads
+/// to the same puzzle; two segments need a machine with a symbol past the
+/// digits, and a token that is no machine is refused, both with their
+/// place.
+#[test]
+fn a_state_machine_reads_natively_as_iss_reads_it() {
+    use crate::common::{count_grids, satsudoku};
+    use satsudoku::count::plan::{count, Plan};
+    use satsudoku::encode::Encoding;
+    let native = parse("size 4\nstate-machine QGo r1c1 r4c2\n", "native", Some(Format::Puzzle)).unwrap();
+    let mut given = vec![0u32; 16];
+    (given[0], given[13]) = (1, 1);
+    let expected = count_grids(4, (2, 2), &given, &|_| true);
+    assert_eq!(count(&native, &Plan::new(Encoding::default()), &mut ()).unwrap().count, expected.into());
+    let iss = parse(".Shape~4x4.NFA~QGo~R1C1~R4C2", "iss", Some(Format::Iss)).unwrap();
+    assert_eq!(iss, native);
+    for (bad, message) in [
+        ("state-machine QGo r1c1 : r4c2\n", "2:1: state-machine: a state machine of 2 symbols over several segments"),
+        ("state-machine !! r1c1\n", "2:1: state-machine: the state machine:"),
+        ("state-machine QGo\n", "2:1: state-machine takes cells"),
     ] {
         let out = satsudoku()
             .args(["count", "--format", "puzzle", "-"])

@@ -146,6 +146,30 @@ pub(super) fn region_sum(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     equal_sums(p, parts)
 }
 
+/// A state machine over segments of cells (ISS's `NFA`): its serialised
+/// form first (`a.list`, then ISS's label for it, if any), the segments
+/// in `a.parts`, read with the symbol past the digits between two.
+pub(super) fn state_machine(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let n = p.digits();
+    let token = a.list.first().ok_or("a state machine, then cells")?;
+    let machine = crate::model::nfa::Nfa::decode(token).map_err(|e| format!("the state machine: {e}"))?;
+    if a.parts.len() > 1 && machine.symbols() <= n {
+        let symbols = machine.symbols();
+        return Err(format!(
+            "a state machine of {symbols} symbols over several segments: it needs {} (the last between segments)",
+            n + 1
+        )
+        .into());
+    }
+    let lengths: Vec<usize> = a.parts.iter().map(Vec::len).collect();
+    if !machine.unrolls_within(&lengths, n, crate::model::nfa::MOST_MACHINE_EDGES) {
+        return Err("a state machine whose unrolled automaton passes 200,000 edges on these cells: not read yet".into());
+    }
+    let name = a.list.get(1).cloned().unwrap_or_default();
+    let machine = Constraint::Machine { token: token.clone(), name, segments: a.parts.clone(), n };
+    p.add_constraint(machine).map_err(RuleError::from)
+}
+
 /// Equal sums over `parts`, when there are two or more. Parts that share
 /// cells (a magic square's lines) are each held against the first as one
 /// weighted sum equal to 0, a shared cell's weights added.

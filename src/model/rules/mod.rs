@@ -75,6 +75,10 @@ pub enum Shape {
     /// CELLS ...]`, each `:` starting a part; the f-puzzles editor has no
     /// such rule.
     Parts,
+    /// A word (a serialised state machine), then one or more parts of
+    /// cells; native: `KEYWORD WORD CELLS [: CELLS ...]`; not in the
+    /// f-puzzles editor.
+    WordParts,
 }
 
 /// Whether a rule takes a number (`= N`, f-puzzles' `value`).
@@ -101,7 +105,7 @@ pub struct Args {
     pub value: Option<i64>,
     /// The digits of a quadruple, or the names of [`Shape::Names`].
     pub list: Vec<String>,
-    /// The parts of [`Shape::Parts`].
+    /// The parts of [`Shape::Parts`] and [`Shape::WordParts`].
     pub parts: Vec<Vec<Cell>>,
 }
 

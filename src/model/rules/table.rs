@@ -543,6 +543,15 @@ pub(super) const RULES: &[Rule] = &[
         |p, a, _| region_sum(p, a),
     ),
     rule(
+        "state-machine",
+        None,
+        Shape::WordParts,
+        Value::No,
+        "The digits along the cells are a word the state machine accepts (ISS's NFA, in its serialised form); segments split at ':' are read with the symbol past the digits between two.",
+        "QGo r1c1 r4c2",
+        |p, a, _| state_machine(p, a),
+    ),
+    rule(
         "equal-sums",
         None,
         Shape::Parts,

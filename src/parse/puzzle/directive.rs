@@ -74,7 +74,15 @@ impl Directive<'_, '_, '_> {
                 Ok(Args { list: words.iter().map(|w| w.text.to_owned()).collect(), ..Args::default() })
             }
             Shape::Quad => self.quad(),
-            Shape::Parts => self.cell_parts(rule),
+            Shape::Parts => self.cell_parts(rule, 1, 2),
+            Shape::WordParts => {
+                let Some(word) = self.line.get(1) else {
+                    let why = format!("{} takes a word, then cells: {}", head.text, rule.example);
+                    return Err(self.err(head.pos, why));
+                };
+                let args = self.cell_parts(rule, 2, 1)?;
+                Ok(Args { list: vec![word.text.to_owned()], ..args })
+            }
             _ => {
                 let parts = self.parts(rule.shape == Shape::Outside)?;
                 let value = self.value(rule, &parts)?;
@@ -182,13 +190,13 @@ impl Directive<'_, '_, '_> {
         })
     }
 
-    /// Parts of cells, each `:` starting the next: at least two, none
-    /// empty, no number.
-    fn cell_parts(&self, rule: &Rule) -> Result<Args, ParseError> {
+    /// Parts of cells from word `from` of the line on, each `:` starting
+    /// the next: at least `fewest`, none empty, no number.
+    fn cell_parts(&self, rule: &Rule, from: usize, fewest: usize) -> Result<Args, ParseError> {
         let head = self.head();
         let mut parts = vec![Vec::new()];
         let mut colon = head.pos;
-        for w in &self.line[1..] {
+        for w in self.line.get(from..).unwrap_or_default() {
             match w.text {
                 ":" => {
                     if parts.last().is_some_and(Vec::is_empty) {
@@ -207,9 +215,9 @@ impl Directive<'_, '_, '_> {
         if parts.last().is_some_and(Vec::is_empty) && parts.len() > 1 {
             return Err(self.err(colon, format!("{}: a part with no cells after this ':'", head.text)));
         }
-        if parts.len() < 2 || parts[0].is_empty() {
-            let why = format!("{} takes two or more parts of cells, separated by ':': {}", head.text, rule.example);
-            return Err(self.err(head.pos, why));
+        if parts.len() < fewest || parts[0].is_empty() {
+            let what = if fewest > 1 { "two or more parts of cells, separated by ':'" } else { "cells" };
+            return Err(self.err(head.pos, format!("{} takes {what}: {}", head.text, rule.example)));
         }
         Ok(Args { parts, ..Args::default() })
     }
