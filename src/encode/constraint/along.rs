@@ -90,31 +90,70 @@ pub(super) fn encode_along(
             automaton::encode_line(cells, n, (0i32, 0i32), step, |&s| s == (0, 0), spelling, out);
         }
         LineRule::Lunchbox(target) => {
-            // (smallest, largest, the largest came last, the sum strictly
-            // between the two, the sum after the later one), sums capped
-            // just past the target (they only grow, or are replaced by
-            // sums of later digits); None before the first digit.
-            let cap = |s: u32| s.min(target + 1);
-            type Box_ = Option<(Digit, Digit, bool, u32, u32)>;
-            let step = |state: &Box_, d: Digit| -> Option<Box_> {
-                let Some((low, high, high_last, between, tail)) = *state else {
-                    return Some(Some((d, d, false, 0, 0)));
-                };
-                let dd = u32::from(d);
-                Some(Some(if d < low {
-                    // The new smallest comes last; the pair is the largest and it.
-                    // (One cell so far: the digits after it.)
-                    let between = if high_last || low == high { tail } else { cap(between + u32::from(low) + tail) };
-                    (d, high, false, between, 0)
-                } else if d > high {
-                    let between = if high_last && low != high { cap(between + u32::from(high) + tail) } else { tail };
-                    (low, d, true, between, 0)
-                } else {
-                    (low, high, high_last, between, cap(tail + dd))
-                }))
+            // The line's smallest and largest digits are read first, as
+            // one-hot variables of their own, then the cells: each within
+            // the two, each of the two met once, and the digits between
+            // them summed (phase 1 waits for the other one, `high` says
+            // which). Every digit must lie between them and both must
+            // appear, so the cells fix the two variables: no count
+            // changes. The state's sum lives only between the two, 4,000
+            // states a layer for a number of 29 where carrying the
+            // extremes and two sums along took 86,000.
+            #[derive(Clone, PartialEq, Eq, Hash)]
+            enum Box_ {
+                Start,
+                Low(u8),
+                Before(u8, u8),
+                Between { low: u8, high: u8, waits_high: bool, sum: u32 },
+                After(u8, u8, u32),
+            }
+            let step = |state: &Box_, _: usize, option: usize| -> Option<Box_> {
+                let v = option as u8 + 1;
+                Some(match *state {
+                    Box_::Start => Box_::Low(v),
+                    Box_::Low(low) if v >= low => Box_::Before(low, v),
+                    Box_::Low(_) => return None,
+                    Box_::Before(low, high) | Box_::Between { low, high, .. } | Box_::After(low, high, _)
+                        if v < low || v > high =>
+                    {
+                        return None;
+                    }
+                    Box_::Before(low, high) if v == low && v == high => Box_::After(low, high, 0),
+                    Box_::Before(low, high) if v == low || v == high => {
+                        Box_::Between { low, high, waits_high: v == low, sum: 0 }
+                    }
+                    Box_::Before(low, high) => Box_::Before(low, high),
+                    Box_::Between { low, high, waits_high, sum } => {
+                        let waited = if waits_high { high } else { low };
+                        if v == waited {
+                            Box_::After(low, high, sum)
+                        } else if v == low || v == high {
+                            return None; // an extreme met twice
+                        } else if sum + u32::from(v) > target {
+                            return None;
+                        } else {
+                            Box_::Between { low, high, waits_high, sum: sum + u32::from(v) }
+                        }
+                    }
+                    Box_::After(low, high, _) if v == low || v == high => return None,
+                    Box_::After(low, high, sum) => Box_::After(low, high, sum),
+                })
             };
-            let accept = |state: &Box_| state.is_some_and(|(_, _, _, between, _)| between == target);
-            automaton::encode_line(cells, n, None, step, accept, spelling, out);
+            let accept = |state: &Box_| matches!(state, Box_::After(_, _, sum) if *sum == target);
+            let reads = |i: usize, out: &mut dyn ClauseSink| -> Vec<varisat::Lit> {
+                if i >= 2 {
+                    return (1..=n as Digit).map(|d| spelling.is(cells[i - 2], d, out)).collect();
+                }
+                // The smallest (i = 0) or the largest digit: exactly one value.
+                let values: Vec<varisat::Lit> = (0..n).map(|_| out.new_var().positive()).collect();
+                out.add_clause(&values);
+                for (a, b) in values.iter().enumerate().flat_map(|(i, a)| values[i + 1..].iter().map(move |b| (a, b))) {
+                    out.add_clause(&[!*a, !*b]);
+                }
+                values
+            };
+            let options = vec![n; cells.len() + 2];
+            automaton::encode_reads(&options, Box_::Start, step, accept, usize::MAX, reads, out);
         }
         LineRule::Flatmates(digits) => {
             // (the last digit was a 1, the last digit was a middle digit
