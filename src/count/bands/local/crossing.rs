@@ -35,13 +35,14 @@ use rustc_hash::FxHashMap as HashMap;
 use super::{too_large, CountError, Enumerate, Local, LocalCount, Outcome, Sum};
 use crate::model::{Cell, Constraint, Grid, Puzzle};
 
-/// The most fillings the bands may have together: a tally takes about 60
-/// bytes a signature, and a band of 35 million fillings (the Sudoku P
-/// bands under a given top band) about 9 million signatures.
+/// The most fillings the bands may have together (the search's time: a
+/// band of 35 million fillings, the Sudoku P bands under a given top band,
+/// takes about 10 s).
 pub const MAX_CROSSING_FILLINGS: u128 = 1 << 27;
 
-/// The most distinct signatures the bands may have together (about 60
-/// bytes each).
+/// The most distinct signatures the bands may have together: a tally
+/// takes about 140 bytes a signature with its maps' spare room (the 9.2
+/// million of that band: 1.26 GB at the peak), so at most about 2.3 GB.
 pub const MAX_CROSSING_SIGNATURES: usize = 1 << 24;
 
 /// The most pairs of two bands' signatures looked at, one by one.
