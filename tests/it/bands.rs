@@ -236,6 +236,19 @@ fn by_local_bands(puzzle: &satsudoku::model::Puzzle, transpose: bool) -> Option<
     }
 }
 
+/// A random grid, and `count` of its cells given (the rest 0).
+fn random_givens(rng: &mut crate::common::Rng, n: usize, shape: (usize, usize), count: usize) -> (Vec<u32>, Vec<u32>) {
+    use crate::common::{random_grid, Draw};
+    let grid = random_grid(rng, n, shape);
+    let mut open: Vec<usize> = (0..n * n).collect();
+    rng.shuffle(&mut open);
+    let mut given = vec![0u32; n * n];
+    for &cell in &open[..count] {
+        given[cell] = grid[cell];
+    }
+    (grid, given)
+}
+
 /// Groups that cross the bands (disjoint groups, both diagonals, on 4x4,
 /// 6x6 with 2x3 and with 3x2 boxes), with a few givens from a random
 /// grid: counted by bands, their signatures widened by the groups' digits
@@ -243,7 +256,7 @@ fn by_local_bands(puzzle: &satsudoku::model::Puzzle, transpose: bool) -> Option<
 /// whose extra groups hold distinct digits; and by the plan.
 #[test]
 fn groups_crossing_bands_count_as_the_oracle() {
-    use crate::common::{random_grid, rng, Draw};
+    use crate::common::rng;
     use satsudoku::count::plan::{count, Plan};
     use satsudoku::encode::Encoding;
     use satsudoku::model::{Cell, Puzzle};
@@ -266,13 +279,7 @@ fn groups_crossing_bands_count_as_the_oracle() {
                 groups.push((0..n).map(|k| k * n + k).collect());
                 groups.push((0..n).map(|k| k * n + n - 1 - k).collect());
             }
-            let grid = random_grid(&mut rng, n, (bh, bw));
-            let mut open: Vec<usize> = (0..n * n).collect();
-            rng.shuffle(&mut open);
-            let mut given = vec![0u32; n * n];
-            for &cell in &open[..givens] {
-                given[cell] = grid[cell];
-            }
+            let (_, given) = random_givens(&mut rng, n, (bh, bw), givens);
             // On odd draws, a difference of at least 2 between the first
             // band's first two cells (a rule the band's own puzzle holds,
             // so that band goes to the engine rather than the bitmasks).
@@ -328,7 +335,7 @@ fn sudoku_p_under_a_given_top_band_has_the_forum_count() {
 /// the oracle counts the grids whose cage holds.
 #[test]
 fn killer_cages_inside_bands_count_as_the_oracle() {
-    use crate::common::{count_grids, random_grid, rng, Draw};
+    use crate::common::{count_grids, rng, Draw};
     use satsudoku::count::plan::{count, Plan};
     use satsudoku::encode::Encoding;
     use satsudoku::model::{Cell, Constraint, Puzzle};
@@ -337,13 +344,7 @@ fn killer_cages_inside_bands_count_as_the_oracle() {
         let mut rng = rng(seed);
         let n = bh * bw;
         for _ in 0..6 {
-            let grid = random_grid(&mut rng, n, (bh, bw));
-            let mut open: Vec<usize> = (0..n * n).collect();
-            rng.shuffle(&mut open);
-            let mut given = vec![0u32; n * n];
-            for &cell in &open[..givens] {
-                given[cell] = grid[cell];
-            }
+            let (grid, given) = random_givens(&mut rng, n, (bh, bw), givens);
             let band = rng.below(n / bh);
             let mut inside: Vec<usize> = (band * bh * n..(band + 1) * bh * n).collect();
             rng.shuffle(&mut inside);

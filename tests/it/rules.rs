@@ -132,7 +132,7 @@ fn the_rules_page_shows_every_rule() {
 /// parts are refused with their place.
 #[test]
 fn equal_sums_of_any_parts_count_as_the_oracle() {
-    use crate::common::{count_grids, random_grid, rng, satsudoku, Draw};
+    use crate::common::{count_grids, random_grid, rng, Draw};
     use satsudoku::count::plan::{count, Plan};
     use satsudoku::encode::Encoding;
     let name = |c: usize| format!("r{}c{}", c / 4 + 1, c % 4 + 1);
@@ -199,21 +199,12 @@ fn equal_sums_of_any_parts_count_as_the_oracle() {
         nonzero += usize::from(expected > 0);
     }
     assert!(checked >= 30 && nonzero >= 10, "{checked} draws counted, {nonzero} with solutions");
-    for (bad, message) in [
+    refused(&[
         ("equal-sums r1c1 r1c2\n", "takes two or more parts"),
         ("equal-sums r1c1 : : r2c2\n", "2:19: equal-sums: a part with no cells before this ':'"),
         ("equal-sums r1c1 :\n", "2:17: equal-sums: a part with no cells after this ':'"),
         ("equal-sums r1c1 : r2c2 = 5\n", "2:24: equal-sums takes no '= N'"),
-    ] {
-        let out = satsudoku()
-            .args(["count", "--format", "puzzle", "-"])
-            .write_stdin(format!("size 4\n{bad}"))
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
-        assert!(err.contains(message), "{bad}: {err}");
-    }
+    ]);
 }
 
 /// `state-machine`, ISS's NFA read natively: `QGo` is the machine of the
@@ -225,7 +216,7 @@ fn equal_sums_of_any_parts_count_as_the_oracle() {
 /// place.
 #[test]
 fn a_state_machine_reads_natively_as_iss_reads_it() {
-    use crate::common::{count_grids, satsudoku};
+    use crate::common::count_grids;
     use satsudoku::count::plan::{count, Plan};
     use satsudoku::encode::Encoding;
     let native = parse("size 4\nstate-machine QGo r1c1 r4c2\n", "native", Some(Format::Puzzle)).unwrap();
@@ -235,12 +226,17 @@ fn a_state_machine_reads_natively_as_iss_reads_it() {
     assert_eq!(count(&native, &Plan::new(Encoding::default()), &mut ()).unwrap().count, expected.into());
     let iss = parse(".Shape~4x4.NFA~QGo~R1C1~R4C2", "iss", Some(Format::Iss)).unwrap();
     assert_eq!(iss, native);
-    for (bad, message) in [
+    refused(&[
         ("state-machine QGo r1c1 : r4c2\n", "2:1: state-machine: a state machine of 2 symbols over several segments"),
         ("state-machine !! r1c1\n", "2:1: state-machine: the state machine:"),
         ("state-machine QGo\n", "2:1: state-machine takes cells"),
-    ] {
-        let out = satsudoku()
+    ]);
+}
+
+/// Each rule line, on a 4x4, is refused (exit 2) with the message.
+fn refused(cases: &[(&str, &str)]) {
+    for (bad, message) in cases {
+        let out = crate::common::satsudoku()
             .args(["count", "--format", "puzzle", "-"])
             .write_stdin(format!("size 4\n{bad}"))
             .output()

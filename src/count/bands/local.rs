@@ -456,13 +456,19 @@ fn join(
         }
         Ok(Some((sum, pairs)))
     })?;
+    Ok(gathered(sums))
+}
+
+/// The threads' sums and pairs joined, added up; `None` if any was
+/// stopped.
+fn gathered(sums: Vec<Option<(Sum, u128)>>) -> Option<(Sum, u128)> {
     let (mut total, mut pairs) = (Sum::default(), 0u128);
     for sum in sums {
-        let Some((sum, joined)) = sum else { return Ok(None) };
+        let (sum, joined) = sum?;
         total.big += sum.total();
         pairs += joined;
     }
-    Ok(Some((total, pairs)))
+    Some((total, pairs))
 }
 
 /// A sum of products kept in 128 bits and carried into a big integer

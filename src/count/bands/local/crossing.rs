@@ -286,13 +286,7 @@ fn join(
         }
         Ok(Some((sum, pairs)))
     })?;
-    let (mut total, mut pairs) = (Sum::default(), 0u128);
-    for sum in sums {
-        let Some((sum, joined)) = sum else { return Ok(None) };
-        total.big += sum.total();
-        pairs += joined;
-    }
-    Ok(Some((total, pairs)))
+    Ok(super::gathered(sums))
 }
 
 /// A band's signatures and their fillings, in groups by the digits of
