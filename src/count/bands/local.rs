@@ -231,14 +231,18 @@ impl Local {
     /// A bound on the fillings of the bands with givens or rules of their
     /// own: each line's open cells in any order, multiplied (saturating).
     pub fn fillings_bound(&self) -> u128 {
+        self.own().map(|band| self.band_bound(band)).fold(1, u128::saturating_mul)
+    }
+
+    /// [`Local::fillings_bound`] of band `band` alone (`u128::MAX` for a
+    /// free band).
+    fn band_bound(&self, band: usize) -> u128 {
         let n = self.h * self.w;
+        let Some(puzzle) = &self.own[band] else { return u128::MAX };
         let mut bound: u128 = 1;
-        for (band, puzzle) in self.own.iter().enumerate() {
-            let Some(puzzle) = puzzle else { continue };
-            for line in band * self.h..band * self.h + self.h {
-                let open = (0..n).filter(|&at| puzzle.given(self.cell(line, at)).is_none()).count();
-                bound = (1..=open as u128).fold(bound, u128::saturating_mul);
-            }
+        for line in band * self.h..band * self.h + self.h {
+            let open = (0..n).filter(|&at| puzzle.given(self.cell(line, at)).is_none()).count();
+            bound = (1..=open as u128).fold(bound, u128::saturating_mul);
         }
         bound
     }

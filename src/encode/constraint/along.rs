@@ -5,7 +5,7 @@
 //! the checker uses; the oracle tests hold the two to the same counts.
 
 use super::automaton;
-use super::Spelling;
+use super::{at_most_one, Spelling};
 use crate::encode::ClauseSink;
 use crate::model::{Cell, Digit, LineRule};
 
@@ -147,9 +147,7 @@ pub(super) fn encode_along(
                 // The smallest (i = 0) or the largest digit: exactly one value.
                 let values: Vec<varisat::Lit> = (0..n).map(|_| out.new_var().positive()).collect();
                 out.add_clause(&values);
-                for (a, b) in values.iter().enumerate().flat_map(|(i, a)| values[i + 1..].iter().map(move |b| (a, b))) {
-                    out.add_clause(&[!*a, !*b]);
-                }
+                at_most_one(&values, out);
                 values
             };
             let options = vec![n; cells.len() + 2];

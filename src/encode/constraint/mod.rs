@@ -264,6 +264,15 @@ fn innies_and_outies(puzzle: &Puzzle, cages: &[(Vec<Cell>, i64)]) -> Vec<(Vec<(C
 /// exponentially past that.
 const MOST_SET_DIGITS: usize = 10;
 
+/// Pairwise at most one of `lits`.
+fn at_most_one(lits: &[Lit], out: &mut dyn ClauseSink) {
+    for (i, &a) in lits.iter().enumerate() {
+        for &b in &lits[i + 1..] {
+            out.add_clause(&[!a, !b]);
+        }
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn encode_constraint(
     constraint: &Constraint,

@@ -11,18 +11,9 @@
 
 use varisat::Lit;
 
-use super::Spelling;
+use super::{at_most_one, Spelling};
 use crate::encode::ClauseSink;
 use crate::model::{Cell, Digit};
-
-/// Pairwise at most one of `lits`.
-fn at_most_one(lits: &[Lit], out: &mut dyn ClauseSink) {
-    for (i, &a) in lits.iter().enumerate() {
-        for &b in &lits[i + 1..] {
-            out.add_clause(&[!a, !b]);
-        }
-    }
-}
 
 /// The rule as an automaton over the line: the state is the tallest digit
 /// so far and the cells seen; a taller digit is one more seen, more than

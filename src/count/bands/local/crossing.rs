@@ -100,7 +100,7 @@ impl Local {
             let mut tally = Tally::new(front);
             let mut fillings = 0u128;
             let done = match &places {
-                Some(cells) => fill(cells, left, stop, &mut |key| {
+                Some(cells) => fill(cells, n, left, stop, &mut |key| {
                     fillings += 1;
                     tally.add(key);
                 }),
@@ -162,18 +162,6 @@ impl Local {
         Ok(Outcome::Counted(LocalCount { grids: sum.total(), own: report, classes: None, pairs }))
     }
 
-    /// A bound on band `band`'s fillings (as [`Local::fillings_bound`]).
-    fn band_bound(&self, band: usize) -> u128 {
-        let n = self.h * self.w;
-        let Some(puzzle) = &self.own[band] else { return u128::MAX };
-        let mut bound: u128 = 1;
-        for line in band * self.h..band * self.h + self.h {
-            let open = (0..n).filter(|&at| puzzle.given(self.cell(line, at)).is_none()).count();
-            bound = (1..=open as u128).fold(bound, u128::saturating_mul);
-        }
-        bound
-    }
-
     /// Band `band`'s puzzle with the digits of `common` ruled out of its
     /// columns and crossing groups; `None` if that leaves a cell none.
     fn pruned(&self, band: usize, common: Key) -> Option<Puzzle> {
@@ -230,7 +218,7 @@ impl Local {
                 let groups = groups.fold(0u64, |m, (i, _)| m | 1 << i);
                 let crossing = self.crossing.iter().enumerate().filter(|(_, g)| g.contains(&cell));
                 let crossing = crossing.fold(0u128, |m, (g, _)| m | 1 << g);
-                places.push(Place { n, at, allowed, groups, crossing });
+                places.push(Place { at, allowed, groups, crossing });
             }
         }
         // The first two stacks first (see [`Tally`]).
@@ -330,7 +318,6 @@ impl Tally {
 /// band's groups it is in (bits), the crossing groups it is in (bits).
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Place {
-    n: usize,
     at: usize,
     allowed: u64,
     groups: u64,
@@ -339,12 +326,19 @@ struct Place {
 
 /// Enumerates a band's fillings (each cell a digit it may hold, no two
 /// alike in a group) and shows each one's [`Key`] to `each`: a plain
-/// depth-first search on bitmasks, the engine's work without its
+/// depth-first search on bitmasks (digits `1..=n`), the engine's work without its
 /// generality, for bands of tens of millions of fillings. `Some(true)`
 /// when all were shown, `Some(false)` past `max`, `None` if stopped.
-fn fill(places: &[Place], max: u128, stop: &(dyn Fn() -> bool + Sync), each: &mut dyn FnMut(Key)) -> Option<bool> {
+fn fill(
+    places: &[Place],
+    n: usize,
+    max: u128,
+    stop: &(dyn Fn() -> bool + Sync),
+    each: &mut dyn FnMut(Key),
+) -> Option<bool> {
     struct Search<'a> {
         places: &'a [Place],
+        n: usize,
         used: [u64; 64],
         key: Key,
         shown: u128,
@@ -381,12 +375,13 @@ fn fill(places: &[Place], max: u128, stop: &(dyn Fn() -> bool + Sync), each: &mu
                 // A column's cells in a band share a box, a crossing
                 // group's are a group of the band: no two alike, so the
                 // signature's bits are set and cleared by toggling.
+                let n = self.n;
                 let mark = |key: &mut Key| {
-                    key[0] ^= 1u128 << (place.at * place.n + d as usize);
+                    key[0] ^= 1u128 << (place.at * n + d as usize);
                     let mut crossing = place.crossing;
                     while crossing != 0 {
                         let g = crossing.trailing_zeros() as usize;
-                        key[1] ^= 1u128 << (g * place.n + d as usize);
+                        key[1] ^= 1u128 << (g * n + d as usize);
                         crossing &= crossing - 1;
                     }
                 };
@@ -401,7 +396,7 @@ fn fill(places: &[Place], max: u128, stop: &(dyn Fn() -> bool + Sync), each: &mu
             }
         }
     }
-    let mut search = Search { places, used: [0; 64], key: [0, 0], shown: 0, max, stopped: false };
+    let mut search = Search { places, n, used: [0; 64], key: [0, 0], shown: 0, max, stopped: false };
     search.go(0, stop, each);
     match (search.stopped, search.shown > max) {
         (false, _) => Some(true),
