@@ -46,7 +46,7 @@ impl Settings {
     }
 }
 
-type Found = Result<Result<(Candidates, Duration), CountError>, ParseError>;
+type Found = Result<Result<(Candidates, Duration, u8), CountError>, ParseError>;
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     super::catch_interrupts();
@@ -68,18 +68,19 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     let work = |counter: &mut Counter, index: usize| -> Found {
         let puzzle = tasks[index].parse()?;
         let start = Instant::now();
-        Ok(counter.candidates(&puzzle, settings.counts).map(|c| (c, start.elapsed())))
+        Ok(counter.candidates(&puzzle, settings.counts).map(|c| (c, start.elapsed(), puzzle.first_value())))
     };
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, found: Found| {
         let task = &tasks[index];
-        let item = task.item();
-        let (candidates, elapsed) = match found {
+        let mut item = task.item();
+        let (candidates, elapsed, first_value) = match found {
             Err(err) => {
                 printer.error(&mut out, &item, &err.to_string()).map_err(AppError::write("stdout"))?;
                 return tallies.unreadable(task, err);
             }
             Ok(found) => found?,
         };
+        item.style = item.style.for_values_from(first_value);
         printer.candidates(&mut out, &item, &candidates, elapsed).map_err(AppError::write("stdout"))?;
         if settings.svg.is_some() {
             drawn = Some(candidates.clone());

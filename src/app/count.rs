@@ -96,7 +96,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
                 let mut view = View {
                     printer: &mut *printer,
                     out: &mut out,
-                    item: task.item(),
+                    item: task.item().for_values_from(puzzle.first_value()),
                     progress,
                     print: settings.print,
                     write_error: None,

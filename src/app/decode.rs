@@ -110,10 +110,7 @@ fn print_and_check(
     grid: &Grid,
 ) -> Result<Status, AppError> {
     let mut out = io::stdout().lock();
-    let text = match PrintStyle::of(format) {
-        PrintStyle::Binary => report::binary_rows(grid),
-        PrintStyle::Facts | PrintStyle::Grid => grid.to_string(),
-    };
+    let text = report::rows(grid, PrintStyle::of(format).for_values_from(puzzle.first_value()));
     out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(AppError::write("stdout"))?;
     let violations = check::violations(puzzle, grid);
     if violations.is_empty() {

@@ -251,7 +251,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
 /// The givens on one line, `.` for open cells.
 fn givens_line(puzzle: &Puzzle) -> String {
     let givens: Vec<_> = puzzle.givens().collect();
-    satsudoku::report::givens_line(puzzle.side(), &givens)
+    satsudoku::report::givens_line(puzzle.side(), &givens, satsudoku::report::PrintStyle::Grid)
 }
 
 /// A Takuzu grid: rows of `0`, `1` and `.`, then a blank line.

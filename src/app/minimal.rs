@@ -69,7 +69,7 @@ impl Answer {
     }
 }
 
-type Worked = Result<Result<(Answer, Duration), CountError>, ParseError>;
+type Worked = Result<Result<(Answer, Duration, u8), CountError>, ParseError>;
 
 thread_local! {
     /// Each worker's prober, kept for the next puzzle of the same layout.
@@ -117,7 +117,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
                 })
             }),
         };
-        Ok(answer.map(|answer| (answer, start.elapsed())))
+        Ok(answer.map(|answer| (answer, start.elapsed(), puzzle.first_value())))
     };
     let mut plan = settings.puzzles.plan();
     if settings.progress {
@@ -126,20 +126,21 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     plan.limits.timeout = settings.timeout;
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, worked: Worked| {
         let task = &tasks[index];
-        let item = task.item();
+        let mut item = task.item();
         let at = item.label.unwrap_or("the puzzle");
-        let (answer, elapsed) = match worked {
+        let (answer, elapsed, first_value) = match worked {
             Err(err) => {
                 printer.error(&mut out, &item, &err.to_string()).map_err(AppError::write("stdout"))?;
                 return tallies.unreadable(task, err);
             }
             // A signal stopped it: undecided, as one --timeout stopped.
             Ok(Err(CountError::Stopped)) if super::interrupted() => match question {
-                Question::Minimal => (Answer::Needs(Needs::Undecided), Duration::ZERO),
-                Question::Rate => (Answer::Rated(Err("undecided")), Duration::ZERO),
+                Question::Minimal => (Answer::Needs(Needs::Undecided), Duration::ZERO, 1),
+                Question::Rate => (Answer::Rated(Err("undecided")), Duration::ZERO, 1),
             },
             Ok(worked) => worked?,
         };
+        item.style = item.style.for_values_from(first_value);
         let printed = match &answer {
             Answer::Needs(needs) => {
                 if let Needs::Unique { rules_alone: true, .. } = needs {

@@ -55,8 +55,8 @@ impl Settings {
 
 /// A worker's answer for one task: its verdict, the conflicts among its
 /// givens when it has none, the time it took and its boxes (for
-/// `--grids`); or why not.
-type Judged = Result<Result<(Verdict, Vec<String>, Duration, Option<(usize, usize)>), CountError>, ParseError>;
+/// `--grids`) and first value (for the printers); or why not.
+type Judged = Result<Result<(Verdict, Vec<String>, Duration, Option<(usize, usize)>, u8), CountError>, ParseError>;
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     super::catch_interrupts();
@@ -70,7 +70,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         let start = Instant::now();
         Ok(counter.judge(&puzzle).map(|verdict| {
             let conflicts = if verdict == Verdict::None { puzzle.given_conflicts() } else { Vec::new() };
-            (verdict, conflicts, start.elapsed(), puzzle.boxes())
+            (verdict, conflicts, start.elapsed(), puzzle.boxes(), puzzle.first_value())
         }))
     };
     if settings.svg.is_some() && tasks.len() != 1 {
@@ -84,17 +84,18 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     plan.limits.timeout = settings.timeout;
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, judged: Judged| {
         let task = &tasks[index];
-        let item = task.item();
+        let mut item = task.item();
         // A puzzle a signal stopped is undecided, as one --timeout stopped.
         let stopped = matches!(judged, Ok(Err(CountError::Stopped))) && super::interrupted();
-        let (verdict, conflicts, elapsed, boxes) = match judged {
+        let (verdict, conflicts, elapsed, boxes, first_value) = match judged {
             Err(err) => {
                 printer.error(&mut out, &item, &err.to_string()).map_err(AppError::write("stdout"))?;
                 return tallies.unreadable(task, err);
             }
-            Ok(Err(CountError::Stopped)) if stopped => (Verdict::Undecided, Vec::new(), Duration::ZERO, None),
+            Ok(Err(CountError::Stopped)) if stopped => (Verdict::Undecided, Vec::new(), Duration::ZERO, None, 1),
             Ok(judged) => judged?,
         };
+        item.style = item.style.for_values_from(first_value);
         if verdict == Verdict::None {
             let at = item.label.unwrap_or("the puzzle");
             if conflicts.is_empty() {

@@ -7,6 +7,7 @@
 use std::io::{self, Write};
 
 use super::{Formulation, Unsupported};
+use crate::model::rules::digit_shift;
 use crate::model::{table_allows, Cell, Constraint, Digit, GroupKind, LineRule, Predicate, Puzzle};
 use crate::parse::iss::{box_shape, cell_id, pair_key, regex_token};
 
@@ -48,7 +49,10 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
     if n > 16 {
         return Err(refuse(format!("a side of {n} (ISS names cells up to 16)")));
     }
-    let mut items = vec![format!(".Shape~{n}x{n}")];
+    // On a grid whose values run from 0, each digit stands for its value and 1.
+    let shift = digit_shift(puzzle);
+    let range = if shift == 0 { String::new() } else { format!("~0-{}", n - 1) };
+    let mut items = vec![format!(".Shape~{n}x{n}{range}")];
     let regions: Vec<&Vec<Cell>> =
         puzzle.groups().iter().filter(|g| g.kind == GroupKind::Region).map(|g| &g.cells).collect();
     let layout = |pieces: &[Vec<Cell>]| -> Result<String, Unsupported> {
@@ -89,7 +93,8 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
             _ => {}
         }
     }
-    let givens: Vec<String> = puzzle.givens().map(|(c, d)| format!("~{}_{d}", cell_id(c))).collect();
+    let givens: Vec<String> =
+        puzzle.givens().map(|(c, d)| format!("~{}_{}", cell_id(c), i64::from(d) - shift)).collect();
     if !givens.is_empty() {
         items.push(format!(".{}", givens.concat()));
     }
@@ -107,7 +112,12 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
             Predicate::Equal => format!(".Palindrome~{a}~{b}"),
             Predicate::NotEqual => format!(".AllDifferent~{a}~{b}"),
             Predicate::DifferenceAtLeast { min } => format!(".Whisper~{min}~{a}~{b}"),
-            Predicate::Sum { cmp: std::cmp::Ordering::Equal, target } => format!(".Sum~{target}~{a}~{b}"),
+            Predicate::Sum { cmp: std::cmp::Ordering::Equal, target } => {
+                format!(".Sum~{}~{a}~{b}", i64::from(target) - 2 * shift)
+            }
+            Predicate::Ratio { .. } | Predicate::DifferentClass { .. } if shift != 0 => {
+                return Err(refuse("a ratio or classes of digits on a grid whose values run from 0"))
+            }
             Predicate::Difference { diff: 1 } if adjacent => format!(".WhiteDot~{a}~{b}"),
             Predicate::Ratio { ratio: 2 } if adjacent => format!(".BlackDot~{a}~{b}"),
             Predicate::ResidueDiffers { modulus } if modulus >= 1 => format!(".Modular~{modulus}~{a}~{b}"),
@@ -124,15 +134,36 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
 
 fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, Unsupported> {
     let n = puzzle.side();
+    let shift = digit_shift(puzzle);
+    // What the reader reads on a grid of values from 0 (and no more).
+    let from_zero = matches!(
+        constraint,
+        Constraint::Digits { .. }
+            | Constraint::Sum { .. }
+            | Constraint::EqualSums { .. }
+            | Constraint::Consecutive { .. }
+            | Constraint::Between { .. }
+            | Constraint::Contains { .. }
+            | Constraint::Outside { .. }
+            | Constraint::Along { rule: LineRule::Balanced(_), .. }
+            | Constraint::Exactly { .. }
+            | Constraint::Table { .. }
+            | Constraint::Classes { .. }
+    );
+    if shift != 0 && !from_zero {
+        return Err(refuse(format!("{constraint} on a grid whose values run from 0")));
+    }
+    let value = |d: Digit| (i64::from(d) - shift).to_string();
     Ok(match constraint {
         Constraint::Digits { cell, allowed } => {
-            let values: Vec<String> = (1..=n).filter(|d| allowed >> (d - 1) & 1 == 1).map(|d| d.to_string()).collect();
+            let values: Vec<String> = (1..=n as Digit).filter(|d| allowed >> (d - 1) & 1 == 1).map(value).collect();
             if values.is_empty() {
                 return Err(refuse(format!("cell {cell} with no digit allowed")));
             }
             format!(".~{}_{}", cell_id(*cell), values.join("_"))
         }
         Constraint::Sum { terms, target } => {
+            let target = i64::from(*target) - shift * terms.iter().map(|t| i64::from(t.1)).sum::<i64>();
             let cells: Vec<Cell> = terms.iter().map(|t| t.0).collect();
             if terms.iter().all(|t| t.1 == 1) {
                 format!(".Sum~{target}~{}", ids(&cells))
@@ -148,7 +179,8 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             for part in &parts[1..] {
                 let weights: Vec<&str> = parts[0].iter().map(|_| "1").chain(part.iter().map(|_| "-1")).collect();
                 let cells: Vec<Cell> = parts[0].iter().chain(part).copied().collect();
-                out.push_str(&format!(".Sum~0_=_{}~{}", weights.join("_"), ids(&cells)));
+                let target = shift * (part.len() as i64 - parts[0].len() as i64);
+                out.push_str(&format!(".Sum~{target}_=_{}~{}", weights.join("_"), ids(&cells)));
             }
             out
         }
@@ -157,7 +189,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             format!(".Between~{}~{}~{}", cell_id(ends.0), ids(inner), cell_id(ends.1)).replace("~~", "~")
         }
         Constraint::Contains { cells, digits } => {
-            let values: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+            let values: Vec<String> = digits.iter().map(|&d| value(d)).collect();
             format!(".ContainAtLeast~{}~{}", values.join("_"), ids(cells))
         }
         Constraint::XSum { cells, target } => match full_line(cells, n) {
@@ -233,11 +265,11 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             },
         },
         Constraint::Exactly { cells, counts } if counts.iter().all(|&(_, t)| t >= 1) => {
-            let values = counts.iter().flat_map(|&(d, t)| std::iter::repeat_n(d.to_string(), usize::from(t)));
+            let values = counts.iter().flat_map(|&(d, t)| std::iter::repeat_n(value(d), usize::from(t)));
             format!(".ContainExact~{}~{}", itertools::join(values, "_"), ids(cells))
         }
         Constraint::Exactly { cells, counts } if counts.iter().all(|&(d, t)| d <= 9 && t <= 9) => {
-            let clue: String = counts.iter().map(|&(d, t)| format!("{t}{d}")).collect();
+            let clue: String = counts.iter().map(|&(d, t)| format!("{t}{}", value(d))).collect();
             format!(".LookAndSay~{clue}~{}", ids(cells))
         }
         Constraint::Exactly { .. } => return Err(refuse("a digit kept out of cells on a side past 9")),
@@ -254,6 +286,9 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
         Constraint::CountDistinct { control, cells } => format!(".CountDistinct~{}~{}", cell_id(*control), ids(cells)),
         Constraint::Classes { cells, classes } => match global_windows(puzzle, classes) {
             // ISS writes the rule once, for every 2x2 window of a 9x9.
+            Some("GlobalEntropy") if shift != 0 => {
+                return Err(refuse("GlobalEntropy on a grid whose values run from 0 (ISS refuses it)"))
+            }
             Some(name) if cells.first() == Some(&Cell::new(0, 0)) => format!(".{name}"),
             Some(_) => String::new(),
             None => return Err(refuse("a window that must hold a digit of each class, apart from ISS's global rules")),

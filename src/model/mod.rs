@@ -127,6 +127,10 @@ pub struct Puzzle {
     /// The digits a cell may hold are `1..=digits`: `side`, except for
     /// Takuzu's two.
     digits: usize,
+    /// The value digit 1 stands for: 1, or 0 for a grid whose values run
+    /// `0..side` (ISS's `0-8` grids). Constraints hold digits; only the
+    /// readers that take values and the printers use it.
+    first_value: u8,
     /// Rows and columns of a box, when the grid has boxes.
     boxes: Option<(usize, usize)>,
     givens: Vec<Option<Digit>>,
@@ -162,6 +166,7 @@ impl Puzzle {
         Ok(Puzzle {
             side,
             digits: side,
+            first_value: 1,
             boxes: Some((box_rows, box_cols)),
             givens: vec![None; side * side],
             groups,
@@ -179,6 +184,7 @@ impl Puzzle {
         Ok(Puzzle {
             side,
             digits: side,
+            first_value: 1,
             boxes: None,
             givens: vec![None; side * side],
             groups: Vec::new(),
@@ -241,6 +247,7 @@ impl Puzzle {
         Ok(Puzzle {
             side,
             digits: side,
+            first_value: 1,
             boxes: None,
             givens: vec![None; side * side],
             groups,
@@ -384,6 +391,18 @@ impl Puzzle {
     /// two digits only.
     pub fn digits(&self) -> usize {
         self.digits
+    }
+
+    /// The value digit 1 stands for: 1, or 0 when the values run from 0
+    /// (the digit `d` then stands for `d - 1`).
+    pub fn first_value(&self) -> u8 {
+        self.first_value
+    }
+
+    /// Makes the values run from 0: digit `d` stands for the value `d - 1`
+    /// in what the puzzle prints (its constraints stay on digits).
+    pub fn set_values_from_zero(&mut self) {
+        self.first_value = 0;
     }
 
     /// Rows and columns of a box, if the grid has boxes.

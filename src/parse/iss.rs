@@ -31,16 +31,70 @@ pub enum Reading {
 const COMPOSITE: &str = "a composite of rules (an alternative needs a selector variable per branch); not in \
                          satsudoku's model yet";
 const CHAOS: &str = "chaos construction: the regions are part of the solution; not in satsudoku's model yet";
-const RANGE: &str = "needs digits 0..N or a value range other than 1..N; not in satsudoku's model yet";
+const RANGE: &str = "needs a value range other than 1..N or 0..N-1; not in satsudoku's model yet";
 const NOT_YET: &str = "not in satsudoku's rule table yet";
 
 use crate::model::nfa::MOST_MACHINE_EDGES;
+
+/// The types read on a grid whose values run from 0 (`Shape~9x9~0-8`):
+/// those whose meaning depends on orders, differences, equalities or
+/// residues of values, or on values listed (read as the digits that stand
+/// for them), and the sums of a fixed number of cells (each digit stands
+/// for its value and 1). The others are refused by name there: among them
+/// `Skyscraper`, whose 0s are no buildings (ISS's handler).
+const FROM_ZERO: &[&str] = &[
+    "",
+    "Shape",
+    "NoBoxes",
+    "Jigsaw",
+    "SearchPriority",
+    "Thermo",
+    "Whisper",
+    "Renban",
+    "Between",
+    "Lockout",
+    "Palindrome",
+    "Zipper",
+    "GreaterThan",
+    "WhiteDot",
+    "AntiKnight",
+    "AntiKing",
+    "AntiConsecutive",
+    "Diagonal",
+    "Windoku",
+    "DisjointSets",
+    "AllDifferent",
+    "SameValues",
+    "Pair",
+    "PairX",
+    "Binary",
+    "BinaryX",
+    "Modular",
+    "EqualityCage",
+    "GlobalMod",
+    "Quad",
+    "ContainAtLeast",
+    "ContainExact",
+    "LookAndSay",
+    "Cage",
+    "Sum",
+    "Arrow",
+    "DoubleArrow",
+    "LittleKiller",
+    "X",
+    "V",
+    "BlackDot",
+    "StrictXV",
+    "StrictKropki",
+    "EqualSum",
+    "RegionSumLine",
+];
 
 /// Every constraint type ISS reads (its `SudokuConstraint` classes), and
 /// how satsudoku reads it. docs/rules.md shows this table ([`markdown`]).
 pub const TYPES: &[(&str, Reading)] = &[
     ("Given", Reading::Read("a given digit, or the cell's candidates (several givens of a cell: their intersection)")),
-    ("Shape", Reading::Read("an N x N grid with digits 1..N (boxes as ISS chooses them); other shapes are refused")),
+    ("Shape", Reading::Read("an N x N grid with values 1..N, or 0..N-1 (`9x9~0-8`: see \"Values from 0\" below; boxes as ISS chooses them); other shapes and ranges are refused")),
     ("NoBoxes", Reading::Read("no boxes: a Latin square (with jigsaw regions, if any)")),
     ("Jigsaw", Reading::Read("irregular regions: they replace the boxes with `NoBoxes`, else they are extra regions")),
     ("Thermo", Reading::Read("`thermo`")),
@@ -111,8 +165,8 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("ValueIndexing", Reading::Read("`value-index`: the value cell, the control cell, then the line it indexes (control 1: the line's first cell)")),
     ("RellikCage", Reading::Read("`rellik`: a cage of different digits, no set of which sums to the number")),
     ("EqualityCage", Reading::Read("`equality-cage` (an even number of cells, as ISS requires)")),
-    ("HiddenSkyscraper", Reading::Read("`hidden-skyscraper` clues, from the start and the end of the row or column (a clue of 0 needs digits 0..N-1: refused)")),
-    ("NumberedRoom", Reading::Read("`numbered-room` clues, from the start and the end of the row or column (a clue of 0 needs digits 0..N-1: refused)")),
+    ("HiddenSkyscraper", Reading::Read("`hidden-skyscraper` clues, from the start and the end of the row or column (a clue of 0 needs values from 0, where the rule is not read yet: refused)")),
+    ("NumberedRoom", Reading::Read("`numbered-room` clues, from the start and the end of the row or column (a clue of 0 needs values from 0, where the rule is not read yet: refused)")),
     ("ContainExact", Reading::Read("the cells hold the values exactly as often as listed (`contain-exact`)")),
     ("LookAndSay", Reading::Read("`look-and-say`: (count, value) pairs, exact counts, 0 keeps the value out")),
     ("ConnectedValues", Reading::Refused(NOT_YET)),
@@ -538,13 +592,21 @@ impl Reader<'_> {
                 }
             }
         }
-        let n = self.side()?;
+        let (n, from_zero) = self.side()?;
         let no_boxes = self.items.iter().any(|i| i.kind.text == "NoBoxes") || box_shape(n).is_none();
         let mut p = match box_shape(n) {
             Some((h, w)) if !no_boxes => Puzzle::sudoku(h, w),
             _ => Puzzle::latin(n),
         }
         .map_err(|e| self.err(Pos { line: 1, col: 1 }, e.to_string()))?;
+        if from_zero {
+            p.set_values_from_zero();
+            if let Some(item) = self.items.iter().find(|i| !FROM_ZERO.contains(&i.kind.text.as_str())) {
+                let why = "on a grid whose values run from 0: not read yet (its meaning on values from 0 is not \
+                           checked against ISS's)";
+                return Err(self.err(item.kind.pos, format!("ISS constraint {} {why}", item.kind.text)));
+            }
+        }
         // Jigsaw pieces are the regions of a grid without boxes (region-sum
         // lines read them, as ISS's do), else extra all-different groups.
         for item in self.items.iter().filter(|i| i.kind.text == "Jigsaw") {
@@ -559,8 +621,10 @@ impl Reader<'_> {
         Ok(p)
     }
 
-    /// The side, from the `Shape` items (9 if none).
-    fn side(&self) -> Result<usize, ParseError> {
+    /// The side, from the `Shape` items (9 if none), and whether the
+    /// values run from 0 (`9x9~0-8`).
+    fn side(&self) -> Result<(usize, bool), ParseError> {
+        let mut from_zero = false;
         let mut side = None;
         for item in self.items.iter().filter(|i| i.kind.text == "Shape") {
             let at = item.args.first().map_or(item.kind.pos, |w| w.pos);
@@ -580,6 +644,7 @@ impl Reader<'_> {
             match spec.get(1).copied().unwrap_or("") {
                 "" => {}
                 range if range == rows.to_string() || range == format!("1-{rows}") => {}
+                range if range == format!("0-{}", rows - 1) => from_zero = true,
                 range => {
                     return Err(self.err(item.args[1].pos, format!("values {range} on a {rows}x{rows} grid: {RANGE}")))
                 }
@@ -595,7 +660,7 @@ impl Reader<'_> {
             }
             side = Some(rows);
         }
-        Ok(side.unwrap_or(9))
+        Ok((side.unwrap_or(9), from_zero))
     }
 
     fn jigsaw(&self, p: &mut Puzzle, item: &Item, no_boxes: bool) -> Result<(), ParseError> {
@@ -787,8 +852,10 @@ impl Reader<'_> {
                 };
                 let cells = line(&item.args[1..])?;
                 if sum != 0 {
+                    // Values sum to `sum`: digits to `sum` and the shift a cell.
+                    let target = sum + rules::digit_shift(p) * cells.len() as i64;
                     let terms = cells.iter().map(|&c| (c, 1)).collect();
-                    self.constraint(p, Constraint::Sum { terms, target: sum as i32 }, at)?;
+                    self.constraint(p, Constraint::Sum { terms, target: target as i32 }, at)?;
                 }
                 p.add_cage(cells).map_err(|e| self.err(at, e.to_string()))?;
             }
@@ -812,7 +879,9 @@ impl Reader<'_> {
                 if target.abs() >= 1 << 30 {
                     return Err(bad());
                 }
-                // A cell listed twice counts twice (ISS adds its terms).
+                // A cell listed twice counts twice (ISS adds its terms). Each
+                // term's value is its digit less the shift.
+                let target = target + rules::digit_shift(p) * coefficients.iter().sum::<i64>();
                 let terms = merged_terms(cells.into_iter().zip(coefficients.into_iter().map(|c| c as i32)));
                 self.constraint(p, Constraint::Sum { terms, target: target as i32 }, at)?;
             }
@@ -910,7 +979,7 @@ impl Reader<'_> {
                 if kind == "ContainExact" {
                     let words: Vec<Word> =
                         first.text.split('_').map(|t| Word { text: t.to_owned(), pos: first.pos }).collect();
-                    let mut digits = self.values(&words, n)?;
+                    let mut digits = self.values(&words, p)?;
                     digits.sort_unstable();
                     for (t, &d) in itertools::Itertools::dedup_with_count(digits.iter()) {
                         counts.push((d, u8::try_from(t).map_err(|_| self.err(first.pos, "too many values"))?));
@@ -921,12 +990,15 @@ impl Reader<'_> {
                         return Err(self.err(first.pos, "expected (count, value) digit pairs, as ISS writes them"));
                     }
                     for pair in clue.chunks(2) {
-                        let (t, d) = (pair[0] - b'0', pair[1] - b'0');
-                        if d == 0 || usize::from(d) > n {
-                            return Err(self.err(first.pos, format!("value {d} is outside 1..{n}")));
+                        let (t, v) = (pair[0] - b'0', pair[1] - b'0');
+                        let first_value = p.first_value();
+                        let last = usize::from(first_value) + n - 1;
+                        if v < first_value || usize::from(v) > last {
+                            return Err(self.err(first.pos, format!("value {v} is outside {first_value}..{last}")));
                         }
+                        let d = v + 1 - first_value;
                         if counts.iter().any(|&(e, u)| e == d && (u > 0 || t > 0)) {
-                            return Err(self.err(first.pos, format!("the clue has two pairs for value {d}")));
+                            return Err(self.err(first.pos, format!("the clue has two pairs for value {v}")));
                         }
                         counts.retain(|&(e, _)| e != d);
                         counts.push((d, t));
@@ -971,7 +1043,8 @@ impl Reader<'_> {
                     let Some(word) = item.args.get(k).filter(|w| !w.text.is_empty()) else { continue };
                     let value = self.number(word)?;
                     if value == 0 {
-                        return Err(self.err(word.pos, format!("a {noun} clue of 0: {RANGE}")));
+                        let why = "no value is 0 on a grid of values 1..N (the rule on values from 0 is not read yet)";
+                        return Err(self.err(word.pos, format!("a {noun} clue of 0: {why}")));
                     }
                     let cells = self.full_line(id, n, reverse)?;
                     self.rule(p, ctx, keyword, args(cells, Some(value)), word.pos)?;
@@ -1005,7 +1078,16 @@ impl Reader<'_> {
                     _ => ("greater", None),
                 };
                 for (a, b) in pairs {
-                    self.rule(p, ctx, keyword, args(vec![a, b], value), at)?;
+                    if kind == "BlackDot" && p.first_value() == 0 {
+                        // One value twice the other (0 and 0 too, as ISS's
+                        // function has it), as a table of digits.
+                        let allowed = (0..n as u64)
+                            .map(|x| (0..n as u64).filter(|&y| x == 2 * y || y == 2 * x).fold(0, |m, y| m | 1 << y))
+                            .collect();
+                        self.constraint(p, Constraint::Table { a, b, allowed }, at)?;
+                    } else {
+                        self.rule(p, ctx, keyword, args(vec![a, b], value), at)?;
+                    }
                 }
             }
             "AntiKnight" => self.rule(p, ctx, "antiknight", Args::default(), at)?,
@@ -1042,14 +1124,14 @@ impl Reader<'_> {
                 }
                 let (r, c) = (top_left.row, top_left.col);
                 let cells = vec![top_left, Cell::new(r, c + 1), Cell::new(r + 1, c), Cell::new(r + 1, c + 1)];
-                let digits = self.values(&item.args[1..], n)?;
+                let digits = self.values(&item.args[1..], p)?;
                 self.constraint(p, Constraint::Contains { cells, digits }, at)?;
             }
             "ContainAtLeast" => {
                 let first = item.args.first().ok_or_else(|| self.err(at, "expected values and cells"))?;
                 let words: Vec<Word> =
                     first.text.split('_').map(|t| Word { text: t.to_owned(), pos: first.pos }).collect();
-                let digits = self.values(&words, n)?;
+                let digits = self.values(&words, p)?;
                 let cells = line(&item.args[1..])?;
                 self.constraint(p, Constraint::Contains { cells, digits }, at)?;
             }
@@ -1140,13 +1222,16 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// Values `1..=n`, one a word.
-    fn values(&self, words: &[Word], n: usize) -> Result<Vec<Digit>, ParseError> {
+    /// Values, one a word (`1..=n`, or `0..n` on a grid whose values run
+    /// from 0), as the digits that stand for them.
+    fn values(&self, words: &[Word], p: &Puzzle) -> Result<Vec<Digit>, ParseError> {
+        let first = usize::from(p.first_value());
+        let last = first + p.side() - 1;
         words
             .iter()
             .map(|w| match w.text.parse::<usize>() {
-                Ok(v) if (1..=n).contains(&v) && w.text == v.to_string() => Ok(v as Digit),
-                _ => Err(self.err(w.pos, format!("expected a value from 1 to {n}, found {}", quote(&w.text)))),
+                Ok(v) if (first..=last).contains(&v) && w.text == v.to_string() => Ok((v + 1 - first) as Digit),
+                _ => Err(self.err(w.pos, format!("expected a value from {first} to {last}, found {}", quote(&w.text)))),
             })
             .collect()
     }
@@ -1158,7 +1243,7 @@ impl Reader<'_> {
         let id = Word { text: parts.next().unwrap_or("").to_owned(), pos: word.pos };
         let cell = self.cell(&id, n)?;
         let values: Vec<Word> = parts.map(|t| Word { text: t.to_owned(), pos: word.pos }).collect();
-        let digits = self.values(&values, n)?;
+        let digits = self.values(&values, p)?;
         match digits[..] {
             [d] if p.given(cell).is_none() => p.set_given(cell, d).map_err(|e| self.err(word.pos, e.to_string())),
             _ => {

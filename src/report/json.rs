@@ -210,7 +210,7 @@ impl Printer for Json {
     }
 
     fn needs(&mut self, out: &mut dyn Write, item: &Item, needs: &Needs, elapsed: Duration) -> io::Result<()> {
-        let words = |cells: &[(Cell, u8)]| cells.iter().map(|&c| cell_digits(&[c])).collect::<Vec<_>>();
+        let words = |cells: &[(Cell, u8)]| cells.iter().map(|&c| cell_digits(&[c], item.style)).collect::<Vec<_>>();
         let mut record = NeedsRecord {
             source: item.source,
             line: item.line,
@@ -231,7 +231,7 @@ impl Printer for Json {
             Needs::Unique { solution, redundant, kept, rules_alone } => {
                 record.minimal = Some(redundant.is_empty());
                 record.redundant = Some(words(redundant));
-                record.kept = Some(givens_line(solution.side(), kept));
+                record.kept = Some(givens_line(solution.side(), kept, item.style));
                 record.rules_alone = Some(*rules_alone);
                 record.solution = Some(one_line(solution, item.style));
             }
@@ -271,7 +271,9 @@ impl Printer for Json {
 
     fn candidates(&mut self, out: &mut dyn Write, item: &Item, c: &Candidates, elapsed: Duration) -> io::Result<()> {
         let n = c.side;
-        let bits = |mask: u64| (1..=n as u8).filter(|d| mask >> (d - 1) & 1 == 1).collect::<Vec<_>>();
+        let bits = |mask: u64| {
+            (1..=n as u8).filter(|d| mask >> (d - 1) & 1 == 1).map(|d| item.style.value(d)).collect::<Vec<_>>()
+        };
         let cells = (0..n * n)
             .map(|i| CellRecord {
                 cell: Cell::new(i / n, i % n).to_string(),
@@ -282,7 +284,7 @@ impl Printer for Json {
                         .iter()
                         .enumerate()
                         .filter(|(_, k)| k.bits() > 0)
-                        .map(|(d, k)| (d as u8 + 1, Number::from(k)))
+                        .map(|(d, k)| (item.style.value(d as u8 + 1), Number::from(k)))
                         .collect()
                 }),
             })

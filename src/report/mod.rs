@@ -12,7 +12,7 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use crate::count::plan::{Candidates, Tally, Verdict};
-use crate::model::{push_symbol, Cell, Digit, Grid};
+use crate::model::{push_symbol, symbol, Cell, Digit, Grid};
 use crate::parse::Format;
 use crate::setter::minimal::Needs;
 use crate::setter::rate::Rating;
@@ -41,9 +41,30 @@ pub enum PrintStyle {
     Grid,
     /// Rows of 0 and 1.
     Binary,
+    /// Rows of symbols from 0: each digit less one (a grid whose values
+    /// run from 0, as ISS's `0-8`).
+    Values,
 }
 
 impl PrintStyle {
+    /// The style of `puzzle`, read in this style: its values from 0 when
+    /// they start there.
+    pub fn for_values_from(self, first_value: u8) -> PrintStyle {
+        match self {
+            PrintStyle::Grid | PrintStyle::Facts if first_value == 0 => PrintStyle::Values,
+            style => style,
+        }
+    }
+
+    /// The number a digit is written as: the digit less one in Takuzu's
+    /// rows and on grids of values from 0.
+    pub fn value(self, digit: Digit) -> Digit {
+        match self {
+            PrintStyle::Binary | PrintStyle::Values => digit - 1,
+            PrintStyle::Facts | PrintStyle::Grid => digit,
+        }
+    }
+
     /// The style of a puzzle read in `format`.
     pub fn of(format: Format) -> PrintStyle {
         match format {
@@ -51,6 +72,14 @@ impl PrintStyle {
             Format::Takuzu => PrintStyle::Binary,
             _ => PrintStyle::Grid,
         }
+    }
+}
+
+impl Item<'_> {
+    /// The item with its style for a puzzle whose first value is
+    /// `first_value` ([`PrintStyle::for_values_from`]).
+    pub fn for_values_from(self, first_value: u8) -> Self {
+        Item { style: self.style.for_values_from(first_value), ..self }
     }
 }
 
@@ -151,8 +180,24 @@ pub fn solution_facts(index: u128, grid: &Grid) -> String {
 pub fn solution_text(index: u128, grid: &Grid, style: PrintStyle) -> String {
     match style {
         PrintStyle::Facts => solution_facts(index, grid),
-        PrintStyle::Grid => format!("% solution {index}\n{grid}"),
-        PrintStyle::Binary => format!("% solution {index}\n{}", binary_rows(grid)),
+        _ => format!("% solution {index}\n{}", rows(grid, style)),
+    }
+}
+
+/// The grid's rows in `style`: symbols separated by spaces (from 0 for
+/// [`PrintStyle::Values`]), or Takuzu's rows of 0 and 1.
+pub fn rows(grid: &Grid, style: PrintStyle) -> String {
+    match style {
+        PrintStyle::Binary => binary_rows(grid),
+        PrintStyle::Facts | PrintStyle::Grid => grid.to_string(),
+        PrintStyle::Values => {
+            let mut out = String::new();
+            for row in grid.rows() {
+                let line = itertools::join(row.iter().map(|&d| symbol(d - 1)), " ");
+                let _ = writeln!(out, "{line}");
+            }
+            out
+        }
     }
 }
 
@@ -170,17 +215,14 @@ pub fn binary_rows(grid: &Grid) -> String {
 pub fn one_line(grid: &Grid, style: PrintStyle) -> String {
     let mut line = String::with_capacity(grid.side() * grid.side());
     for &d in grid.rows().flat_map(|row| row.iter()) {
-        match style {
-            PrintStyle::Binary => push_symbol(&mut line, d - 1),
-            PrintStyle::Facts | PrintStyle::Grid => push_symbol(&mut line, d),
-        }
+        push_symbol(&mut line, style.value(d));
     }
     line
 }
 
 /// Givens on one line: each cell's symbol in reading order, `.` for an
 /// open cell (the givens format).
-pub fn givens_line(side: usize, givens: &[(Cell, Digit)]) -> String {
+pub fn givens_line(side: usize, givens: &[(Cell, Digit)], style: PrintStyle) -> String {
     let mut digits = vec![0; side * side];
     for &(cell, digit) in givens {
         digits[cell.row * side + cell.col] = digit;
@@ -189,21 +231,21 @@ pub fn givens_line(side: usize, givens: &[(Cell, Digit)]) -> String {
     for d in digits {
         match d {
             0 => line.push('.'),
-            d => push_symbol(&mut line, d),
+            d => push_symbol(&mut line, style.value(d)),
         }
     }
     line
 }
 
 /// Cells with digits, `r1c2=5` each, joined by commas.
-pub fn cell_digits(cells: &[(Cell, Digit)]) -> String {
+pub fn cell_digits(cells: &[(Cell, Digit)], style: PrintStyle) -> String {
     let mut text = String::new();
     for (i, &(cell, digit)) in cells.iter().enumerate() {
         if i > 0 {
             text.push(',');
         }
         let _ = write!(text, "{cell}=");
-        push_symbol(&mut text, digit);
+        push_symbol(&mut text, style.value(digit));
     }
     text
 }
@@ -231,7 +273,7 @@ pub fn side_by_side(a: &Grid, b: &Grid, boxes: Option<(usize, usize)>, style: Pr
     let symbol = |g: &Grid, cell: Cell| {
         let mut text = String::new();
         let d = g.get(cell);
-        push_symbol(&mut text, if style == PrintStyle::Binary { d - 1 } else { d });
+        push_symbol(&mut text, style.value(d));
         text
     };
     let width = (1..=n as Digit).map(symbol_width).max().unwrap_or(1);

@@ -35,7 +35,7 @@ pub fn verdict(puzzle: &Puzzle, verdict: &Verdict) -> String {
         Verdict::Unique(grid) => {
             for (i, view) in views.iter_mut().enumerate() {
                 if view.big.is_none() {
-                    view.big = Some((symbol(grid.get(Cell::new(i / n, i % n))), false));
+                    view.big = Some((symbol(puzzle, grid.get(Cell::new(i / n, i % n))), false));
                 }
             }
             "unique: the solution in blue".to_owned()
@@ -45,10 +45,10 @@ pub fn verdict(puzzle: &Puzzle, verdict: &Verdict) -> String {
             for (i, view) in views.iter_mut().enumerate() {
                 let cell = Cell::new(i / n, i % n);
                 if differ.contains(&cell) {
-                    view.small = Some(format!("{} / {}", symbol(a.get(cell)), symbol(b.get(cell))));
+                    view.small = Some(format!("{} / {}", symbol(puzzle, a.get(cell)), symbol(puzzle, b.get(cell))));
                     view.fill = Some("#f4b6b6".into());
                 } else if view.big.is_none() {
-                    view.big = Some((symbol(a.get(cell)), false));
+                    view.big = Some((symbol(puzzle, a.get(cell)), false));
                 }
             }
             format!("multiple: two solutions differ in the {} red cells (first / second)", differ.len())
@@ -71,12 +71,12 @@ pub fn candidates(puzzle: &Puzzle, found: &Candidates) -> String {
         let digits: Vec<Digit> = (1..=n as Digit).filter(|d| found.possible[i] >> (d - 1) & 1 == 1).collect();
         match digits.len() {
             0 => view.fill = Some("#555555".into()),
-            1 => view.big = Some((symbol(digits[0]), false)),
+            1 => view.big = Some((symbol(puzzle, digits[0]), false)),
             k => {
                 open += 1;
                 let mut text = String::new();
                 for &d in &digits {
-                    push_symbol(&mut text, d);
+                    push_symbol(&mut text, d - 1 + puzzle.first_value());
                 }
                 view.small = Some(text);
                 // Heat: pale orange for two digits, dark for all of them.
@@ -96,12 +96,15 @@ pub fn candidates(puzzle: &Puzzle, found: &Candidates) -> String {
 
 /// The givens, bold.
 fn givens(puzzle: &Puzzle) -> Vec<View> {
-    puzzle.cells().map(|cell| View { big: puzzle.given(cell).map(|d| (symbol(d), true)), ..View::default() }).collect()
+    puzzle
+        .cells()
+        .map(|cell| View { big: puzzle.given(cell).map(|d| (symbol(puzzle, d), true)), ..View::default() })
+        .collect()
 }
 
-fn symbol(d: Digit) -> String {
+fn symbol(puzzle: &Puzzle, d: Digit) -> String {
     let mut text = String::new();
-    push_symbol(&mut text, d);
+    push_symbol(&mut text, d - 1 + puzzle.first_value());
     text
 }
 

@@ -58,10 +58,18 @@ impl Printer for Text {
         let line = match needs {
             Needs::Unique { redundant, .. } if redundant.is_empty() => "minimal".to_owned(),
             Needs::Unique { solution, redundant, kept, .. } => {
-                format!("redundant\t{}\t{}", cell_digits(redundant), givens_line(solution.side(), kept))
+                format!(
+                    "redundant\t{}\t{}",
+                    cell_digits(redundant, item.style),
+                    givens_line(solution.side(), kept, item.style)
+                )
             }
             Needs::Multiple { added, proven, .. } => {
-                format!("multiple\t{}\t{}", cell_digits(added), if *proven { "fewest" } else { "heuristic" })
+                format!(
+                    "multiple\t{}\t{}",
+                    cell_digits(added, item.style),
+                    if *proven { "fewest" } else { "heuristic" }
+                )
             }
             Needs::None | Needs::Undecided => needs.name().to_owned(),
         };
@@ -97,7 +105,7 @@ impl Printer for Text {
                 let mut text = String::new();
                 for d in 1..=n as u8 {
                     if c.possible[i] >> (d - 1) & 1 == 1 {
-                        push_symbol(&mut text, d);
+                        push_symbol(&mut text, item.style.value(d));
                     }
                 }
                 if c.undecided[i] != 0 {
@@ -136,7 +144,8 @@ impl Printer for Text {
                     continue; // fixed (or, with no digit at all, shown as `.` above)
                 }
                 let cell = Cell::new(i / n, i % n);
-                let found = itertools::join(found.iter().map(|(d, k)| format!("{}:{k}", d + 1)), " ");
+                let found =
+                    itertools::join(found.iter().map(|(d, k)| format!("{}:{k}", item.style.value(*d as u8 + 1))), " ");
                 writeln!(out, "{prefix}{cell} {found}")?;
             }
         }

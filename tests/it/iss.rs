@@ -23,6 +23,12 @@ fn digits(grid: &Grid) -> String {
     grid.rows().flatten().map(|&d| symbol(d)).collect()
 }
 
+/// The grid's values as ISS writes them: its digits, less one on a grid
+/// whose values run from 0.
+fn values(grid: &Grid, first_value: u8) -> String {
+    grid.rows().flatten().map(|&d| symbol(d + first_value - 1)).collect()
+}
+
 /// ISS writes a solution of more than 9 values with letters, `A` for 1.
 fn iss_solution(text: &str, side: usize) -> String {
     if side <= 9 {
@@ -83,14 +89,14 @@ fn every_iss_example_read_gets_iss_verdict_and_solution() {
         read += 1;
         let solution = iss_solution(entry["solution"].as_str().unwrap(), puzzle.side());
         match (counter.judge(&puzzle), expected) {
-            (Ok(Verdict::Unique(grid)), "unique") if digits(&grid) == solution => {}
+            (Ok(Verdict::Unique(grid)), "unique") if values(&grid, puzzle.first_value()) == solution => {}
             (Ok(Verdict::Multiple(..)), "multiple") => {}
             (got, _) => wrong.push(format!("#{i} {name}: ISS {expected}, satsudoku {got:?}")),
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     // What is read today; a drop means a reading was lost.
-    assert!(read >= 144, "read {read}, refused {refused}");
+    assert!(read >= 160, "read {read}, refused {refused}");
 }
 
 /// The types this reader reads, refuses or ignores are exactly ISS's.
@@ -183,8 +189,27 @@ fn export_as_iss_round_trips() {
             (got, _) => wrong.push(format!("#{i} {name}: {got:?} after the round trip, ISS {expected}")),
         }
     }
+    // Every grid of values from 0 that is read is written with its range,
+    // and reads back with ISS's solution.
+    let mut from_zero = 0;
+    for entry in corpus() {
+        let name = entry["name"].as_str().unwrap_or("");
+        let Ok(puzzle) = parse(entry["input"].as_str().unwrap(), name, Some(Format::Iss)) else { continue };
+        if puzzle.first_value() != 0 || SLOW.contains(&name) {
+            continue;
+        }
+        let text = string(&puzzle).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let again = back(&text, name);
+        match counter.judge(&again) {
+            Ok(Verdict::Unique(grid)) if values(&grid, again.first_value()) == entry["solution"].as_str().unwrap() => {
+                from_zero += 1
+            }
+            other => wrong.push(format!("{name}: {other:?} after the round trip of values from 0\n{text}")),
+        }
+    }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(written >= 100, "{written} written");
+    assert!(from_zero >= 15, "{from_zero} grids of values from 0 written");
 }
 
 /// From the command line: an ISS link is detected and counted; a type
@@ -245,4 +270,81 @@ fn a_sum_loop_too_large_to_unroll_is_refused() {
     let short = "size 4\nbox 2x2\nsum-loop r1c1 r1c2 = 5\n";
     let oracle = crate::common::count_grids(4, (2, 2), &[0; 16], &|g: &[u32]| g[0] + g[1] == 5);
     satsudoku().arg("count").write_stdin(short).assert().success().stdout(format!("solutions({oracle}).\n"));
+}
+
+/// Grids whose values run from 0 (`Shape~4x4~0-3`): each rule holds on
+/// the values, which the oracle (the test's own enumeration of 4x4 grids)
+/// takes as each digit less one. Every sum counts differently when its
+/// rule is read on the digits instead, and every list of values holds a 0,
+/// which a reading on digits refuses: a reader that forgot the shift
+/// fails here. (No 4x4 case tells StrictXV's shifted sums apart; ISS's
+/// "± Information", on values 0-8, does, in the examples' test.)
+#[test]
+fn grids_of_values_from_zero_count_as_the_oracle() {
+    type Rule = fn(&[i64]) -> bool;
+    let cases: &[(&str, Rule)] = &[
+        (".Cage~3~R1C1~R1C2", |v| v[0] + v[1] == 3),
+        (".Sum~4_=_2_1~R1C1~R2C2", |v| 2 * v[0] + v[5] == 4),
+        (".Arrow~R1C1~R2C2~R3C3~R4C4", |v| v[0] == v[5] + v[10] + v[15]),
+        (".V~R1C1~R1C2", |v| v[0] + v[1] == 5),
+        (".LittleKiller~4~R1C1", |v| v[0] + v[5] + v[10] + v[15] == 4),
+        (".BlackDot~R1C1~R2C1", |v| v[0] == 2 * v[4] || v[4] == 2 * v[0]),
+        (".EqualSum~R1C1~R1C2~-~R2C4", |v| v[0] + v[1] == v[7]),
+        (".Zipper~R1C1~R1C3~R1C2", |v| v[0] + v[1] == v[2]),
+        (".DoubleArrow~R1C1~R1C3~R1C2", |v| v[0] + v[1] == v[2]),
+        (".LookAndSay~1012~R1C1~R2C2", |v| [v[0], v[5]].contains(&0) && [v[0], v[5]].contains(&2)),
+        (".Quad~R2C2~0~0", |v| [v[5], v[6], v[9], v[10]].iter().filter(|&&x| x == 0).count() >= 2),
+        (".~R1C1_0", |v| v[0] == 0),
+    ];
+    for (rule, holds) in cases {
+        let text = format!(".Shape~4x4~0-3{rule}");
+        let puzzle = parse(&text, "t", Some(Format::Iss)).unwrap_or_else(|e| panic!("{rule}: {e}"));
+        assert_eq!(puzzle.first_value(), 0);
+        let on_values = crate::common::count_grids(4, (2, 2), &[0; 16], &|g| {
+            holds(&g.iter().map(|&d| i64::from(d) - 1).collect::<Vec<_>>())
+        });
+        let on_digits = crate::common::count_grids(4, (2, 2), &[0; 16], &|g| {
+            holds(&g.iter().map(|&d| i64::from(d)).collect::<Vec<_>>())
+        });
+        let listed = rule.contains("_0") || rule.contains("~0") || rule.contains("LookAndSay");
+        assert!(listed || on_values != on_digits, "{rule}: the case does not tell values from digits");
+        let mut counter = Counter::new(Plan::new(Encoding::default()));
+        let tally = counter.count(&puzzle, &mut ()).unwrap();
+        assert_eq!(tally.count.to_string(), on_values.to_string(), "{rule}");
+    }
+}
+
+/// A grid of values from 0 prints its values: the solution, the
+/// candidates and the cells `minimal` names, as ISS writes them; and the
+/// rules not yet read on values from 0 are refused by name.
+#[test]
+fn grids_of_values_from_zero_print_their_values() {
+    use crate::common::satsudoku;
+    let entry = corpus().into_iter().find(|e| e["name"] == "0-indexed: Classic sudoku").unwrap();
+    let solution = entry["solution"].as_str().unwrap();
+    let input = entry["input"].as_str().unwrap();
+    satsudoku()
+        .args(["unique", "--format", "iss"])
+        .write_stdin(input)
+        .assert()
+        .success()
+        .stdout(format!("unique\t{solution}\n"));
+    let out = satsudoku().args(["candidates", "--format", "iss"]).write_stdin(input).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let found: String = text.chars().filter(char::is_ascii_digit).collect();
+    assert_eq!(found, solution, "candidates:\n{text}");
+    let out = satsudoku().args(["count", "--format", "iss", "--print"]).write_stdin(input).assert().success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let printed: String = text.lines().skip(1).take(9).flat_map(|l| l.split(' ')).collect();
+    assert_eq!(printed, solution, "count --print:\n{text}");
+    for refused in [".Skyscraper~R1~2~", ".Sandwich~3~R1", ".NumberedRoom~R1~2~"] {
+        let text = format!(".Shape~4x4~0-3{refused}");
+        satsudoku()
+            .args(["count", "--format", "iss"])
+            .write_stdin(text)
+            .assert()
+            .code(2)
+            .stdout("")
+            .stderr(predicates::str::contains("on a grid whose values run from 0: not read yet"));
+    }
 }

@@ -63,9 +63,17 @@ pub(super) fn killer(p: &mut Puzzle, ctx: &mut Context, a: &Args) -> Result<(), 
     p.add_cage(cells.clone()).map_err(RuleError::from)
 }
 
-/// A sum without distinctness.
+/// How much a cell's digit exceeds the value it stands for: 0, or 1 on a
+/// grid whose values run from 0 ([`Puzzle::first_value`]). A sum of `k`
+/// cells' values is their digits' sum less `k` times this.
+pub fn digit_shift(p: &Puzzle) -> i64 {
+    1 - i64::from(p.first_value())
+}
+
+/// A sum without distinctness: the cells' values sum to `value`.
 pub(super) fn sum(p: &mut Puzzle, cells: &[Cell], value: i64) -> Result<(), RuleError> {
-    let target = i32::try_from(value).map_err(|_| RuleError::value(format!("sum {value} is out of range")))?;
+    let digits = value + digit_shift(p) * cells.len() as i64;
+    let target = i32::try_from(digits).map_err(|_| RuleError::value(format!("sum {value} is out of range")))?;
     p.add_constraint(Constraint::Sum { terms: cells.iter().map(|&c| (c, 1)).collect(), target })
         .map_err(RuleError::from)
 }
@@ -81,10 +89,16 @@ pub(super) fn arrow(p: &mut Puzzle, circle: &[Cell], line: &[Cell]) -> Result<()
                     do)? Refusing to guess"
             .into());
     }
+    if circle.len() > 1 && digit_shift(p) != 0 {
+        return Err("a pill (two or more circle cells) on a grid whose values run from 0: not read yet".into());
+    }
     let m = circle.len() as u32;
+    // One circle cell: the line's values sum to the circle's, so the
+    // digits' sums differ by the line's length less one times the shift.
+    let target = if m == 1 { (digit_shift(p) * (line.len() as i64 - 1)) as i32 } else { 0 };
     let mut terms: Vec<(Cell, i32)> = line.iter().map(|&c| (c, 1)).collect();
     terms.extend(circle.iter().enumerate().map(|(i, &c)| (c, -(10i32.pow(m - 1 - i as u32)))));
-    p.add_constraint(Constraint::Sum { terms, target: 0 }).map_err(RuleError::from)
+    p.add_constraint(Constraint::Sum { terms, target }).map_err(RuleError::from)
 }
 
 /// Odd or even digits only in the cells.
@@ -170,21 +184,26 @@ pub(super) fn state_machine(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     p.add_constraint(machine).map_err(RuleError::from)
 }
 
-/// Equal sums over `parts`, when there are two or more. Parts that share
-/// cells (a magic square's lines) are each held against the first as one
-/// weighted sum equal to 0, a shared cell's weights added.
+/// Equal sums (of values) over `parts`, when there are two or more. Parts
+/// that share cells (a magic square's lines), and parts of different
+/// lengths on a grid whose values run from 0 (their digits' sums then
+/// differ by the lengths' difference), are each held against the first as
+/// one weighted sum, a shared cell's weights added.
 pub(super) fn equal_sums(p: &mut Puzzle, parts: Vec<Vec<Cell>>) -> Result<(), RuleError> {
     if parts.len() < 2 {
         return Ok(()); // one part equals itself
     }
     let all: Vec<Cell> = parts.concat();
-    if all.iter().enumerate().all(|(i, c)| !all[..i].contains(c)) {
+    let disjoint = all.iter().enumerate().all(|(i, c)| !all[..i].contains(c));
+    let shift = digit_shift(p);
+    if disjoint && (shift == 0 || parts.iter().all(|part| part.len() == parts[0].len())) {
         return p.add_constraint(Constraint::EqualSums { parts }).map_err(RuleError::from);
     }
     for part in &parts[1..] {
         let signed = parts[0].iter().map(|&c| (c, 1)).chain(part.iter().map(|&c| (c, -1)));
         let terms = merged_terms(signed);
-        p.add_constraint(Constraint::Sum { terms, target: 0 }).map_err(RuleError::from)?;
+        let target = (shift * (parts[0].len() as i64 - part.len() as i64)) as i32;
+        p.add_constraint(Constraint::Sum { terms, target }).map_err(RuleError::from)?;
     }
     Ok(())
 }

@@ -87,6 +87,10 @@ impl Context {
             black.push(2);
         }
         let sums = values(|m| if let Marker::Sum(s) = m { Some(s) } else { None });
+        // Two cells' values sum to `s` when their digits sum to `s` and twice
+        // the shift; a ratio of values is no ratio of digits (not read).
+        let shift = super::build::digit_shift(p) as u32;
+        let pair_sum = |target: u32| Predicate::SumNot { target: target + 2 * shift };
         let mut banned: Vec<(bool, Predicate)> = Vec::new(); // (spared by Kropki dots, else by sums)
         if self.nonconsecutive {
             banned.push((true, Predicate::DifferenceNot { diff: 1 }));
@@ -96,10 +100,11 @@ impl Context {
                 Negative::Difference => {
                     banned.extend(white.iter().map(|&diff| (true, Predicate::DifferenceNot { diff })))
                 }
+                Negative::Ratio if shift != 0 => return Err(FROM_ZERO_RATIO.into()),
                 Negative::Ratio => banned.extend(black.iter().map(|&ratio| (true, Predicate::RatioNot { ratio }))),
-                Negative::X => banned.push((false, Predicate::SumNot { target: 10 })),
-                Negative::V => banned.push((false, Predicate::SumNot { target: 5 })),
-                Negative::Sum => banned.extend(sums.iter().map(|&target| (false, Predicate::SumNot { target }))),
+                Negative::X => banned.push((false, pair_sum(10))),
+                Negative::V => banned.push((false, pair_sum(5))),
+                Negative::Sum => banned.extend(sums.iter().map(|&target| (false, pair_sum(target)))),
             }
         }
         banned.dedup();
@@ -117,14 +122,19 @@ impl Context {
     }
 }
 
+const FROM_ZERO_RATIO: &str =
+    "a black dot's ratio on a grid whose values run from 0: the pairs of values are not a ratio of digits; not read yet";
+
 /// A marker between two touching cells: its relation, and its place for
 /// the negative constraints.
 pub(super) fn marker(p: &mut Puzzle, ctx: &mut Context, a: &Args, marker: Marker) -> Result<(), RuleError> {
     let (x, y) = (a.cells[0], a.cells[1]);
+    let shift = super::build::digit_shift(p) as u32;
     let predicate = match marker {
         Marker::White(diff) => Predicate::Difference { diff },
+        Marker::Black(_) if shift != 0 => return Err(FROM_ZERO_RATIO.into()),
         Marker::Black(ratio) => Predicate::Ratio { ratio },
-        Marker::Sum(target) => Predicate::Sum { cmp: Ordering::Equal, target },
+        Marker::Sum(target) => Predicate::Sum { cmp: Ordering::Equal, target: target + 2 * shift },
     };
     p.add_relation(x, y, predicate).map_err(RuleError::from)?;
     ctx.markers.push((marker, x, y));
