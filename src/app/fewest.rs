@@ -19,7 +19,8 @@ pub fn run(args: &FewestArgs) -> Result<Status, AppError> {
     let (name, layout, _) = read_puzzle(&source, reading)?;
     let found = fewest::fewest(&layout, args.counts).map_err(|e| AppError::Usage(format!("{name}: {e}")))?;
     let givens: Vec<_> = found.example.givens().collect();
-    let example = satsudoku::report::givens_line(layout.side(), &givens, satsudoku::report::PrintStyle::Grid);
+    let style = satsudoku::report::PrintStyle::Grid.for_values_from(layout.first_value());
+    let example = satsudoku::report::givens_line(layout.side(), &givens, style);
     diag!(
         "satsudoku: {name}: {} grids, {} searched (one per class), {} sets of givens checked, {:.3} s; e.g. {example}",
         found.grids,

@@ -248,10 +248,11 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     Ok(status)
 }
 
-/// The givens on one line, `.` for open cells.
+/// The givens on one line, `.` for open cells, in the puzzle's values.
 fn givens_line(puzzle: &Puzzle) -> String {
     let givens: Vec<_> = puzzle.givens().collect();
-    satsudoku::report::givens_line(puzzle.side(), &givens, satsudoku::report::PrintStyle::Grid)
+    let style = satsudoku::report::PrintStyle::Grid.for_values_from(puzzle.first_value());
+    satsudoku::report::givens_line(puzzle.side(), &givens, style)
 }
 
 /// A Takuzu grid: rows of `0`, `1` and `.`, then a blank line.

@@ -404,8 +404,9 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         // Every cell's digits are in the domain, which this allows whole
         // (the domain is the intersection of what each cell allows).
         Constraint::Digits { .. } => true,
-        // It compares digits through a fixed renaming.
-        Constraint::Lex { .. } => false,
+        Constraint::DistinctReadings { .. } => true,
+        // They compare digits through a fixed renaming, or by their order.
+        Constraint::Lex { .. } | Constraint::Rank { .. } => false,
         Constraint::Sum { .. }
         | Constraint::Consecutive { .. }
         | Constraint::Between { .. }

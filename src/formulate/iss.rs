@@ -149,6 +149,8 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             | Constraint::Exactly { .. }
             | Constraint::Table { .. }
             | Constraint::Classes { .. }
+            | Constraint::Rank { .. }
+            | Constraint::DistinctReadings { .. }
     );
     if shift != 0 && !from_zero {
         return Err(refuse(format!("{constraint} on a grid whose values run from 0")));
@@ -297,6 +299,26 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             let key = pair_key(n, |i, j| table_allows(allowed, i as Digit, j as Digit));
             format!(".Pair~{key}~{}~{}", cell_id(*a), cell_id(*b))
         }
+        Constraint::Rank { line, rank, alone, .. } => {
+            // ISS writes one tie mode for all clues: a clue that may tie
+            // (`any`) beside one that may not is refused.
+            let ranks = puzzle.constraints().iter().filter_map(|c| match c {
+                Constraint::Rank { alone, .. } => Some(*alone),
+                _ => None,
+            });
+            if ranks.clone().any(|a| a != *alone) {
+                return Err(refuse("full rank clues of two tie modes"));
+            }
+            let ties = if *alone { "" } else { ".FullRankTies~any\n" };
+            let first = puzzle.constraints().iter().find(|c| matches!(c, Constraint::Rank { .. }));
+            let mode = if std::ptr::eq(first.expect("this one"), constraint) { ties } else { "" };
+            match full_line(line, n) {
+                Some((id, false)) => format!("{mode}.FullRank~{id}~{rank}~"),
+                Some((id, true)) => format!("{mode}.FullRank~{id}~~{rank}"),
+                None => return Err(refuse("a full rank clue along cells that are not a row or column")),
+            }
+        }
+        Constraint::DistinctReadings { .. } => ".FullRankTies~none".to_owned(),
         Constraint::Sandwich { .. } => return Err(refuse("a sandwich between other digits than 1 and N")),
         Constraint::NotAllEqual { .. } => return Err(refuse("Takuzu's no three alike")),
         Constraint::DistinctLines { .. } => return Err(refuse("Takuzu's distinct rows and columns")),

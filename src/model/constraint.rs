@@ -97,6 +97,30 @@ pub enum Constraint {
     /// (rows plus columns) do not both hold `d` (ISS's `AntiTaxicab`); one
     /// constraint for the grid, so that the model stays small.
     AntiTaxicab { side: usize },
+    /// Full rank (ISS's `FullRank`): the rows and columns of the `side` x
+    /// `side` grid, each read both ways ([`readings`]), ranked by their
+    /// digits in lexicographic order; `line`'s reading has rank `rank`, one
+    /// more than the number of readings below it (tied readings share a
+    /// rank), and, if `alone`, no other reading ties with it.
+    Rank { line: Vec<Cell>, rank: u32, alone: bool, side: usize },
+    /// No two of the grid's [`readings`] are equal (ISS's `FullRankTies`
+    /// `none`).
+    DistinctReadings { side: usize },
+}
+
+/// The rows of a `side` x `side` grid read left to right and right to
+/// left, then its columns top to bottom and bottom to top: full rank's
+/// readings, in ISS's order (`FullRank.buildEntries`).
+pub fn readings(side: usize) -> Vec<Vec<Cell>> {
+    let rows = (0..side).map(|r| (0..side).map(|c| Cell::new(r, c)).collect::<Vec<_>>());
+    let columns = (0..side).map(|c| (0..side).map(|r| Cell::new(r, c)).collect::<Vec<_>>());
+    let mut all = Vec::with_capacity(4 * side);
+    for line in rows.chain(columns) {
+        let back = line.iter().rev().copied().collect();
+        all.push(line);
+        all.push(back);
+    }
+    all
 }
 
 /// Whether a [`Constraint::Table`]'s `allowed` lets its first cell hold
@@ -123,7 +147,9 @@ impl Constraint {
             | Constraint::Sandwich { cells, .. }
             | Constraint::Visible { cells, .. } => cells.clone(),
             Constraint::EqualSums { parts } => parts.concat(),
-            Constraint::AntiTaxicab { side } => {
+            Constraint::AntiTaxicab { side }
+            | Constraint::Rank { side, .. }
+            | Constraint::DistinctReadings { side } => {
                 itertools::iproduct!(0..*side, 0..*side).map(|(r, c)| Cell::new(r, c)).collect()
             }
             Constraint::Machine { segments, .. } => {
@@ -198,6 +224,19 @@ impl Constraint {
                 let digits: Vec<Vec<Digit>> =
                     segments.iter().map(|s| s.iter().map(|&c| digit_of(c)).collect()).collect();
                 super::nfa::Nfa::decode(token).is_ok_and(|m| m.matches(&digits, *n))
+            }
+            Constraint::Rank { line, rank, alone, side } => {
+                let read = |cells: &[Cell]| cells.iter().map(|&c| digit_of(c)).collect::<Vec<Digit>>();
+                let own = read(line);
+                let others: Vec<Vec<Digit>> = readings(*side).iter().filter(|r| *r != line).map(|r| read(r)).collect();
+                let below = others.iter().filter(|r| **r < own).count();
+                below + 1 == *rank as usize && !(*alone && others.contains(&own))
+            }
+            Constraint::DistinctReadings { side } => {
+                let mut all: Vec<Vec<Digit>> =
+                    readings(*side).iter().map(|r| r.iter().map(|&c| digit_of(c)).collect()).collect();
+                all.sort_unstable();
+                all.windows(2).all(|w| w[0] != w[1])
             }
             Constraint::CountDistinct { control, cells } => {
                 let mut seen: Vec<Digit> = cells.iter().map(|&c| digit_of(c)).collect();
@@ -411,6 +450,11 @@ impl fmt::Display for Constraint {
                 write!(f, "{value}'s digit in cell {control} of {}", cells(line))
             }
             Constraint::AntiTaxicab { .. } => write!(f, "anti-taxicab"),
+            Constraint::Rank { line, rank, alone, .. } => {
+                let tie = if *alone { ", tied with none" } else { "" };
+                write!(f, "full rank: {} reads at rank {rank}{tie}", cells(line))
+            }
+            Constraint::DistinctReadings { .. } => write!(f, "full rank: no two rows or columns read alike"),
             Constraint::Machine { name, segments, .. } => {
                 let lines = segments.iter().map(|s| cells(s));
                 write!(f, "state machine {name:?} accepts {}", itertools::join(lines, " then "))

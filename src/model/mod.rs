@@ -12,7 +12,7 @@ pub mod regex;
 mod relation;
 pub mod rules;
 
-pub use constraint::{table_allows, Constraint};
+pub use constraint::{readings, table_allows, Constraint};
 pub use line_rule::LineRule;
 pub use relation::{Predicate, Relation};
 

@@ -40,54 +40,18 @@ use crate::model::nfa::MOST_MACHINE_EDGES;
 /// those whose meaning depends on orders, differences, equalities or
 /// residues of values, or on values listed (read as the digits that stand
 /// for them), and the sums of a fixed number of cells (each digit stands
-/// for its value and 1). The others are refused by name there: among them
+/// for its value and 1); full rank orders by values as by digits. The
+/// others are refused by name there: among them
 /// `Skyscraper`, whose 0s are no buildings (ISS's handler).
+#[rustfmt::skip]
 const FROM_ZERO: &[&str] = &[
-    "",
-    "Shape",
-    "NoBoxes",
-    "Jigsaw",
-    "SearchPriority",
-    "Thermo",
-    "Whisper",
-    "Renban",
-    "Between",
-    "Lockout",
-    "Palindrome",
-    "Zipper",
-    "GreaterThan",
-    "WhiteDot",
-    "AntiKnight",
-    "AntiKing",
-    "AntiConsecutive",
-    "Diagonal",
-    "Windoku",
-    "DisjointSets",
-    "AllDifferent",
-    "SameValues",
-    "Pair",
-    "PairX",
-    "Binary",
-    "BinaryX",
-    "Modular",
-    "EqualityCage",
-    "GlobalMod",
-    "Quad",
-    "ContainAtLeast",
-    "ContainExact",
-    "LookAndSay",
-    "Cage",
-    "Sum",
-    "Arrow",
-    "DoubleArrow",
-    "LittleKiller",
-    "X",
-    "V",
-    "BlackDot",
-    "StrictXV",
-    "StrictKropki",
-    "EqualSum",
-    "RegionSumLine",
+    "", "Shape", "NoBoxes", "Jigsaw", "SearchPriority",
+    "Thermo", "Whisper", "Renban", "Between", "Lockout", "Palindrome", "GreaterThan", "WhiteDot",
+    "AntiKnight", "AntiKing", "AntiConsecutive", "Diagonal", "Windoku", "DisjointSets", "AllDifferent",
+    "SameValues", "Pair", "PairX", "Binary", "BinaryX", "Modular", "EqualityCage", "GlobalMod",
+    "Quad", "ContainAtLeast", "ContainExact", "LookAndSay",
+    "Cage", "Sum", "Arrow", "DoubleArrow", "Zipper", "LittleKiller", "X", "V", "StrictXV", "EqualSum",
+    "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies",
 ];
 
 /// Every constraint type ISS reads (its `SudokuConstraint` classes), and
@@ -159,8 +123,8 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("AntiTaxicab", Reading::Read("`antitaxicab`")),
     ("GlobalEntropy", Reading::Read("`global-entropy` (ISS: 9 digits only)")),
     ("GlobalMod", Reading::Read("`global-modular` (ISS: 9 digits only)")),
-    ("FullRankTies", Reading::Refused(NOT_YET)),
-    ("FullRank", Reading::Refused(NOT_YET)),
+    ("FullRankTies", Reading::Read("`full-rank-ties`: `none`, `only-unclued` (ISS's default) or `any`")),
+    ("FullRank", Reading::Read("`full-rank` clues, from the start and the end of the row or column: the readings' rank, one more than the readings below (tied readings share a rank)")),
     ("DutchFlatmates", Reading::Read("`dutch-flatmates`: the middle digit is N/2 rounded up, as ISS has it")),
     ("ValueIndexing", Reading::Read("`value-index`: the value cell, the control cell, then the line it indexes (control 1: the line's first cell)")),
     ("RellikCage", Reading::Read("`rellik`: a cage of different digits, no set of which sums to the number")),
@@ -624,8 +588,8 @@ impl Reader<'_> {
     /// The side, from the `Shape` items (9 if none), and whether the
     /// values run from 0 (`9x9~0-8`).
     fn side(&self) -> Result<(usize, bool), ParseError> {
-        let mut from_zero = false;
         let mut side = None;
+        let mut from_zero = None;
         for item in self.items.iter().filter(|i| i.kind.text == "Shape") {
             let at = item.args.first().map_or(item.kind.pos, |w| w.pos);
             let spec: Vec<&str> = item.args.iter().map(|w| w.text.as_str()).collect();
@@ -641,26 +605,27 @@ impl Reader<'_> {
             if !(1..=crate::model::MAX_SIDE).contains(&rows) {
                 return Err(self.err(at, format!("expected a side from 1 to {}", crate::model::MAX_SIDE)));
             }
-            match spec.get(1).copied().unwrap_or("") {
-                "" => {}
-                range if range == rows.to_string() || range == format!("1-{rows}") => {}
-                range if range == format!("0-{}", rows - 1) => from_zero = true,
+            let zero = match spec.get(1).copied().unwrap_or("") {
+                "" => false,
+                range if range == rows.to_string() || range == format!("1-{rows}") => false,
+                range if range == format!("0-{}", rows - 1) => true,
                 range => {
                     return Err(self.err(item.args[1].pos, format!("values {range} on a {rows}x{rows} grid: {RANGE}")))
                 }
-            }
+            };
             if let Some(kind) = spec.get(2).filter(|k| !k.is_empty() && **k != "Sudoku") {
                 return Err(self.err(item.args[2].pos, format!("grid type {kind}: not read (only Sudoku grids)")));
             }
             if spec.len() > 3 {
                 return Err(self.err(item.args[3].pos, "expected at most a shape, a value range and a grid type"));
             }
-            if side.is_some_and(|s| s != rows) {
+            if side.is_some_and(|s| s != rows) || from_zero.is_some_and(|z| z != zero) {
                 return Err(self.err(at, "inconsistent Shape constraints"));
             }
             side = Some(rows);
+            from_zero = Some(zero);
         }
-        Ok((side.unwrap_or(9), from_zero))
+        Ok((side.unwrap_or(9), from_zero.unwrap_or(false)))
     }
 
     fn jigsaw(&self, p: &mut Puzzle, item: &Item, no_boxes: bool) -> Result<(), ParseError> {
@@ -893,8 +858,16 @@ impl Reader<'_> {
                     .ok_or_else(|| self.err(id.pos, format!("no little killer diagonal starts at {}", id.text)))?;
                 self.rule(p, ctx, "little-killer", args(cells, Some(sum)), at)?;
             }
-            "XSum" | "Skyscraper" => {
-                let keyword = if kind == "XSum" { "xsum" } else { "skyscraper" };
+            "FullRankTies" => {
+                let list = item.args.iter().map(|w| w.text.clone()).collect();
+                self.rule(p, ctx, "full-rank-ties", Args { list, ..Args::default() }, at)?;
+            }
+            "XSum" | "Skyscraper" | "FullRank" => {
+                let keyword = match kind {
+                    "XSum" => "xsum",
+                    "Skyscraper" => "skyscraper",
+                    _ => "full-rank",
+                };
                 let id = item.args.first().ok_or_else(|| self.err(at, "expected a row or column such as R1"))?;
                 for (k, reverse) in [(1, false), (2, true)] {
                     let Some(word) = item.args.get(k).filter(|w| !w.text.is_empty()) else { continue };
@@ -1484,8 +1457,8 @@ mod tests {
         assert_eq!(p.given(Cell::new(0, 0)), Some(5));
         let err = parse_iss(".~R1C1_5\n.Thermo~R1C2~R1Cz", "t").unwrap_err();
         assert_eq!((err.line, err.col), (2, 14), "{err}");
-        let err = parse_iss(".FullRank~R1~2~", "t").unwrap_err();
-        assert!(err.message.contains("FullRank is not read"), "{err}");
+        let err = parse_iss(".Var~A~~2", "t").unwrap_err();
+        assert!(err.message.contains("Var is not read"), "{err}");
         let err = parse_iss(".Foo~R1C1", "t").unwrap_err();
         assert!(err.message.contains("unknown ISS constraint type"), "{err}");
     }

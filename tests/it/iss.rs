@@ -223,11 +223,11 @@ fn iss_strings_from_the_command_line() {
     (givens[0], givens[6]) = (1, 1);
     let oracle = crate::common::count_grids(4, (2, 2), &givens, &|_| true);
     satsudoku().arg("count").write_stdin(link).assert().success().stdout(format!("solutions({oracle}).\n"));
-    let out = satsudoku().arg("count").write_stdin(".Shape~4x4\n.FullRank~R1~2~\n").assert().code(2);
+    let out = satsudoku().arg("count").write_stdin(".Shape~4x4\n.ChaosConstruction\n").assert().code(2);
     let output = out.get_output();
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("<stdin>:2:2: ISS constraint FullRank is not read"), "{stderr}");
+    assert!(stderr.contains("<stdin>:2:2: ISS constraint ChaosConstruction is not read"), "{stderr}");
 }
 
 /// A short pattern whose automaton is exponential on a long line (".*1"
@@ -347,4 +347,81 @@ fn grids_of_values_from_zero_print_their_values() {
             .stdout("")
             .stderr(predicates::str::contains("on a grid whose values run from 0: not read yet"));
     }
+}
+
+/// Full rank on 4x4 (ISS's `FullRank` and `FullRankTies`), against the
+/// test's own enumeration: each row and column read both ways, a reading's
+/// rank one more than the readings below it, the clued readings tied with
+/// none unless the mode is `any`, and no two readings alike under `none`.
+/// Clues are drawn from random grids' own ranks, and some at random.
+#[test]
+fn full_rank_counts_as_the_oracle() {
+    use crate::common::{rng, Draw};
+    // Each reading as (ISS's line, from the end?, its cells' indices).
+    let mut lines: Vec<(String, bool, Vec<usize>)> = Vec::new();
+    for k in 0..4 {
+        let row: Vec<usize> = (0..4).map(|c| 4 * k + c).collect();
+        let col: Vec<usize> = (0..4).map(|r| 4 * r + k).collect();
+        for (name, cells) in [(format!("R{}", k + 1), row), (format!("C{}", k + 1), col)] {
+            lines.push((name.clone(), true, cells.iter().rev().copied().collect()));
+            lines.push((name, false, cells));
+        }
+    }
+    let read = |g: &[u32], cells: &[usize]| cells.iter().map(|&i| g[i]).collect::<Vec<u32>>();
+    let rank = |g: &[u32], i: usize| {
+        let own = read(g, &lines[i].2);
+        1 + (0..lines.len()).filter(|&j| j != i && read(g, &lines[j].2) < own).count()
+    };
+    let tied = |g: &[u32], i: usize| (0..lines.len()).any(|j| j != i && read(g, &lines[j].2) == read(g, &lines[i].2));
+    // Every 4x4 grid, to count over and to draw clues from.
+    fn grids(g: &mut Vec<u32>, i: usize, out: &mut Vec<Vec<u32>>) {
+        if i == 16 {
+            out.push(g.clone());
+            return;
+        }
+        let (r, c) = (i / 4, i % 4);
+        for d in 1..=4 {
+            let clash = (0..16)
+                .any(|j| j < i && g[j] == d && (j / 4 == r || j % 4 == c || (j / 8 == r / 2 && j % 4 / 2 == c / 2)));
+            if !clash {
+                g[i] = d;
+                grids(g, i + 1, out);
+            }
+        }
+        g[i] = 0;
+    }
+    let mut all = Vec::new();
+    grids(&mut vec![0; 16], 0, &mut all);
+    assert_eq!(all.len(), 288);
+    let mut r = rng(41);
+    let mut counter = Counter::new(Plan::new(Encoding::default()));
+    let mut nonzero = 0;
+    for case in 0..40 {
+        let mode = ["none", "only-unclued", "any"][case % 3];
+        let from = &all[r.below(all.len())];
+        let mut clues: Vec<(usize, usize)> = Vec::new();
+        for _ in 0..1 + r.below(3) {
+            let i = r.below(lines.len());
+            let k = if r.below(4) == 0 { 1 + r.below(16) } else { rank(from, i) };
+            if !clues.iter().any(|c| c.0 == i) {
+                clues.push((i, k));
+            }
+        }
+        let holds = |g: &[u32]| {
+            let distinct = (0..lines.len()).all(|i| !tied(g, i));
+            (mode != "none" || distinct)
+                && clues.iter().all(|&(i, k)| rank(g, i) == k && (mode == "any" || !tied(g, i)))
+        };
+        let expected = all.iter().filter(|g| holds(g)).count();
+        let mut text = format!(".Shape~4x4.FullRankTies~{mode}");
+        for &(i, k) in &clues {
+            let (name, back, _) = &lines[i];
+            text += &if *back { format!(".FullRank~{name}~~{k}") } else { format!(".FullRank~{name}~{k}~") };
+        }
+        let puzzle = parse(&text, "t", Some(Format::Iss)).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let tally = counter.count(&puzzle, &mut ()).unwrap();
+        assert_eq!(tally.count.to_string(), expected.to_string(), "{text}");
+        nonzero += usize::from(expected > 0);
+    }
+    assert!(nonzero >= 20, "{nonzero} cases with solutions");
 }

@@ -76,6 +76,7 @@ enum Rule {
     /// then the counted cells.
     ValueIndex(Vec<usize>),
     CountDistinct(Vec<usize>),
+    FullRank((usize, usize), u32),
 }
 
 /// The cells a clue outside the grid looks along, from its side.
@@ -189,6 +190,7 @@ impl Spec {
                 Rule::Lunchbox(cs, x) => format!("lunchbox {} = {x}", cells(cs)),
                 Rule::ValueIndex(cs) => format!("value-index {}", cells(cs)),
                 Rule::CountDistinct(cs) => format!("count-distinct {}", cells(cs)),
+                Rule::FullRank((r, c), x) => format!("full-rank r{r}c{c} = {x}"),
             };
             out.push('\n');
         }
@@ -269,7 +271,8 @@ impl Spec {
                 | Rule::DutchFlatmates
                 | Rule::Lunchbox(..)
                 | Rule::ValueIndex(..)
-                | Rule::CountDistinct(..) => return None,
+                | Rule::CountDistinct(..)
+                | Rule::FullRank(..) => return None,
                 Rule::White(a, b, d) => add("difference", valued(&[*a, *b], *d)),
                 Rule::Black(a, b, r) => add("ratio", valued(&[*a, *b], *r)),
                 Rule::X(a, b) => add("xv", format!("{{\"cells\":{},\"value\":\"X\"}}", list(&[*a, *b]))),
@@ -561,6 +564,21 @@ impl Spec {
                 let line = clue_line(n, *clue);
                 let first = (1..line.len()).find(|&i| line[..i].iter().any(|&b| g[b] > g[line[i]]));
                 first.is_some_and(|i| g[line[i]] == *x)
+            }
+            Rule::FullRank(clue, x) => {
+                // Every row and column read both ways; the clued reading
+                // has `x - 1` below it and ties with none (the default).
+                let mut all: Vec<Vec<usize>> = Vec::new();
+                for k in 1..=n {
+                    for at in [(0, k), (n + 1, k), (k, 0), (k, n + 1)] {
+                        all.push(clue_line(n, at));
+                    }
+                }
+                let own = clue_line(n, *clue);
+                let read = |cs: &[usize]| cs.iter().map(|&c| g[c]).collect::<Vec<u32>>();
+                let others: Vec<Vec<u32>> = all.iter().filter(|l| **l != own).map(|l| read(l)).collect();
+                let mine = read(&own);
+                others.iter().filter(|o| **o < mine).count() as u32 + 1 == *x && !others.contains(&mine)
             }
             Rule::Skyscraper(clue, t) => {
                 let line = clue_line(n, *clue);
@@ -920,6 +938,19 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
             let x = if rng.below(3) > 0 { sum_of(grid, &cs[from..]) } else { 2 + rng.below(9) as u32 };
             Rule::SumLoop(cs, x)
         }
+        54 => {
+            // The clued reading's own rank in the grid, or near it.
+            let clue = random_clue(rng, n);
+            let own: Vec<u32> = clue_line(n, clue).iter().map(|&c| grid[c]).collect();
+            let mut below = 0;
+            for k in 1..=n {
+                for at in [(0, k), (n + 1, k), (k, 0), (k, n + 1)] {
+                    let other: Vec<u32> = clue_line(n, at).iter().map(|&c| grid[c]).collect();
+                    below += usize::from(at != clue && other < own);
+                }
+            }
+            Rule::FullRank(clue, (1 + below + rng.below(2)).min(4 * n) as u32)
+        }
         34 => Rule::RowIndex(vec![rng.below(n * n)]),
         35 => Rule::ColumnIndex(vec![rng.below(n * n)]),
         36 => Rule::BoxIndex(vec![rng.below(n * n)]),
@@ -937,7 +968,7 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
     }
 }
 
-const KINDS: usize = 54;
+const KINDS: usize = 55;
 
 fn random_spec(rng: &mut Rng, n: usize, boxes: (usize, usize), rules: usize, givens: usize) -> Spec {
     let grid = random_grid(rng, n, boxes);
@@ -1066,7 +1097,7 @@ fn the_fpuzzles_reader_reads_what_the_native_format_reads() {
     let mut rng = rng(4141);
     let layouts = [(4, (2, 2), 0), (4, (1, 4), 0), (5, (1, 5), 6), (6, (2, 3), 16), (6, (3, 2), 16)];
     let (mut checked, mut refused, mut solvable) = (0, 0, 0);
-    for i in 0..220 {
+    for i in 0..260 {
         let (n, boxes, givens) = layouts[i % layouts.len()];
         let rules = 1 + rng.below(3);
         let givens = givens + rng.below(3);

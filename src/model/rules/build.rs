@@ -4,7 +4,7 @@
 pub(super) use super::context::pairs_at;
 use itertools::Itertools;
 
-use super::context::Context;
+use super::context::{Context, Ties};
 use super::{Args, RuleError};
 use crate::model::{Cell, Constraint, Digit, GroupKind, LineRule, Predicate, Puzzle};
 
@@ -542,4 +542,30 @@ pub(super) fn value_index(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
 pub(super) fn count_distinct(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     let (control, cells) = (a.cells[0], a.cells[1..].to_vec());
     p.add_constraint(Constraint::CountDistinct { control, cells }).map_err(RuleError::from)
+}
+
+/// A full rank clue: its reading and rank, made once the tie mode is known
+/// ([`Context::finish`]).
+pub(super) fn full_rank(p: &mut Puzzle, a: &Args, ctx: &mut Context) -> Result<(), RuleError> {
+    let readings = 4 * p.side() as i64;
+    let rank = required(a)?;
+    if !(1..=readings).contains(&rank) {
+        return Err(RuleError::value(format!("a full rank clue from 1 to {readings}, found {rank}")));
+    }
+    ctx.ranks.push((a.cells.clone(), rank as u32));
+    Ok(())
+}
+
+/// Full rank's tie mode, once.
+pub(super) fn full_rank_ties(a: &Args, ctx: &mut Context) -> Result<(), RuleError> {
+    let [name] = &a.list[..] else {
+        return Err(format!("expected one tie mode: {}", Ties::NAMES.join(", ")).into());
+    };
+    let ties = Ties::named(name)
+        .ok_or_else(|| RuleError::from(format!("unknown tie mode {name:?}: expected {}", Ties::NAMES.join(", "))))?;
+    if ctx.ties.is_some_and(|t| t != ties) {
+        return Err("two different full rank tie modes".into());
+    }
+    ctx.ties = Some(ties);
+    Ok(())
 }

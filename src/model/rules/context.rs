@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 
 use super::{Args, RuleError};
-use crate::model::{Cell, Predicate, Puzzle};
+use crate::model::{Cell, Constraint, GroupKind, Predicate, Puzzle};
 
 /// What rules need of each other while a puzzle is read: the cells in
 /// killer cages (cages may not overlap), the markers placed (which the
@@ -20,6 +20,32 @@ pub struct Context {
     pub(super) nonconsecutive: bool,
     pub(super) minimum: Vec<Cell>,
     pub(super) maximum: Vec<Cell>,
+    /// Full rank clues (a reading and its rank), made once every rule is
+    /// read, with the tie mode.
+    pub(super) ranks: Vec<(Vec<Cell>, u32)>,
+    pub(super) ties: Option<Ties>,
+}
+
+/// When full rank's readings may tie (ISS's `FullRankTies`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    /// No two readings are equal (`none`), clued or not.
+    None,
+    /// A clued reading ties with none; others may (`only-unclued`, ISS's
+    /// default).
+    OnlyUnclued,
+    /// Any readings may tie, sharing a rank (`any`).
+    Any,
+}
+
+impl Ties {
+    /// ISS's names, in its order.
+    pub const NAMES: [&'static str; 3] = ["none", "only-unclued", "any"];
+
+    /// The mode ISS names `name`.
+    pub fn named(name: &str) -> Option<Ties> {
+        [Ties::None, Ties::OnlyUnclued, Ties::Any].into_iter().zip(Ties::NAMES).find(|(_, n)| *n == name).map(|t| t.0)
+    }
 }
 
 /// A marker between two cells.
@@ -65,6 +91,25 @@ impl Context {
     /// nonconsecutive and the negative constraints (on the pairs of
     /// orthogonal neighbours without a marker of their family).
     pub fn finish(self, p: &mut Puzzle) -> Result<(), RuleError> {
+        let ties = self.ties.unwrap_or(Ties::OnlyUnclued);
+        let side = p.side();
+        // Where every row and column holds each digit once, exactly four
+        // readings start with each digit, all below those that start
+        // higher: a rank's reading starts with digit (rank - 1) / 4 + 1,
+        // ties or not. Said outright, for propagation (no count changes).
+        let kinds = |kind| p.groups().iter().filter(|g| g.kind == kind && g.cells.len() == side).count();
+        let latin = p.digits() == side && kinds(GroupKind::Row) == side && kinds(GroupKind::Column) == side;
+        for (line, rank) in &self.ranks {
+            let alone = ties != Ties::Any;
+            p.add_constraint(Constraint::Rank { line: line.clone(), rank: *rank, alone, side })?;
+            if latin {
+                let first = (rank - 1) / 4; // below 64: the rule takes ranks up to 4 x side
+                p.add_constraint(Constraint::Digits { cell: line[0], allowed: 1 << first })?;
+            }
+        }
+        if ties == Ties::None {
+            p.add_constraint(Constraint::DistinctReadings { side })?;
+        }
         let pairs = orthogonal_pairs(p.side());
         for (a, b) in &pairs {
             for (low, high) in [(*a, *b), (*b, *a)] {

@@ -26,7 +26,7 @@ mod context;
 mod table;
 
 pub use build::{digit_shift, entropy_windows, every_nth, merged_terms, modular_windows, windows_2x2};
-pub use context::{orthogonal_pairs, Context};
+pub use context::{orthogonal_pairs, Context, Ties};
 
 use super::{Cell, Puzzle};
 
