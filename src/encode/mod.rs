@@ -378,6 +378,21 @@ pub fn estimate(puzzle: &Puzzle, encoding: &Encoding) -> usize {
                 let per_pair = cells.len().saturating_mul(pairs);
                 (pairs, per_pair.saturating_mul(3), per_pair.saturating_mul(9))
             }
+            // Full rank: a chain of comparison per other reading (five
+            // variables and about five clauses a digit per cell), each
+            // cell's order literals, and the count of readings below.
+            C::Rank { side, .. } | C::DistinctReadings { side } => {
+                let readings = side.saturating_mul(4);
+                let comparisons = match constraint {
+                    C::Rank { .. } => readings,
+                    _ => readings.saturating_mul(readings) / 2,
+                };
+                let steps = comparisons.saturating_mul(*side);
+                let order = n.saturating_mul(digits);
+                let vars = steps.saturating_mul(5).saturating_add(order).saturating_add(readings * readings);
+                let clauses = steps.saturating_mul(5 * digits + 12).saturating_add(order.saturating_mul(digits));
+                (vars, clauses, clauses.saturating_mul(3))
+            }
             // The others a few clauses (and at most one variable) per cell and digit.
             _ => (linear, linear.saturating_mul(4), linear.saturating_mul(12)),
         };

@@ -101,8 +101,12 @@ pub enum Constraint {
     /// `side` grid, each read both ways ([`readings`]), ranked by their
     /// digits in lexicographic order; `line`'s reading has rank `rank`, one
     /// more than the number of readings below it (tied readings share a
-    /// rank), and, if `alone`, no other reading ties with it.
-    Rank { line: Vec<Cell>, rank: u32, alone: bool, side: usize },
+    /// rank), and, if `alone`, no other reading ties with it. `latin`: the
+    /// puzzle's rows and columns hold each digit once (the builder checks
+    /// it), so that four readings start with each digit; the encoding then
+    /// adds what follows (the rank's first digit, the count among the
+    /// readings that start with it). It does not change what holds.
+    Rank { line: Vec<Cell>, rank: u32, alone: bool, side: usize, latin: bool },
     /// No two of the grid's [`readings`] are equal (ISS's `FullRankTies`
     /// `none`).
     DistinctReadings { side: usize },
@@ -225,7 +229,7 @@ impl Constraint {
                     segments.iter().map(|s| s.iter().map(|&c| digit_of(c)).collect()).collect();
                 super::nfa::Nfa::decode(token).is_ok_and(|m| m.matches(&digits, *n))
             }
-            Constraint::Rank { line, rank, alone, side } => {
+            Constraint::Rank { line, rank, alone, side, .. } => {
                 let read = |cells: &[Cell]| cells.iter().map(|&c| digit_of(c)).collect::<Vec<Digit>>();
                 let own = read(line);
                 let others: Vec<Vec<Digit>> = readings(*side).iter().filter(|r| *r != line).map(|r| read(r)).collect();

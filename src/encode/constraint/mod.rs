@@ -528,7 +528,9 @@ pub(super) fn encode_constraint(
         }
         Constraint::Machine { token, segments, .. } => along::encode_machine(token, segments, n, spelling, out),
         Constraint::CountDistinct { control, cells } => along::encode_count_distinct(*control, cells, n, spelling, out),
-        Constraint::Rank { line, rank, alone, side } => rank::encode_rank(line, *rank, *alone, *side, n, spelling, out),
+        Constraint::Rank { line, rank, alone, side, latin } => {
+            rank::encode_rank(line, *rank, *alone, *side, *latin, n, spelling, out)
+        }
         Constraint::DistinctReadings { side } => rank::encode_distinct_readings(*side, n, spelling, out),
         Constraint::Counting { cells } => {
             // Each digit v: none of the cells or exactly v of them.

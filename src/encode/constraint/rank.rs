@@ -94,11 +94,22 @@ impl Compare {
         lits[t - 1]
     }
 
-    /// Whether reading `a` is below reading `b`, and whether they are equal.
-    fn compare(&mut self, a: &[Cell], b: &[Cell], spelling: &mut Spelling, out: &mut dyn ClauseSink) -> (Bit, Bit) {
+    /// Whether reading `a` is below reading `b`, whether they are equal,
+    /// and whether `a` is below `b` after their first cells.
+    fn compare(
+        &mut self,
+        a: &[Cell],
+        b: &[Cell],
+        spelling: &mut Spelling,
+        out: &mut dyn ClauseSink,
+    ) -> (Bit, Bit, Bit) {
         let n = self.n;
         let (mut below, mut equal) = (Bit::Known(false), Bit::Known(true));
-        for (&x, &y) in a.iter().zip(b).rev() {
+        let mut after_first = below;
+        for (k, (&x, &y)) in a.iter().zip(b).enumerate().rev() {
+            if k == 0 {
+                after_first = below;
+            }
             if x == y {
                 continue; // same digit: the outcome is the rest's
             }
@@ -121,25 +132,46 @@ impl Compare {
             below = or(Bit::Var(less), tail, out);
             equal = and(Bit::Var(same), equal, out);
         }
-        (below, equal)
+        (below, equal, after_first)
     }
 }
 
 /// `line`'s reading has rank `rank` among the `side` x `side` grid's
-/// readings, and, if `alone`, ties with none.
+/// readings, and, if `alone`, ties with none. On a `latin` grid (each row
+/// and column holds each digit once) four readings start with each
+/// digit, one of each kind (rows forward, rows back, columns down,
+/// columns up), all below those that start higher: the reading starts
+/// with digit `v = (rank - 1) / 4 + 1`, and of the other three kinds'
+/// readings that start with `v`, exactly `(rank - 1) % 4` are below it
+/// after the first cell. Both are implied by the count; said outright
+/// they propagate as the count alone does not.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn encode_rank(
     line: &[Cell],
     rank: u32,
     alone: bool,
     side: usize,
+    latin: bool,
     n: usize,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
     let mut compare = Compare::new(n);
     let (mut known_below, mut below) = (0usize, Vec::new());
-    for other in readings(side).iter().filter(|r| r.as_slice() != line) {
-        let (b, e) = compare.compare(other, line, spelling, out);
+    let all = readings(side);
+    // Per kind (rows forward, rows back, columns down, columns up: the
+    // order of `readings`), the readings that start with `v` and are below
+    // after their first cell.
+    let v = ((rank.max(1) - 1) / 4 + 1) as Digit;
+    let kind = |i: usize| 2 * usize::from(i >= 2 * side) + i % 2;
+    let mut kinds: [Vec<Bit>; 4] = Default::default();
+    let own_kind = all.iter().position(|r| r.as_slice() == line).map(kind);
+    for (i, other) in all.iter().enumerate().filter(|(_, r)| r.as_slice() != line) {
+        let (b, e, after_first) = compare.compare(other, line, spelling, out);
+        if latin && usize::from(v) <= n {
+            let starts = if other[0] == line[0] { Bit::Known(true) } else { Bit::Var(spelling.is(other[0], v, out)) };
+            kinds[kind(i)].push(and(starts, after_first, out));
+        }
         match b {
             Bit::Known(true) => known_below += 1,
             Bit::Known(false) => {}
@@ -151,6 +183,17 @@ pub(super) fn encode_rank(
                 Bit::Known(false) => {}
                 Bit::Var(l) => out.add_clause(&[!l]),
             }
+        }
+    }
+    if latin {
+        match own_kind {
+            Some(kind) if usize::from(v) <= n => {
+                let first = spelling.is(line[0], v, out);
+                out.add_clause(&[first]);
+                let slots: Vec<Bit> = (0..4).filter(|&k| k != kind).map(|k| any(&kinds[k], out)).collect();
+                exactly(&slots, ((rank - 1) % 4) as usize, out);
+            }
+            _ => out.add_clause(&[]),
         }
     }
     let Some(wanted) = (rank as usize).checked_sub(1 + known_below).filter(|&w| w <= below.len()) else {
@@ -166,6 +209,26 @@ pub(super) fn encode_rank(
         |i, _| vec![!below[i], below[i]],
         out,
     );
+}
+
+/// Whether any of `bits` holds, a variable defined both ways.
+fn any(bits: &[Bit], out: &mut dyn ClauseSink) -> Bit {
+    bits.iter().fold(Bit::Known(false), |acc, &b| or(acc, b, out))
+}
+
+/// Exactly `wanted` of `bits` hold (a few bits: every subset of the
+/// unknown ones with the wrong count is ruled out by a clause).
+fn exactly(bits: &[Bit], wanted: usize, out: &mut dyn ClauseSink) {
+    let known = bits.iter().filter(|b| matches!(b, Bit::Known(true))).count();
+    let lits: Vec<Lit> = bits.iter().filter_map(|b| if let Bit::Var(l) = b { Some(*l) } else { None }).collect();
+    for mask in 0u32..1 << lits.len() {
+        if known + mask.count_ones() as usize != wanted {
+            // Not this assignment: some literal differs from it.
+            let clause: Vec<Lit> =
+                lits.iter().enumerate().map(|(i, &l)| if mask >> i & 1 == 1 { !l } else { l }).collect();
+            out.add_clause(&clause);
+        }
+    }
 }
 
 /// No two of the grid's readings are equal.

@@ -94,18 +94,12 @@ impl Context {
         let ties = self.ties.unwrap_or(Ties::OnlyUnclued);
         let side = p.side();
         // Where every row and column holds each digit once, exactly four
-        // readings start with each digit, all below those that start
-        // higher: a rank's reading starts with digit (rank - 1) / 4 + 1,
-        // ties or not. Said outright, for propagation (no count changes).
+        // readings start with each digit (the encoding uses it).
         let kinds = |kind| p.groups().iter().filter(|g| g.kind == kind && g.cells.len() == side).count();
         let latin = p.digits() == side && kinds(GroupKind::Row) == side && kinds(GroupKind::Column) == side;
         for (line, rank) in &self.ranks {
             let alone = ties != Ties::Any;
-            p.add_constraint(Constraint::Rank { line: line.clone(), rank: *rank, alone, side })?;
-            if latin {
-                let first = (rank - 1) / 4; // below 64: the rule takes ranks up to 4 x side
-                p.add_constraint(Constraint::Digits { cell: line[0], allowed: 1 << first })?;
-            }
+            p.add_constraint(Constraint::Rank { line: line.clone(), rank: *rank, alone, side, latin })?;
         }
         if ties == Ties::None {
             p.add_constraint(Constraint::DistinctReadings { side })?;
