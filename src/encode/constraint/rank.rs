@@ -185,16 +185,13 @@ pub(super) fn encode_rank(
             }
         }
     }
-    if latin {
-        match own_kind {
-            Some(kind) if usize::from(v) <= n => {
-                let first = spelling.is(line[0], v, out);
-                out.add_clause(&[first]);
-                let slots: Vec<Bit> = (0..4).filter(|&k| k != kind).map(|k| any(&kinds[k], out)).collect();
-                exactly(&slots, ((rank - 1) % 4) as usize, out);
-            }
-            _ => out.add_clause(&[]),
-        }
+    // (A rank past the readings, or a line that is none of them, is left
+    // to the count, which rules it out or reads it as it is.)
+    if let Some(kind) = own_kind.filter(|_| latin && usize::from(v) <= n) {
+        let first = spelling.is(line[0], v, out);
+        out.add_clause(&[first]);
+        let slots: Vec<Bit> = (0..4).filter(|&k| k != kind).map(|k| any(&kinds[k], out)).collect();
+        exactly(&slots, ((rank - 1) % 4) as usize, out);
     }
     let Some(wanted) = (rank as usize).checked_sub(1 + known_below).filter(|&w| w <= below.len()) else {
         out.add_clause(&[]);
