@@ -72,7 +72,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     };
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, found: Found| {
         let task = &tasks[index];
-        let mut item = task.item();
+        let item = task.item();
         let (candidates, elapsed, first_value) = match found {
             Err(err) => {
                 printer.error(&mut out, &item, &err.to_string()).map_err(AppError::write("stdout"))?;
@@ -80,7 +80,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             }
             Ok(found) => found?,
         };
-        item.style = item.style.for_values_from(first_value);
+        let item = item.for_values_from(first_value);
         printer.candidates(&mut out, &item, &candidates, elapsed).map_err(AppError::write("stdout"))?;
         if settings.svg.is_some() {
             drawn = Some(candidates.clone());

@@ -126,7 +126,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     plan.limits.timeout = settings.timeout;
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, worked: Worked| {
         let task = &tasks[index];
-        let mut item = task.item();
+        let item = task.item();
         let at = item.label.unwrap_or("the puzzle");
         let (answer, elapsed, first_value) = match worked {
             Err(err) => {
@@ -140,7 +140,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             },
             Ok(worked) => worked?,
         };
-        item.style = item.style.for_values_from(first_value);
+        let item = item.for_values_from(first_value);
         let printed = match &answer {
             Answer::Needs(needs) => {
                 if let Needs::Unique { rules_alone: true, .. } = needs {

@@ -84,7 +84,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     plan.limits.timeout = settings.timeout;
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, judged: Judged| {
         let task = &tasks[index];
-        let mut item = task.item();
+        let item = task.item();
         // A puzzle a signal stopped is undecided, as one --timeout stopped.
         let stopped = matches!(judged, Ok(Err(CountError::Stopped))) && super::interrupted();
         let (verdict, conflicts, elapsed, boxes, first_value) = match judged {
@@ -95,7 +95,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             Ok(Err(CountError::Stopped)) if stopped => (Verdict::Undecided, Vec::new(), Duration::ZERO, None, 1),
             Ok(judged) => judged?,
         };
-        item.style = item.style.for_values_from(first_value);
+        let item = item.for_values_from(first_value);
         if verdict == Verdict::None {
             let at = item.label.unwrap_or("the puzzle");
             if conflicts.is_empty() {
