@@ -145,7 +145,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             | Constraint::Between { .. }
             | Constraint::Contains { .. }
             | Constraint::Outside { .. }
-            | Constraint::Along { rule: LineRule::Balanced(_), .. }
+            | Constraint::Along { rule: LineRule::Balanced(_) | LineRule::Skyline(_), .. }
             | Constraint::Exactly { .. }
             | Constraint::Table { .. }
             | Constraint::Classes { .. }
@@ -260,6 +260,17 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
                     (false, _) => return Err(refuse("a Dutch flatmates line apart from ISS's global rule")),
                 }
             }
+            // ISS's skyscrapers on a grid of values from 0 (0s are no
+            // buildings); on values from 1 ISS has no such rule.
+            LineRule::Skyline(target) => match full_line(cells, n) {
+                Some((line, false)) if shift != 0 => format!(".Skyscraper~{line}~{target}~"),
+                Some((line, true)) if shift != 0 => format!(".Skyscraper~{line}~~{target}"),
+                _ => {
+                    return Err(refuse(
+                        "skyscrapers whose 0s are no buildings, apart from a row or column of values from 0",
+                    ))
+                }
+            },
             LineRule::FirstHidden(target) => match full_line(cells, n) {
                 Some((line, false)) => format!(".HiddenSkyscraper~{line}~{target}~"),
                 Some((line, true)) => format!(".HiddenSkyscraper~{line}~~{target}"),

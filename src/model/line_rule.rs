@@ -26,6 +26,11 @@ pub enum LineRule {
     /// half of the digits `1..=n`, `n` given), and on an odd `n` no middle
     /// digit.
     Balanced(u8),
+    /// ISS's `Skyscraper` on a grid whose values run from 0: the number of
+    /// cells taller than every cell before them, seen from the line's
+    /// start, where digit 1 (the value 0) is no building and counts as
+    /// none ("0-valued cells do not count as skyscrapers").
+    Skyline(u8),
     /// ISS's `HiddenSkyscraper`: the first cell lower than a cell before it
     /// (hidden behind it, seen from the line's start) holds the number.
     FirstHidden(u8),
@@ -91,6 +96,15 @@ impl LineRule {
                 (0..digits.len())
                     .all(|i| digits[i] != middle || (i > 0 && digits[i - 1] == 1) || digits.get(i + 1) == Some(&n))
             }
+            LineRule::Skyline(target) => {
+                let mut tallest = 1; // the ground: the value 0
+                let seen = digits.iter().filter(|&&d| {
+                    let taller = d > tallest;
+                    tallest = tallest.max(d);
+                    taller
+                });
+                seen.count() == usize::from(target)
+            }
             LineRule::FirstHidden(target) => {
                 let mut tallest = 0;
                 for &d in digits {
@@ -113,6 +127,7 @@ impl fmt::Display for LineRule {
             LineRule::Rellik(t) => write!(f, "no digits summing to {t}"),
             LineRule::Balanced(_) => write!(f, "as many even as odd and low as high digits"),
             LineRule::FirstHidden(t) => write!(f, "first hidden skyscraper {t}"),
+            LineRule::Skyline(t) => write!(f, "{t} buildings visible (0s are none)"),
             LineRule::Lunchbox(t) => write!(f, "lunchbox {t}"),
             LineRule::Flatmates(n) => write!(f, "each {} beside a 1 before or a {n} after", n.div_ceil(2)),
         }

@@ -15,7 +15,7 @@
 
 use super::{quote, ParseError, Pos};
 use crate::model::rules::{self, merged_terms, Args, Context};
-use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle};
+use crate::model::{Cell, Constraint, Digit, LineRule, Predicate, Puzzle};
 
 /// How satsudoku reads an ISS type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,9 +40,9 @@ use crate::model::nfa::MOST_MACHINE_EDGES;
 /// those whose meaning depends on orders, differences, equalities or
 /// residues of values, or on values listed (read as the digits that stand
 /// for them), and the sums of a fixed number of cells (each digit stands
-/// for its value and 1); full rank orders by values as by digits. The
-/// others are refused by name there: among them
-/// `Skyscraper`, whose 0s are no buildings (ISS's handler).
+/// for its value and 1); full rank orders by values as by digits; and
+/// skyscrapers, whose 0s are no buildings there (ISS's handler:
+/// [`LineRule::Skyline`]). The others are refused by name there.
 #[rustfmt::skip]
 const FROM_ZERO: &[&str] = &[
     "", "Shape", "NoBoxes", "Jigsaw", "SearchPriority",
@@ -51,7 +51,7 @@ const FROM_ZERO: &[&str] = &[
     "SameValues", "Pair", "PairX", "Binary", "BinaryX", "Modular", "EqualityCage", "GlobalMod",
     "Quad", "ContainAtLeast", "ContainExact", "LookAndSay",
     "Cage", "Sum", "Arrow", "DoubleArrow", "Zipper", "LittleKiller", "X", "V", "StrictXV", "EqualSum",
-    "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies",
+    "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies", "Skyscraper",
 ];
 
 /// Every constraint type ISS reads (its `SudokuConstraint` classes), and
@@ -79,7 +79,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("LittleKiller", Reading::Read("`little-killer` along ISS's diagonal from the named cell")),
     ("XSum", Reading::Read("`xsum` clues, from the start and the end of the row or column")),
     ("Sandwich", Reading::Read("`sandwich` (the line's 1 and N)")),
-    ("Skyscraper", Reading::Read("`skyscraper` clues")),
+    ("Skyscraper", Reading::Read("`skyscraper` clues (on a grid of values from 0, 0s are no buildings, as in ISS)")),
     ("WhiteDot", Reading::Read("`white` (difference 1) on each pair of orthogonal neighbours among the cells")),
     ("BlackDot", Reading::Read("`black` (ratio 2) on each pair of orthogonal neighbours among the cells")),
     ("X", Reading::Read("`x` on each pair of orthogonal neighbours among the cells")),
@@ -876,7 +876,16 @@ impl Reader<'_> {
                         return Err(self.err(word.pos, "a clue of 0: ISS refuses it"));
                     }
                     let cells = self.full_line(id, n, reverse)?;
-                    self.rule(p, ctx, keyword, args(cells, Some(value)), word.pos)?;
+                    if kind == "Skyscraper" && p.first_value() == 0 {
+                        // ISS's 0s are no buildings.
+                        let seen = u8::try_from(value).ok().filter(|&v| usize::from(v) <= n).ok_or_else(|| {
+                            self.err(word.pos, format!("a skyscraper clue from 1 to {n}, found {value}"))
+                        })?;
+                        let rule = LineRule::Skyline(seen);
+                        self.constraint(p, Constraint::Along { rule, cells }, word.pos)?;
+                    } else {
+                        self.rule(p, ctx, keyword, args(cells, Some(value)), word.pos)?;
+                    }
                 }
             }
             "SumLine" => {

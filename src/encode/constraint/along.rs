@@ -165,6 +165,15 @@ pub(super) fn encode_along(
             };
             automaton::encode_line(cells, n, (false, false), step, |&(_, waiting)| !waiting, spelling, out);
         }
+        LineRule::Skyline(target) => {
+            // State: the tallest so far (from digit 1, the ground) and the
+            // buildings seen.
+            let step = |&(tallest, seen): &(Digit, u8), d: Digit| match d > tallest {
+                true => (seen < target).then_some((d, seen + 1)),
+                false => Some((tallest, seen)),
+            };
+            automaton::encode_line(cells, n, (1, 0), step, |&(_, seen)| seen == target, spelling, out);
+        }
         LineRule::FirstHidden(target) => {
             let step = |sight: &Sight, d: Digit| match *sight {
                 Sight::Found => Some(Sight::Found),
