@@ -7,7 +7,6 @@
 use std::io::{self, Write};
 
 use super::{Formulation, Unsupported};
-use crate::model::rules::digit_shift;
 use crate::model::{table_allows, Cell, Constraint, Digit, GroupKind, LineRule, Predicate, Puzzle};
 use crate::parse::iss::{box_shape, cell_id, pair_key, regex_token};
 
@@ -50,7 +49,7 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
         return Err(refuse(format!("a side of {n} (ISS names cells up to 16)")));
     }
     // On a grid whose values run from 0, each digit stands for its value and 1.
-    let shift = digit_shift(puzzle);
+    let shift = puzzle.digit_shift();
     let range = if shift == 0 { String::new() } else { format!("~0-{}", n - 1) };
     let mut items = vec![format!(".Shape~{n}x{n}{range}")];
     let regions: Vec<&Vec<Cell>> =
@@ -134,7 +133,7 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
 
 fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, Unsupported> {
     let n = puzzle.side();
-    let shift = digit_shift(puzzle);
+    let shift = puzzle.digit_shift();
     // What the reader reads on a grid of values from 0 (and no more).
     let from_zero = matches!(
         constraint,

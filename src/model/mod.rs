@@ -399,6 +399,13 @@ impl Puzzle {
         self.first_value
     }
 
+    /// How much a cell's digit exceeds the value it stands for: 0, or 1
+    /// when the values run from 0. A sum of `k` cells' values is their
+    /// digits' sum less `k` times this.
+    pub fn digit_shift(&self) -> i64 {
+        1 - i64::from(self.first_value)
+    }
+
     /// Makes the values run from 0: digit `d` stands for the value `d - 1`
     /// in what the puzzle prints (its constraints stay on digits).
     pub fn set_values_from_zero(&mut self) {

@@ -15,7 +15,7 @@
 
 use super::{quote, ParseError, Pos};
 use crate::model::rules::{self, merged_terms, Args, Context};
-use crate::model::{Cell, Constraint, Digit, LineRule, Predicate, Puzzle};
+use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle};
 
 /// How satsudoku reads an ISS type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -818,7 +818,7 @@ impl Reader<'_> {
                 let cells = line(&item.args[1..])?;
                 if sum != 0 {
                     // Values sum to `sum`: digits to `sum` and the shift a cell.
-                    let target = sum + rules::digit_shift(p) * cells.len() as i64;
+                    let target = sum + p.digit_shift() * cells.len() as i64;
                     let terms = cells.iter().map(|&c| (c, 1)).collect();
                     self.constraint(p, Constraint::Sum { terms, target: target as i32 }, at)?;
                 }
@@ -846,7 +846,7 @@ impl Reader<'_> {
                 }
                 // A cell listed twice counts twice (ISS adds its terms). Each
                 // term's value is its digit less the shift.
-                let target = target + rules::digit_shift(p) * coefficients.iter().sum::<i64>();
+                let target = target + p.digit_shift() * coefficients.iter().sum::<i64>();
                 let terms = merged_terms(cells.into_iter().zip(coefficients.into_iter().map(|c| c as i32)));
                 self.constraint(p, Constraint::Sum { terms, target: target as i32 }, at)?;
             }
@@ -876,16 +876,7 @@ impl Reader<'_> {
                         return Err(self.err(word.pos, "a clue of 0: ISS refuses it"));
                     }
                     let cells = self.full_line(id, n, reverse)?;
-                    if kind == "Skyscraper" && p.first_value() == 0 {
-                        // ISS's 0s are no buildings.
-                        let seen = u8::try_from(value).ok().filter(|&v| usize::from(v) <= n).ok_or_else(|| {
-                            self.err(word.pos, format!("a skyscraper clue from 1 to {n}, found {value}"))
-                        })?;
-                        let rule = LineRule::Skyline(seen);
-                        self.constraint(p, Constraint::Along { rule, cells }, word.pos)?;
-                    } else {
-                        self.rule(p, ctx, keyword, args(cells, Some(value)), word.pos)?;
-                    }
+                    self.rule(p, ctx, keyword, args(cells, Some(value)), word.pos)?;
                 }
             }
             "SumLine" => {
@@ -1060,16 +1051,7 @@ impl Reader<'_> {
                     _ => ("greater", None),
                 };
                 for (a, b) in pairs {
-                    if kind == "BlackDot" && p.first_value() == 0 {
-                        // One value twice the other (0 and 0 too, as ISS's
-                        // function has it), as a table of digits.
-                        let allowed = (0..n as u64)
-                            .map(|x| (0..n as u64).filter(|&y| x == 2 * y || y == 2 * x).fold(0, |m, y| m | 1 << y))
-                            .collect();
-                        self.constraint(p, Constraint::Table { a, b, allowed }, at)?;
-                    } else {
-                        self.rule(p, ctx, keyword, args(vec![a, b], value), at)?;
-                    }
+                    self.rule(p, ctx, keyword, args(vec![a, b], value), at)?;
                 }
             }
             "AntiKnight" => self.rule(p, ctx, "antiknight", Args::default(), at)?,

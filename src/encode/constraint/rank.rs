@@ -49,19 +49,20 @@ fn or(a: Bit, b: Bit, out: &mut dyn ClauseSink) -> Bit {
     }
 }
 
-/// `a & b`, as [`or`].
-fn and(a: Bit, b: Bit, out: &mut dyn ClauseSink) -> Bit {
-    match (a, b) {
-        (Bit::Known(false), _) | (_, Bit::Known(false)) => Bit::Known(false),
-        (Bit::Known(true), other) | (other, Bit::Known(true)) => other,
-        (Bit::Var(x), Bit::Var(y)) => {
-            let v = out.new_var().positive();
-            out.add_clause(&[!v, x]);
-            out.add_clause(&[!v, y]);
-            out.add_clause(&[!x, !y, v]);
-            Bit::Var(v)
+impl std::ops::Not for Bit {
+    type Output = Bit;
+
+    fn not(self) -> Bit {
+        match self {
+            Bit::Known(b) => Bit::Known(!b),
+            Bit::Var(l) => Bit::Var(!l),
         }
     }
+}
+
+/// `a & b`: not (not `a` or not `b`).
+fn and(a: Bit, b: Bit, out: &mut dyn ClauseSink) -> Bit {
+    !or(!a, !b, out)
 }
 
 /// The comparisons of one constraint: each cell's order literals, made

@@ -63,16 +63,9 @@ pub(super) fn killer(p: &mut Puzzle, ctx: &mut Context, a: &Args) -> Result<(), 
     p.add_cage(cells.clone()).map_err(RuleError::from)
 }
 
-/// How much a cell's digit exceeds the value it stands for: 0, or 1 on a
-/// grid whose values run from 0 ([`Puzzle::first_value`]). A sum of `k`
-/// cells' values is their digits' sum less `k` times this.
-pub fn digit_shift(p: &Puzzle) -> i64 {
-    1 - i64::from(p.first_value())
-}
-
 /// A sum without distinctness: the cells' values sum to `value`.
 pub(super) fn sum(p: &mut Puzzle, cells: &[Cell], value: i64) -> Result<(), RuleError> {
-    let digits = value + digit_shift(p) * cells.len() as i64;
+    let digits = value + p.digit_shift() * cells.len() as i64;
     let target = i32::try_from(digits).map_err(|_| RuleError::value(format!("sum {value} is out of range")))?;
     p.add_constraint(Constraint::Sum { terms: cells.iter().map(|&c| (c, 1)).collect(), target })
         .map_err(RuleError::from)
@@ -89,13 +82,13 @@ pub(super) fn arrow(p: &mut Puzzle, circle: &[Cell], line: &[Cell]) -> Result<()
                     do)? Refusing to guess"
             .into());
     }
-    if circle.len() > 1 && digit_shift(p) != 0 {
+    if circle.len() > 1 && p.digit_shift() != 0 {
         return Err("a pill (two or more circle cells) on a grid whose values run from 0: not read yet".into());
     }
     let m = circle.len() as u32;
     // One circle cell: the line's values sum to the circle's, so the
     // digits' sums differ by the line's length less one times the shift.
-    let target = if m == 1 { (digit_shift(p) * (line.len() as i64 - 1)) as i32 } else { 0 };
+    let target = if m == 1 { (p.digit_shift() * (line.len() as i64 - 1)) as i32 } else { 0 };
     let mut terms: Vec<(Cell, i32)> = line.iter().map(|&c| (c, 1)).collect();
     terms.extend(circle.iter().enumerate().map(|(i, &c)| (c, -(10i32.pow(m - 1 - i as u32)))));
     p.add_constraint(Constraint::Sum { terms, target }).map_err(RuleError::from)
@@ -139,7 +132,12 @@ pub(super) fn skyscraper(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     if target == 0 {
         return Err(RuleError::value("a skyscraper clue sees at least 1 cell, found 0"));
     }
-    p.add_constraint(Constraint::Visible { cells: a.cells.clone(), target: target as u8 }).map_err(RuleError::from)
+    let constraint = match p.first_value() {
+        // On values from 0, 0s are no buildings (ISS's handler).
+        0 => Constraint::Along { rule: LineRule::Skyline(target as u8), cells: a.cells.clone() },
+        _ => Constraint::Visible { cells: a.cells.clone(), target: target as u8 },
+    };
+    p.add_constraint(constraint).map_err(RuleError::from)
 }
 
 /// A region-sum line: its segments in each region (boxes or jigsaw
@@ -195,7 +193,7 @@ pub(super) fn equal_sums(p: &mut Puzzle, parts: Vec<Vec<Cell>>) -> Result<(), Ru
     }
     let all: Vec<Cell> = parts.concat();
     let disjoint = all.iter().enumerate().all(|(i, c)| !all[..i].contains(c));
-    let shift = digit_shift(p);
+    let shift = p.digit_shift();
     if disjoint && (shift == 0 || parts.iter().all(|part| part.len() == parts[0].len())) {
         return p.add_constraint(Constraint::EqualSums { parts }).map_err(RuleError::from);
     }

@@ -128,7 +128,7 @@ impl Context {
         let sums = values(|m| if let Marker::Sum(s) = m { Some(s) } else { None });
         // Two cells' values sum to `s` when their digits sum to `s` and twice
         // the shift; a ratio of values is no ratio of digits (not read).
-        let shift = super::build::digit_shift(p) as u32;
+        let shift = p.digit_shift() as u32;
         let pair_sum = |target: u32| Predicate::SumNot { target: target + 2 * shift };
         let mut banned: Vec<(bool, Predicate)> = Vec::new(); // (spared by Kropki dots, else by sums)
         if self.nonconsecutive {
@@ -162,16 +162,25 @@ impl Context {
 }
 
 const FROM_ZERO_RATIO: &str =
-    "a black dot's ratio on a grid whose values run from 0: the pairs of values are not a ratio of digits; not read yet";
+    "a black dots' negative on a grid whose values run from 0: the pairs of values are not a ratio of digits; not read yet";
 
 /// A marker between two touching cells: its relation, and its place for
 /// the negative constraints.
 pub(super) fn marker(p: &mut Puzzle, ctx: &mut Context, a: &Args, marker: Marker) -> Result<(), RuleError> {
     let (x, y) = (a.cells[0], a.cells[1]);
-    let shift = super::build::digit_shift(p) as u32;
+    let shift = p.digit_shift() as u32;
     let predicate = match marker {
         Marker::White(diff) => Predicate::Difference { diff },
-        Marker::Black(_) if shift != 0 => return Err(FROM_ZERO_RATIO.into()),
+        Marker::Black(ratio) if shift != 0 => {
+            // One value `ratio` times the other (0 and 0 too, as ISS's
+            // function has it), as a table of the digits that stand for them.
+            let n = p.digits() as u64;
+            let r = u64::from(ratio);
+            let allowed = (0..n).map(|u| (0..n).filter(|&v| u == r * v || v == r * u).fold(0, |m, v| m | 1 << v));
+            p.add_constraint(Constraint::Table { a: x, b: y, allowed: allowed.collect() })?;
+            ctx.markers.push((marker, x, y));
+            return Ok(());
+        }
         Marker::Black(ratio) => Predicate::Ratio { ratio },
         Marker::Sum(target) => Predicate::Sum { cmp: Ordering::Equal, target: target + 2 * shift },
     };

@@ -25,7 +25,7 @@ mod build;
 mod context;
 mod table;
 
-pub use build::{digit_shift, entropy_windows, every_nth, merged_terms, modular_windows, windows_2x2};
+pub use build::{entropy_windows, every_nth, merged_terms, modular_windows, windows_2x2};
 pub use context::{orthogonal_pairs, Context, Ties};
 
 use super::{Cell, Puzzle};
