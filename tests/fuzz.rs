@@ -347,6 +347,8 @@ fn samples() -> Samples {
         ".AntiTaxicab",
         ".GlobalEntropy",
         ".DutchFlatmates",
+        ".Or.",
+        ".And.",
     ];
     let first_of = |t: &str| iss.iter().find(|e| e["input"].as_str().unwrap().contains(t));
     let picked: Vec<&Value> = iss.iter().step_by(10).chain(newer.iter().filter_map(|t| first_of(t))).collect();
@@ -542,6 +544,12 @@ fn dictionary() -> Vec<String> {
         "puzzle ",
         "# ",
         "\n\n",
+        "either\n",
+        "or\n",
+        "end\n",
+        ".Or",
+        ".And",
+        ".End",
     ]
     .iter()
     .map(|w| w.to_string())
@@ -588,6 +596,10 @@ fn generate_native(rng: &mut Rng) -> String {
                 }
             })
             .collect();
+        // Now and then inside alternatives: `either`, `or`, `end` lines.
+        if rng.chance(6) {
+            text += ["either\n", "or\n", "end\n"][rng.below(3)];
+        }
         text += &format!("{} {}\n", rule.keyword, words.join(" "));
     }
     text

@@ -364,39 +364,7 @@ pub fn estimate(puzzle: &Puzzle, encoding: &Encoding) -> usize {
     let pairs = digits * digits;
     terms.push((0, puzzle.relations().len() * pairs, puzzle.relations().len() * pairs * 2));
     for constraint in puzzle.constraints() {
-        use crate::model::Constraint as C;
-        let n = constraint.cells().len();
-        let linear = n.saturating_mul(digits);
-        let term = match constraint {
-            // Sums and counts go through a table of partial values per cell.
-            C::Sum { .. } | C::XSum { .. } | C::Sandwich { .. } | C::EqualSums { .. } | C::Visible { .. } => {
-                let table = linear.saturating_mul(linear + 1);
-                (table, table.saturating_mul(2), table.saturating_mul(6))
-            }
-            // A renaming variable per pair of digits, three clauses per cell and pair.
-            C::Automorphic { cells, .. } => {
-                let per_pair = cells.len().saturating_mul(pairs);
-                (pairs, per_pair.saturating_mul(3), per_pair.saturating_mul(9))
-            }
-            // Full rank: a chain of comparison per other reading (five
-            // variables and about five clauses a digit per cell), each
-            // cell's order literals, and the count of readings below.
-            C::Rank { side, .. } | C::DistinctReadings { side } => {
-                let readings = side.saturating_mul(4);
-                let comparisons = match constraint {
-                    C::Rank { .. } => readings,
-                    _ => readings.saturating_mul(readings) / 2,
-                };
-                let steps = comparisons.saturating_mul(*side);
-                let order = n.saturating_mul(digits);
-                let vars = steps.saturating_mul(5).saturating_add(order).saturating_add(readings * readings);
-                let clauses = steps.saturating_mul(5 * digits + 12).saturating_add(order.saturating_mul(digits));
-                (vars, clauses, clauses.saturating_mul(3))
-            }
-            // The others a few clauses (and at most one variable) per cell and digit.
-            _ => (linear, linear.saturating_mul(4), linear.saturating_mul(12)),
-        };
-        terms.push(term);
+        terms.push(constraint_size(constraint, digits));
     }
     let (vars, clauses, lits) = terms.into_iter().fold((0usize, 0usize, 0usize), |(v, c, l), (tv, tc, tl)| {
         (v.saturating_add(tv), c.saturating_add(tc), l.saturating_add(tl))
@@ -405,6 +373,62 @@ pub fn estimate(puzzle: &Puzzle, encoding: &Encoding) -> usize {
     // the engine; a literal four bytes in each; a variable its slots in
     // the engine's tables (values, reasons, levels, watch lists, supports).
     clauses.saturating_mul(48).saturating_add(lits.saturating_mul(12)).saturating_add(vars.saturating_mul(96))
+}
+
+/// An upper estimate of one constraint's (auxiliary variables, clauses,
+/// literals) on `digits` digits, for [`estimate`].
+fn constraint_size(constraint: &crate::model::Constraint, digits: usize) -> (usize, usize, usize) {
+    use crate::model::Constraint as C;
+    let n = constraint.cells().len();
+    let linear = n.saturating_mul(digits);
+    let pairs = digits * digits;
+    match constraint {
+        // Sums and counts go through a table of partial values per cell.
+        C::Sum { .. } | C::XSum { .. } | C::Sandwich { .. } | C::EqualSums { .. } | C::Visible { .. } => {
+            let table = linear.saturating_mul(linear + 1);
+            (table, table.saturating_mul(2), table.saturating_mul(6))
+        }
+        // A renaming variable per pair of digits, three clauses per cell and pair.
+        C::Automorphic { cells, .. } => {
+            let per_pair = cells.len().saturating_mul(pairs);
+            (pairs, per_pair.saturating_mul(3), per_pair.saturating_mul(9))
+        }
+        // Full rank: a chain of comparison per other reading (five
+        // variables and about five clauses a digit per cell), each
+        // cell's order literals, and the count of readings below.
+        C::Rank { side, .. } | C::DistinctReadings { side } => {
+            let readings = side.saturating_mul(4);
+            let comparisons = match constraint {
+                C::Rank { .. } => readings,
+                _ => readings.saturating_mul(readings) / 2,
+            };
+            let steps = comparisons.saturating_mul(*side);
+            let order = n.saturating_mul(digits);
+            let vars = steps.saturating_mul(5).saturating_add(order).saturating_add(readings * readings);
+            let clauses = steps.saturating_mul(5 * digits + 12).saturating_add(order.saturating_mul(digits));
+            (vars, clauses, clauses.saturating_mul(3))
+        }
+        // Each alternative's rules, one literal longer each clause, and a
+        // selector; its groups and relations as forbidden pairs.
+        C::AnyOf { alternatives } => {
+            let mut total: (usize, usize, usize) = (alternatives.len(), 1, alternatives.len());
+            for a in alternatives {
+                let pairs_of = |k: usize| k.saturating_mul(k) / 2;
+                let forbidden = a.distinct.iter().map(|g| pairs_of(g.len()).saturating_mul(digits)).sum::<usize>();
+                let related = a.relations.len().saturating_mul(pairs);
+                let parts = a.constraints.iter().map(|c| constraint_size(c, digits));
+                let clauses = forbidden.saturating_add(related);
+                for (v, c, l) in parts.chain([(0, clauses, clauses.saturating_mul(3))]) {
+                    total.0 = total.0.saturating_add(v);
+                    total.1 = total.1.saturating_add(c);
+                    total.2 = total.2.saturating_add(l).saturating_add(c);
+                }
+            }
+            total
+        }
+        // The others a few clauses (and at most one variable) per cell and digit.
+        _ => (linear, linear.saturating_mul(4), linear.saturating_mul(12)),
+    }
 }
 
 /// Whether encoding `puzzle` fits in the memory left under the limit

@@ -7,7 +7,9 @@
 use std::io::{self, Write};
 
 use super::{Formulation, Unsupported};
-use crate::model::{table_allows, Cell, Constraint, Digit, GroupKind, LineRule, Predicate, Puzzle};
+use crate::model::{
+    table_allows, Alternative, Cell, Constraint, Digit, GroupKind, LineRule, Predicate, Puzzle, Relation,
+};
 use crate::parse::iss::{box_shape, cell_id, pair_key, regex_token};
 
 fn refuse(what: impl Into<String>) -> Unsupported {
@@ -104,31 +106,66 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
         }
     }
     for r in puzzle.relations() {
-        let (a, b) = (cell_id(r.a), cell_id(r.b));
-        let adjacent = r.a.row.abs_diff(r.b.row) + r.a.col.abs_diff(r.b.col) == 1;
-        let item = match r.predicate {
-            Predicate::Less => format!(".Thermo~{a}~{b}"),
-            Predicate::Equal => format!(".Palindrome~{a}~{b}"),
-            Predicate::NotEqual => format!(".AllDifferent~{a}~{b}"),
-            Predicate::DifferenceAtLeast { min } => format!(".Whisper~{min}~{a}~{b}"),
-            Predicate::Sum { cmp: std::cmp::Ordering::Equal, target } => {
-                format!(".Sum~{}~{a}~{b}", i64::from(target) - 2 * shift)
-            }
-            Predicate::Ratio { .. } | Predicate::DifferentClass { .. } if shift != 0 => {
-                return Err(refuse("a ratio or classes of digits on a grid whose values run from 0"))
-            }
-            Predicate::Difference { diff: 1 } if adjacent => format!(".WhiteDot~{a}~{b}"),
-            Predicate::Ratio { ratio: 2 } if adjacent => format!(".BlackDot~{a}~{b}"),
-            Predicate::ResidueDiffers { modulus } if modulus >= 1 => format!(".Modular~{modulus}~{a}~{b}"),
-            Predicate::DifferentClass { low: 3, high: 6 } if n == 9 => format!(".Entropic~{a}~{b}"),
-            other => {
-                let key = pair_key(n, |i, j| other.allows(i as Digit, j as Digit));
-                format!(".Pair~{key}~{a}~{b}")
-            }
-        };
-        items.push(item);
+        items.push(relation_item(n, shift, r)?);
     }
     Ok(items.join("\n") + "\n")
+}
+
+/// The item of relation `r` on a grid of `n` values, whose digits stand
+/// for their values and `shift`.
+fn relation_item(n: usize, shift: i64, r: &Relation) -> Result<String, Unsupported> {
+    let (a, b) = (cell_id(r.a), cell_id(r.b));
+    let adjacent = r.a.row.abs_diff(r.b.row) + r.a.col.abs_diff(r.b.col) == 1;
+    Ok(match r.predicate {
+        Predicate::Less => format!(".Thermo~{a}~{b}"),
+        Predicate::Equal => format!(".Palindrome~{a}~{b}"),
+        Predicate::NotEqual => format!(".AllDifferent~{a}~{b}"),
+        Predicate::DifferenceAtLeast { min } => format!(".Whisper~{min}~{a}~{b}"),
+        Predicate::Sum { cmp: std::cmp::Ordering::Equal, target } => {
+            format!(".Sum~{}~{a}~{b}", i64::from(target) - 2 * shift)
+        }
+        Predicate::Ratio { .. } | Predicate::DifferentClass { .. } if shift != 0 => {
+            return Err(refuse("a ratio or classes of digits on a grid whose values run from 0"))
+        }
+        Predicate::Difference { diff: 1 } if adjacent => format!(".WhiteDot~{a}~{b}"),
+        Predicate::Ratio { ratio: 2 } if adjacent => format!(".BlackDot~{a}~{b}"),
+        Predicate::ResidueDiffers { modulus } if modulus >= 1 => format!(".Modular~{modulus}~{a}~{b}"),
+        Predicate::DifferentClass { low: 3, high: 6 } if n == 9 => format!(".Entropic~{a}~{b}"),
+        other => {
+            let key = pair_key(n, |i, j| other.allows(i as Digit, j as Digit));
+            format!(".Pair~{key}~{a}~{b}")
+        }
+    })
+}
+
+/// ISS's `Or` of the alternatives, each an `And` of its items unless it
+/// is one item. Rules that ISS writes once for the whole grid (its global
+/// windows, full rank) are refused inside.
+fn or_item(puzzle: &Puzzle, alternatives: &[Alternative]) -> Result<String, Unsupported> {
+    let (n, shift) = (puzzle.side(), puzzle.digit_shift());
+    let mut out = String::from(".Or");
+    for a in alternatives {
+        let mut items = String::new();
+        for cells in &a.distinct {
+            items += &format!(".AllDifferent~{}", ids(cells));
+        }
+        for r in &a.relations {
+            items += &relation_item(n, shift, r)?;
+        }
+        for c in &a.constraints {
+            if matches!(c, Constraint::Classes { .. } | Constraint::Rank { .. } | Constraint::DistinctReadings { .. }) {
+                return Err(refuse(format!("{c} inside an alternative")));
+            }
+            items += &constraint_item(puzzle, c)?.replace('\n', "");
+        }
+        // Every item starts with its '.', and no item holds another.
+        if items.matches('.').count() == 1 {
+            out += &items;
+        } else {
+            out += &format!(".And{items}.End");
+        }
+    }
+    Ok(out + ".End")
 }
 
 fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, Unsupported> {
@@ -329,6 +366,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             }
         }
         Constraint::DistinctReadings { .. } => ".FullRankTies~none".to_owned(),
+        Constraint::AnyOf { alternatives } => or_item(puzzle, alternatives)?,
         Constraint::Sandwich { .. } => return Err(refuse("a sandwich between other digits than 1 and N")),
         Constraint::NotAllEqual { .. } => return Err(refuse("Takuzu's no three alike")),
         Constraint::DistinctLines { .. } => return Err(refuse("Takuzu's distinct rows and columns")),

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Cell, Digit, LineRule};
+use super::{Cell, Digit, LineRule, Relation};
 
 /// A constraint on one cell's digits or on several cells. (Each variant's
 /// doc says what its fields hold.)
@@ -110,6 +110,50 @@ pub enum Constraint {
     /// No two of the grid's [`readings`] are equal (ISS's `FullRankTies`
     /// `none`).
     DistinctReadings { side: usize },
+    /// At least one of the alternatives holds, each a set of rules that
+    /// all hold (ISS's `Or`, whose branches may be `And`s; the native
+    /// `either` block). Several may hold at once: the puzzle's solutions
+    /// are grids, counted once whichever alternatives they satisfy.
+    AnyOf { alternatives: Vec<Alternative> },
+}
+
+/// One alternative of a [`Constraint::AnyOf`]: the rules a branch adds to
+/// the puzzle, which all hold when it is the one that holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Alternative {
+    /// Sets of cells whose digits differ (the branch's groups: extra
+    /// regions, a cage's distinctness).
+    pub distinct: Vec<Vec<Cell>>,
+    /// Relations between two cells.
+    pub relations: Vec<Relation>,
+    /// The other constraints (a given is a [`Constraint::Digits`]).
+    pub constraints: Vec<Constraint>,
+}
+
+impl Alternative {
+    /// The cells the alternative reads, each once.
+    pub fn cells(&self) -> Vec<Cell> {
+        let mut once: Vec<Cell> = Vec::new();
+        let all = self.distinct.iter().flatten().copied();
+        let related = self.relations.iter().flat_map(|r| [r.a, r.b]);
+        for c in all.chain(related).chain(self.constraints.iter().flat_map(Constraint::cells)) {
+            if !once.contains(&c) {
+                once.push(c);
+            }
+        }
+        once
+    }
+
+    /// Whether the digits `digit_of` gives the cells satisfy every rule of
+    /// the alternative.
+    pub fn holds(&self, digit_of: &dyn Fn(Cell) -> Digit) -> bool {
+        let distinct = |cells: &Vec<Cell>| {
+            cells.iter().enumerate().all(|(i, &a)| cells[i + 1..].iter().all(|&b| digit_of(a) != digit_of(b)))
+        };
+        self.distinct.iter().all(distinct)
+            && self.relations.iter().all(|r| r.predicate.allows(digit_of(r.a), digit_of(r.b)))
+            && self.constraints.iter().all(|c| c.holds(digit_of))
+    }
 }
 
 /// The rows of a `side` x `side` grid read left to right and right to
@@ -194,6 +238,15 @@ impl Constraint {
                 }
                 once
             }
+            Constraint::AnyOf { alternatives } => {
+                let mut once: Vec<Cell> = Vec::new();
+                for c in alternatives.iter().flat_map(Alternative::cells) {
+                    if !once.contains(&c) {
+                        once.push(c);
+                    }
+                }
+                once
+            }
         }
     }
 
@@ -201,6 +254,9 @@ impl Constraint {
     pub fn holds(&self, digit_of: impl Fn(Cell) -> Digit) -> bool {
         match self {
             Constraint::Digits { cell, allowed } => allowed >> (digit_of(*cell) - 1) & 1 == 1,
+            Constraint::AnyOf { alternatives } => {
+                alternatives.iter().any(|a| a.holds(&digit_of as &dyn Fn(Cell) -> Digit))
+            }
             Constraint::Regular { cells, pattern } => {
                 // The checker compiles for every digit there is: restricted
                 // to the puzzle's digits, the language is the same.
@@ -361,22 +417,8 @@ impl Constraint {
                 return Err(format!("{self} lists cell {cell} twice"));
             }
         }
-        let n = side as i64;
         match self {
-            Constraint::Digits { allowed, .. } if allowed & (u64::MAX >> (64 - side)) == 0 => {
-                Err(format!("{self} allows no digit of 1..{side}"))
-            }
-            Constraint::Sum { terms, target } => {
-                // Each term alone ranges over 1..=n times its weight.
-                let (lo, hi) = terms.iter().fold((0i64, 0i64), |(lo, hi), &(_, w)| {
-                    let (a, b) = (i64::from(w), i64::from(w) * n);
-                    (lo + a.min(b), hi + a.max(b))
-                });
-                if terms.is_empty() || !(lo..=hi).contains(&i64::from(*target)) {
-                    return Err(format!("{self}: {target} is out of reach, the cells can sum to {lo}..{hi} only"));
-                }
-                Ok(())
-            }
+            Constraint::Sum { terms, .. } if terms.is_empty() => Err(format!("{self}: a sum of no cells")),
             Constraint::DistinctLines { a, b } if a.len() != b.len() || a.is_empty() => {
                 Err(format!("{self}: the lines need the same, nonzero length"))
             }
@@ -408,8 +450,8 @@ impl Constraint {
             Constraint::Index { value, .. } if *value == 0 || usize::from(*value) > side => {
                 Err(format!("{self}: digit {value} is outside 1..{side}"))
             }
-            Constraint::Consecutive { cells } if cells.len() > side => {
-                Err(format!("{self}: {} cells cannot hold distinct consecutive digits of 1..{side}", cells.len()))
+            Constraint::AnyOf { alternatives } => {
+                alternatives.iter().flat_map(|a| &a.constraints).try_for_each(|c| c.validate(side))
             }
             Constraint::Contains { cells, digits } => {
                 if let Some(d) = digits.iter().find(|&&d| d == 0 || usize::from(d) > side) {
@@ -421,6 +463,31 @@ impl Constraint {
                 Ok(())
             }
             _ => Ok(()),
+        }
+    }
+
+    /// Why the constraint, well formed, holds on no grid of digits
+    /// `1..=side` whatever the other rules say, if it does not: a cell
+    /// left no digit, a sum out of reach, a run longer than the digits.
+    pub(super) fn impossible(&self, side: usize) -> Option<String> {
+        let n = side as i64;
+        match self {
+            Constraint::Digits { allowed, .. } if allowed & (u64::MAX >> (64 - side)) == 0 => {
+                Some(format!("{self} allows no digit of 1..{side}"))
+            }
+            Constraint::Sum { terms, target } => {
+                // Each term alone ranges over 1..=n times its weight.
+                let (lo, hi) = terms.iter().fold((0i64, 0i64), |(lo, hi), &(_, w)| {
+                    let (a, b) = (i64::from(w), i64::from(w) * n);
+                    (lo + a.min(b), hi + a.max(b))
+                });
+                let out = !(lo..=hi).contains(&i64::from(*target));
+                out.then(|| format!("{self}: {target} is out of reach, the cells can sum to {lo}..{hi} only"))
+            }
+            Constraint::Consecutive { cells } if cells.len() > side => {
+                Some(format!("{self}: {} cells cannot hold distinct consecutive digits of 1..{side}", cells.len()))
+            }
+            _ => None,
         }
     }
 }
@@ -459,6 +526,16 @@ impl fmt::Display for Constraint {
                 write!(f, "full rank: {} reads at rank {rank}{tie}", cells(line))
             }
             Constraint::DistinctReadings { .. } => write!(f, "full rank: no two rows or columns read alike"),
+            Constraint::AnyOf { alternatives } if alternatives.is_empty() => write!(f, "either (no alternative)"),
+            Constraint::AnyOf { alternatives } => {
+                let each = alternatives.iter().map(|a| {
+                    let rules = a.distinct.iter().map(|g| format!("distinct {}", cells(g)));
+                    let related = a.relations.iter().map(|r| format!("{} {} {}", r.a, r.predicate, r.b));
+                    let all = rules.chain(related).chain(a.constraints.iter().map(|c| c.to_string()));
+                    format!("({})", itertools::join(all, " and "))
+                });
+                write!(f, "either {}", itertools::join(each, " or "))
+            }
             Constraint::Machine { name, segments, .. } => {
                 let lines = segments.iter().map(|s| cells(s));
                 write!(f, "state machine {name:?} accepts {}", itertools::join(lines, " then "))

@@ -12,7 +12,7 @@ pub mod regex;
 mod relation;
 pub mod rules;
 
-pub use constraint::{readings, table_allows, Constraint};
+pub use constraint::{readings, table_allows, Alternative, Constraint};
 pub use line_rule::LineRule;
 pub use relation::{Predicate, Relation};
 
@@ -137,6 +137,22 @@ pub struct Puzzle {
     groups: Vec<Group>,
     relations: Vec<Relation>,
     constraints: Vec<Constraint>,
+    /// Whether this is a copy of a puzzle to which an alternative's rules
+    /// are added ([`Puzzle::branch`]), and whether one of them holds on
+    /// no grid.
+    branch: Branch,
+}
+
+/// What [`Puzzle::branch`] marks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Branch {
+    /// A puzzle.
+    #[default]
+    Root,
+    /// A copy for an alternative's rules.
+    Open,
+    /// A copy for an alternative's rules, one of which holds on no grid.
+    Impossible,
 }
 
 impl Puzzle {
@@ -172,6 +188,7 @@ impl Puzzle {
             groups,
             relations: Vec::new(),
             constraints: Vec::new(),
+            branch: Branch::Root,
         })
     }
 
@@ -190,6 +207,7 @@ impl Puzzle {
             groups: Vec::new(),
             relations: Vec::new(),
             constraints: Vec::new(),
+            branch: Branch::Root,
         })
     }
 
@@ -253,6 +271,7 @@ impl Puzzle {
             groups,
             relations: Vec::new(),
             constraints: Vec::new(),
+            branch: Branch::Root,
         })
     }
 
@@ -279,8 +298,47 @@ impl Puzzle {
             self.check_cell(cell)?;
         }
         constraint.validate(self.digits()).map_err(ModelError::Constraint)?;
+        if let Some(why) = constraint.impossible(self.digits()) {
+            // An alternative with a rule that cannot hold is one that never
+            // holds; a puzzle's is refused.
+            if self.branch == Branch::Root {
+                return Err(ModelError::Constraint(why));
+            }
+            self.branch = Branch::Impossible;
+            return Ok(());
+        }
         self.constraints.push(constraint);
         Ok(())
+    }
+
+    /// A start for an alternative's rules (see [`rules::alternative`]):
+    /// a rule that holds on no grid is no error
+    /// there, it makes the alternative one that never holds
+    /// ([`Puzzle::impossible_branch`]).
+    ///
+    /// The copy keeps the layout (rows, columns, boxes, regions) and the
+    /// givens, which are all the rules read of a puzzle, and drops the
+    /// other rules, so that a puzzle of many alternatives is no copy of
+    /// all of them each.
+    pub fn branch(&self) -> Puzzle {
+        let layout =
+            |g: &&Group| matches!(g.kind, GroupKind::Row | GroupKind::Column | GroupKind::Box | GroupKind::Region);
+        Puzzle {
+            side: self.side,
+            digits: self.digits,
+            first_value: self.first_value,
+            boxes: self.boxes,
+            givens: self.givens.clone(),
+            groups: self.groups.iter().filter(layout).cloned().collect(),
+            relations: Vec::new(),
+            constraints: Vec::new(),
+            branch: Branch::Open,
+        }
+    }
+
+    /// Whether this is a [`Puzzle::branch`] given a rule that holds on no grid.
+    pub fn impossible_branch(&self) -> bool {
+        self.branch == Branch::Impossible
     }
 
     /// Adds both main diagonals as all-different groups ("Sudoku X").
@@ -484,7 +542,8 @@ impl Puzzle {
         }
         for c in &self.constraints {
             let cells = c.cells();
-            if cells.iter().all(|&cell| self.given(cell).is_some()) && !c.holds(|cell| self.given(cell).unwrap_or(0)) {
+            let decided = !cells.is_empty() && cells.iter().all(|&cell| self.given(cell).is_some());
+            if decided && !c.holds(|cell| self.given(cell).unwrap_or(0)) {
                 found.push(format!("the givens break {c}"));
             }
         }

@@ -28,8 +28,7 @@ pub enum Reading {
     Refused(&'static str),
 }
 
-const COMPOSITE: &str = "a composite of rules (an alternative needs a selector variable per branch); not in \
-                         satsudoku's model yet";
+const REPLICATE: &str = "copies of rules shifted onto target cells: not in satsudoku's model yet";
 const CHAOS: &str = "chaos construction: the regions are part of the solution; not in satsudoku's model yet";
 const RANGE: &str = "needs a value range other than 1..N or 0..N-1; not in satsudoku's model yet";
 const NOT_YET: &str = "not in satsudoku's rule table yet";
@@ -53,6 +52,35 @@ const FROM_ZERO: &[&str] = &[
     "Cage", "Sum", "Arrow", "DoubleArrow", "Zipper", "LittleKiller", "X", "V", "StrictXV", "EqualSum",
     "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies", "Skyscraper",
 ];
+
+/// The types ISS allows inside `Or` and `And` (its categories
+/// LinesAndSets, GivenCandidates, OutsideClue, Pairwise, StateMachine and
+/// Composite: `CompositeConstraintBase._ALLOWED_CATEGORIES`); the others
+/// are refused there, as ISS refuses them.
+#[rustfmt::skip]
+const COMPOSABLE: &[&str] = &[
+    "", "Given", "AllDifferent", "Arrow", "Between", "BlackDot", "Cage", "ContainAtLeast", "CountDistinct",
+    "CountingCircles", "DoubleArrow", "Entropic", "EqualSum", "EqualityCage", "GreaterThan", "Indexing", "Lockout",
+    "LookAndSay", "Lunchbox", "Modular", "Palindrome", "PillArrow", "Quad", "Regex", "RegionSumLine", "RellikCage",
+    "Renban", "SameValues", "Sum", "SumLine", "Thermo", "V", "ValueIndexing", "Whisper", "WhiteDot", "X", "Zipper",
+    "FullRank", "HiddenSkyscraper", "LittleKiller", "NumberedRoom", "Sandwich", "Skyscraper", "XSum",
+    "Pair", "PairX", "NFA", "Or", "And",
+];
+
+/// An item, or a composite with the items up to its `.End`.
+enum Node<'i> {
+    Item(&'i Item),
+    Or(&'i Item, Vec<Node<'i>>),
+    And(&'i Item, Vec<Node<'i>>),
+}
+
+impl Node<'_> {
+    fn pos(&self) -> Pos {
+        match self {
+            Node::Item(item) | Node::Or(item, _) | Node::And(item, _) => item.kind.pos,
+        }
+    }
+}
 
 /// Every constraint type ISS reads (its `SudokuConstraint` classes), and
 /// how satsudoku reads it. docs/rules.md shows this table ([`markdown`]).
@@ -107,10 +135,10 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("BinaryX", Reading::Read("`PairX` with ISS's legacy key (`-` and `_` swapped)")),
     ("SearchPriority", Reading::Ignored("the solver's search order, not a rule")),
     ("Container", Reading::Refused("ISS's root, never written in a string")),
-    ("Or", Reading::Refused(COMPOSITE)),
-    ("And", Reading::Refused(COMPOSITE)),
-    ("Replicate", Reading::Refused(COMPOSITE)),
-    ("End", Reading::Refused(COMPOSITE)),
+    ("Or", Reading::Read("`either`: at least one of the items up to its `.End` holds (an `And`, or an item that stands for several rules, is one alternative); a selector variable per alternative, the count projected on the cells")),
+    ("And", Reading::Read("all the items up to its `.End` hold: one alternative of an `Or` (at the root, the items themselves)")),
+    ("Replicate", Reading::Refused(REPLICATE)),
+    ("End", Reading::Read("closes the innermost `Or` or `And`")),
     ("Regex", Reading::Read("the line's digits match the pattern as a whole (ISS's grammar; its automaton unrolled over the line, domain consistent; refused past 200,000 edges, as state machines are)")),
     ("NFA", Reading::Read("the state machine ISS serialises (its `NFASerializer`), over the cells in order, the symbol past the digits between segments; unrolled as an automaton, domain consistent")),
     ("ChaosConstruction", Reading::Refused(CHAOS)),
@@ -556,6 +584,7 @@ impl Reader<'_> {
                 }
             }
         }
+        let tree = self.tree()?;
         let (n, from_zero) = self.side()?;
         let no_boxes = self.items.iter().any(|i| i.kind.text == "NoBoxes") || box_shape(n).is_none();
         let mut p = match box_shape(n) {
@@ -577,12 +606,74 @@ impl Reader<'_> {
             self.jigsaw(&mut p, item, no_boxes)?;
         }
         let mut ctx = Context::new();
-        for item in self.items {
-            self.add(&mut p, &mut ctx, item)?;
+        for node in &tree {
+            self.add_node(&mut p, &mut ctx, node)?;
         }
         let at = self.items.first().map_or(Pos { line: 1, col: 1 }, |i| i.kind.pos);
         ctx.finish(&mut p).map_err(|e| self.err(at, e.message))?;
         Ok(p)
+    }
+
+    /// The items as ISS nests them: `Or` and `And` hold the items up to
+    /// their `.End`, and only the types ISS allows there.
+    fn tree(&self) -> Result<Vec<Node<'_>>, ParseError> {
+        // The open composites, each with its items so far; the root first.
+        let mut stack: Vec<(Option<&Item>, Vec<Node>)> = vec![(None, Vec::new())];
+        for item in self.items {
+            let kind = item.kind.text.as_str();
+            if let Some((Some(open), _)) = stack.last() {
+                if kind != "End" && !COMPOSABLE.contains(&kind) {
+                    let why = format!("ISS constraint {kind} is not allowed inside {} (as in ISS)", open.kind.text);
+                    return Err(self.err(item.kind.pos, why));
+                }
+            }
+            match kind {
+                "Or" | "And" if stack.len() > rules::MOST_NESTED => {
+                    let why = format!("Or and And nested deeper than {}: not read", rules::MOST_NESTED);
+                    return Err(self.err(item.kind.pos, why));
+                }
+                "Or" | "And" => stack.push((Some(item), Vec::new())),
+                "End" => {
+                    if stack.len() == 1 {
+                        return Err(self.err(item.kind.pos, "an .End with no Or or And open"));
+                    }
+                    let (open, children) = stack.pop().expect("an open composite");
+                    let open = open.expect("not the root");
+                    let node =
+                        if open.kind.text == "Or" { Node::Or(open, children) } else { Node::And(open, children) };
+                    stack.last_mut().expect("the root").1.push(node);
+                }
+                _ => stack.last_mut().expect("the root").1.push(Node::Item(item)),
+            }
+        }
+        match stack.pop() {
+            Some((None, root)) => Ok(root),
+            Some((Some(open), _)) => Err(self.err(open.kind.pos, format!("this {} has no .End", open.kind.text))),
+            None => unreachable!("the root is never popped"),
+        }
+    }
+
+    /// Adds an item, or a composite: an `And`'s items as they are, an
+    /// `Or` as one [`Constraint::AnyOf`] whose alternatives its items are
+    /// (each built on a copy of the puzzle, with a context of its own).
+    fn add_node(&self, p: &mut Puzzle, ctx: &mut Context, node: &Node) -> Result<(), ParseError> {
+        match node {
+            Node::Item(item) => self.add(p, ctx, item),
+            Node::And(_, children) => children.iter().try_for_each(|child| self.add_node(p, ctx, child)),
+            Node::Or(open, children) => {
+                let start = p.branch();
+                let mut alternatives = Vec::with_capacity(children.len());
+                for child in children {
+                    let mut branch = start.clone();
+                    let mut own = Context::new();
+                    self.add_node(&mut branch, &mut own, child)?;
+                    let found =
+                        rules::alternative(&start, &branch, &own, ctx).map_err(|e| self.err(child.pos(), e.message))?;
+                    alternatives.extend(found);
+                }
+                self.constraint(p, Constraint::AnyOf { alternatives }, open.kind.pos)
+            }
+        }
     }
 
     /// The side, from the `Shape` items (9 if none), and whether the

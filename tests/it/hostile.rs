@@ -73,6 +73,25 @@ fn contradictory_directives_are_located_errors() {
     }
 }
 
+/// `either` blocks that are not well formed, nested past the limit, or
+/// hold a rule that acts on the whole grid are located errors (exit 2);
+/// so are ISS composites nested past it. Nothing reaches stdout.
+#[test]
+fn malformed_alternatives_are_located_errors() {
+    let deep = |open: &str, close: &str, k: usize| format!("{}{}", open.repeat(k), close.repeat(k));
+    for (text, message) in [
+        ("size 4\nor\n".to_owned(), "<stdin>:2:1: or outside an either block"),
+        ("size 4\nend\n".to_owned(), "<stdin>:2:1: end outside an either block"),
+        ("size 4\neither\nthermo r1c1 r1c2\n".to_owned(), "<stdin>:2:1: an either block with no end"),
+        ("size 4\neither now\nend\n".to_owned(), "<stdin>:2:8: expected nothing after either"),
+        ("size 4\neither\nx r1c1 r1c2\nor\nnonconsecutive\nend\n".to_owned(), "<stdin>:4:1: nonconsecutive inside"),
+        (format!("size 4\n{}", deep("either\n", "end\n", 17)), "<stdin>:18:1: either blocks nested deeper than 16"),
+        (format!(".Shape~4x4{}", deep(".Or", ".End", 17)), "<stdin>:1:60: Or and And nested deeper than 16"),
+    ] {
+        satsudoku().args(["count", "-"]).write_stdin(text).assert().code(2).stdout("").stderr(contains(message));
+    }
+}
+
 /// Whether this process may write into a directory without write
 /// permission (root may): then such a directory proves nothing.
 fn privileged(dir: &std::path::Path) -> bool {

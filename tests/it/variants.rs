@@ -77,7 +77,15 @@ enum Rule {
     ValueIndex(Vec<usize>),
     CountDistinct(Vec<usize>),
     FullRank((usize, usize), u32),
+    /// An `either` block: the rules of at least one alternative all hold.
+    Either(Vec<Vec<Rule>>),
 }
+
+/// The kinds an alternative of an `either` block draws: all but those
+/// that act on the whole grid once every rule is read (nonconsecutive,
+/// minimum and maximum cells, negative constraints, full rank), the
+/// markers those spare, and `either` itself.
+const NOT_IN_EITHER: [usize; 10] = [3, 10, 11, 12, 15, 16, 23, 52, 54, 55];
 
 /// The cells a clue outside the grid looks along, from its side.
 fn clue_line(n: usize, (r, c): (usize, usize)) -> Vec<usize> {
@@ -191,6 +199,17 @@ impl Spec {
                 Rule::ValueIndex(cs) => format!("value-index {}", cells(cs)),
                 Rule::CountDistinct(cs) => format!("count-distinct {}", cells(cs)),
                 Rule::FullRank((r, c), x) => format!("full-rank r{r}c{c} = {x}"),
+                Rule::Either(alternatives) => {
+                    // Each alternative's rule lines, as a puzzle of its own writes them.
+                    let lines: Vec<String> = alternatives
+                        .iter()
+                        .map(|rules| {
+                            let alone = Spec { n, boxes: self.boxes, givens: vec![0; n * n], rules: rules.clone() };
+                            alone.text().lines().skip(3 + n).map(|l| format!("{l}\n")).collect()
+                        })
+                        .collect();
+                    format!("either\n{}end", lines.join("or\n"))
+                }
             };
             out.push('\n');
         }
@@ -272,7 +291,8 @@ impl Spec {
                 | Rule::Lunchbox(..)
                 | Rule::ValueIndex(..)
                 | Rule::CountDistinct(..)
-                | Rule::FullRank(..) => return None,
+                | Rule::FullRank(..)
+                | Rule::Either(..) => return None,
                 Rule::White(a, b, d) => add("difference", valued(&[*a, *b], *d)),
                 Rule::Black(a, b, r) => add("ratio", valued(&[*a, *b], *r)),
                 Rule::X(a, b) => add("xv", format!("{{\"cells\":{},\"value\":\"X\"}}", list(&[*a, *b]))),
@@ -397,6 +417,9 @@ impl Spec {
             Rule::Nonconsecutive => (0..n * n).all(|a| {
                 self.neighbours(a).into_iter().all(|b| marked(&["white", "black"], a, b) || g[a].abs_diff(g[b]) != 1)
             }),
+            Rule::Either(alternatives) => {
+                alternatives.iter().any(|rules| Spec { rules: rules.clone(), ..self.clone() }.keeps(g))
+            }
             Rule::Extra(cs) | Rule::Killer(cs, None) => distinct(cs),
             Rule::Killer(cs, Some(s)) => distinct(cs) && sum(cs) == *s,
             Rule::LittleKiller(cs, s) => sum(cs) == *s,
@@ -951,6 +974,20 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
             }
             Rule::FullRank(clue, (1 + below + rng.below(2)).min(4 * n) as u32)
         }
+        55 => {
+            let alternative = |rng: &mut Rng| -> Vec<Rule> {
+                let rules = 1 + rng.below(2);
+                let mut drawn = Vec::new();
+                while drawn.len() < rules {
+                    let kind = rng.below(KINDS);
+                    if !NOT_IN_EITHER.contains(&kind) {
+                        drawn.push(random_rule(rng, kind, n, grid));
+                    }
+                }
+                drawn
+            };
+            Rule::Either((0..1 + rng.below(3)).map(|_| alternative(rng)).collect())
+        }
         34 => Rule::RowIndex(vec![rng.below(n * n)]),
         35 => Rule::ColumnIndex(vec![rng.below(n * n)]),
         36 => Rule::BoxIndex(vec![rng.below(n * n)]),
@@ -968,7 +1005,7 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
     }
 }
 
-const KINDS: usize = 55;
+const KINDS: usize = 56;
 
 fn random_spec(rng: &mut Rng, n: usize, boxes: (usize, usize), rules: usize, givens: usize) -> Spec {
     let grid = random_grid(rng, n, boxes);
@@ -1127,4 +1164,43 @@ fn the_fpuzzles_reader_reads_what_the_native_format_reads() {
         solvable += usize::from(expected > 0);
     }
     assert!(checked >= 100 && solvable >= 20, "{checked} checked, {solvable} with solutions, {refused} refused");
+}
+
+/// `either` blocks (ISS's `Or`) with another rule or none, on 4x4 and
+/// 6x6, under direct, order and log digits and both engines, against the
+/// oracle: at least one alternative's rules all hold, each grid counted
+/// once however many do. Some keep solutions, some have none, and some
+/// have alternatives that hold together.
+#[test]
+fn either_blocks_match_the_oracle_under_every_encoding() {
+    let mut rng = rng(5555);
+    let mut counts = Vec::new();
+    let mut overlapping = 0;
+    for i in 0..60 {
+        let (n, boxes, givens) = if i % 5 == 4 { (6, (2, 3), 14) } else { (4, (2, 2), rng.below(3)) };
+        let others = rng.below(2);
+        let mut spec = random_spec(&mut rng, n, boxes, others, givens);
+        let grid = random_grid(&mut rng, n, boxes);
+        spec.rules.push(random_rule(&mut rng, 55, n, &grid));
+        let text = spec.text();
+        let expected = u128::from(spec.oracle());
+        let Some(Rule::Either(alternatives)) = spec.rules.last() else { unreachable!() };
+        let together = |g: &[u32]| {
+            let held = alternatives.iter().filter(|rules| Spec { rules: rules.to_vec(), ..spec.clone() }.keeps(g));
+            spec.keeps(g) && held.count() >= 2
+        };
+        overlapping += u64::from(crate::common::count_grids(n, boxes, &spec.givens, &together) > 0);
+        for (encoding, engine) in [
+            ("direct", EngineKind::Enum),
+            ("direct", EngineKind::Blocking),
+            ("order", EngineKind::Enum),
+            ("log", EngineKind::Blocking),
+        ] {
+            assert_eq!(count(&text, encoding, engine), expected, "{encoding} {engine:?}\n{text}");
+        }
+        counts.push(expected);
+    }
+    assert!(counts.iter().filter(|&&c| c > 0).count() >= 15, "{counts:?}");
+    assert!(counts.contains(&0), "{counts:?}");
+    assert!(overlapping >= 5, "{overlapping} puzzles with grids that keep two alternatives");
 }

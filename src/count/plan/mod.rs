@@ -62,7 +62,7 @@ use super::symmetry::{self, Relabelling};
 use super::takuzu::Takuzu;
 use super::{CountError, EngineKind, Limits, Observer, Stop};
 use crate::encode::{encode, Encoding};
-use crate::model::{Cell, Grid, Puzzle};
+use crate::model::{Cell, Constraint, Grid, Puzzle};
 pub use candidates::Candidates;
 pub use methods::BANDS_PROBE;
 use methods::{deadline, Keep, Learnt, Scaled};
@@ -189,8 +189,12 @@ impl Plan {
     /// The engine that enumerates `puzzle`: the one asked for, else the
     /// grid engine for a puzzle it takes ([`super::grid::unfit`] says
     /// nothing; direct digits) and no given-aware reduction, else
-    /// `enum`; an error when the grid engine is asked for a puzzle it
-    /// cannot count.
+    /// `blocking` for a puzzle with alternatives ([`Constraint::AnyOf`]:
+    /// the enum engine branches on cells only, and an alternative's
+    /// selector, left open, prunes nothing until every cell has a digit,
+    /// where varisat decides it: measured 3.5 s against 0.11 s on ISS's
+    /// "Killer lunchboxes"), else `enum`; an error when the grid engine
+    /// is asked for a puzzle it cannot count.
     pub fn engine_for(&self, puzzle: &Puzzle) -> Result<EngineKind, CountError> {
         let unfit = || super::grid::unfit(puzzle, self.encoding.digits);
         match self.engine {
@@ -204,6 +208,9 @@ impl Plan {
             }
             Some(kind) => Ok(kind),
             None if !self.encoding.reduce && unfit().is_none() => Ok(EngineKind::Grid),
+            None if puzzle.constraints().iter().any(|c| matches!(c, Constraint::AnyOf { .. })) => {
+                Ok(EngineKind::Blocking)
+            }
             None => Ok(EngineKind::Enum),
         }
     }

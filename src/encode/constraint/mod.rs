@@ -71,6 +71,11 @@
 //!   `e` for each `d` and at most one `d` for each `e`, and `image = d ∧
 //!   cell = e -> r(d, e)` for every cell and digits, with `r(d, e) ∧ image
 //!   = d -> cell = e` and `r(d, e) ∧ cell = e -> image = d` for propagation.
+//! - `AnyOf` (ISS's `Or`, the native `either`): a selector per
+//!   alternative, one of them true, and each alternative's clauses (groups
+//!   and relations as forbidden pairs) with its negated selector added; a
+//!   selector is no function of the digits, which no count sees (counts
+//!   project onto the cells).
 //! - `Lex` (`a ≤lex rename(b)`): a defined variable `eq(k)` per position
 //!   after the first, true when the positions before `k` are equal (`eq(k)
 //!   -> eq(k-1)`, `eq(k) ∧ b = v -> a = rename(v)`, and `eq(k-1) ∧ a =
@@ -271,6 +276,25 @@ fn at_most_one(lits: &[Lit], out: &mut dyn ClauseSink) {
         for &b in &lits[i + 1..] {
             out.add_clause(&[!a, !b]);
         }
+    }
+}
+
+/// A sink that adds a literal to every clause: the clauses hold only
+/// where `unless` is false (an alternative's, under its selector).
+struct Guarded<'a> {
+    out: &'a mut dyn ClauseSink,
+    unless: Lit,
+}
+
+impl ClauseSink for Guarded<'_> {
+    fn add_clause(&mut self, lits: &[Lit]) {
+        let mut guarded = lits.to_vec();
+        guarded.push(self.unless);
+        self.out.add_clause(&guarded);
+    }
+
+    fn new_var(&mut self) -> varisat::Var {
+        self.out.new_var()
     }
 }
 
@@ -532,6 +556,37 @@ pub(super) fn encode_constraint(
             rank::encode_rank(line, *rank, *alone, *side, *latin, n, spelling, out)
         }
         Constraint::DistinctReadings { side } => rank::encode_distinct_readings(*side, n, spelling, out),
+        Constraint::AnyOf { alternatives } => {
+            // A selector per alternative, one of them true, and each
+            // alternative's clauses under its selector. A selector is no
+            // function of the digits (a grid may satisfy two
+            // alternatives), which no count sees: counts are of the cells'
+            // digits only (the projection). The cells' spellings are made
+            // first, outside the guard, as every other rule shares them.
+            let selectors: Vec<Lit> = alternatives.iter().map(|_| out.new_var().positive()).collect();
+            out.add_clause(&selectors);
+            for (alternative, &selector) in alternatives.iter().zip(&selectors) {
+                for (cell, d) in itertools::iproduct!(alternative.cells(), digits()) {
+                    spelling.is(cell, d, out);
+                }
+                let guarded = &mut Guarded { out: &mut *out, unless: !selector };
+                for cells in &alternative.distinct {
+                    for (&a, &b) in cells.iter().tuple_combinations() {
+                        for d in digits() {
+                            guarded.add_clause(&[spelling.not(a, d), spelling.not(b, d)].concat());
+                        }
+                    }
+                }
+                for r in &alternative.relations {
+                    for (i, j) in itertools::iproduct!(digits(), digits()).filter(|&(i, j)| !r.predicate.allows(i, j)) {
+                        guarded.add_clause(&[spelling.not(r.a, i), spelling.not(r.b, j)].concat());
+                    }
+                }
+                for c in &alternative.constraints {
+                    encode_constraint(c, differ, sums, lines, n, spelling, guarded);
+                }
+            }
+        }
         Constraint::Counting { cells } => {
             // Each digit v: none of the cells or exactly v of them.
             for v in digits() {

@@ -6,7 +6,7 @@
 use std::cmp::Ordering;
 
 use super::{Args, RuleError};
-use crate::model::{Cell, Constraint, GroupKind, Predicate, Puzzle};
+use crate::model::{Alternative, Cell, Constraint, GroupKind, Predicate, Puzzle};
 
 /// What rules need of each other while a puzzle is read: the cells in
 /// killer cages (cages may not overlap), the markers placed (which the
@@ -24,6 +24,9 @@ pub struct Context {
     /// read, with the tie mode.
     pub(super) ranks: Vec<(Vec<Cell>, u32)>,
     pub(super) ties: Option<Ties>,
+    /// Whether an alternative ([`alternative`]) placed markers: the
+    /// negative constraints, which spare marked pairs, are then refused.
+    conditional_markers: bool,
 }
 
 /// When full rank's readings may tie (ISS's `FullRankTies`).
@@ -91,6 +94,12 @@ impl Context {
     /// nonconsecutive and the negative constraints (on the pairs of
     /// orthogonal neighbours without a marker of their family).
     pub fn finish(self, p: &mut Puzzle) -> Result<(), RuleError> {
+        if self.conditional_markers && (self.nonconsecutive || !self.negatives.is_empty()) {
+            return Err(RuleError::from(
+                "a negative constraint (or nonconsecutive) with markers inside an alternative: whether an unmarked \
+                 pair is spared would depend on the alternative (ISS refuses it too)",
+            ));
+        }
         let ties = self.ties.unwrap_or(Ties::OnlyUnclued);
         let side = p.side();
         // Where every row and column holds each digit once, exactly four
@@ -164,6 +173,63 @@ impl Context {
 const FROM_ZERO_RATIO: &str =
     "a black dots' negative on a grid whose values run from 0: the pairs of values are not a ratio of digits; not read yet";
 
+/// One alternative of a [`Constraint::AnyOf`] (the native `either`
+/// block's, ISS's `Or`'s): `branch` is a copy of `base`, a
+/// [`Puzzle::branch`], to which the alternative's rules were added, with
+/// their own context `own`; what they added is the alternative (a given becomes a
+/// [`Constraint::Digits`], a group a set of distinct cells). Rules that
+/// act on the whole grid once every rule is read (negative constraints,
+/// nonconsecutive, minimum and maximum cells, full rank) are refused
+/// inside; markers placed are noted in `root`, for [`Context::finish`].
+/// `None`: a rule of the alternative holds on no grid
+/// ([`Puzzle::impossible_branch`]), so the alternative never holds.
+pub fn alternative(
+    base: &Puzzle,
+    branch: &Puzzle,
+    own: &Context,
+    root: &mut Context,
+) -> Result<Option<Alternative>, RuleError> {
+    let global = [
+        (!own.negatives.is_empty(), "negative constraints"),
+        (own.nonconsecutive, "nonconsecutive"),
+        (!own.minimum.is_empty() || !own.maximum.is_empty(), "minimum and maximum cells"),
+        (!own.ranks.is_empty() || own.ties.is_some(), "full rank"),
+    ];
+    if let Some((_, what)) = global.iter().find(|g| g.0) {
+        return Err(RuleError::from(format!(
+            "{what} inside an alternative: not read (the rule acts on the whole grid once every rule is read)"
+        )));
+    }
+    root.conditional_markers |= own.conditional_markers || !own.markers.is_empty();
+    if branch.impossible_branch() {
+        return Ok(None);
+    }
+    let (groups, relations, constraints) = (base.groups().len(), base.relations().len(), base.constraints().len());
+    let kept = branch.groups().get(..groups) == Some(base.groups())
+        && branch.relations().get(..relations) == Some(base.relations())
+        && branch.constraints().get(..constraints) == Some(base.constraints())
+        && branch.first_value() == base.first_value();
+    if !kept {
+        return Err(RuleError::from("a rule inside an alternative changed the rest of the puzzle: not read"));
+    }
+    let mut found = Alternative::default();
+    for group in &branch.groups()[groups..] {
+        if !matches!(group.kind, GroupKind::Extra | GroupKind::Cage) {
+            return Err(RuleError::from(format!("{} inside an alternative: not read", group.describe())));
+        }
+        found.distinct.push(group.cells.clone());
+    }
+    found.relations = branch.relations()[relations..].to_vec();
+    for cell in branch.cells().filter(|&c| branch.given(c) != base.given(c)) {
+        let Some(d) = branch.given(cell) else {
+            return Err(RuleError::from("a rule inside an alternative cleared a given: not read"));
+        };
+        found.constraints.push(Constraint::Digits { cell, allowed: 1 << (d - 1) });
+    }
+    found.constraints.extend_from_slice(&branch.constraints()[constraints..]);
+    Ok(Some(found))
+}
+
 /// A marker between two touching cells: its relation, and its place for
 /// the negative constraints.
 pub(super) fn marker(p: &mut Puzzle, ctx: &mut Context, a: &Args, marker: Marker) -> Result<(), RuleError> {
@@ -188,6 +254,11 @@ pub(super) fn marker(p: &mut Puzzle, ctx: &mut Context, a: &Args, marker: Marker
     ctx.markers.push((marker, x, y));
     Ok(())
 }
+
+/// How deep alternatives may nest (an `either` inside an `either` ...):
+/// each level is a level of recursion in the readers, the encoder and the
+/// checker, so a deeper nest is refused rather than run out of stack.
+pub const MOST_NESTED: usize = 16;
 
 /// Every pair of orthogonally adjacent cells, once.
 pub fn orthogonal_pairs(n: usize) -> Vec<(Cell, Cell)> {

@@ -26,7 +26,7 @@ mod context;
 mod table;
 
 pub use build::{entropy_windows, every_nth, merged_terms, modular_windows, windows_2x2};
-pub use context::{orthogonal_pairs, Context, Ties};
+pub use context::{alternative, orthogonal_pairs, Context, Ties, MOST_NESTED};
 
 use super::{Cell, Puzzle};
 

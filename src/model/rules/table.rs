@@ -256,6 +256,22 @@ pub(super) const RULES: &[Rule] = &[
         parity(p, &a.cells, false)
     }),
     rule(
+        "given",
+        None,
+        Shape::EachCell,
+        Value::Required,
+        "Each cell holds the digit: a given as a rule line (inside an `either` block, a given of the alternative).",
+        "r1c1 = 5",
+        |p, a, _| {
+            let n = p.digits() as i64;
+            let d = a.value.filter(|v| (1..=n).contains(v)).ok_or_else(|| {
+                RuleError::value(format!("expected a digit from 1 to {n}, found {}", a.value.unwrap_or(0)))
+            })?;
+            let allowed = 1u64 << (d - 1);
+            a.cells.iter().try_for_each(|&cell| p.add_constraint(Constraint::Digits { cell, allowed })).map_err(RuleError::from)
+        },
+    ),
+    rule(
         "minimum",
         Some("minimum"),
         Shape::EachCell,

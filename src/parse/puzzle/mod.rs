@@ -12,8 +12,8 @@
 
 use super::grid::{box_shape, read_row};
 use super::{quote, ParseError, Pos};
-use crate::model::rules::Context;
-use crate::model::{Cell, Digit, ModelError, Puzzle};
+use crate::model::rules::{self, Context};
+use crate::model::{Cell, Constraint, Digit, ModelError, Puzzle};
 
 mod directive;
 
@@ -235,10 +235,94 @@ impl Builder<'_> {
             }
         }
         let mut ctx = Context::new();
-        for (_, line) in &self.lines {
-            Directive { p, line, n }.add(&mut puzzle, &mut ctx)?;
-        }
+        add_lines(p, &self.lines, n, 0, &mut puzzle, &mut ctx)?;
         ctx.finish(&mut puzzle).map_err(|e| p.error(Pos { line: 1, col: 1 }, e.message))?;
         Ok(puzzle)
     }
+}
+
+/// A rule line: its number and words.
+type Line<'a> = (usize, Vec<Word<'a>>);
+
+/// Adds the rule lines to `puzzle`: each a rule, or an `either` block
+/// (`either`, the alternatives' lines split at `or` lines, `end`), which
+/// becomes one [`Constraint::AnyOf`]; blocks nest, up to
+/// [`rules::MOST_NESTED`] (`depth` of them around these lines).
+fn add_lines(
+    p: &Parser,
+    lines: &[Line],
+    n: usize,
+    depth: usize,
+    puzzle: &mut Puzzle,
+    ctx: &mut Context,
+) -> Result<(), ParseError> {
+    let mut i = 0;
+    while i < lines.len() {
+        let line = &lines[i].1;
+        let head = line[0];
+        if let Some(extra) = line.get(1).filter(|_| matches!(head.text, "either" | "or" | "end")) {
+            return Err(
+                p.error(extra.pos, format!("expected nothing after {}, found {}", head.text, quote(extra.text)))
+            );
+        }
+        match head.text {
+            "either" if depth == rules::MOST_NESTED => {
+                let why = format!("either blocks nested deeper than {}: not read", rules::MOST_NESTED);
+                return Err(p.error(head.pos, why));
+            }
+            "either" => {
+                let (branches, next) = either_block(p, lines, i)?;
+                let start = puzzle.branch();
+                let mut alternatives = Vec::with_capacity(branches.len());
+                for (at, branch_lines) in branches {
+                    let mut branch = start.clone();
+                    let mut own = Context::new();
+                    add_lines(p, branch_lines, n, depth + 1, &mut branch, &mut own)?;
+                    let found = rules::alternative(&start, &branch, &own, ctx).map_err(|e| p.error(at, e.message))?;
+                    alternatives.extend(found);
+                }
+                puzzle
+                    .add_constraint(Constraint::AnyOf { alternatives })
+                    .map_err(|e| p.error(head.pos, e.to_string()))?;
+                i = next;
+            }
+            "or" | "end" => {
+                return Err(p.error(head.pos, format!("{} outside an either block", head.text)));
+            }
+            _ => {
+                Directive { p, line, n }.add(puzzle, ctx)?;
+                i += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The alternatives of the `either` block that starts at `lines[start]`
+/// (each with where it starts, for errors), and the index past its `end`.
+#[allow(clippy::type_complexity)]
+fn either_block<'l, 'a>(
+    p: &Parser,
+    lines: &'l [Line<'a>],
+    start: usize,
+) -> Result<(Vec<(Pos, &'l [Line<'a>])>, usize), ParseError> {
+    let mut depth = 0;
+    let mut branches = Vec::new();
+    let (mut from, mut at) = (start + 1, lines[start].1[0].pos);
+    for (i, (_, line)) in lines.iter().enumerate().skip(start + 1) {
+        match (line[0].text, depth) {
+            ("either", _) => depth += 1,
+            ("end", 0) => {
+                branches.push((at, &lines[from..i]));
+                return Ok((branches, i + 1));
+            }
+            ("end", _) => depth -= 1,
+            ("or", 0) => {
+                branches.push((at, &lines[from..i]));
+                (from, at) = (i + 1, line[0].pos);
+            }
+            _ => {}
+        }
+    }
+    Err(p.error(lines[start].1[0].pos, "an either block with no end: close it with a line \"end\""))
 }
