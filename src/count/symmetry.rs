@@ -187,10 +187,13 @@ struct Lines {
 /// with column 1 fixed, or those of both outside the first band and stack
 /// with the first box fixed, whichever are more.
 fn line_permutations(puzzle: &Puzzle) -> Option<Lines> {
-    if !puzzle.relations().is_empty() || !puzzle.constraints().is_empty() {
+    let n = puzzle.side();
+    // A grid of more digits than its side (ISS's `6x6~9`) has the rows'
+    // and columns' cells of a Latin square but not its lines of every
+    // digit.
+    if !puzzle.relations().is_empty() || !puzzle.constraints().is_empty() || puzzle.digits() != n {
         return None;
     }
-    let n = puzzle.side();
     let plain = match puzzle.boxes() {
         Some((h, w)) => Puzzle::sudoku(h, w).ok()?,
         None => Puzzle::latin(n).ok()?,

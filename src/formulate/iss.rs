@@ -43,16 +43,21 @@ fn full_line(cells: &[Cell], n: usize) -> Option<(String, bool)> {
 
 /// The constraint string of `puzzle`, one item a line.
 pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
-    let n = puzzle.side();
-    if puzzle.digits() != n {
-        return Err(refuse(format!("{} digits on a side of {n}", puzzle.digits())));
+    let (n, values) = (puzzle.side(), puzzle.digits());
+    if values < n {
+        return Err(refuse(format!("{values} digits on a side of {n}")));
     }
     if n > 16 {
         return Err(refuse(format!("a side of {n} (ISS names cells up to 16)")));
     }
-    // On a grid whose values run from 0, each digit stands for its value and 1.
+    // On a grid whose values run from 0, each digit stands for its value
+    // and 1; a grid of more values than its side says how many.
     let shift = puzzle.digit_shift();
-    let range = if shift == 0 { String::new() } else { format!("~0-{}", n - 1) };
+    let range = match (shift, values == n) {
+        (0, true) => String::new(),
+        (0, false) => format!("~{values}"),
+        _ => format!("~0-{}", values - 1),
+    };
     let mut items = vec![format!(".Shape~{n}x{n}{range}")];
     let regions: Vec<&Vec<Cell>> =
         puzzle.groups().iter().filter(|g| g.kind == GroupKind::Region).map(|g| &g.cells).collect();
@@ -65,8 +70,8 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
             }
         }
         let left = labels.iter().filter(|&&l| l == '#').count();
-        if left == n {
-            return Err(refuse("cells in no region, as many as a region holds (ISS would make them one)"));
+        if (n..=values).contains(&left) {
+            return Err(refuse("cells in no region, as many as a region may hold (ISS would make them one)"));
         }
         Ok(labels.into_iter().collect())
     };
@@ -83,6 +88,15 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
             items.push(".NoBoxes".into());
             if !regions.is_empty() {
                 let pieces: Vec<Vec<Cell>> = regions.iter().map(|r| r.to_vec()).collect();
+                // Regions of another size than the side (a grid of more
+                // values): ISS's RegionSize says it, the same for all.
+                let size = pieces[0].len();
+                if pieces.iter().any(|p| p.len() != size) {
+                    return Err(refuse("regions of different sizes"));
+                }
+                if size != n {
+                    items.push(format!(".RegionSize~{size}"));
+                }
                 items.push(format!(".Jigsaw~{}", layout(&pieces)?));
             }
         }

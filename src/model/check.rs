@@ -108,7 +108,7 @@ impl Checker {
         {
             return false;
         }
-        let all = u64::MAX >> (64 - side);
+        let all = u64::MAX >> (64 - values);
         for (group, cells) in self.groups() {
             // A bit per digit (1..=64, checked above): all differ when the
             // group has as many bits as cells.
@@ -116,7 +116,7 @@ impl Checker {
             // Full groups (most) need no population count, which takes
             // dozens of instructions on the baseline x86-64 target.
             let differ =
-                if group.cells.len() == side { seen == all } else { seen.count_ones() as usize == group.cells.len() };
+                if group.cells.len() == values { seen == all } else { seen.count_ones() as usize == group.cells.len() };
             if !differ {
                 return false;
             }

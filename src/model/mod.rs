@@ -110,6 +110,8 @@ pub enum ModelError {
     GroupRepeatsCell(Cell),
     #[error("a region has {len} cells; it needs {side}, one per digit")]
     RegionSize { len: usize, side: usize },
+    #[error("{digits} digits on a side of {side}: a grid needs at least its side's and at most {MAX_SIDE}")]
+    Digits { digits: usize, side: usize },
     #[error("cell {0} is in two regions")]
     RegionsOverlap(Cell),
     #[error("grid side {0}: it must be 1 to {MAX_SIDE}")]
@@ -125,7 +127,8 @@ pub enum ModelError {
 pub struct Puzzle {
     side: usize,
     /// The digits a cell may hold are `1..=digits`: `side`, except for
-    /// Takuzu's two.
+    /// Takuzu's two and ISS's grids of more values than the side
+    /// ([`Puzzle::set_digits`]).
     digits: usize,
     /// The value digit 1 stands for: 1, or 0 for a grid whose values run
     /// `0..side` (ISS's `0-8` grids). Constraints hold digits; only the
@@ -276,10 +279,12 @@ impl Puzzle {
     }
 
     /// Adds an irregular region of `side` cells (a jigsaw piece) as an
-    /// all-different group; no cell may be in two regions.
+    /// all-different group; no cell may be in two regions. On a grid of
+    /// more digits than its side ([`Puzzle::set_digits`]) a region may
+    /// hold up to as many cells as digits (ISS's `RegionSize`).
     pub fn add_region(&mut self, cells: Vec<Cell>) -> Result<(), ModelError> {
         let side = self.side();
-        if cells.len() != side {
+        if cells.len() != side && !(side..=self.digits).contains(&cells.len()) {
             return Err(ModelError::RegionSize { len: cells.len(), side });
         }
         self.check_group(&cells)?;
@@ -468,6 +473,19 @@ impl Puzzle {
     /// in what the puzzle prints (its constraints stay on digits).
     pub fn set_values_from_zero(&mut self) {
         self.first_value = 0;
+    }
+
+    /// Lets every cell hold the digits `1..=digits`, more than the side
+    /// (ISS's `Shape~6x6~9`): rows, columns and regions then hold
+    /// different digits, not every digit. For a grid without boxes, before
+    /// any given or rule.
+    pub fn set_digits(&mut self, digits: usize) -> Result<(), ModelError> {
+        let side = self.side;
+        if digits < side || digits > MAX_SIDE || self.boxes.is_some() {
+            return Err(ModelError::Digits { digits, side });
+        }
+        self.digits = digits;
+        Ok(())
     }
 
     /// Rows and columns of a box, if the grid has boxes.

@@ -44,13 +44,27 @@ use crate::model::nfa::MOST_MACHINE_EDGES;
 /// [`LineRule::Skyline`]). The others are refused by name there.
 #[rustfmt::skip]
 const FROM_ZERO: &[&str] = &[
-    "", "Shape", "NoBoxes", "Jigsaw", "SearchPriority",
+    "", "Shape", "NoBoxes", "Jigsaw", "RegionSize", "SearchPriority",
     "Thermo", "Whisper", "Renban", "Between", "Lockout", "Palindrome", "GreaterThan", "WhiteDot",
     "AntiKnight", "AntiKing", "AntiConsecutive", "Diagonal", "Windoku", "DisjointSets", "AllDifferent",
     "SameValues", "Pair", "PairX", "Binary", "BinaryX", "Modular", "EqualityCage", "GlobalMod",
     "Quad", "ContainAtLeast", "ContainExact", "LookAndSay",
     "Cage", "Sum", "Arrow", "DoubleArrow", "Zipper", "LittleKiller", "X", "V", "StrictXV", "EqualSum",
     "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies", "Skyscraper",
+];
+
+/// The types read on a grid of more values than its side (`Shape~6x6~9`)
+/// or with regions of another size (`RegionSize`): those whose meaning
+/// there was checked against ISS's handlers (the values listed, sums,
+/// orders and differences of values; skyscrapers count cells, numbered
+/// rooms index cells up to the line's length, global entropy splits 9
+/// values). The others are refused by name there.
+#[rustfmt::skip]
+const MORE_VALUES: &[&str] = &[
+    "", "Shape", "NoBoxes", "Jigsaw", "RegionSize", "SearchPriority",
+    "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
+    "Sum", "Cage", "Arrow", "DoubleArrow", "Quad", "Diagonal", "AntiKnight", "AntiKing", "Regex", "NFA",
+    "Skyscraper", "NumberedRoom", "DisjointSets", "GlobalEntropy", "CountingCircles", "DutchFlatmates",
 ];
 
 /// The types ISS allows inside `Or` and `And` (its categories
@@ -86,7 +100,7 @@ impl Node<'_> {
 /// how satsudoku reads it. docs/rules.md shows this table ([`markdown`]).
 pub const TYPES: &[(&str, Reading)] = &[
     ("Given", Reading::Read("a given digit, or the cell's candidates (several givens of a cell: their intersection)")),
-    ("Shape", Reading::Read("an N x N grid with values 1..N, or 0..N-1 (`9x9~0-8`: see \"Values from 0\" below; boxes as ISS chooses them); other shapes and ranges are refused")),
+    ("Shape", Reading::Read("an N x N grid with values 1..V or 0..V-1, V = N unless given and at least N (`9x9~0-8`, `6x6~9`: see \"Values from 0\" and \"More values than the side\" below; boxes as ISS chooses them); rectangles, other ranges and grid types are refused")),
     ("NoBoxes", Reading::Read("no boxes: a Latin square (with jigsaw regions, if any)")),
     ("Jigsaw", Reading::Read("irregular regions: they replace the boxes with `NoBoxes`, else they are extra regions")),
     ("Thermo", Reading::Read("`thermo`")),
@@ -144,7 +158,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("ChaosConstruction", Reading::Refused(CHAOS)),
     ("ChaosArrow", Reading::Refused(CHAOS)),
     ("ChaosCount", Reading::Refused(CHAOS)),
-    ("RegionSize", Reading::Refused("regions of another size than the number of digits: not in satsudoku's model yet")),
+    ("RegionSize", Reading::Read("the size of the boxes (ISS's shape for it) and jigsaw pieces, from the side to the number of values")),
     ("RegionSameValues", Reading::Refused("regions of another size than the number of digits: not in satsudoku's model yet")),
     ("Var", Reading::Refused("cells outside the grid: not in satsudoku's model yet")),
     ("Doppelganger", Reading::Refused(RANGE)),
@@ -554,8 +568,30 @@ pub fn cell_id(cell: Cell) -> String {
 /// ISS's box shape for an `n x n` grid (`CellGeometry.boxDimsForSize`):
 /// the tallest box not taller than wide, or none (a prime side).
 pub fn box_shape(n: usize) -> Option<(usize, usize)> {
-    let root = (1..=n).take_while(|k| k * k <= n).last().unwrap_or(1);
-    (2..=root).rev().find(|small| n % small == 0).map(|small| (small, n / small))
+    box_dims(n, n)
+}
+
+/// ISS's boxes of `size` cells on an `n x n` grid
+/// (`CellGeometry.boxDimsForSize`): rows and columns of a box, the
+/// shorter side first, or none.
+fn box_dims(n: usize, size: usize) -> Option<(usize, usize)> {
+    let root = (1..=size).take_while(|k| k * k <= size).last().unwrap_or(1);
+    (2..=root).rev().filter(|small| size % small == 0).find_map(|small| {
+        let large = size / small;
+        if n % small == 0 && n % large == 0 {
+            Some((small, large))
+        } else {
+            None
+        }
+    })
+}
+
+/// The boxes of `h x w` cells of an `n x n` grid, in reading order, each
+/// in reading order.
+fn boxes_of(n: usize, (h, w): (usize, usize)) -> Vec<Vec<Cell>> {
+    itertools::iproduct!(0..n / h, 0..n / w)
+        .map(|(br, bc)| itertools::iproduct!(0..h, 0..w).map(|(i, j)| Cell::new(br * h + i, bc * w + j)).collect())
+        .collect()
 }
 
 struct Reader<'a> {
@@ -585,13 +621,32 @@ impl Reader<'_> {
             }
         }
         let tree = self.tree()?;
-        let (n, from_zero) = self.side()?;
-        let no_boxes = self.items.iter().any(|i| i.kind.text == "NoBoxes") || box_shape(n).is_none();
-        let mut p = match box_shape(n) {
-            Some((h, w)) if !no_boxes => Puzzle::sudoku(h, w),
+        let (n, values, from_zero) = self.side()?;
+        let size = self.region_size(n, values)?;
+        let no_boxes = self.items.iter().any(|i| i.kind.text == "NoBoxes");
+        let dims = box_dims(n, size).filter(|_| !no_boxes);
+        let plain = values == n && size == n;
+        let mut p = match dims {
+            Some((h, w)) if plain => Puzzle::sudoku(h, w),
             _ => Puzzle::latin(n),
         }
         .map_err(|e| self.err(Pos { line: 1, col: 1 }, e.to_string()))?;
+        if !plain {
+            // More values than the side, or regions of another size: the
+            // boxes (ISS's of `size` cells) are regions.
+            let at = self.items.iter().find(|i| i.kind.text == "Shape").map_or(Pos { line: 1, col: 1 }, |i| i.kind.pos);
+            p.set_digits(values).map_err(|e| self.err(at, e.to_string()))?;
+            for cells in dims.map(|d| boxes_of(n, d)).unwrap_or_default() {
+                p.add_region(cells).map_err(|e| self.err(at, e.to_string()))?;
+            }
+            if let Some(item) = self.items.iter().find(|i| !MORE_VALUES.contains(&i.kind.text.as_str())) {
+                let why = format!(
+                    "on a grid of {values} values on a side of {n}, or regions of {size} cells: not read yet (its \
+                     meaning there is not checked against ISS's)"
+                );
+                return Err(self.err(item.kind.pos, format!("ISS constraint {} {why}", item.kind.text)));
+            }
+        }
         if from_zero {
             p.set_values_from_zero();
             if let Some(item) = self.items.iter().find(|i| !FROM_ZERO.contains(&i.kind.text.as_str())) {
@@ -602,8 +657,9 @@ impl Reader<'_> {
         }
         // Jigsaw pieces are the regions of a grid without boxes (region-sum
         // lines read them, as ISS's do), else extra all-different groups.
+        let pieces_replace_boxes = no_boxes || dims.is_none();
         for item in self.items.iter().filter(|i| i.kind.text == "Jigsaw") {
-            self.jigsaw(&mut p, item, no_boxes)?;
+            self.jigsaw(&mut p, item, pieces_replace_boxes, size)?;
         }
         let mut ctx = Context::new();
         for node in &tree {
@@ -676,11 +732,11 @@ impl Reader<'_> {
         }
     }
 
-    /// The side, from the `Shape` items (9 if none), and whether the
-    /// values run from 0 (`9x9~0-8`).
-    fn side(&self) -> Result<(usize, bool), ParseError> {
-        let mut side = None;
-        let mut from_zero = None;
+    /// The side, from the `Shape` items (9 if none), the number of values
+    /// (the side unless the shape says), and whether they run from 0
+    /// (`9x9~0-8`).
+    fn side(&self) -> Result<(usize, usize, bool), ParseError> {
+        let mut found: Option<(usize, usize, bool)> = None;
         for item in self.items.iter().filter(|i| i.kind.text == "Shape") {
             let at = item.args.first().map_or(item.kind.pos, |w| w.pos);
             let spec: Vec<&str> = item.args.iter().map(|w| w.text.as_str()).collect();
@@ -696,13 +752,22 @@ impl Reader<'_> {
             if !(1..=crate::model::MAX_SIDE).contains(&rows) {
                 return Err(self.err(at, format!("expected a side from 1 to {}", crate::model::MAX_SIDE)));
             }
-            let zero = match spec.get(1).copied().unwrap_or("") {
-                "" => false,
-                range if range == rows.to_string() || range == format!("1-{rows}") => false,
-                range if range == format!("0-{}", rows - 1) => true,
-                range => {
-                    return Err(self.err(item.args[1].pos, format!("values {range} on a {rows}x{rows} grid: {RANGE}")))
-                }
+            // A bare count of values (`6x6~9`: 1-9), or a range from 0 or 1
+            // (`9x9~0-8`, `9x9~1-9`); at least the side's, as ISS requires.
+            let range = spec.get(1).copied().unwrap_or("");
+            let number = |t: &str| t.parse::<usize>().ok().filter(|v| t == v.to_string());
+            let read = match range.split_once('-') {
+                _ if range.is_empty() => Some((rows, false)),
+                None => number(range).map(|v| (v, false)),
+                Some((from, to)) => match (number(from), number(to)) {
+                    (Some(0), Some(to)) => Some((to + 1, true)),
+                    (Some(1), Some(to)) => Some((to, false)),
+                    _ => None,
+                },
+            };
+            let (values, zero) = match read {
+                Some((values, zero)) if (rows..=crate::model::MAX_SIDE).contains(&values) => (values, zero),
+                _ => return Err(self.err(item.args[1].pos, format!("values {range} on a {rows}x{rows} grid: {RANGE}"))),
             };
             if let Some(kind) = spec.get(2).filter(|k| !k.is_empty() && **k != "Sudoku") {
                 return Err(self.err(item.args[2].pos, format!("grid type {kind}: not read (only Sudoku grids)")));
@@ -710,17 +775,41 @@ impl Reader<'_> {
             if spec.len() > 3 {
                 return Err(self.err(item.args[3].pos, "expected at most a shape, a value range and a grid type"));
             }
-            if side.is_some_and(|s| s != rows) || from_zero.is_some_and(|z| z != zero) {
+            if found.is_some_and(|f| f != (rows, values, zero)) {
                 return Err(self.err(at, "inconsistent Shape constraints"));
             }
-            side = Some(rows);
-            from_zero = Some(zero);
+            found = Some((rows, values, zero));
         }
-        Ok((side.unwrap_or(9), from_zero.unwrap_or(false)))
+        Ok(found.unwrap_or((9, 9, false)))
     }
 
-    fn jigsaw(&self, p: &mut Puzzle, item: &Item, no_boxes: bool) -> Result<(), ParseError> {
-        let n = p.side();
+    /// The size of the boxes and jigsaw pieces: `RegionSize`'s, else the
+    /// side; at most the number of values.
+    fn region_size(&self, n: usize, values: usize) -> Result<usize, ParseError> {
+        let mut size = None;
+        for item in self.items.iter().filter(|i| i.kind.text == "RegionSize") {
+            let (k, rest) = self.number_first(item)?;
+            if let Some(extra) = rest.first() {
+                return Err(self.err(extra.pos, "RegionSize takes one number, the cells of a region"));
+            }
+            if !(n as i64..=values as i64).contains(&k) {
+                let why = format!("regions of {k} cells on a side of {n} with {values} values: not read");
+                return Err(self.err(item.args[0].pos, why));
+            }
+            if size.is_some_and(|s| s != k as usize) {
+                return Err(self.err(item.kind.pos, "inconsistent RegionSize constraints"));
+            }
+            size = Some(k as usize);
+        }
+        Ok(size.unwrap_or(n))
+    }
+
+    /// A jigsaw layout (`JigsawLayout`'s reading): each label's cells a
+    /// piece when there are from the side's to the values' many of them,
+    /// one label of another size left out (ISS: "partially filled
+    /// grids"); each piece then of the region size (ISS's handler).
+    fn jigsaw(&self, p: &mut Puzzle, item: &Item, no_boxes: bool, size: usize) -> Result<(), ParseError> {
+        let (n, values) = (p.side(), p.digits());
         let Some(layout) = item.args.last().filter(|_| (1..=2).contains(&item.args.len())) else {
             return Err(self.err(item.kind.pos, "expected a jigsaw layout"));
         };
@@ -734,10 +823,16 @@ impl Reader<'_> {
         if labels.len() == 1 {
             return Ok(()); // one region: ISS adds nothing
         }
+        let mut left_out = false;
         for label in labels {
             let cells: Vec<Cell> = (0..n * n).filter(|&i| chars[i] == label).map(|i| Cell::new(i / n, i % n)).collect();
-            if cells.len() != n {
-                return Err(self.err(layout.pos, format!("jigsaw region {label:?} has {} cells, not {n}", cells.len())));
+            if !(n..=values).contains(&cells.len()) && !left_out {
+                left_out = true;
+                continue;
+            }
+            if cells.len() != size {
+                let why = format!("jigsaw region {label:?} has {} cells, not {size}", cells.len());
+                return Err(self.err(layout.pos, why));
             }
             let added = if no_boxes { p.add_region(cells) } else { p.add_group(cells) };
             added.map_err(|e| self.err(layout.pos, e.to_string()))?;
@@ -803,7 +898,7 @@ impl Reader<'_> {
                     self.given(p, word)?;
                 }
             }
-            "Shape" | "NoBoxes" | "Jigsaw" | "SearchPriority" => {}
+            "Shape" | "NoBoxes" | "Jigsaw" | "RegionSize" | "SearchPriority" => {}
             "Thermo" | "Renban" | "Palindrome" | "Zipper" | "Between" | "RegionSumLine" | "DoubleArrow"
             | "Entropic" => {
                 let cells = line(&item.args)?;
@@ -1116,8 +1211,8 @@ impl Reader<'_> {
             }
             "AntiTaxicab" => self.rule(p, ctx, "antitaxicab", Args::default(), at)?,
             "GlobalEntropy" | "GlobalMod" => {
-                if n != 9 {
-                    return Err(self.err(at, format!("ISS's {kind} is defined for 9 digits, not {n}")));
+                if p.digits() != 9 {
+                    return Err(self.err(at, format!("ISS's {kind} is defined for 9 digits, not {}", p.digits())));
                 }
                 let keyword = if kind == "GlobalEntropy" { "global-entropy" } else { "global-modular" };
                 self.rule(p, ctx, keyword, Args::default(), at)?;
@@ -1150,6 +1245,23 @@ impl Reader<'_> {
             "DisjointSets" => {
                 if p.boxes().is_some() {
                     self.rule(p, ctx, "disjoint", Args::default(), at)?;
+                } else if p.digits() != n {
+                    // The boxes are regions here: the cells at each
+                    // position of them (ISS's `disjointSetRegions`).
+                    let boxes: Vec<Vec<Cell>> = p
+                        .groups()
+                        .iter()
+                        .filter(|g| g.kind == crate::model::GroupKind::Region)
+                        .map(|g| g.cells.clone())
+                        .collect();
+                    let size = boxes.first().map_or(0, Vec::len);
+                    let no_boxes = self.items.iter().any(|i| i.kind.text == "NoBoxes");
+                    if !no_boxes && box_dims(n, size).is_some() {
+                        for k in 0..size {
+                            let cells = boxes.iter().map(|b| b[k]).collect();
+                            p.add_group(cells).map_err(|e| self.err(at, e.to_string()))?;
+                        }
+                    }
                 }
             }
             "AntiConsecutive" => {
@@ -1219,12 +1331,12 @@ impl Reader<'_> {
                 let pattern = regex_pattern(&token.text)
                     .ok_or_else(|| self.err(token.pos, "expected a pattern in base64url, as ISS writes it"))?;
                 let pattern: String = pattern.chars().filter(|c| !c.is_whitespace()).collect();
-                let regex = crate::model::regex::Regex::new(&pattern, n)
+                let regex = crate::model::regex::Regex::new(&pattern, p.digits())
                     .map_err(|e| self.err(token.pos, format!("the pattern {}: {e}", quote(&pattern))))?;
                 // Lines: an empty item ends one.
                 for group in item.args[1..].split(|w| w.text.is_empty()) {
                     let cells = line(group)?;
-                    if !regex.unrolls_within(cells.len(), n, MOST_MACHINE_EDGES) {
+                    if !regex.unrolls_within(cells.len(), p.digits(), MOST_MACHINE_EDGES) {
                         let large = "a regular expression whose unrolled automaton passes 200,000 edges on these cells: not read yet";
                         return Err(self.err(token.pos, large));
                     }
@@ -1281,7 +1393,7 @@ impl Reader<'_> {
     /// from 0), as the digits that stand for them.
     fn values(&self, words: &[Word], p: &Puzzle) -> Result<Vec<Digit>, ParseError> {
         let first = usize::from(p.first_value());
-        let last = first + p.side() - 1;
+        let last = first + p.digits() - 1;
         words
             .iter()
             .map(|w| match w.text.parse::<usize>() {

@@ -71,7 +71,7 @@ pub(super) const RULES: &[Rule] = &[
         Value::No,
         "Every 2x2 square holds a low, a middle and a high digit (1-3, 4-6, 7-9 on 9x9; ISS's GlobalEntropy).",
         "",
-        |p, _, _| global_windows(p, entropy_windows(p.side())),
+        |p, _, _| global_windows(p, entropy_windows(p.digits())),
     ),
     rule(
         "global-modular",
@@ -80,7 +80,7 @@ pub(super) const RULES: &[Rule] = &[
         Value::No,
         "Every 2x2 square holds a digit of each residue modulo 3 (1 4 7, 2 5 8, 3 6 9; ISS's GlobalMod).",
         "",
-        |p, _, _| global_windows(p, modular_windows(p.side())),
+        |p, _, _| global_windows(p, modular_windows(p.digits())),
     ),
     rule(
         "dutch-flatmates",
