@@ -407,7 +407,7 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         // Every cell's digits are in the domain, which this allows whole
         // (the domain is the intersection of what each cell allows).
         Constraint::Digits { .. } => true,
-        Constraint::DistinctReadings { .. } => true,
+        Constraint::DistinctReadings { .. } | Constraint::SameValues { .. } => true,
         // They compare digits through a fixed renaming, or by their order.
         Constraint::Lex { .. } | Constraint::Rank { .. } => false,
         // Not looked into: taken as not invariant, which is never wrong.

@@ -408,6 +408,12 @@ fn constraint_size(constraint: &crate::model::Constraint, digits: usize) -> (usi
             let clauses = steps.saturating_mul(5 * digits + 12).saturating_add(order.saturating_mul(digits));
             (vars, clauses, clauses.saturating_mul(3))
         }
+        // A sequential counter per set and digit: the set's size squared.
+        C::SameValues { sets } => {
+            let len = sets.first().map_or(0, Vec::len);
+            let vars = n.saturating_mul(digits).saturating_mul(len);
+            (vars, vars.saturating_mul(4), vars.saturating_mul(11))
+        }
         // Each alternative's rules, one literal longer each clause, and a
         // selector; its groups and relations as forbidden pairs.
         C::AnyOf { alternatives } => {

@@ -201,6 +201,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             | Constraint::Classes { .. }
             | Constraint::Rank { .. }
             | Constraint::DistinctReadings { .. }
+            | Constraint::SameValues { .. }
     );
     if shift != 0 && !from_zero {
         return Err(refuse(format!("{constraint} on a grid whose values run from 0")));
@@ -381,6 +382,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
         }
         Constraint::DistinctReadings { .. } => ".FullRankTies~none".to_owned(),
         Constraint::AnyOf { alternatives } => or_item(puzzle, alternatives)?,
+        Constraint::SameValues { sets } => format!(".SameValues~{}~{}", sets.len(), ids(&sets.concat())),
         Constraint::Sandwich { .. } => return Err(refuse("a sandwich between other digits than 1 and N")),
         Constraint::NotAllEqual { .. } => return Err(refuse("Takuzu's no three alike")),
         Constraint::DistinctLines { .. } => return Err(refuse("Takuzu's distinct rows and columns")),

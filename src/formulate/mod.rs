@@ -224,6 +224,8 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::Machine { .. } => "state machines over a line (ISS's NFA)",
         Constraint::AntiTaxicab { .. } => "the anti-taxicab rule",
         Constraint::Rank { .. } | Constraint::DistinctReadings { .. } => "full rank clues (ISS's FullRank)",
+        Constraint::SameValues { .. } => "sets of the same digits (ISS's SameValues)",
+        Constraint::AnyOf { .. } => "alternatives of rules (ISS's Or)",
         _ => "this constraint",
     }
 }

@@ -110,6 +110,10 @@ pub enum Constraint {
     /// No two of the grid's [`readings`] are equal (ISS's `FullRankTies`
     /// `none`).
     DistinctReadings { side: usize },
+    /// Every set holds the same digits, as often each (ISS's `SameValues`
+    /// and `RegionSameValues`; the native `same-values`): sets of one
+    /// size, which may share cells (a row and a column).
+    SameValues { sets: Vec<Vec<Cell>> },
     /// At least one of the alternatives holds, each a set of rules that
     /// all hold (ISS's `Or`, whose branches may be `And`s; the native
     /// `either` block). Several may hold at once: the puzzle's solutions
@@ -195,6 +199,15 @@ impl Constraint {
             | Constraint::Sandwich { cells, .. }
             | Constraint::Visible { cells, .. } => cells.clone(),
             Constraint::EqualSums { parts } => parts.concat(),
+            Constraint::SameValues { sets } => {
+                let mut once: Vec<Cell> = Vec::new();
+                for &c in sets.iter().flatten() {
+                    if !once.contains(&c) {
+                        once.push(c);
+                    }
+                }
+                once
+            }
             Constraint::AntiTaxicab { side }
             | Constraint::Rank { side, .. }
             | Constraint::DistinctReadings { side } => {
@@ -364,6 +377,14 @@ impl Constraint {
                 }
                 seen == u32::from(*target)
             }
+            Constraint::SameValues { sets } => {
+                let sorted = |set: &Vec<Cell>| {
+                    let mut digits: Vec<Digit> = set.iter().map(|&c| digit_of(c)).collect();
+                    digits.sort_unstable();
+                    digits
+                };
+                sets.windows(2).all(|w| sorted(&w[0]) == sorted(&w[1]))
+            }
             Constraint::EqualSums { parts } => {
                 let sum = |part: &Vec<Cell>| part.iter().map(|&c| i64::from(digit_of(c))).sum::<i64>();
                 parts.windows(2).all(|w| sum(&w[0]) == sum(&w[1]))
@@ -443,6 +464,9 @@ impl Constraint {
             }
             Constraint::Sandwich { low, high, .. } if low == high || usize::from(*high) > side || *low == 0 => {
                 Err(format!("{self}: the crusts are two different digits of 1..{side}"))
+            }
+            Constraint::SameValues { sets } if sets.len() < 2 || sets.iter().any(|s| s.len() != sets[0].len()) => {
+                Err(format!("{self}: the sets need the same size, two or more of them"))
             }
             Constraint::EqualSums { parts } if parts.len() < 2 || parts.iter().any(Vec::is_empty) => {
                 Err(format!("{self}: the sums need two or more parts, none empty"))
@@ -564,6 +588,9 @@ impl fmt::Display for Constraint {
             Constraint::Visible { cells: c, target } => write!(f, "{target} visible along {}", cells(c)),
             Constraint::EqualSums { parts } => {
                 write!(f, "equal sums of {}", itertools::join(parts.iter().map(|p| cells(p)), " / "))
+            }
+            Constraint::SameValues { sets } => {
+                write!(f, "the same digits in {}", itertools::join(sets.iter().map(|p| cells(p)), " / "))
             }
             Constraint::Index { cell, line, value } => {
                 write!(f, "{cell} = d puts {value} at the d-th of {}", cells(line))

@@ -50,7 +50,7 @@ const FROM_ZERO: &[&str] = &[
     "SameValues", "Pair", "PairX", "Binary", "BinaryX", "Modular", "EqualityCage", "GlobalMod",
     "Quad", "ContainAtLeast", "ContainExact", "LookAndSay",
     "Cage", "Sum", "Arrow", "DoubleArrow", "Zipper", "LittleKiller", "X", "V", "StrictXV", "EqualSum",
-    "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies", "Skyscraper",
+    "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies", "Skyscraper", "RegionSameValues",
 ];
 
 /// The types read on a grid of more values than its side (`Shape~6x6~9`)
@@ -65,6 +65,7 @@ const MORE_VALUES: &[&str] = &[
     "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
     "Sum", "Cage", "Arrow", "DoubleArrow", "Quad", "Diagonal", "AntiKnight", "AntiKing", "Regex", "NFA",
     "Skyscraper", "NumberedRoom", "DisjointSets", "GlobalEntropy", "CountingCircles", "DutchFlatmates",
+    "SameValues", "RegionSameValues",
 ];
 
 /// The types ISS allows inside `Or` and `And` (its categories
@@ -139,7 +140,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("AllDifferent", Reading::Read("`extra`")),
     ("Quad", Reading::Read("`quadruple`: the 2x2 from the cell holds the values (as often as listed)")),
     ("ContainAtLeast", Reading::Read("the cells hold the values, each at least as often as listed")),
-    ("SameValues", Reading::Read("with one set per cell: all the cells hold one digit; sets of several cells are refused")),
+    ("SameValues", Reading::Read("`same-values`: the cells in order split into the sets, each holding the same values as often (one set a cell: all the cells hold one value)")),
     ("Indexing", Reading::Read("`column-index` (C) or `row-index` (R)")),
     ("StrictKropki", Reading::Read("`negative white black`")),
     ("StrictXV", Reading::Read("`negative x v`")),
@@ -159,7 +160,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("ChaosArrow", Reading::Refused(CHAOS)),
     ("ChaosCount", Reading::Refused(CHAOS)),
     ("RegionSize", Reading::Read("the size of the boxes (ISS's shape for it) and jigsaw pieces, from the side to the number of values")),
-    ("RegionSameValues", Reading::Refused("regions of another size than the number of digits: not in satsudoku's model yet")),
+    ("RegionSameValues", Reading::Read("`same-values` over the largest of the rows, columns, boxes and jigsaw pieces, when they are smaller than the number of values (else nothing, as ISS)")),
     ("Var", Reading::Refused("cells outside the grid: not in satsudoku's model yet")),
     ("Doppelganger", Reading::Refused(RANGE)),
     ("AntiTaxicab", Reading::Read("`antitaxicab`")),
@@ -661,6 +662,18 @@ impl Reader<'_> {
         for item in self.items.iter().filter(|i| i.kind.text == "Jigsaw") {
             self.jigsaw(&mut p, item, pieces_replace_boxes, size)?;
         }
+        // ISS's RegionSameValues: the largest of the rows, columns, boxes
+        // and jigsaw pieces, which are all the groups so far.
+        if let Some(item) = self.items.iter().find(|i| i.kind.text == "RegionSameValues") {
+            let largest = p.groups().iter().map(|g| g.cells.len()).max().unwrap_or(0);
+            let parts: Vec<Vec<Cell>> =
+                p.groups().iter().filter(|g| g.cells.len() == largest).map(|g| g.cells.clone()).collect();
+            if largest != p.digits() && parts.len() >= 2 {
+                let rule = rules::by_keyword("same-values").expect("a rule of the table");
+                (rule.build)(&mut p, &Args { parts, ..Args::default() }, &mut Context::new())
+                    .map_err(|e| self.err(item.kind.pos, e.message))?;
+            }
+        }
         let mut ctx = Context::new();
         for node in &tree {
             self.add_node(&mut p, &mut ctx, node)?;
@@ -898,7 +911,7 @@ impl Reader<'_> {
                     self.given(p, word)?;
                 }
             }
-            "Shape" | "NoBoxes" | "Jigsaw" | "RegionSize" | "SearchPriority" => {}
+            "Shape" | "NoBoxes" | "Jigsaw" | "RegionSize" | "RegionSameValues" | "SearchPriority" => {}
             "Thermo" | "Renban" | "Palindrome" | "Zipper" | "Between" | "RegionSumLine" | "DoubleArrow"
             | "Entropic" => {
                 let cells = line(&item.args)?;
@@ -1305,11 +1318,19 @@ impl Reader<'_> {
             "SameValues" => {
                 let (sets, words) = self.number_first(item)?;
                 let cells = line(words)?;
-                if (sets as usize) < cells.len() {
-                    return Err(self.err(at, "SameValues with sets of several cells: not read yet"));
+                // ISS's `splitCells`: the cells in order, `sets` sets of one size.
+                if sets < 1 || cells.len() % sets as usize != 0 {
+                    let why = format!("{} cells do not split into {sets} sets of one size", cells.len());
+                    return Err(self.err(item.args[0].pos, why));
                 }
-                for pair in cells.windows(2) {
-                    self.relation(p, pair[0], pair[1], Predicate::Equal, at)?;
+                let size = cells.len() / sets as usize;
+                if size == 1 {
+                    for pair in cells.windows(2) {
+                        self.relation(p, pair[0], pair[1], Predicate::Equal, at)?;
+                    }
+                } else if sets >= 2 {
+                    let parts = cells.chunks(size).map(<[Cell]>::to_vec).collect();
+                    self.rule(p, ctx, "same-values", Args { parts, ..Args::default() }, at)?;
                 }
             }
             "Indexing" => {

@@ -447,7 +447,6 @@ fn full_rank_counts_as_the_oracle() {
 #[test]
 fn or_and_and_count_as_the_oracle() {
     use satsudoku::formulate::iss::string;
-    type Rule = fn(&[u32]) -> bool;
     let cases: &[(&str, Rule)] = &[
         (".Or.~R1C1_1.~R2C3_1.End", |g| g[0] == 1 || g[6] == 1),
         (".Or.~R1C1_1_2.~R1C1_2_3.End", |g| (1..=3).contains(&g[0])),
@@ -536,6 +535,11 @@ fn count_fillings(n: usize, values: u32, groups: &[Vec<usize>], given: &[(usize,
 
 type Rule = fn(&[u32]) -> bool;
 
+/// The 2x2 boxes of a 4x4, as cell indices.
+fn boxes_4x4() -> Vec<Vec<usize>> {
+    [0, 2, 8, 10].iter().map(|&c| vec![c, c + 1, c + 4, c + 5]).collect()
+}
+
 /// Grids of more values than their side (`Shape~3x3~4`, `4x4~8`) and
 /// regions of another size (`RegionSize`, boxes of that many cells as ISS
 /// shapes them, jigsaw pieces of it with one piece of another size left
@@ -575,6 +579,26 @@ fn grids_of_more_values_count_as_the_oracle() {
             given(&[0, 5, 10], &[1, 2, 3]),
             |_| true,
         ),
+        // Every row, column and box (the largest regions, smaller than
+        // the values) holds the same values.
+        (".Shape~4x4~5.RegionSameValues.~R1C1_1~R1C2_2", 4, 5, boxes_4x4(), given(&[0, 1], &[1, 2]), |g| {
+            let set = |cells: Vec<usize>| {
+                let mut values: Vec<u32> = cells.iter().map(|&c| g[c]).collect();
+                values.sort_unstable();
+                values
+            };
+            let mut regions: Vec<Vec<usize>> = boxes_4x4();
+            regions.extend((0..4).map(|i| (0..4).map(|j| i * 4 + j).collect()));
+            regions.extend((0..4).map(|i| (0..4).map(|j| j * 4 + i).collect()));
+            regions.into_iter().all(|r| set(r) == set(vec![0, 1, 2, 3]))
+        }),
+        // ISS's SameValues: the cells in order, two sets of two.
+        (".Shape~4x4.SameValues~2~R1C1~R1C2~R3C3~R4C4", 4, 4, boxes_4x4(), vec![], |g| {
+            let (mut a, mut b) = ([g[0], g[1]], [g[10], g[15]]);
+            a.sort_unstable();
+            b.sort_unstable();
+            a == b
+        }),
     ];
     let mut counter = Counter::new(Plan::new(Encoding::default()));
     for (text, n, values, groups, givens, keep) in cases {

@@ -79,6 +79,8 @@ enum Rule {
     FullRank((usize, usize), u32),
     /// An `either` block: the rules of at least one alternative all hold.
     Either(Vec<Vec<Rule>>),
+    /// Sets of one size holding the same digits, as often each.
+    SameValues(Vec<Vec<usize>>),
 }
 
 /// The kinds an alternative of an `either` block draws: all but those
@@ -199,6 +201,9 @@ impl Spec {
                 Rule::ValueIndex(cs) => format!("value-index {}", cells(cs)),
                 Rule::CountDistinct(cs) => format!("count-distinct {}", cells(cs)),
                 Rule::FullRank((r, c), x) => format!("full-rank r{r}c{c} = {x}"),
+                Rule::SameValues(sets) => {
+                    format!("same-values {}", sets.iter().map(|set| cells(set)).collect::<Vec<_>>().join(" : "))
+                }
                 Rule::Either(alternatives) => {
                     // Each alternative's rule lines, as a puzzle of its own writes them.
                     let lines: Vec<String> = alternatives
@@ -292,7 +297,8 @@ impl Spec {
                 | Rule::ValueIndex(..)
                 | Rule::CountDistinct(..)
                 | Rule::FullRank(..)
-                | Rule::Either(..) => return None,
+                | Rule::Either(..)
+                | Rule::SameValues(..) => return None,
                 Rule::White(a, b, d) => add("difference", valued(&[*a, *b], *d)),
                 Rule::Black(a, b, r) => add("ratio", valued(&[*a, *b], *r)),
                 Rule::X(a, b) => add("xv", format!("{{\"cells\":{},\"value\":\"X\"}}", list(&[*a, *b]))),
@@ -417,6 +423,14 @@ impl Spec {
             Rule::Nonconsecutive => (0..n * n).all(|a| {
                 self.neighbours(a).into_iter().all(|b| marked(&["white", "black"], a, b) || g[a].abs_diff(g[b]) != 1)
             }),
+            Rule::SameValues(sets) => {
+                let digits = |set: &Vec<usize>| {
+                    let mut ds: Vec<u32> = set.iter().map(|&c| g[c]).collect();
+                    ds.sort_unstable();
+                    ds
+                };
+                sets.iter().all(|set| digits(set) == digits(&sets[0]))
+            }
             Rule::Either(alternatives) => {
                 alternatives.iter().any(|rules| Spec { rules: rules.clone(), ..self.clone() }.keeps(g))
             }
@@ -988,6 +1002,35 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
             };
             Rule::Either((0..1 + rng.below(3)).map(|_| alternative(rng)).collect())
         }
+        56 => {
+            // A set, and sets of its digits elsewhere in the grid, or now
+            // and then any cells (sets may share cells).
+            let len = 1 + rng.below(3);
+            let first = path(rng, n, len);
+            let mut sets = vec![first.clone()];
+            for _ in 0..1 + rng.below(2) {
+                let set: Vec<usize> = if rng.below(3) > 0 {
+                    let mut taken = Vec::new();
+                    for &c in &first {
+                        let same: Vec<usize> =
+                            (0..n * n).filter(|&o| grid[o] == grid[c] && !taken.contains(&o)).collect();
+                        taken.push(same[rng.below(same.len())]);
+                    }
+                    taken
+                } else {
+                    let mut cells: Vec<usize> = Vec::new();
+                    while cells.len() < len {
+                        let c = rng.below(n * n);
+                        if !cells.contains(&c) {
+                            cells.push(c);
+                        }
+                    }
+                    cells
+                };
+                sets.push(set);
+            }
+            Rule::SameValues(sets)
+        }
         34 => Rule::RowIndex(vec![rng.below(n * n)]),
         35 => Rule::ColumnIndex(vec![rng.below(n * n)]),
         36 => Rule::BoxIndex(vec![rng.below(n * n)]),
@@ -1005,7 +1048,7 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
     }
 }
 
-const KINDS: usize = 56;
+const KINDS: usize = 57;
 
 fn random_spec(rng: &mut Rng, n: usize, boxes: (usize, usize), rules: usize, givens: usize) -> Spec {
     let grid = random_grid(rng, n, boxes);

@@ -279,6 +279,39 @@ fn at_most_one(lits: &[Lit], out: &mut dyn ClauseSink) {
     }
 }
 
+/// Literals, the `k - 1`th true exactly when at least `k` of `cells` hold
+/// `d` (`k` from 1 to the cells): a sequential counter, `s(j, k) <->
+/// s(j-1, k) | (s(j-1, k-1) & x_j)` with both directions written, so unit
+/// propagation fixes every one once the digits are set.
+fn at_least_counts(cells: &[Cell], d: Digit, spelling: &mut Spelling, out: &mut dyn ClauseSink) -> Vec<Lit> {
+    let mut before: Vec<Lit> = Vec::new();
+    for (j, &cell) in cells.iter().enumerate() {
+        let x = spelling.is(cell, d, out);
+        let mut now = Vec::with_capacity(j + 1);
+        for k in 1..=j + 1 {
+            let s = out.new_var().positive();
+            // At least k before, or at least k - 1 before (always, for
+            // k = 1) and this cell.
+            let had = before.get(k - 1).copied();
+            let one_less = if k == 1 { None } else { Some(before[k - 2]) };
+            if let Some(h) = had {
+                out.add_clause(&[!h, s]);
+            }
+            match one_less {
+                None => out.add_clause(&[!x, s]),
+                Some(l) => out.add_clause(&[!l, !x, s]),
+            }
+            out.add_clause(&[vec![!s, x], had.into_iter().collect()].concat());
+            if let Some(l) = one_less {
+                out.add_clause(&[vec![!s, l], had.into_iter().collect()].concat());
+            }
+            now.push(s);
+        }
+        before = now;
+    }
+    before
+}
+
 /// A sink that adds a literal to every clause: the clauses hold only
 /// where `unless` is false (an alternative's, under its selector).
 struct Guarded<'a> {
@@ -556,6 +589,20 @@ pub(super) fn encode_constraint(
             rank::encode_rank(line, *rank, *alone, *side, *latin, n, spelling, out)
         }
         Constraint::DistinctReadings { side } => rank::encode_distinct_readings(*side, n, spelling, out),
+        Constraint::SameValues { sets } => {
+            // For each digit, each set's count of it in unary (a sequential
+            // counter, functional both ways), and the first set's counts
+            // equivalent to every other's.
+            for d in digits() {
+                let first = at_least_counts(&sets[0], d, spelling, out);
+                for set in &sets[1..] {
+                    for (&a, &b) in first.iter().zip(&at_least_counts(set, d, spelling, out)) {
+                        out.add_clause(&[!a, b]);
+                        out.add_clause(&[a, !b]);
+                    }
+                }
+            }
+        }
         Constraint::AnyOf { alternatives } => {
             // A selector per alternative, one of them true, and each
             // alternative's clauses under its selector. A selector is no

@@ -595,6 +595,20 @@ pub(super) const RULES: &[Rule] = &[
         |p, a, _| equal_sums(p, a.parts.clone()),
     ),
     rule(
+        "same-values",
+        None,
+        Shape::Parts,
+        Value::No,
+        "Every part (the cells between two ':') holds the same digits, as often each; the parts have one size (ISS's SameValues and RegionSameValues).",
+        "r1c1 r1c2 : r2c3 r2c4",
+        |p, a, _| {
+            if a.parts.iter().any(|part| part.len() != a.parts[0].len()) {
+                return Err("the parts need the same number of cells".into());
+            }
+            p.add_constraint(Constraint::SameValues { sets: a.parts.clone() }).map_err(RuleError::from)
+        },
+    ),
+    rule(
         "zipper",
         Some("zipperline"),
         Shape::Line { min: 2 },
