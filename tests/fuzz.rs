@@ -349,6 +349,9 @@ fn samples() -> Samples {
         ".DutchFlatmates",
         ".Or.",
         ".And.",
+        ".Replicate~",
+        ".RegionSize~",
+        ".RegionSameValues",
     ];
     let first_of = |t: &str| iss.iter().find(|e| e["input"].as_str().unwrap().contains(t));
     let picked: Vec<&Value> = iss.iter().step_by(10).chain(newer.iter().filter_map(|t| first_of(t))).collect();
@@ -550,6 +553,10 @@ fn dictionary() -> Vec<String> {
         ".Or",
         ".And",
         ".End",
+        ".Replicate~BQ",
+        ".SameValues~2~",
+        ".RegionSize~",
+        ".Shape~6x6~9",
     ]
     .iter()
     .map(|w| w.to_string())

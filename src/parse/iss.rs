@@ -28,7 +28,6 @@ pub enum Reading {
     Refused(&'static str),
 }
 
-const REPLICATE: &str = "copies of rules shifted onto target cells: not in satsudoku's model yet";
 const CHAOS: &str = "chaos construction: the regions are part of the solution; not in satsudoku's model yet";
 const RANGE: &str = "needs a value range other than 1..N or 0..N-1; not in satsudoku's model yet";
 const NOT_YET: &str = "not in satsudoku's rule table yet";
@@ -51,6 +50,7 @@ const FROM_ZERO: &[&str] = &[
     "Quad", "ContainAtLeast", "ContainExact", "LookAndSay",
     "Cage", "Sum", "Arrow", "DoubleArrow", "Zipper", "LittleKiller", "X", "V", "StrictXV", "EqualSum",
     "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies", "Skyscraper", "RegionSameValues",
+    "Or", "And", "End",
 ];
 
 /// The types read on a grid of more values than its side (`Shape~6x6~9`)
@@ -65,7 +65,7 @@ const MORE_VALUES: &[&str] = &[
     "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
     "Sum", "Cage", "Arrow", "DoubleArrow", "Quad", "Diagonal", "AntiKnight", "AntiKing", "Regex", "NFA",
     "Skyscraper", "NumberedRoom", "DisjointSets", "GlobalEntropy", "CountingCircles", "DutchFlatmates",
-    "SameValues", "RegionSameValues",
+    "SameValues", "RegionSameValues", "Or", "And", "End",
 ];
 
 /// The types ISS allows inside `Or` and `And` (its categories
@@ -79,8 +79,21 @@ const COMPOSABLE: &[&str] = &[
     "LookAndSay", "Lunchbox", "Modular", "Palindrome", "PillArrow", "Quad", "Regex", "RegionSumLine", "RellikCage",
     "Renban", "SameValues", "Sum", "SumLine", "Thermo", "V", "ValueIndexing", "Whisper", "WhiteDot", "X", "Zipper",
     "FullRank", "HiddenSkyscraper", "LittleKiller", "NumberedRoom", "Sandwich", "Skyscraper", "XSum",
-    "Pair", "PairX", "NFA", "Or", "And",
+    "Pair", "PairX", "NFA", "Or", "And", "Replicate",
 ];
+
+/// ISS's outside clues (its category OutsideClue), which `Replicate` may
+/// not hold.
+const OUTSIDE_CLUES: &[&str] =
+    &["FullRank", "HiddenSkyscraper", "LittleKiller", "NumberedRoom", "Sandwich", "Skyscraper", "XSum"];
+
+/// The most items `Replicate` blocks may expand into (nested blocks
+/// multiply), so that memory stays proportional to the puzzle.
+const MOST_REPLICATED: usize = 100_000;
+
+/// ISS's base64url alphabet (`Base64Codec.BASE64_CHARS`), a character's
+/// place its six bits.
+const BASE64URL: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 /// An item, or a composite with the items up to its `.End`.
 enum Node<'i> {
@@ -152,7 +165,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("Container", Reading::Refused("ISS's root, never written in a string")),
     ("Or", Reading::Read("`either`: at least one of the items up to its `.End` holds (an `And`, or an item that stands for several rules, is one alternative); a selector variable per alternative, the count projected on the cells")),
     ("And", Reading::Read("all the items up to its `.End` hold: one alternative of an `Or` (at the root, the items themselves)")),
-    ("Replicate", Reading::Refused(REPLICATE)),
+    ("Replicate", Reading::Read("the items up to its `.End`, shifted so that the origin (`R1C1` unless given) falls on each cell the bitset names, all holding (an `And` of the copies; ISS's builder)")),
     ("End", Reading::Read("closes the innermost `Or` or `And`")),
     ("Regex", Reading::Read("the line's digits match the pattern as a whole (ISS's grammar; its automaton unrolled over the line, domain consistent; refused past 200,000 edges, as state machines are)")),
     ("NFA", Reading::Read("the state machine ISS serialises (its `NFASerializer`), over the cells in order, the symbol past the digits between segments; unrolled as an automaton, domain consistent")),
@@ -605,7 +618,127 @@ impl Reader<'_> {
         pos.error(self.name, message)
     }
 
+    /// Reads the items, ISS's `Replicate` blocks first expanded into an
+    /// `And` of their shifted copies ([`Reader::replicated`]).
     fn read(&self) -> Result<Puzzle, ParseError> {
+        if !self.items.iter().any(|i| i.kind.text == "Replicate") {
+            return self.build();
+        }
+        let (n, _, _) = self.side()?;
+        let items = self.replicated(self.items, n, 0)?;
+        Reader { name: self.name, items: &items }.build()
+    }
+
+    /// `items` with each `Replicate` block (to its `.End`) replaced by an
+    /// `And` of its items shifted so that the origin (`R1C1` unless given)
+    /// falls on each target cell, as ISS's builder does: the targets are
+    /// the set bits of the base64url bitset, bit `i` the cell `i` places
+    /// after the origin in reading order; a word is shifted when it names
+    /// a cell (or a given's cell), except a state machine's, pattern's or
+    /// pair key's first word; a cell shifted off the grid is an error, as
+    /// in ISS. Blocks nest, `depth` of them around `items`.
+    fn replicated(&self, items: &[Item], n: usize, depth: usize) -> Result<Vec<Item>, ParseError> {
+        let mut out = Vec::with_capacity(items.len());
+        let mut i = 0;
+        while i < items.len() {
+            let item = &items[i];
+            if item.kind.text != "Replicate" {
+                out.push(item.clone());
+                i += 1;
+                continue;
+            }
+            // The block's items, to the matching `.End`.
+            let mut open = 0;
+            let end = (i + 1..items.len()).find(|&k| {
+                match items[k].kind.text.as_str() {
+                    "Or" | "And" | "Replicate" => open += 1,
+                    "End" if open == 0 => return true,
+                    "End" => open -= 1,
+                    _ => {}
+                }
+                false
+            });
+            let Some(end) = end else {
+                return Err(self.err(item.kind.pos, "this Replicate has no .End"));
+            };
+            for inner in &items[i + 1..end] {
+                let kind = inner.kind.text.as_str();
+                if !(COMPOSABLE.contains(&kind) || matches!(kind, "Replicate" | "End")) || OUTSIDE_CLUES.contains(&kind)
+                {
+                    let why = format!("ISS constraint {kind} is not allowed inside Replicate (as in ISS)");
+                    return Err(self.err(inner.kind.pos, why));
+                }
+            }
+            if depth == rules::MOST_NESTED {
+                let why = format!("Replicate nested deeper than {}: not read", rules::MOST_NESTED);
+                return Err(self.err(item.kind.pos, why));
+            }
+            let body = self.replicated(&items[i + 1..end], n, depth + 1)?;
+            let word = |k: usize| item.args.get(k).filter(|w| !w.text.is_empty());
+            let origin = match word(1) {
+                Some(w) => self.cell(w, n)?,
+                None => Cell::new(0, 0),
+            };
+            let mut targets = Vec::new();
+            if let Some(bits) = word(0) {
+                for (k, c) in bits.text.chars().enumerate() {
+                    let Some(value) = BASE64URL.find(c) else {
+                        return Err(
+                            self.err(bits.pos, format!("expected a bitset in base64url, found {}", quote(&bits.text)))
+                        );
+                    };
+                    for b in (0..6).filter(|b| value >> b & 1 == 1) {
+                        let at = origin.row * n + origin.col + 6 * k + b;
+                        if at >= n * n {
+                            return Err(self.err(bits.pos, "a Replicate target past the grid's last cell"));
+                        }
+                        targets.push(Cell::new(at / n, at % n));
+                    }
+                }
+            }
+            out.push(Item { kind: Word { text: "And".into(), pos: item.kind.pos }, args: Vec::new() });
+            if out.len() + targets.len() * body.len() > MOST_REPLICATED {
+                let why = format!("Replicate makes more than {MOST_REPLICATED} items: not read");
+                return Err(self.err(item.kind.pos, why));
+            }
+            for target in targets {
+                let by = (target.row as isize - origin.row as isize, target.col as isize - origin.col as isize);
+                for inner in &body {
+                    out.push(self.shifted(inner, by, n)?);
+                }
+            }
+            out.push(Item { kind: Word { text: "End".into(), pos: items[end].kind.pos }, args: Vec::new() });
+            i = end + 1;
+        }
+        Ok(out)
+    }
+
+    /// `item` with the cells it names moved `by` rows and columns.
+    fn shifted(&self, item: &Item, by: (isize, isize), n: usize) -> Result<Item, ParseError> {
+        let keyed = matches!(item.kind.text.as_str(), "NFA" | "Regex" | "Pair" | "PairX" | "Binary" | "BinaryX");
+        let mut moved = item.clone();
+        for (k, word) in moved.args.iter_mut().enumerate() {
+            if keyed && k == 0 {
+                continue;
+            }
+            let (id, rest) = match word.text.split_once('_') {
+                Some((id, rest)) if item.kind.text.is_empty() || item.kind.text == "Given" => (id, Some(rest)),
+                _ => (word.text.as_str(), None),
+            };
+            let id_word = Word { text: id.to_owned(), pos: word.pos };
+            let Some(cell) = self.cell(&id_word, crate::model::MAX_SIDE).ok() else { continue };
+            let (row, col) = (cell.row as isize + by.0, cell.col as isize + by.1);
+            if !(0..n as isize).contains(&row) || !(0..n as isize).contains(&col) {
+                let why = format!("{} replicated falls outside the {n}x{n} grid", quote(&word.text));
+                return Err(self.err(word.pos, why));
+            }
+            let id = cell_id(Cell::new(row as usize, col as usize));
+            word.text = rest.map_or(id.clone(), |rest| format!("{id}_{rest}"));
+        }
+        Ok(moved)
+    }
+
+    fn build(&self) -> Result<Puzzle, ParseError> {
         for item in self.items {
             match reading(&item.kind.text) {
                 _ if item.kind.text.is_empty() => {}

@@ -96,7 +96,7 @@ fn every_iss_example_read_gets_iss_verdict_and_solution() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     // What is read today; a drop means a reading was lost.
-    assert!(read >= 190, "read {read}, refused {refused}");
+    assert!(read >= 195, "read {read}, refused {refused}");
 }
 
 /// The types this reader reads, refuses or ignores are exactly ISS's.
@@ -619,6 +619,49 @@ fn grids_of_more_values_count_as_the_oracle() {
         (".Shape~4x4~6.RegionSize~5.NoBoxes.Jigsaw~AAAAABBBBBCCCDDD", "jigsaw region 'D' has 3 cells, not 5"),
     ] {
         let e = parse(text, "t", Some(Format::Iss)).unwrap_err().to_string();
+        assert!(e.contains(message), "{text}: {e}");
+    }
+}
+
+/// ISS's `Replicate`: the items up to its `.End` shifted onto each target
+/// cell of its bitset (from `R1C1`, or the origin given), all holding;
+/// inside an `Or` the copies are one alternative. Against the test's own
+/// count on 4x4, and the refusals ISS makes.
+#[test]
+fn replicate_counts_as_the_oracle() {
+    // "BQ": bit 0 (R1C1) and bit 10 (R3C3); "C" from R2C2: bit 1 (R2C3).
+    let cases: &[(&str, Rule)] = &[
+        (".Replicate~BQ.Thermo~R1C1~R1C2.End", |g| g[0] < g[1] && g[10] < g[11]),
+        (".Replicate~C~R2C2.~R2C2_3.End", |g| g[6] == 3),
+        (".Or.Replicate~BQ.~R1C1_1.End.~R4C4_4.End", |g| (g[0] == 1 && g[10] == 1) || g[15] == 4),
+        (".Replicate~BQ.Replicate~C.Whisper~2~R1C1~R2C1.End.End", |g| {
+            // The inner copy lands on R1C2 (whisper R1C2-R2C2), the outer
+            // ones on R1C1 and R3C3: R1C2-R2C2 and R3C4-R4C4.
+            g[1].abs_diff(g[5]) >= 2 && g[11].abs_diff(g[15]) >= 2
+        }),
+    ];
+    let mut counter = Counter::new(Plan::new(Encoding::default()));
+    for (rule, holds) in cases {
+        let text = format!(".Shape~4x4{rule}");
+        let puzzle = parse(&text, "t", Some(Format::Iss)).unwrap_or_else(|e| panic!("{rule}: {e}"));
+        let expected = crate::common::count_grids(4, (2, 2), &[0; 16], holds);
+        assert!(expected > 0 && expected < 288, "{rule}: {expected} proves little");
+        assert_eq!(counter.count(&puzzle, &mut ()).unwrap().count.to_string(), expected.to_string(), "{rule}");
+    }
+    let deep = format!("{}.And.End{}", ".Replicate~B".repeat(17), ".End".repeat(17));
+    for (text, message) in [
+        (".Replicate~BQ.Thermo~R1C3~R1C4.End", "\"R1C3\" replicated falls outside the 4x4 grid"),
+        (".Replicate~B.Skyscraper~R1~2~.End", "Skyscraper is not allowed inside Replicate"),
+        (".Replicate~B.Thermo~R1C1~R1C2", "this Replicate has no .End"),
+        (".Replicate~B*.End", "expected a bitset in base64url"),
+        (&deep, "Replicate nested deeper than 16"),
+        // Twelve copies a level, five levels: bounded, not built.
+        (
+            ".Replicate~__.Replicate~__.Replicate~__.Replicate~__.Replicate~__.And.End.End.End.End.End.End",
+            "Replicate makes more than 100000 items",
+        ),
+    ] {
+        let e = parse(&format!(".Shape~4x4{text}"), "t", Some(Format::Iss)).unwrap_err().to_string();
         assert!(e.contains(message), "{text}: {e}");
     }
 }
