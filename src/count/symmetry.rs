@@ -409,7 +409,7 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         Constraint::Digits { .. } => true,
         Constraint::DistinctReadings { .. } | Constraint::SameValues { .. } => true,
         // They compare digits through a fixed renaming, or by their order.
-        Constraint::Lex { .. } | Constraint::Rank { .. } => false,
+        Constraint::Lex { .. } | Constraint::Rank { .. } | Constraint::Doppelganger { .. } => false,
         // Not looked into: taken as not invariant, which is never wrong.
         Constraint::AnyOf { .. } => false,
         Constraint::Sum { .. }

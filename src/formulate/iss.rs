@@ -10,7 +10,7 @@ use super::{Formulation, Unsupported};
 use crate::model::{
     table_allows, Alternative, Cell, Constraint, Digit, GroupKind, LineRule, Predicate, Puzzle, Relation,
 };
-use crate::parse::iss::{box_shape, cell_id, pair_key, regex_token};
+use crate::parse::iss::{box_dims, box_shape, boxes_of, cell_id, pair_key, regex_token};
 
 fn refuse(what: impl Into<String>) -> Unsupported {
     Unsupported {
@@ -85,18 +85,22 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
             items.push(format!(".Jigsaw~{}", layout(&pieces)?));
         }
         None => {
-            items.push(".NoBoxes".into());
-            if !regions.is_empty() {
-                let pieces: Vec<Vec<Cell>> = regions.iter().map(|r| r.to_vec()).collect();
-                // Regions of another size than the side (a grid of more
-                // values): ISS's RegionSize says it, the same for all.
-                let size = pieces[0].len();
-                if pieces.iter().any(|p| p.len() != size) {
-                    return Err(refuse("regions of different sizes"));
-                }
-                if size != n {
-                    items.push(format!(".RegionSize~{size}"));
-                }
+            let pieces: Vec<Vec<Cell>> = regions.iter().map(|r| r.to_vec()).collect();
+            // Regions of another size than the side (a grid of more
+            // values): ISS's RegionSize says it, the same for all; when
+            // they are ISS's boxes for that size, they are written so.
+            let size = pieces.first().map_or(n, Vec::len);
+            if pieces.iter().any(|p| p.len() != size) {
+                return Err(refuse("regions of different sizes"));
+            }
+            if size != n {
+                items.push(format!(".RegionSize~{size}"));
+            }
+            let boxes = box_dims(n, size).map(|d| boxes_of(n, d));
+            if pieces.is_empty() || boxes.as_ref() != Some(&pieces) {
+                items.push(".NoBoxes".into());
+            }
+            if !pieces.is_empty() && boxes.as_ref() != Some(&pieces) {
                 items.push(format!(".Jigsaw~{}", layout(&pieces)?));
             }
         }
@@ -202,6 +206,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             | Constraint::Rank { .. }
             | Constraint::DistinctReadings { .. }
             | Constraint::SameValues { .. }
+            | Constraint::Doppelganger { .. }
     );
     if shift != 0 && !from_zero {
         return Err(refuse(format!("{constraint} on a grid whose values run from 0")));
@@ -382,6 +387,8 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
         }
         Constraint::DistinctReadings { .. } => ".FullRankTies~none".to_owned(),
         Constraint::AnyOf { alternatives } => or_item(puzzle, alternatives)?,
+        // The reader builds it from the grid's regions, and only there.
+        Constraint::Doppelganger { .. } => ".Doppelganger".to_owned(),
         Constraint::SameValues { sets } => format!(".SameValues~{}~{}", sets.len(), ids(&sets.concat())),
         Constraint::Sandwich { .. } => return Err(refuse("a sandwich between other digits than 1 and N")),
         Constraint::NotAllEqual { .. } => return Err(refuse("Takuzu's no three alike")),

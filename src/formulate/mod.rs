@@ -225,6 +225,7 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::AntiTaxicab { .. } => "the anti-taxicab rule",
         Constraint::Rank { .. } | Constraint::DistinctReadings { .. } => "full rank clues (ISS's FullRank)",
         Constraint::SameValues { .. } => "sets of the same digits (ISS's SameValues)",
+        Constraint::Doppelganger { .. } => "doppelgangers (ISS's Doppelganger)",
         Constraint::AnyOf { .. } => "alternatives of rules (ISS's Or)",
         _ => "this constraint",
     }

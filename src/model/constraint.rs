@@ -114,6 +114,12 @@ pub enum Constraint {
     /// and `RegionSameValues`; the native `same-values`): sets of one
     /// size, which may share cells (a row and a column).
     SameValues { sets: Vec<Vec<Cell>> },
+    /// ISS's `Doppelganger`, on a grid of values `0..=side` (digits
+    /// `1..=side + 1`, digit 1 the value 0): every region (each list of
+    /// `regions` is one kind: rows, columns, boxes) holds a 0 and misses
+    /// one other value; no two regions of a kind miss the same value; and
+    /// at each 0, the values its regions miss differ.
+    Doppelganger { regions: Vec<Vec<Vec<Cell>>> },
     /// At least one of the alternatives holds, each a set of rules that
     /// all hold (ISS's `Or`, whose branches may be `And`s; the native
     /// `either` block). Several may hold at once: the puzzle's solutions
@@ -199,6 +205,12 @@ impl Constraint {
             | Constraint::Sandwich { cells, .. }
             | Constraint::Visible { cells, .. } => cells.clone(),
             Constraint::EqualSums { parts } => parts.concat(),
+            Constraint::Doppelganger { regions } => {
+                let mut once: Vec<Cell> = regions.iter().flatten().flatten().copied().collect();
+                once.sort_unstable();
+                once.dedup();
+                once
+            }
             Constraint::SameValues { sets } => {
                 let mut once: Vec<Cell> = Vec::new();
                 for &c in sets.iter().flatten() {
@@ -376,6 +388,39 @@ impl Constraint {
                     }
                 }
                 seen == u32::from(*target)
+            }
+            Constraint::Doppelganger { regions } => {
+                // The digit each region misses (digit 1, the value 0, must
+                // be there), per kind.
+                let missed = |cells: &Vec<Cell>| -> Option<Digit> {
+                    let mut seen = 0u64;
+                    for &c in cells {
+                        seen |= 1 << (digit_of(c) - 1);
+                    }
+                    let gone: Vec<Digit> =
+                        (2..=cells.len() as Digit + 1).filter(|d| seen >> (d - 1) & 1 == 0).collect();
+                    (seen & 1 == 1 && gone.len() == 1).then(|| gone[0])
+                };
+                let mut of_cell: std::collections::HashMap<Cell, Vec<Digit>> = std::collections::HashMap::new();
+                for kind in regions {
+                    let mut used = Vec::new();
+                    for cells in kind {
+                        let Some(d) = missed(cells) else { return false };
+                        if used.contains(&d) {
+                            return false;
+                        }
+                        used.push(d);
+                        for &c in cells {
+                            of_cell.entry(c).or_default().push(d);
+                        }
+                    }
+                }
+                of_cell.iter().all(|(&c, ds)| {
+                    let mut sorted = ds.clone();
+                    sorted.sort_unstable();
+                    sorted.dedup();
+                    digit_of(c) != 1 || sorted.len() == ds.len()
+                })
             }
             Constraint::SameValues { sets } => {
                 let sorted = |set: &Vec<Cell>| {
@@ -589,6 +634,7 @@ impl fmt::Display for Constraint {
             Constraint::EqualSums { parts } => {
                 write!(f, "equal sums of {}", itertools::join(parts.iter().map(|p| cells(p)), " / "))
             }
+            Constraint::Doppelganger { .. } => write!(f, "doppelgangers"),
             Constraint::SameValues { sets } => {
                 write!(f, "the same digits in {}", itertools::join(sets.iter().map(|p| cells(p)), " / "))
             }

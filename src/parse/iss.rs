@@ -29,7 +29,7 @@ pub enum Reading {
 }
 
 const CHAOS: &str = "chaos construction: the regions are part of the solution; not in satsudoku's model yet";
-const RANGE: &str = "needs a value range other than 1..N or 0..N-1; not in satsudoku's model yet";
+const RANGE: &str = "a value range other than 1..V or 0..V-1 with V at least the side; not in satsudoku's model yet";
 const NOT_YET: &str = "not in satsudoku's rule table yet";
 
 use crate::model::nfa::MOST_MACHINE_EDGES;
@@ -50,7 +50,7 @@ const FROM_ZERO: &[&str] = &[
     "Quad", "ContainAtLeast", "ContainExact", "LookAndSay",
     "Cage", "Sum", "Arrow", "DoubleArrow", "Zipper", "LittleKiller", "X", "V", "StrictXV", "EqualSum",
     "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies", "Skyscraper", "RegionSameValues",
-    "Or", "And", "End",
+    "Or", "And", "End", "Doppelganger",
 ];
 
 /// The types read on a grid of more values than its side (`Shape~6x6~9`)
@@ -65,7 +65,7 @@ const MORE_VALUES: &[&str] = &[
     "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
     "Sum", "Cage", "Arrow", "DoubleArrow", "Quad", "Diagonal", "AntiKnight", "AntiKing", "Regex", "NFA",
     "Skyscraper", "NumberedRoom", "DisjointSets", "GlobalEntropy", "CountingCircles", "DutchFlatmates",
-    "SameValues", "RegionSameValues", "Or", "And", "End",
+    "SameValues", "RegionSameValues", "Or", "And", "End", "LittleKiller", "Doppelganger",
 ];
 
 /// The types ISS allows inside `Or` and `And` (its categories
@@ -175,7 +175,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("RegionSize", Reading::Read("the size of the boxes (ISS's shape for it) and jigsaw pieces, from the side to the number of values")),
     ("RegionSameValues", Reading::Read("`same-values` over the largest of the rows, columns, boxes and jigsaw pieces, when they are smaller than the number of values (else nothing, as ISS)")),
     ("Var", Reading::Refused("cells outside the grid: not in satsudoku's model yet")),
-    ("Doppelganger", Reading::Refused(RANGE)),
+    ("Doppelganger", Reading::Read("on a grid of values 0-N (`9x9~0-9`): every row, column and box holds a 0 and misses one other value, no two of a kind miss the same one, and at each 0 its regions miss three different values (ISS's handler's rules 1-3)")),
     ("AntiTaxicab", Reading::Read("`antitaxicab`")),
     ("GlobalEntropy", Reading::Read("`global-entropy` (ISS: 9 digits only)")),
     ("GlobalMod", Reading::Read("`global-modular` (ISS: 9 digits only)")),
@@ -588,7 +588,7 @@ pub fn box_shape(n: usize) -> Option<(usize, usize)> {
 /// ISS's boxes of `size` cells on an `n x n` grid
 /// (`CellGeometry.boxDimsForSize`): rows and columns of a box, the
 /// shorter side first, or none.
-fn box_dims(n: usize, size: usize) -> Option<(usize, usize)> {
+pub(crate) fn box_dims(n: usize, size: usize) -> Option<(usize, usize)> {
     let root = (1..=size).take_while(|k| k * k <= size).last().unwrap_or(1);
     (2..=root).rev().filter(|small| size % small == 0).find_map(|small| {
         let large = size / small;
@@ -602,7 +602,7 @@ fn box_dims(n: usize, size: usize) -> Option<(usize, usize)> {
 
 /// The boxes of `h x w` cells of an `n x n` grid, in reading order, each
 /// in reading order.
-fn boxes_of(n: usize, (h, w): (usize, usize)) -> Vec<Vec<Cell>> {
+pub(crate) fn boxes_of(n: usize, (h, w): (usize, usize)) -> Vec<Vec<Cell>> {
     itertools::iproduct!(0..n / h, 0..n / w)
         .map(|(br, bc)| itertools::iproduct!(0..h, 0..w).map(|(i, j)| Cell::new(br * h + i, bc * w + j)).collect())
         .collect()
@@ -997,6 +997,15 @@ impl Reader<'_> {
                 }
                 _ => Err(self.err(word.pos, format!("expected a cell such as R1C1, found {}", quote(&word.text)))),
             },
+            // ISS's cells outside the grid (`Var` groups, a doppelganger's
+            // missing values): letters then a number.
+            _ if word.text.trim_end_matches(|c: char| c.is_ascii_digit()).chars().all(|c| c.is_ascii_uppercase())
+                && word.text.ends_with(|c: char| c.is_ascii_digit())
+                && word.text.starts_with(|c: char| c.is_ascii_uppercase()) =>
+            {
+                let why = "a cell outside the grid (ISS's var cells): not in satsudoku's model yet";
+                Err(self.err(word.pos, format!("{}: {why}", quote(&word.text))))
+            }
             _ => Err(self.err(word.pos, format!("expected a cell such as R1C1, found {}", quote(&word.text)))),
         }
     }
@@ -1356,6 +1365,24 @@ impl Reader<'_> {
                 }
             }
             "AntiTaxicab" => self.rule(p, ctx, "antitaxicab", Args::default(), at)?,
+            "Doppelganger" => {
+                if p.first_value() != 0 || p.digits() != n + 1 || self.region_size(n, n + 1)? != n {
+                    let why = "Doppelganger needs values 0-N on an N x N grid (9x9~0-9), regions of N cells";
+                    return Err(self.err(at, why));
+                }
+                let kind = |k: crate::model::GroupKind| -> Vec<Vec<Cell>> {
+                    p.groups().iter().filter(|g| g.kind == k && g.cells.len() == n).map(|g| g.cells.clone()).collect()
+                };
+                use crate::model::GroupKind as G;
+                // The boxes are regions here (more values than the side);
+                // jigsaw pieces, which replace them, are none of ISS's.
+                let boxes = box_dims(n, n).is_some() && !self.items.iter().any(|i| i.kind.text == "NoBoxes");
+                let mut regions = vec![kind(G::Row), kind(G::Column)];
+                if boxes {
+                    regions.push(kind(G::Region));
+                }
+                self.constraint(p, Constraint::Doppelganger { regions }, at)?;
+            }
             "GlobalEntropy" | "GlobalMod" => {
                 if p.digits() != 9 {
                     return Err(self.err(at, format!("ISS's {kind} is defined for 9 digits, not {}", p.digits())));

@@ -589,6 +589,47 @@ pub(super) fn encode_constraint(
             rank::encode_rank(line, *rank, *alone, *side, *latin, n, spelling, out)
         }
         Constraint::DistinctReadings { side } => rank::encode_distinct_readings(*side, n, spelling, out),
+        Constraint::Doppelganger { regions } => {
+            // Per region: a 0 (digit 1) somewhere, and `miss(d)` defined
+            // as "no cell holds d" (both ways, so the digits fix it); per
+            // kind and digit at most one region missing it; at a 0, no
+            // two of its regions missing the same digit.
+            let mut of_cell: HashMap<Cell, Vec<Vec<Lit>>> = HashMap::new();
+            for kind in regions {
+                let mut by_digit: Vec<Vec<Lit>> = vec![Vec::new(); n + 1];
+                for cells in kind {
+                    let zero: Vec<Lit> = cells.iter().map(|&c| spelling.is(c, 1, out)).collect();
+                    out.add_clause(&zero);
+                    let mut missing = vec![Lit::from_dimacs(1); n + 1];
+                    for d in digits().skip(1) {
+                        let miss = out.new_var().positive();
+                        let mut held = vec![miss];
+                        for &c in cells {
+                            let x = spelling.is(c, d, out);
+                            out.add_clause(&[!miss, !x]);
+                            held.push(x);
+                        }
+                        out.add_clause(&held);
+                        missing[usize::from(d)] = miss;
+                        by_digit[usize::from(d)].push(miss);
+                    }
+                    for &c in cells {
+                        of_cell.entry(c).or_default().push(missing.clone());
+                    }
+                }
+                for lits in by_digit.iter().skip(2) {
+                    at_most_one(lits, out);
+                }
+            }
+            for (cell, missing) in of_cell.iter().sorted_by_key(|(c, _)| **c) {
+                for (a, b) in missing.iter().tuple_combinations() {
+                    for d in digits().skip(1) {
+                        let (x, y) = (a[usize::from(d)], b[usize::from(d)]);
+                        out.add_clause(&[spelling.not(*cell, 1), vec![!x, !y]].concat());
+                    }
+                }
+            }
+        }
         Constraint::SameValues { sets } => {
             // For each digit, each set's count of it in unary (a sequential
             // counter, functional both ways), and the first set's counts
