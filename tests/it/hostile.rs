@@ -86,6 +86,10 @@ fn malformed_alternatives_are_located_errors() {
         ("size 4\neither now\nend\n".to_owned(), "<stdin>:2:8: expected nothing after either"),
         ("size 4\neither\nx r1c1 r1c2\nor\nnonconsecutive\nend\n".to_owned(), "<stdin>:4:1: nonconsecutive inside"),
         (format!("size 4\n{}", deep("either\n", "end\n", 17)), "<stdin>:18:1: either blocks nested deeper than 16"),
+        (
+            "size 4\neither\ngivens\n1...\n....\n....\n....\nend\n".to_owned(),
+            "<stdin>:3:1: givens inside an either block",
+        ),
         (format!(".Shape~4x4{}", deep(".Or", ".End", 17)), "<stdin>:1:60: Or and And nested deeper than 16"),
     ] {
         satsudoku().args(["count", "-"]).write_stdin(text).assert().code(2).stdout("").stderr(contains(message));

@@ -105,8 +105,24 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
         }
         None => Ok(()),
     };
+    // `either` blocks open (the rule lines inside are read later): the
+    // layout and the givens are the puzzle's, never an alternative's.
+    let mut blocks = 0usize;
     while let Some((number, line)) = p.next_line() {
         let head = line[0];
+        if blocks > 0 && matches!(head.text, "size" | "box" | "givens" | "regions") {
+            let why = format!(
+                "{} inside an either block: the layout and givens are the whole puzzle's (a given of an \
+                 alternative is a line \"given r1c1 = 5\")",
+                head.text
+            );
+            return Err(p.error(head.pos, why));
+        }
+        match head.text {
+            "either" => blocks += 1,
+            "end" => blocks = blocks.saturating_sub(1),
+            _ => {}
+        }
         match head.text {
             "size" => return Err(p.error(head.pos, "size is given twice: it comes once, first")),
             "box" => {
