@@ -124,14 +124,14 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
         }
     }
     for r in puzzle.relations() {
-        items.push(relation_item(n, shift, r)?);
+        items.push(relation_item(values, shift, r)?);
     }
     Ok(items.join("\n") + "\n")
 }
 
-/// The item of relation `r` on a grid of `n` values, whose digits stand
-/// for their values and `shift`.
-fn relation_item(n: usize, shift: i64, r: &Relation) -> Result<String, Unsupported> {
+/// The item of relation `r` on a grid of `values` values, whose digits
+/// stand for their values and `shift`.
+fn relation_item(values: usize, shift: i64, r: &Relation) -> Result<String, Unsupported> {
     let (a, b) = (cell_id(r.a), cell_id(r.b));
     let adjacent = r.a.row.abs_diff(r.b.row) + r.a.col.abs_diff(r.b.col) == 1;
     Ok(match r.predicate {
@@ -148,9 +148,9 @@ fn relation_item(n: usize, shift: i64, r: &Relation) -> Result<String, Unsupport
         Predicate::Difference { diff: 1 } if adjacent => format!(".WhiteDot~{a}~{b}"),
         Predicate::Ratio { ratio: 2 } if adjacent => format!(".BlackDot~{a}~{b}"),
         Predicate::ResidueDiffers { modulus } if modulus >= 1 => format!(".Modular~{modulus}~{a}~{b}"),
-        Predicate::DifferentClass { low: 3, high: 6 } if n == 9 => format!(".Entropic~{a}~{b}"),
+        Predicate::DifferentClass { low: 3, high: 6 } if values == 9 => format!(".Entropic~{a}~{b}"),
         other => {
-            let key = pair_key(n, |i, j| other.allows(i as Digit, j as Digit));
+            let key = pair_key(values, |i, j| other.allows(i as Digit, j as Digit));
             format!(".Pair~{key}~{a}~{b}")
         }
     })
@@ -160,7 +160,7 @@ fn relation_item(n: usize, shift: i64, r: &Relation) -> Result<String, Unsupport
 /// is one item. Rules that ISS writes once for the whole grid (its global
 /// windows, full rank) are refused inside.
 fn or_item(puzzle: &Puzzle, alternatives: &[Alternative]) -> Result<String, Unsupported> {
-    let (n, shift) = (puzzle.side(), puzzle.digit_shift());
+    let (values, shift) = (puzzle.digits(), puzzle.digit_shift());
     let mut out = String::from(".Or");
     for a in alternatives {
         let mut items = String::new();
@@ -168,7 +168,7 @@ fn or_item(puzzle: &Puzzle, alternatives: &[Alternative]) -> Result<String, Unsu
             items += &format!(".AllDifferent~{}", ids(cells));
         }
         for r in &a.relations {
-            items += &relation_item(n, shift, r)?;
+            items += &relation_item(values, shift, r)?;
         }
         for c in &a.constraints {
             if matches!(c, Constraint::Classes { .. } | Constraint::Rank { .. } | Constraint::DistinctReadings { .. }) {
@@ -187,7 +187,8 @@ fn or_item(puzzle: &Puzzle, alternatives: &[Alternative]) -> Result<String, Unsu
 }
 
 fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, Unsupported> {
-    let n = puzzle.side();
+    // The side places cells; the values are as many as the digits.
+    let (n, values) = (puzzle.side(), puzzle.digits());
     let shift = puzzle.digit_shift();
     // What the reader reads on a grid of values from 0 (and no more).
     let from_zero = matches!(
@@ -214,7 +215,8 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
     let value = |d: Digit| (i64::from(d) - shift).to_string();
     Ok(match constraint {
         Constraint::Digits { cell, allowed } => {
-            let values: Vec<String> = (1..=n as Digit).filter(|d| allowed >> (d - 1) & 1 == 1).map(value).collect();
+            let values: Vec<String> =
+                (1..=values as Digit).filter(|d| allowed >> (d - 1) & 1 == 1).map(value).collect();
             if values.is_empty() {
                 return Err(refuse(format!("cell {cell} with no digit allowed")));
             }
@@ -363,7 +365,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             None => return Err(refuse("a window that must hold a digit of each class, apart from ISS's global rules")),
         },
         Constraint::Table { a, b, allowed } => {
-            let key = pair_key(n, |i, j| table_allows(allowed, i as Digit, j as Digit));
+            let key = pair_key(values, |i, j| table_allows(allowed, i as Digit, j as Digit));
             format!(".Pair~{key}~{}~{}", cell_id(*a), cell_id(*b))
         }
         Constraint::Rank { line, rank, alone, .. } => {

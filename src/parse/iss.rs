@@ -1529,7 +1529,7 @@ impl Reader<'_> {
             "Pair" | "PairX" | "Binary" | "BinaryX" => {
                 let key = item.args.first().ok_or_else(|| self.err(at, "expected a key and cells"))?;
                 let legacy = kind.starts_with("Binary");
-                let allowed = pair_table(&key.text, n, legacy).ok_or_else(|| {
+                let allowed = pair_table(&key.text, p.digits(), legacy).ok_or_else(|| {
                     self.err(key.pos, format!("expected a pair key in base64url, found {}", quote(&key.text)))
                 })?;
                 let every = kind.ends_with('X');

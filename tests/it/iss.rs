@@ -565,6 +565,8 @@ fn grids_of_more_values_count_as_the_oracle() {
             g[0] < g[1] && g[1] < g[2] && g[3] + g[6] == 7 && g[3] != g[6]
         }),
         (".Shape~3x3~0-3.Sum~3~R1C1~R2C2", 3, 4, vec![], vec![], |g| g[0] + g[4] == 3 + 2),
+        // Candidates past the side (written back as such).
+        (".Shape~3x3~5.~R1C1_4_5", 3, 5, vec![], vec![], |g| g[0] >= 4),
         (".Shape~3x3~5.Skyscraper~R1~2~.V~R3C3~R3C2", 3, 5, vec![], vec![], |g| {
             let seen = (0..3).filter(|&i| (0..i).all(|j| g[j] < g[i])).count();
             seen == 2 && g[8] + g[7] == 5
