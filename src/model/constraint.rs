@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use itertools::Itertools;
+
 use super::{Cell, Digit, LineRule, Relation};
 
 /// A constraint on one cell's digits or on several cells. (Each variant's
@@ -143,15 +145,9 @@ pub struct Alternative {
 impl Alternative {
     /// The cells the alternative reads, each once.
     pub fn cells(&self) -> Vec<Cell> {
-        let mut once: Vec<Cell> = Vec::new();
         let all = self.distinct.iter().flatten().copied();
         let related = self.relations.iter().flat_map(|r| [r.a, r.b]);
-        for c in all.chain(related).chain(self.constraints.iter().flat_map(Constraint::cells)) {
-            if !once.contains(&c) {
-                once.push(c);
-            }
-        }
-        once
+        all.chain(related).chain(self.constraints.iter().flat_map(Constraint::cells)).unique().collect()
     }
 
     /// Whether the digits `digit_of` gives the cells satisfy every rule of
@@ -211,29 +207,13 @@ impl Constraint {
                 once.dedup();
                 once
             }
-            Constraint::SameValues { sets } => {
-                let mut once: Vec<Cell> = Vec::new();
-                for &c in sets.iter().flatten() {
-                    if !once.contains(&c) {
-                        once.push(c);
-                    }
-                }
-                once
-            }
+            Constraint::SameValues { sets } => sets.iter().flatten().copied().unique().collect(),
             Constraint::AntiTaxicab { side }
             | Constraint::Rank { side, .. }
             | Constraint::DistinctReadings { side } => {
                 itertools::iproduct!(0..*side, 0..*side).map(|(r, c)| Cell::new(r, c)).collect()
             }
-            Constraint::Machine { segments, .. } => {
-                let mut once: Vec<Cell> = Vec::new();
-                for &c in segments.iter().flatten() {
-                    if !once.contains(&c) {
-                        once.push(c);
-                    }
-                }
-                once
-            }
+            Constraint::Machine { segments, .. } => segments.iter().flatten().copied().unique().collect(),
             Constraint::ValueIndex { value, control, line } => {
                 let mut all = vec![*value, *control];
                 all.extend(line.iter().filter(|c| !all.contains(c)).copied().collect::<Vec<_>>());
@@ -254,24 +234,8 @@ impl Constraint {
             }
             Constraint::Between { ends, inner } => [ends.0, ends.1].into_iter().chain(inner.iter().copied()).collect(),
             Constraint::Table { a, b, .. } => vec![*a, *b],
-            Constraint::Regular { cells, .. } => {
-                let mut once = Vec::new();
-                for &c in cells {
-                    if !once.contains(&c) {
-                        once.push(c);
-                    }
-                }
-                once
-            }
-            Constraint::AnyOf { alternatives } => {
-                let mut once: Vec<Cell> = Vec::new();
-                for c in alternatives.iter().flat_map(Alternative::cells) {
-                    if !once.contains(&c) {
-                        once.push(c);
-                    }
-                }
-                once
-            }
+            Constraint::Regular { cells, .. } => cells.iter().copied().unique().collect(),
+            Constraint::AnyOf { alternatives } => alternatives.iter().flat_map(Alternative::cells).unique().collect(),
         }
     }
 
