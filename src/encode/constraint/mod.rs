@@ -57,8 +57,10 @@
 //! - `Index`: `cell = d → line[d-1] = value`, one clause per digit.
 //! - Killer cages' "45 rule" (`innies_and_outies`): for each full house,
 //!   the cells outside the cages that meet it minus the cages' cells
-//!   outside it sum to the house's total minus the cages' sums; implied,
-//!   so no count changes, encoded as a sum.
+//!   outside it sum to the house's total minus the cages' sums, and the
+//!   same across runs of rows, columns and boxes (`across_houses`, as
+//!   ISS's optimizer grows them); implied, so no count changes, encoded
+//!   as sums.
 //! - `Regular` (ISS's regular-expression lines): the pattern's automaton
 //!   (Thompson's, run on sets of states) unrolled over the line, as the
 //!   skyscrapers' (`automaton.rs`): unit propagation is domain consistent.
@@ -108,7 +110,7 @@ use itertools::Itertools;
 use varisat::Lit;
 
 use crate::encode::{ClauseSink, DigitEncoding, VarMap};
-use crate::model::{Cell, Constraint, Digit, Puzzle};
+use crate::model::{Cell, Constraint, Digit, GroupKind, Puzzle};
 
 pub(super) use grouped::Differ;
 
@@ -253,15 +255,118 @@ fn innies_and_outies(puzzle: &Puzzle, cages: &[(Vec<Cell>, i64)]) -> Vec<(Vec<(C
         }
         let mut terms: Vec<(Cell, i32)> = house.iter().filter(|c| !used.contains(c)).map(|&c| (c, 1)).collect();
         terms.extend(used.iter().filter(|c| !house.contains(c)).map(|&c| (c, -1)));
-        let mut key: Vec<Cell> = terms.iter().map(|t| t.0).collect();
-        key.sort_unstable();
-        let known = terms.iter().all(|t| t.1 == 1) && cages.iter().any(|(cells, _)| *cells == key);
-        if terms.is_empty() || terms.len() > n / 2 + 1 || known || found.iter().any(|f| f.0 == terms) {
-            continue;
-        }
-        found.push((terms, target));
+        keep(&mut found, cages, terms, target, n / 2 + 1);
+    }
+    for sweep in sweeps(puzzle) {
+        across_houses(&sweep, cages, total, &mut found);
     }
     found
+}
+
+/// Adds `Σ terms = target` to `found` unless it is empty, has more than
+/// `most` terms, is already there or is one of the cages.
+fn keep(
+    found: &mut Vec<(Vec<(Cell, i32)>, i64)>,
+    cages: &[(Vec<Cell>, i64)],
+    terms: Vec<(Cell, i32)>,
+    target: i64,
+    most: usize,
+) {
+    let mut key: Vec<Cell> = terms.iter().map(|t| t.0).collect();
+    key.sort_unstable();
+    let known = terms.iter().all(|t| t.1 == 1) && cages.iter().any(|(cells, _)| *cells == key);
+    let mut sorted = terms.clone();
+    sorted.sort_unstable();
+    let twice = found.iter().any(|f| {
+        let mut other = f.0.clone();
+        other.sort_unstable();
+        other == sorted
+    });
+    if !terms.is_empty() && terms.len() <= most && !known && !twice {
+        found.push((terms, target));
+    }
+}
+
+/// The orders in which ISS's optimizer grows a region house by house for
+/// the 45 rule across houses: the rows top down and bottom up, the
+/// columns left to right and right to left, the boxes in reading order;
+/// each only where all of its lines or boxes are full houses.
+fn sweeps(puzzle: &Puzzle) -> Vec<Vec<Vec<Cell>>> {
+    let n = puzzle.digits();
+    let of = |kind: GroupKind| -> Vec<Vec<Cell>> {
+        let houses: Vec<Vec<Cell>> =
+            puzzle.groups().iter().filter(|g| g.kind == kind).map(|g| g.cells.clone()).collect();
+        if houses.len() == puzzle.side() && houses.iter().all(|h| h.len() == n) {
+            houses
+        } else {
+            Vec::new()
+        }
+    };
+    let mut sweeps = Vec::new();
+    for kind in [GroupKind::Row, GroupKind::Column] {
+        let mut houses = of(kind);
+        houses.sort();
+        if !houses.is_empty() {
+            sweeps.push(houses.iter().rev().cloned().collect());
+            sweeps.push(houses);
+        }
+    }
+    let mut boxes = of(GroupKind::Box);
+    boxes.sort();
+    if !boxes.is_empty() {
+        sweeps.push(boxes);
+    }
+    sweeps
+}
+
+/// The 45 rule across houses, as ISS's optimizer applies it
+/// (`_makeInnieOutieSumHandlers`): the houses of `sweep` are added one by
+/// one to a region, and a cage joins the region's pieces once more than
+/// half of it is inside. From the second house to the one before last,
+/// the region's cells outside the pieces minus the pieces' cells outside
+/// the region sum to the houses' total minus the pieces' sums; kept when
+/// it has at most `n` terms, at most two of them on one side.
+fn across_houses(
+    sweep: &[Vec<Cell>],
+    cages: &[(Vec<Cell>, i64)],
+    total: i64,
+    found: &mut Vec<(Vec<(Cell, i32)>, i64)>,
+) {
+    let n = sweep.len();
+    // Disjoint cages only, the first of any that overlap.
+    let mut taken: Vec<Cell> = Vec::new();
+    let mut left: Vec<&(Vec<Cell>, i64)> = Vec::new();
+    for cage in cages {
+        if cage.0.iter().all(|c| !taken.contains(c)) {
+            taken.extend(&cage.0);
+            left.push(cage);
+        }
+    }
+    let mut region: Vec<Cell> = Vec::new();
+    let (mut pieces, mut sums): (Vec<Cell>, i64) = (Vec::new(), 0);
+    for (i, house) in sweep.iter().enumerate().take(n.saturating_sub(1)) {
+        region.extend(house);
+        left.retain(|(cells, sum)| {
+            let inside = cells.iter().filter(|c| region.contains(c)).count();
+            if inside * 2 > cells.len() {
+                pieces.extend(cells);
+                sums += sum;
+                return false;
+            }
+            true
+        });
+        if i == 0 {
+            continue;
+        }
+        let innies: Vec<Cell> = region.iter().filter(|c| !pieces.contains(c)).copied().collect();
+        let outies: Vec<Cell> = pieces.iter().filter(|c| !region.contains(c)).copied().collect();
+        if innies.len() > 2 && outies.len() > 2 {
+            continue;
+        }
+        let mut terms: Vec<(Cell, i32)> = innies.iter().map(|&c| (c, 1)).collect();
+        terms.extend(outies.iter().map(|&c| (c, -1)));
+        keep(found, cages, terms, total * (i as i64 + 1) - sums, n);
+    }
 }
 
 /// Emits the clauses of `constraint` on digits `1..=n`.
@@ -729,5 +834,26 @@ mod tests {
         let mut q = Puzzle::sudoku(2, 2).unwrap();
         q.add_constraint(Constraint::Sum { terms: cage.iter().map(|&c| (c, 1)).collect(), target: 3 }).unwrap();
         assert!(innies_and_outies(&q, &cages(&q)).is_empty());
+    }
+
+    /// Rows 1 and 2 of a 4x4 sum to 20; with the cages r1c1+r1c2 = 3,
+    /// r1c3+r2c3 = 4 and r1c4+r2c4 = 6 inside them (a grid with rows
+    /// 1234 and 3412 fits), r2c1 + r2c2 = 7. Rows 1 to 3 leave six cells,
+    /// more than the side: not kept.
+    #[test]
+    fn the_45_rule_across_rows() {
+        let at = Cell::new;
+        let rows: Vec<Vec<Cell>> = (0..4).map(|r| (0..4).map(|c| at(r, c)).collect()).collect();
+        let cages = vec![(vec![at(0, 0), at(0, 1)], 3), (vec![at(0, 2), at(1, 2)], 4), (vec![at(0, 3), at(1, 3)], 6)];
+        let mut found = Vec::new();
+        across_houses(&rows, &cages, 10, &mut found);
+        assert_eq!(found, vec![(vec![(at(1, 0), 1), (at(1, 1), 1)], 7)]);
+        // A cage mostly outside the region is no piece until it is in.
+        let cages = vec![(vec![at(1, 0), at(2, 0), at(3, 0)], 6)];
+        let mut found = Vec::new();
+        across_houses(&rows, &cages, 10, &mut found);
+        // Rows 1-2: eight cells, none caged past half; rows 1-3: the cage
+        // is a piece, its r4c1 an outie, with nine innies: too many.
+        assert!(found.is_empty(), "{found:?}");
     }
 }
