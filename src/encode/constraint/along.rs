@@ -4,8 +4,9 @@
 //! here from the rule's meaning, apart from [`LineRule::accepts`], which
 //! the checker uses; the oracle tests hold the two to the same counts.
 
-use super::automaton;
-use super::{at_most_one, Spelling};
+use varisat::Lit;
+
+use super::{at_least_of, at_most_one, automaton, grouped, Spelling};
 use crate::encode::ClauseSink;
 use crate::model::{Cell, Digit, LineRule};
 
@@ -201,6 +202,74 @@ pub(super) fn encode_count(
         (seen <= most).then_some(seen)
     };
     automaton::encode_line(cells, n, 0usize, step, |&seen| allowed(seen), spelling, out);
+}
+
+/// Counting circles: each digit `v` in none of `cells` or in exactly `v`
+/// of them, an automaton per digit counting it (domain consistent on each
+/// digit alone), and the count again over exclusion groups
+/// ([`count_by_exclusion_groups`]).
+pub(super) fn encode_counting(
+    cells: &[Cell],
+    n: usize,
+    differ: &grouped::Differ,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    for v in 1..=n as Digit {
+        let times = usize::from(v);
+        encode_count(cells, n, v, times, |seen| seen == 0 || seen == times, spelling, out);
+    }
+    count_by_exclusion_groups(cells, n, differ, spelling, out);
+}
+
+/// Counting circles read as ISS's handler reads them: the cells split
+/// into exclusion groups (cells that pairwise differ, `grouped.rs`), each
+/// holding a digit at most once, so `v` appears in 0 or `v` of the groups.
+/// A literal per group and digit, true exactly when one of its cells holds
+/// the digit, and a sequential counter over them (at most `v`, and at
+/// least `v` once at least one): a digit fewer than `v` groups can hold is
+/// out of every cell, and one that is in needs every group left that can
+/// hold it. Implied by the rule, each new variable set by the cells.
+fn count_by_exclusion_groups(
+    cells: &[Cell],
+    n: usize,
+    differ: &grouped::Differ,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    let terms: Vec<(Cell, i32)> = cells.iter().map(|&c| (c, 1)).collect();
+    let groups = grouped::exclusion_groups(&terms, n, differ);
+    if groups.len() == cells.len() {
+        return; // no two cells differ: the automata say it all
+    }
+    for v in 1..=n as Digit {
+        let times = usize::from(v);
+        if groups.len() < times {
+            for &cell in cells {
+                out.add_clause(&spelling.not(cell, v));
+            }
+            continue;
+        }
+        let mut holds = Vec::new();
+        for group in &groups {
+            let xs: Vec<Lit> = group.iter().map(|&i| spelling.is(cells[i], v, out)).collect();
+            if let [x] = xs[..] {
+                holds.push(x);
+                continue;
+            }
+            let y = out.new_var().positive();
+            for &x in &xs {
+                out.add_clause(&[!x, y]);
+            }
+            out.add_clause(&[vec![!y], xs].concat());
+            holds.push(y);
+        }
+        let at_least = at_least_of(&holds, out);
+        if let Some(&more) = at_least.get(times) {
+            out.add_clause(&[!more]);
+        }
+        out.add_clause(&[!at_least[0], at_least[times - 1]]);
+    }
 }
 
 /// Encodes "`control` holds the number of different digits of `cells`":

@@ -41,11 +41,17 @@ pub struct Differ {
 }
 
 impl Differ {
-    /// The differences `puzzle` states (none kept when it has no sum, x-sum
-    /// or sandwich).
+    /// The differences `puzzle` states (none kept when it has no sum, x-sum,
+    /// sandwich or counting circles).
     pub fn new(puzzle: &Puzzle) -> Differ {
         let sums = |c: &Constraint| {
-            matches!(c, Constraint::Sum { .. } | Constraint::XSum { .. } | Constraint::Sandwich { .. })
+            matches!(
+                c,
+                Constraint::Sum { .. }
+                    | Constraint::XSum { .. }
+                    | Constraint::Sandwich { .. }
+                    | Constraint::Counting { .. }
+            )
         };
         if !puzzle.constraints().iter().any(sums) {
             return Differ::default();

@@ -389,9 +389,15 @@ fn at_most_one(lits: &[Lit], out: &mut dyn ClauseSink) {
 /// s(j-1, k) | (s(j-1, k-1) & x_j)` with both directions written, so unit
 /// propagation fixes every one once the digits are set.
 fn at_least_counts(cells: &[Cell], d: Digit, spelling: &mut Spelling, out: &mut dyn ClauseSink) -> Vec<Lit> {
+    let lits: Vec<Lit> = cells.iter().map(|&cell| spelling.is(cell, d, out)).collect();
+    at_least_of(&lits, out)
+}
+
+/// [`at_least_counts`] of any literals: the `k - 1`th true exactly when at
+/// least `k` of `lits` are.
+fn at_least_of(lits: &[Lit], out: &mut dyn ClauseSink) -> Vec<Lit> {
     let mut before: Vec<Lit> = Vec::new();
-    for (j, &cell) in cells.iter().enumerate() {
-        let x = spelling.is(cell, d, out);
+    for (j, &x) in lits.iter().enumerate() {
         let mut now = Vec::with_capacity(j + 1);
         for k in 1..=j + 1 {
             let s = out.new_var().positive();
@@ -780,13 +786,7 @@ pub(super) fn encode_constraint(
                 }
             }
         }
-        Constraint::Counting { cells } => {
-            // Each digit v: none of the cells or exactly v of them.
-            for v in digits() {
-                let v_times = usize::from(v);
-                along::encode_count(cells, n, v, v_times, |seen| seen == 0 || seen == v_times, spelling, out);
-            }
-        }
+        Constraint::Counting { cells } => along::encode_counting(cells, n, differ, spelling, out),
         Constraint::Classes { cells, classes } => {
             // One clause a class: some cell holds one of its digits (unit
             // propagation on a single clause is domain consistent).
