@@ -227,7 +227,8 @@ fn cages(puzzle: &Puzzle) -> Vec<(Vec<Cell>, i64)> {
 /// house, from the cages inside it first, then those with the fewest cells
 /// outside (at most two); kept when it has at most `n/2 + 1` terms (longer
 /// ones measured slower: bench/results/iss-*.md) and is not one of the
-/// puzzle's own sums.
+/// puzzle's own sums. Then the sums across runs of houses
+/// ([`across_houses`], along each of [`sweeps`]).
 fn innies_and_outies(puzzle: &Puzzle, cages: &[(Vec<Cell>, i64)]) -> Vec<(Vec<(Cell, i32)>, i64)> {
     let n = puzzle.digits();
     if cages.is_empty() || puzzle.side() != n {
