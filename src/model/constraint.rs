@@ -379,12 +379,7 @@ impl Constraint {
                         }
                     }
                 }
-                of_cell.iter().all(|(&c, ds)| {
-                    let mut sorted = ds.clone();
-                    sorted.sort_unstable();
-                    sorted.dedup();
-                    digit_of(c) != 1 || sorted.len() == ds.len()
-                })
+                of_cell.iter().all(|(&c, ds)| digit_of(c) != 1 || ds.iter().all_unique())
             }
             Constraint::SameValues { sets } => {
                 let sorted = |set: &Vec<Cell>| {

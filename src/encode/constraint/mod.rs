@@ -258,8 +258,17 @@ fn innies_and_outies(puzzle: &Puzzle, cages: &[(Vec<Cell>, i64)]) -> Vec<(Vec<(C
         terms.extend(used.iter().filter(|c| !house.contains(c)).map(|&c| (c, -1)));
         keep(&mut found, cages, terms, target, n / 2 + 1);
     }
+    // Disjoint cages only, the first of any that overlap.
+    let mut taken: Vec<Cell> = Vec::new();
+    let mut disjoint: Vec<&(Vec<Cell>, i64)> = Vec::new();
+    for cage in cages {
+        if cage.0.iter().all(|c| !taken.contains(c)) {
+            taken.extend(&cage.0);
+            disjoint.push(cage);
+        }
+    }
     for sweep in sweeps(puzzle) {
-        across_houses(&sweep, cages, total, &mut found);
+        across_houses(&sweep, cages, &disjoint, total, &mut found);
     }
     found
 }
@@ -276,13 +285,8 @@ fn keep(
     let mut key: Vec<Cell> = terms.iter().map(|t| t.0).collect();
     key.sort_unstable();
     let known = terms.iter().all(|t| t.1 == 1) && cages.iter().any(|(cells, _)| *cells == key);
-    let mut sorted = terms.clone();
-    sorted.sort_unstable();
-    let twice = found.iter().any(|f| {
-        let mut other = f.0.clone();
-        other.sort_unstable();
-        other == sorted
-    });
+    // The same terms in another order (each cell is in a sum once).
+    let twice = found.iter().any(|f| f.0.len() == terms.len() && f.0.iter().all(|t| terms.contains(t)));
     if !terms.is_empty() && terms.len() <= most && !known && !twice {
         found.push((terms, target));
     }
@@ -326,23 +330,17 @@ fn sweeps(puzzle: &Puzzle) -> Vec<Vec<Vec<Cell>>> {
 /// half of it is inside. From the second house to the one before last,
 /// the region's cells outside the pieces minus the pieces' cells outside
 /// the region sum to the houses' total minus the pieces' sums; kept when
-/// it has at most `n` terms, at most two of them on one side.
+/// it has at most `n` terms, at most two of them on one side. The pieces
+/// are drawn from `disjoint` (cages that share no cell).
 fn across_houses(
     sweep: &[Vec<Cell>],
     cages: &[(Vec<Cell>, i64)],
+    disjoint: &[&(Vec<Cell>, i64)],
     total: i64,
     found: &mut Vec<(Vec<(Cell, i32)>, i64)>,
 ) {
     let n = sweep.len();
-    // Disjoint cages only, the first of any that overlap.
-    let mut taken: Vec<Cell> = Vec::new();
-    let mut left: Vec<&(Vec<Cell>, i64)> = Vec::new();
-    for cage in cages {
-        if cage.0.iter().all(|c| !taken.contains(c)) {
-            taken.extend(&cage.0);
-            left.push(cage);
-        }
-    }
+    let mut left = disjoint.to_vec();
     let mut region: Vec<Cell> = Vec::new();
     let (mut pieces, mut sums): (Vec<Cell>, i64) = (Vec::new(), 0);
     for (i, house) in sweep.iter().enumerate().take(n.saturating_sub(1)) {
@@ -847,12 +845,12 @@ mod tests {
         let rows: Vec<Vec<Cell>> = (0..4).map(|r| (0..4).map(|c| at(r, c)).collect()).collect();
         let cages = vec![(vec![at(0, 0), at(0, 1)], 3), (vec![at(0, 2), at(1, 2)], 4), (vec![at(0, 3), at(1, 3)], 6)];
         let mut found = Vec::new();
-        across_houses(&rows, &cages, 10, &mut found);
+        across_houses(&rows, &cages, &cages.iter().collect::<Vec<_>>(), 10, &mut found);
         assert_eq!(found, vec![(vec![(at(1, 0), 1), (at(1, 1), 1)], 7)]);
         // A cage mostly outside the region is no piece until it is in.
         let cages = vec![(vec![at(1, 0), at(2, 0), at(3, 0)], 6)];
         let mut found = Vec::new();
-        across_houses(&rows, &cages, 10, &mut found);
+        across_houses(&rows, &cages, &cages.iter().collect::<Vec<_>>(), 10, &mut found);
         // Rows 1-2: eight cells, none caged past half; rows 1-3: the cage
         // is a piece, its r4c1 an outie, with nine innies: too many.
         assert!(found.is_empty(), "{found:?}");
