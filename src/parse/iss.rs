@@ -16,6 +16,7 @@
 use super::{quote, ParseError, Pos};
 use crate::model::rules::{self, merged_terms, Args, Context};
 use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle};
+use itertools::Itertools;
 
 /// How satsudoku reads an ISS type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,7 +131,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("Arrow", Reading::Read("`arrow` with a one-cell circle, the first cell")),
     ("DoubleArrow", Reading::Read("`double-arrow`")),
     ("PillArrow", Reading::Read("`arrow` whose first 2 or 3 cells are the pill, read in reading order (digits 1..9 only)")),
-    ("Cage", Reading::Read("a cage: different digits, summing to the sum unless it is 0 or empty (cages may overlap)")),
+    ("Cage", Reading::Read("a cage: different digits, summing to the sum unless it is 0 or empty (cages may overlap; a cell listed twice counts twice in the sum, as ISS's sum handler adds it)")),
     ("Sum", Reading::Read("a sum, with the coefficients if given (`S_=_c1_c2...`); digits may repeat")),
     ("LittleKiller", Reading::Read("`little-killer` along ISS's diagonal from the named cell")),
     ("XSum", Reading::Read("`xsum` clues, from the start and the end of the row or column")),
@@ -1158,11 +1159,16 @@ impl Reader<'_> {
                 };
                 let cells = line(&item.args[1..])?;
                 if sum != 0 {
-                    // Values sum to `sum`: digits to `sum` and the shift a cell.
+                    // Values sum to `sum`: digits to `sum` and the shift a
+                    // cell. A cell listed twice counts twice, as in ISS's
+                    // sum handler (`Sum`'s constructor adds the
+                    // coefficients of a repeated cell).
                     let target = sum + p.digit_shift() * cells.len() as i64;
-                    let terms = cells.iter().map(|&c| (c, 1)).collect();
+                    let terms = merged_terms(cells.iter().map(|&c| (c, 1)));
                     self.constraint(p, Constraint::Sum { terms, target: target as i32 }, at)?;
                 }
+                // ISS's all-different handler drops repeated cells.
+                let cells: Vec<Cell> = cells.into_iter().unique().collect();
                 p.add_cage(cells).map_err(|e| self.err(at, e.to_string()))?;
             }
             "Sum" => {
