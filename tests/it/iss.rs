@@ -340,7 +340,8 @@ fn grids_of_values_from_zero_count_as_the_oracle() {
 /// sum, or the cage's difference, count otherwise.
 #[test]
 fn a_cage_listing_a_cell_twice_counts_it_twice() {
-    let cases: &[(&str, fn(&[u32]) -> bool)] = &[
+    type Rule = fn(&[u32]) -> bool;
+    let cases: &[(&str, Rule)] = &[
         // r1c1 and r3c3 share no house: only the cage keeps them apart.
         (".Cage~9~R1C1~R3C3~R3C3", |g| g[0] != g[10] && g[0] + 2 * g[10] == 9),
         (".Cage~9~R1C1~R1C2~R1C2~R2C1", |g| g[0] + 2 * g[1] + g[4] == 9),
