@@ -200,7 +200,16 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             | Constraint::Between { .. }
             | Constraint::Contains { .. }
             | Constraint::Outside { .. }
-            | Constraint::Along { rule: LineRule::Balanced(_) | LineRule::Skyline(_), .. }
+            | Constraint::Along { rule: LineRule::Balanced(_) | LineRule::Skyline(_) | LineRule::FirstHidden(_), .. }
+            | Constraint::Along {
+                rule: LineRule::Segments { first: 0, .. }
+                    | LineRule::LoopSegments { first: 0, .. }
+                    | LineRule::Rellik { first: 0, .. }
+                    | LineRule::Lunchbox { first: 0, .. },
+                ..
+            }
+            | Constraint::Regular { .. }
+            | Constraint::Machine { .. }
             | Constraint::Exactly { .. }
             | Constraint::Table { .. }
             | Constraint::Classes { .. }
@@ -296,13 +305,20 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             let min = apart.ok_or_else(|| refuse("a lockout line whose ends may be equal"))?;
             format!(".Lockout~{min}~{}~{}~{}", cell_id(ends.0), ids(inner), cell_id(ends.1))
         }
-        Constraint::Regular { cells, pattern } => format!(".Regex~{}~{}", regex_token(pattern), ids(cells)),
+        Constraint::Regular { cells, pattern } => {
+            // A pattern over digits, written over values.
+            let pattern = match shift {
+                0 => pattern.clone(),
+                _ => crate::model::regex::shift_symbols(pattern, 1, values, -shift).map_err(refuse)?,
+            };
+            format!(".Regex~{}~{}", regex_token(&pattern), ids(cells))
+        }
         Constraint::Along { rule, cells } => match rule {
-            LineRule::Segments(target) => format!(".SumLine~{target}~{}", ids(cells)),
-            LineRule::LoopSegments(target) => format!(".SumLine~{target}~{}~LOOP", ids(cells)),
-            LineRule::Rellik(target) => format!(".RellikCage~{target}~{}", ids(cells)),
+            LineRule::Segments { sum, .. } => format!(".SumLine~{sum}~{}", ids(cells)),
+            LineRule::LoopSegments { sum, .. } => format!(".SumLine~{sum}~{}~LOOP", ids(cells)),
+            LineRule::Rellik { sum, .. } => format!(".RellikCage~{sum}~{}", ids(cells)),
             LineRule::Balanced(_) => format!(".EqualityCage~{}", ids(cells)),
-            LineRule::Lunchbox(target) => format!(".Lunchbox~{target}~{}", ids(cells)),
+            LineRule::Lunchbox { sum, .. } => format!(".Lunchbox~{sum}~{}", ids(cells)),
             LineRule::Flatmates(_) => {
                 // ISS writes the rule once, for every column.
                 let column = |c: usize| (0..n).map(|r| Cell::new(r, c)).collect::<Vec<_>>();
@@ -330,8 +346,8 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
                 }
             },
             LineRule::FirstHidden(target) => match full_line(cells, n) {
-                Some((line, false)) => format!(".HiddenSkyscraper~{line}~{target}~"),
-                Some((line, true)) => format!(".HiddenSkyscraper~{line}~~{target}"),
+                Some((line, false)) => format!(".HiddenSkyscraper~{line}~{}~", value(*target)),
+                Some((line, true)) => format!(".HiddenSkyscraper~{line}~~{}", value(*target)),
                 None => return Err(refuse("a hidden skyscraper clue along cells that are not a row or column")),
             },
         },

@@ -12,15 +12,34 @@ use super::Digit;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum LineRule {
     /// ISS's `SumLine`: the line splits into consecutive segments, each
-    /// summing to the number (a line, not a loop).
-    Segments(u32),
+    /// summing to the number (a line, not a loop). The values summed are
+    /// the digits, or on a grid of values from 0 (`first` 0) each digit
+    /// less one, as ISS's handler sums values: a line of 0s alone holds.
+    Segments {
+        /// Each segment's sum.
+        sum: u32,
+        /// The value of digit 1: 1, or 0 on a grid of values from 0.
+        first: u8,
+    },
     /// ISS's `SumLine` with `LOOP`: the cells are a loop (the last cell
     /// next to the first), and some cell starts a split of the loop, read
-    /// round from there, into segments each summing to the number.
-    LoopSegments(u32),
+    /// round from there, into segments each summing to the number (the
+    /// values as in [`LineRule::Segments`]).
+    LoopSegments {
+        /// Each segment's sum.
+        sum: u32,
+        /// The value of digit 1, as in [`LineRule::Segments`].
+        first: u8,
+    },
     /// ISS's `RellikCage` (with the cage's all-different group beside it):
-    /// no set of one or more of the cells sums to the number.
-    Rellik(u32),
+    /// no set of one or more of the cells sums to the number (of values,
+    /// as in [`LineRule::Segments`]).
+    Rellik {
+        /// The sum no set makes.
+        sum: u32,
+        /// The value of digit 1: 1, or 0 on a grid of values from 0.
+        first: u8,
+    },
     /// ISS's `EqualityCage` (with its all-different group beside it): as
     /// many even digits as odd, as many low as high (the lower and upper
     /// half of the digits `1..=n`, `n` given), and on an odd `n` no middle
@@ -40,18 +59,24 @@ pub enum LineRule {
     Flatmates(u8),
     /// ISS's `Lunchbox` (with its all-different group beside it): the
     /// digits strictly between the line's smallest and its largest digit
-    /// (by position) sum to the number.
-    Lunchbox(u32),
+    /// (by position) sum to the number (their values, as in
+    /// [`LineRule::Segments`]: ISS's handler sums values).
+    Lunchbox {
+        /// The sum between the two.
+        sum: u32,
+        /// The value of digit 1: 1, or 0 on a grid of values from 0.
+        first: u8,
+    },
 }
 
 impl LineRule {
     /// Whether the line's digits satisfy the rule.
     pub fn accepts(self, digits: &[Digit]) -> bool {
         match self {
-            LineRule::Segments(target) => {
+            LineRule::Segments { sum: target, first } => {
                 let mut open = 0u32;
                 for &d in digits {
-                    open += u32::from(d);
+                    open += u32::from(d + first) - 1;
                     if open == target {
                         open = 0;
                     } else if open > target {
@@ -60,18 +85,18 @@ impl LineRule {
                 }
                 !digits.is_empty() && open == 0
             }
-            LineRule::LoopSegments(target) => {
+            LineRule::LoopSegments { sum, first } => {
                 // The loop read from each cell in turn, as a line.
                 (0..digits.len()).any(|start| {
                     let round: Vec<Digit> = digits[start..].iter().chain(&digits[..start]).copied().collect();
-                    LineRule::Segments(target).accepts(&round)
+                    LineRule::Segments { sum, first }.accepts(&round)
                 })
             }
-            LineRule::Rellik(target) => {
+            LineRule::Rellik { sum: target, first } => {
                 // Every nonempty subset, by its bits.
                 let k = digits.len().min(20);
                 (1u32..1 << k).all(|set| {
-                    let sum: u32 = (0..k).filter(|i| set >> i & 1 == 1).map(|i| u32::from(digits[i])).sum();
+                    let sum: u32 = (0..k).filter(|i| set >> i & 1 == 1).map(|i| u32::from(digits[i] + first) - 1).sum();
                     sum != target
                 })
             }
@@ -82,13 +107,14 @@ impl LineRule {
                 let (low, high) = (count(&|d| d <= half), count(&|d| d > n - half));
                 even == odd && low == high && low + high == digits.len()
             }
-            LineRule::Lunchbox(target) => {
+            LineRule::Lunchbox { sum: target, first } => {
                 let at = |pick: fn(&u8, &u8) -> std::cmp::Ordering| {
                     digits.iter().enumerate().max_by(|a, b| pick(a.1, b.1)).map(|(i, _)| i)
                 };
                 let (Some(low), Some(high)) = (at(|a, b| b.cmp(a)), at(|a, b| a.cmp(b))) else { return false };
                 let (from, to) = (low.min(high), low.max(high));
-                let between: u32 = digits.get(from + 1..to).unwrap_or(&[]).iter().map(|&d| u32::from(d)).sum();
+                let between = digits.get(from + 1..to).unwrap_or(&[]).iter();
+                let between: u32 = between.map(|&d| u32::from(d + first) - 1).sum();
                 between == target
             }
             LineRule::Flatmates(n) => {
@@ -122,14 +148,25 @@ impl LineRule {
 impl fmt::Display for LineRule {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
         match self {
-            LineRule::Segments(t) => write!(f, "segments summing to {t}"),
-            LineRule::LoopSegments(t) => write!(f, "a loop of segments summing to {t}"),
-            LineRule::Rellik(t) => write!(f, "no digits summing to {t}"),
+            LineRule::Segments { sum, first } => write!(f, "segments summing to {sum}{}", of_values(*first)),
+            LineRule::LoopSegments { sum, first } => {
+                write!(f, "a loop of segments summing to {sum}{}", of_values(*first))
+            }
+            LineRule::Rellik { sum, first } => write!(f, "no digits summing to {sum}{}", of_values(*first)),
             LineRule::Balanced(_) => write!(f, "as many even as odd and low as high digits"),
             LineRule::FirstHidden(t) => write!(f, "first hidden skyscraper {t}"),
             LineRule::Skyline(t) => write!(f, "{t} buildings visible (0s are none)"),
-            LineRule::Lunchbox(t) => write!(f, "lunchbox {t}"),
+            LineRule::Lunchbox { sum, first } => write!(f, "lunchbox {sum}{}", of_values(*first)),
             LineRule::Flatmates(n) => write!(f, "each {} beside a 1 before or a {n} after", n.div_ceil(2)),
         }
+    }
+}
+
+/// How a sum's values are named: nothing on digits, " (values from 0)".
+fn of_values(first: u8) -> &'static str {
+    if first == 0 {
+        " (values from 0)"
+    } else {
+        ""
     }
 }

@@ -357,6 +357,73 @@ impl Regex {
     }
 }
 
+/// `pattern` with each symbol's value moved `by` (a pattern over values
+/// from 0 as one over digits: `by` 1; back: -1). Symbols are read as ISS's
+/// `charToValue` reads them (`0`-`9`, then `A`-`Z` or `a`-`z` for 10 on)
+/// and must lie in `lowest..lowest + count`; ISS's `createCharToSymbol`
+/// makes the same shift (a character is the symbol of its value less the
+/// offset). Repetition counts (`{2,3}`) stay; a range in a class is spelt
+/// out, since a moved range may cross from `9` to `A`.
+pub fn shift_symbols(pattern: &str, lowest: usize, count: usize, by: i64) -> Result<String, String> {
+    let value = |c: char| -> Result<usize, String> {
+        let v = match c {
+            '0'..='9' => c as usize - '0' as usize,
+            'A'..='Z' => c as usize - 'A' as usize + 10,
+            'a'..='z' => c as usize - 'a' as usize + 10,
+            _ => return Err(format!("unsupported character {c:?}")),
+        };
+        if !(lowest..lowest + count).contains(&v) {
+            return Err(format!("{c:?} is out of the values {lowest}-{}", lowest + count - 1));
+        }
+        Ok(v)
+    };
+    let moved = |v: usize| -> Result<String, String> {
+        let to = u8::try_from(v as i64 + by).map_err(|_| "a symbol moved out of range".to_string())?;
+        Ok(crate::model::symbol(to))
+    };
+    let chars: Vec<char> = pattern.chars().collect();
+    let (mut out, mut i, mut class) = (String::new(), 0, false);
+    while i < chars.len() {
+        let c = chars[i];
+        i += 1;
+        match c {
+            '{' if !class => {
+                // A repetition count, copied as it is.
+                out.push(c);
+                while i < chars.len() && chars[i - 1] != '}' {
+                    out.push(chars[i]);
+                    i += 1;
+                }
+            }
+            '[' if !class => {
+                class = true;
+                out.push(c);
+                if chars.get(i) == Some(&'^') {
+                    out.push('^');
+                    i += 1;
+                }
+            }
+            ']' if class => {
+                class = false;
+                out.push(c);
+            }
+            c if c.is_ascii_alphanumeric() && class && chars.get(i) == Some(&'-') && i + 1 < chars.len() => {
+                let (first, last) = (value(c)?, value(chars[i + 1])?);
+                if last < first {
+                    return Err("a range that runs backwards".into());
+                }
+                for v in first..=last {
+                    out.push_str(&moved(v)?);
+                }
+                i += 2;
+            }
+            c if c.is_ascii_alphanumeric() => out.push_str(&moved(value(c)?)?),
+            c => out.push(c),
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,6 +431,12 @@ mod tests {
     #[test]
     fn the_grammar_iss_reads() {
         let re = |p: &str| Regex::new(p, 9).unwrap();
+        assert_eq!(shift_symbols("0[1-3]{2,3}|[^0]", 0, 4, 1).as_deref(), Ok("1[234]{2,3}|[^1]"));
+        assert_eq!(shift_symbols("[8-B].*F", 0, 16, 1).as_deref(), Ok("[9ABC].*G"));
+        assert_eq!(shift_symbols("(9a)+", 0, 11, 1).as_deref(), Ok("(AB)+"));
+        assert_eq!(shift_symbols("[9ABC].*G", 1, 16, -1).as_deref(), Ok("[89AB].*F"));
+        assert!(shift_symbols("4", 0, 4, 1).is_err());
+        assert!(shift_symbols("[3-1]", 0, 4, 1).is_err());
         assert!(re("1.*9").matches(&[1, 5, 9]) && !re("1.*9").matches(&[1, 5]));
         assert!(re("[1-3]+").matches(&[1, 2, 3, 3]) && !re("[1-3]+").matches(&[]));
         assert!(re("[^1-3]{2}").matches(&[4, 9]) && !re("[^1-3]{2}").matches(&[4, 1]));

@@ -39,9 +39,13 @@ use crate::model::nfa::MOST_MACHINE_EDGES;
 /// those whose meaning depends on orders, differences, equalities or
 /// residues of values, or on values listed (read as the digits that stand
 /// for them), and the sums of a fixed number of cells (each digit stands
-/// for its value and 1); full rank orders by values as by digits; and
+/// for its value and 1); full rank orders by values as by digits;
 /// skyscrapers, whose 0s are no buildings there (ISS's handler:
-/// [`LineRule::Skyline`]). The others are refused by name there.
+/// [`LineRule::Skyline`]); the line rules that sum values themselves (sum
+/// lines, rellik cages, lunchboxes and sandwiches), hidden skyscrapers,
+/// regular expressions (rewritten over digits) and state machines (ISS's
+/// symbols are digits). The others are refused by name there
+/// (docs/rules.md, "Values from 0").
 #[rustfmt::skip]
 const FROM_ZERO: &[&str] = &[
     "", "Shape", "NoBoxes", "Jigsaw", "RegionSize", "SearchPriority",
@@ -51,7 +55,8 @@ const FROM_ZERO: &[&str] = &[
     "Quad", "ContainAtLeast", "ContainExact", "LookAndSay",
     "Cage", "Sum", "Arrow", "DoubleArrow", "Zipper", "LittleKiller", "X", "V", "StrictXV", "EqualSum",
     "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies", "Skyscraper", "RegionSameValues",
-    "Or", "And", "End", "Doppelganger",
+    "Or", "And", "End", "Doppelganger", "NFA", "Regex", "SumLine", "RellikCage", "Lunchbox", "Sandwich",
+    "HiddenSkyscraper",
 ];
 
 /// The types read on a grid of more values than its side (`Shape~6x6~9`)
@@ -186,7 +191,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("ValueIndexing", Reading::Read("`value-index`: the value cell, the control cell, then the line it indexes (control 1: the line's first cell)")),
     ("RellikCage", Reading::Read("`rellik`: a cage of different digits, no set of which sums to the number")),
     ("EqualityCage", Reading::Read("`equality-cage` (an even number of cells, as ISS requires)")),
-    ("HiddenSkyscraper", Reading::Read("`hidden-skyscraper` clues, from the start and the end of the row or column (a clue of 0 needs values from 0, where the rule is not read yet: refused)")),
+    ("HiddenSkyscraper", Reading::Read("`hidden-skyscraper` clues, from the start and the end of the row or column (a clue of 0 only on values from 0)")),
     ("NumberedRoom", Reading::Read("`numbered-room` clues, from the start and the end of the row or column (a clue of 0 needs values from 0, where the rule is not read yet: refused)")),
     ("ContainExact", Reading::Read("the cells hold the values exactly as often as listed (`contain-exact`)")),
     ("LookAndSay", Reading::Read("`look-and-say`: (count, value) pairs, exact counts, 0 keeps the value out")),
@@ -785,8 +790,14 @@ impl Reader<'_> {
         if from_zero {
             p.set_values_from_zero();
             if let Some(item) = self.items.iter().find(|i| !FROM_ZERO.contains(&i.kind.text.as_str())) {
-                let why = "on a grid whose values run from 0: not read yet (its meaning on values from 0 is not \
-                           checked against ISS's)";
+                // ISS's builder throws on these with an offset of values.
+                let refused_by_iss = ["AntiTaxicab", "Entropic", "GlobalEntropy", "DutchFlatmates"];
+                let why = if refused_by_iss.contains(&item.kind.text.as_str()) {
+                    "on a grid whose values run from 0: ISS refuses it there too (it needs values from 1)"
+                } else {
+                    "on a grid whose values run from 0: not read yet (its meaning on values from 0 is not checked \
+                     against ISS's)"
+                };
                 return Err(self.err(item.kind.pos, format!("ISS constraint {} {why}", item.kind.text)));
             }
         }
@@ -1362,8 +1373,8 @@ impl Reader<'_> {
                 for (k, reverse) in [(1, false), (2, true)] {
                     let Some(word) = item.args.get(k).filter(|w| !w.text.is_empty()) else { continue };
                     let value = self.number(word)?;
-                    if value == 0 {
-                        let why = "no value is 0 on a grid of values 1..N (the rule on values from 0 is not read yet)";
+                    if value == 0 && p.first_value() != 0 {
+                        let why = "no value is 0 on a grid of values 1..N";
                         return Err(self.err(word.pos, format!("a {noun} clue of 0: {why}")));
                     }
                     let cells = self.full_line(id, n, reverse)?;
@@ -1400,7 +1411,16 @@ impl Reader<'_> {
                 let (sum, words) = self.number_first(item)?;
                 let id = words.first().ok_or_else(|| self.err(at, "expected a sum and a row or column"))?;
                 let cells = self.full_line(id, n, false)?;
-                self.rule(p, ctx, "sandwich", args(cells, Some(sum)), at)?;
+                if p.first_value() == 0 {
+                    // ISS's sandwich is its lunchbox handler on the line,
+                    // which sums values: between the 0 and the largest,
+                    // a sum that digits cannot say with one number.
+                    let sum = u32::try_from(sum).map_err(|_| self.err(at, "expected a sum from 0"))?;
+                    let rule = crate::model::LineRule::Lunchbox { sum, first: 0 };
+                    self.constraint(p, Constraint::Along { rule, cells }, at)?;
+                } else {
+                    self.rule(p, ctx, "sandwich", args(cells, Some(sum)), at)?;
+                }
             }
             "WhiteDot" | "BlackDot" | "X" | "V" | "GreaterThan" => {
                 let cells = line(&item.args)?;
@@ -1517,7 +1537,11 @@ impl Reader<'_> {
                 let token = item.args.first().ok_or_else(|| self.err(at, "expected a pattern and cells"))?;
                 let pattern = regex_pattern(&token.text)
                     .ok_or_else(|| self.err(token.pos, "expected a pattern in base64url, as ISS writes it"))?;
-                let pattern: String = pattern.chars().filter(|c| !c.is_whitespace()).collect();
+                let mut pattern: String = pattern.chars().filter(|c| !c.is_whitespace()).collect();
+                if p.digit_shift() != 0 {
+                    pattern = crate::model::regex::shift_symbols(&pattern, 0, p.digits(), 1)
+                        .map_err(|e| self.err(token.pos, format!("the pattern {}: {e}", quote(&pattern))))?;
+                }
                 let regex = crate::model::regex::Regex::new(&pattern, p.digits())
                     .map_err(|e| self.err(token.pos, format!("the pattern {}: {e}", quote(&pattern))))?;
                 // Lines: an empty item ends one.

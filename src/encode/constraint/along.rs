@@ -18,10 +18,10 @@ enum Sight {
     Found,
 }
 
-/// A sum line's open segment after digit `d`: closed (0) at the target,
-/// `None` past it.
-fn segment_step(open: u32, d: Digit, target: u32) -> Option<u32> {
-    match open + u32::from(d) {
+/// A sum line's open segment after a cell of value `v`: closed (0) at
+/// the target, `None` past it.
+fn segment_step(open: u32, v: u32, target: u32) -> Option<u32> {
+    match open + v {
         s if s == target => Some(0),
         s if s < target => Some(s),
         _ => None,
@@ -37,12 +37,13 @@ pub(super) fn encode_along(
     out: &mut dyn ClauseSink,
 ) {
     match rule {
-        LineRule::Segments(target) => {
-            // The sum of the segment open so far, 0 between segments.
-            let step = |&open: &u32, d: Digit| segment_step(open, d, target);
+        LineRule::Segments { sum: target, first } => {
+            // The sum of the segment open so far, 0 between segments; a
+            // digit's value is itself, or one less from 0 (`first`).
+            let step = |&open: &u32, d: Digit| segment_step(open, u32::from(d + first) - 1, target);
             automaton::encode_line(cells, n, 0u32, step, |&open| open == 0, spelling, out);
         }
-        LineRule::LoopSegments(target) => {
+        LineRule::LoopSegments { sum: target, first } => {
             // For each offset c below the target, an automaton reading the
             // loop from its first cell as though a segment had already
             // summed to c before it: the state is the open segment's sum,
@@ -53,7 +54,9 @@ pub(super) fn encode_along(
             // variable: one clause says some offset ends where it began.
             let mut some = Vec::new();
             for offset in 0..target {
-                let step = |state: &Option<u32>, d: Digit| Some(state.and_then(|open| segment_step(open, d, target)));
+                let value = |d: Digit| u32::from(d + first) - 1;
+                let step =
+                    |state: &Option<u32>, d: Digit| Some(state.and_then(|open| segment_step(open, value(d), target)));
                 let within =
                     automaton::encode_line_within(cells, n, Some(offset), step, |_| true, usize::MAX, spelling, out);
                 let ends = within.expect("no limit");
@@ -61,12 +64,15 @@ pub(super) fn encode_along(
             }
             out.add_clause(&some);
         }
-        LineRule::Rellik(target) => {
+        LineRule::Rellik { sum: target, first } => {
             // The sums below the target that some cells read so far make,
-            // one bit each (bit 0 unused).
+            // one bit each (bit 0 unused); a value 0 makes no new sum.
             let below = if target >= 128 { u128::MAX } else { (1u128 << target) - 1 };
             let step = |&sums: &u128, d: Digit| {
-                let d = u32::from(d);
+                let d = u32::from(d + first) - 1;
+                if d == 0 {
+                    return Some(sums);
+                }
                 if d == target {
                     return None;
                 }
@@ -90,7 +96,7 @@ pub(super) fn encode_along(
             };
             automaton::encode_line(cells, n, (0i32, 0i32), step, |&s| s == (0, 0), spelling, out);
         }
-        LineRule::Lunchbox(target) => {
+        LineRule::Lunchbox { sum: target, first } => {
             // The line's smallest and largest digits are read first, as
             // one-hot variables of their own, then the cells: each within
             // the two, each of the two met once, and the digits between
@@ -130,10 +136,13 @@ pub(super) fn encode_along(
                             Box_::After(low, high, sum)
                         } else if v == low || v == high {
                             return None; // an extreme met twice
-                        } else if sum + u32::from(v) > target {
-                            return None;
                         } else {
-                            Box_::Between { low, high, waits_high, sum: sum + u32::from(v) }
+                            // The value of digit v: v, or v - 1 from 0.
+                            let sum = sum + u32::from(v + first) - 1;
+                            if sum > target {
+                                return None;
+                            }
+                            Box_::Between { low, high, waits_high, sum }
                         }
                     }
                     Box_::After(low, high, _) if v == low || v == high => return None,

@@ -391,7 +391,10 @@ pub(super) fn sum_line(p: &mut Puzzle, a: &Args, round: bool) -> Result<(), Rule
             a.cells.len()
         )));
     }
-    let rule = if round { LineRule::LoopSegments(target) } else { LineRule::Segments(target) };
+    // On a grid of values from 0, the values are summed (ISS's handler).
+    let first = p.first_value();
+    let rule =
+        if round { LineRule::LoopSegments { sum: target, first } } else { LineRule::Segments { sum: target, first } };
     p.add_constraint(Constraint::Along { rule, cells: a.cells.clone() }).map_err(RuleError::from)
 }
 
@@ -414,7 +417,7 @@ pub(super) fn rellik(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     if !(1..=127).contains(&target) {
         return Err(RuleError::value(format!("expected a sum from 1 to 127, found {}", a.value.unwrap_or(0))));
     }
-    cage_with(p, &a.cells, LineRule::Rellik(target))
+    cage_with(p, &a.cells, LineRule::Rellik { sum: target, first: p.first_value() })
 }
 
 /// An equality cage (ISS's `EqualityCage`): different digits, as many even
@@ -430,13 +433,14 @@ pub(super) fn equality_cage(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
 
 /// A hidden skyscraper clue outside the grid (ISS's `HiddenSkyscraper`):
 /// the first cell lower than one before it, seen from the clue, holds the
-/// clue's digit.
+/// clue's value (on a grid of values from 0, the digit one more).
 pub(super) fn hidden_skyscraper(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
-    let value = clue(a, p.side() as i64)?;
-    if value == 0 {
+    let shift = p.digit_shift();
+    let value = clue(a, p.side() as i64 - shift)?;
+    if value + shift == 0 {
         return Err(RuleError::value("a hidden skyscraper's digit is one of 1..N, not 0"));
     }
-    let rule = LineRule::FirstHidden(value as Digit);
+    let rule = LineRule::FirstHidden((value + shift) as Digit);
     p.add_constraint(Constraint::Along { rule, cells: a.cells.clone() }).map_err(RuleError::from)
 }
 
@@ -524,7 +528,7 @@ pub(super) fn lunchbox(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     if !(0..=4096).contains(&target) {
         return Err(RuleError::value(format!("expected a sum from 0, found {target}")));
     }
-    cage_with(p, &a.cells, LineRule::Lunchbox(target as u32))
+    cage_with(p, &a.cells, LineRule::Lunchbox { sum: target as u32, first: p.first_value() })
 }
 
 /// A value indexing line (ISS's `ValueIndexing`): the first cell's digit
