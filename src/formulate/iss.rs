@@ -209,6 +209,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
                 ..
             }
             | Constraint::Regular { .. }
+            | Constraint::Counting { first: 0, .. }
             | Constraint::Machine { .. }
             | Constraint::Exactly { .. }
             | Constraint::Table { .. }
@@ -360,7 +361,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             format!(".LookAndSay~{clue}~{}", ids(cells))
         }
         Constraint::Exactly { .. } => return Err(refuse("a digit kept out of cells on a side past 9")),
-        Constraint::Counting { cells } => format!(".CountingCircles~{}", ids(cells)),
+        Constraint::Counting { cells, .. } => format!(".CountingCircles~{}", ids(cells)),
         Constraint::ValueIndex { value, control, line } => {
             format!(".ValueIndexing~{}~{}~{}", cell_id(*value), cell_id(*control), ids(line))
         }

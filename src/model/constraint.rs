@@ -81,9 +81,17 @@ pub enum Constraint {
     /// (ISS's `ContainExact` and `LookAndSay`; a count of 0 keeps the
     /// digit out); other digits are free.
     Exactly { cells: Vec<Cell>, counts: Vec<(Digit, u8)> },
-    /// The digit of each cell says how many of the cells hold it (ISS's
-    /// `CountingCircles`): each digit `v` appears 0 or `v` times.
-    Counting { cells: Vec<Cell> },
+    /// The value of each cell says how many of the cells hold it (ISS's
+    /// `CountingCircles`): each digit `v` appears 0 times or as many as its
+    /// value, `v` (`first` 1), or `v - 1` on a grid of values from 0
+    /// (`first` 0: digit 1, the value 0, appears in none, as ISS's handler
+    /// has it).
+    Counting {
+        /// The circles.
+        cells: Vec<Cell>,
+        /// The value of digit 1: 1, or 0 on a grid of values from 0.
+        first: u8,
+    },
     /// `line[k - 1]` holds the digit of `value`, where `k` is the digit of
     /// `control` (ISS's `ValueIndexing`); `k` is at most the line's length.
     ValueIndex { value: Cell, control: Cell, line: Vec<Cell> },
@@ -195,7 +203,7 @@ impl Constraint {
             | Constraint::Classes { cells, .. }
             | Constraint::Along { cells, .. }
             | Constraint::Exactly { cells, .. }
-            | Constraint::Counting { cells }
+            | Constraint::Counting { cells, .. }
             | Constraint::NotAllEqual { cells }
             | Constraint::XSum { cells, .. }
             | Constraint::Sandwich { cells, .. }
@@ -293,9 +301,9 @@ impl Constraint {
                 seen.dedup();
                 seen.len() == usize::from(digit_of(*control))
             }
-            Constraint::Counting { cells } => cells.iter().all(|&c| {
+            Constraint::Counting { cells, first } => cells.iter().all(|&c| {
                 let d = digit_of(c);
-                cells.iter().filter(|&&o| digit_of(o) == d).count() == usize::from(d)
+                cells.iter().filter(|&&o| digit_of(o) == d).count() + 1 == usize::from(d + first)
             }),
             Constraint::Along { rule, cells } => {
                 let digits: Vec<Digit> = cells.iter().map(|&c| digit_of(c)).collect();
@@ -544,7 +552,8 @@ impl fmt::Display for Constraint {
                 let each = counts.iter().map(|(d, t)| format!("{t} x {d}"));
                 write!(f, "{} hold exactly {}", cells(c), itertools::join(each, ", "))
             }
-            Constraint::Counting { cells: c } => write!(f, "counting circles {}", cells(c)),
+            Constraint::Counting { cells: c, first: 0 } => write!(f, "counting circles {} (values from 0)", cells(c)),
+            Constraint::Counting { cells: c, .. } => write!(f, "counting circles {}", cells(c)),
             Constraint::ValueIndex { value, control, line } => {
                 write!(f, "{value}'s digit in cell {control} of {}", cells(line))
             }

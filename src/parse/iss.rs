@@ -42,7 +42,8 @@ use crate::model::nfa::MOST_MACHINE_EDGES;
 /// for its value and 1); full rank orders by values as by digits;
 /// skyscrapers, whose 0s are no buildings there (ISS's handler:
 /// [`LineRule::Skyline`]); the line rules that sum values themselves (sum
-/// lines, rellik cages, lunchboxes and sandwiches), hidden skyscrapers,
+/// lines, rellik cages, lunchboxes and sandwiches), counting circles
+/// (by value: no circle holds 0), hidden skyscrapers,
 /// regular expressions (rewritten over digits) and state machines (ISS's
 /// symbols are digits). The others are refused by name there
 /// (docs/rules.md, "Values from 0").
@@ -56,7 +57,7 @@ const FROM_ZERO: &[&str] = &[
     "Cage", "Sum", "Arrow", "DoubleArrow", "Zipper", "LittleKiller", "X", "V", "StrictXV", "EqualSum",
     "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies", "Skyscraper", "RegionSameValues",
     "Or", "And", "End", "Doppelganger", "NFA", "Regex", "SumLine", "RellikCage", "Lunchbox", "Sandwich",
-    "HiddenSkyscraper",
+    "HiddenSkyscraper", "CountingCircles",
 ];
 
 /// The types read on a grid of more values than its side (`Shape~6x6~9`)

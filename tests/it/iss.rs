@@ -103,7 +103,7 @@ fn every_iss_example_read_gets_iss_verdict_and_solution() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     // What is read today; a drop means a reading was lost.
-    assert!(read >= 205, "read {read}, refused {refused}");
+    assert!(read >= 206, "read {read}, refused {refused}");
 }
 
 /// The types this reader reads, refuses or ignores are exactly ISS's.
@@ -361,6 +361,11 @@ fn grids_of_values_from_zero_count_as_the_oracle() {
             line[0] != line[2] && line[1] != line[2] && between(&line) == 1
         }),
         (".Sandwich~1~R2", |v| between(&v[4..8]) == 1),
+        // Each circle's value is how many circles hold it (a 0 never).
+        (".CountingCircles~R1C1~R2C3~R3C2~R4C4~R1C2", |v| {
+            let circles = [v[0], v[6], v[9], v[15], v[1]];
+            circles.iter().all(|&x| circles.iter().filter(|&&y| y == x).count() as i64 == x)
+        }),
         // The first cell lower than one before it holds the value.
         (".HiddenSkyscraper~R1~0~", |v| first_hidden(&v[..4]) == Some(0)),
         (".HiddenSkyscraper~C2~~1", |v| first_hidden(&[v[13], v[9], v[5], v[1]]) == Some(1)),

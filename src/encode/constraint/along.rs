@@ -220,15 +220,17 @@ pub(super) fn encode_count(
 pub(super) fn encode_counting(
     cells: &[Cell],
     n: usize,
+    first: Digit,
     differ: &grouped::Differ,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
     for v in 1..=n as Digit {
-        let times = usize::from(v);
+        // Its value: as many circles as hold it (none for a 0).
+        let times = usize::from(v + first) - 1;
         encode_count(cells, n, v, times, |seen| seen == 0 || seen == times, spelling, out);
     }
-    count_by_exclusion_groups(cells, n, differ, spelling, out);
+    count_by_exclusion_groups(cells, n, first, differ, spelling, out);
 }
 
 /// Counting circles read as ISS's handler reads them: the cells split
@@ -242,6 +244,7 @@ pub(super) fn encode_counting(
 fn count_by_exclusion_groups(
     cells: &[Cell],
     n: usize,
+    first: Digit,
     differ: &grouped::Differ,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
@@ -252,8 +255,8 @@ fn count_by_exclusion_groups(
         return; // no two cells differ: the automata say it all
     }
     for v in 1..=n as Digit {
-        let times = usize::from(v);
-        if groups.len() < times {
+        let times = usize::from(v + first) - 1;
+        if times == 0 || groups.len() < times {
             for &cell in cells {
                 out.add_clause(&spelling.not(cell, v));
             }

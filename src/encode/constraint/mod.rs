@@ -785,7 +785,7 @@ pub(super) fn encode_constraint(
                 }
             }
         }
-        Constraint::Counting { cells } => along::encode_counting(cells, n, differ, spelling, out),
+        Constraint::Counting { cells, first } => along::encode_counting(cells, n, *first, differ, spelling, out),
         Constraint::Classes { cells, classes } => {
             // One clause a class: some cell holds one of its digits (unit
             // propagation on a single clause is domain consistent).

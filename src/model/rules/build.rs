@@ -502,7 +502,8 @@ pub(super) fn look_and_say(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
 /// ISS's `CountingCircles`: each circle's digit says how many circles hold
 /// it.
 pub(super) fn counting_circles(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
-    p.add_constraint(Constraint::Counting { cells: a.cells.clone() }).map_err(RuleError::from)
+    let first = p.first_value();
+    p.add_constraint(Constraint::Counting { cells: a.cells.clone(), first }).map_err(RuleError::from)
 }
 
 /// ISS's `DutchFlatmates`: down each column, each middle digit has a 1
