@@ -210,6 +210,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             }
             | Constraint::Regular { .. }
             | Constraint::Counting { first: 0, .. }
+            | Constraint::AnyOf { .. }
             | Constraint::Machine { .. }
             | Constraint::Exactly { .. }
             | Constraint::Table { .. }

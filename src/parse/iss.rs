@@ -15,7 +15,7 @@
 
 use super::{quote, ParseError, Pos};
 use crate::model::rules::{self, merged_terms, Args, Context};
-use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle};
+use crate::model::{Alternative, Cell, Constraint, Digit, Predicate, Puzzle, Relation};
 use itertools::Itertools;
 
 /// How satsudoku reads an ISS type.
@@ -43,7 +43,8 @@ use crate::model::nfa::MOST_MACHINE_EDGES;
 /// skyscrapers, whose 0s are no buildings there (ISS's handler:
 /// [`LineRule::Skyline`]); the line rules that sum values themselves (sum
 /// lines, rellik cages, lunchboxes and sandwiches), counting circles
-/// (by value: no circle holds 0), hidden skyscrapers,
+/// (by value: no circle holds 0), x-sums and indexing (as ISS's `Or` of
+/// the control's values from 1), hidden skyscrapers,
 /// regular expressions (rewritten over digits) and state machines (ISS's
 /// symbols are digits). The others are refused by name there
 /// (docs/rules.md, "Values from 0").
@@ -57,7 +58,7 @@ const FROM_ZERO: &[&str] = &[
     "Cage", "Sum", "Arrow", "DoubleArrow", "Zipper", "LittleKiller", "X", "V", "StrictXV", "EqualSum",
     "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies", "Skyscraper", "RegionSameValues",
     "Or", "And", "End", "Doppelganger", "NFA", "Regex", "SumLine", "RellikCage", "Lunchbox", "Sandwich",
-    "HiddenSkyscraper", "CountingCircles",
+    "HiddenSkyscraper", "CountingCircles", "XSum", "Indexing", "NumberedRoom", "ValueIndexing",
 ];
 
 /// The types read on a grid of more values than its side (`Shape~6x6~9`)
@@ -1235,6 +1236,11 @@ impl Reader<'_> {
                         return Err(self.err(word.pos, "a clue of 0: ISS refuses it"));
                     }
                     let cells = self.full_line(id, n, reverse)?;
+                    if kind == "XSum" && p.first_value() == 0 {
+                        let alternatives = xsum_from_zero(&cells, value, p.digits());
+                        self.constraint(p, Constraint::AnyOf { alternatives }, word.pos)?;
+                        continue;
+                    }
                     self.rule(p, ctx, keyword, args(cells, Some(value)), word.pos)?;
                 }
             }
@@ -1252,6 +1258,11 @@ impl Reader<'_> {
                 let (keyword, least) = if kind == "ValueIndexing" { ("value-index", 3) } else { ("count-distinct", 2) };
                 if cells.len() < least {
                     return Err(self.err(at, format!("{kind} needs at least {least} cells")));
+                }
+                if kind == "ValueIndexing" && p.first_value() == 0 {
+                    let alternatives = value_index_from_zero(cells[0], cells[1], &cells[2..], p.digits());
+                    self.constraint(p, Constraint::AnyOf { alternatives }, at)?;
+                    return Ok(());
                 }
                 self.rule(p, ctx, keyword, args(cells, None), at)?;
             }
@@ -1379,6 +1390,13 @@ impl Reader<'_> {
                         return Err(self.err(word.pos, format!("a {noun} clue of 0: {why}")));
                     }
                     let cells = self.full_line(id, n, reverse)?;
+                    if kind == "NumberedRoom" && p.first_value() == 0 {
+                        // The room's value, as the digit one more.
+                        let value = usize::try_from(value + 1).unwrap_or(usize::MAX);
+                        let alternatives = index_from_zero(cells[0], &cells, value, p.digits());
+                        self.constraint(p, Constraint::AnyOf { alternatives }, word.pos)?;
+                        continue;
+                    }
                     self.rule(p, ctx, keyword, args(cells, Some(value)), word.pos)?;
                 }
             }
@@ -1527,6 +1545,20 @@ impl Reader<'_> {
                     _ => return Err(self.err(at, "expected Indexing~C or Indexing~R")),
                 };
                 let cells = line(&item.args[1..])?;
+                if p.first_value() == 0 {
+                    // ISS's builder: a column index names the control's
+                    // row, cell by cell, with the value of its column
+                    // number (1 to N whatever the values' offset).
+                    for &control in &cells {
+                        let (line, number): (Vec<Cell>, usize) = match keyword {
+                            "column-index" => ((0..n).map(|c| Cell::new(control.row, c)).collect(), control.col + 1),
+                            _ => ((0..n).map(|r| Cell::new(r, control.col)).collect(), control.row + 1),
+                        };
+                        let alternatives = index_from_zero(control, &line, number + 1, p.digits());
+                        self.constraint(p, Constraint::AnyOf { alternatives }, at)?;
+                    }
+                    return Ok(());
+                }
                 self.rule(p, ctx, keyword, args(cells, None), at)?;
             }
             "StrictKropki" | "StrictXV" => {
@@ -1679,6 +1711,76 @@ pub fn pair_table(key: &str, n: usize, legacy: bool) -> Option<Vec<u64>> {
         allowed[k / n] |= 1 << (k % n);
     }
     Some(allowed)
+}
+
+/// A given, as an alternative's constraint: `cell` holds `digit`.
+fn given(cell: Cell, digit: usize) -> Constraint {
+    Constraint::Digits { cell, allowed: 1 << (digit - 1) }
+}
+
+/// An alternative of the given digits, unless two name one cell apart.
+fn givens(pairs: &[(Cell, usize)]) -> Option<Alternative> {
+    let clash = pairs.iter().tuple_combinations().any(|(a, b)| a.0 == b.0 && a.1 != b.1);
+    let constraints = pairs.iter().unique().map(|&(cell, digit)| given(cell, digit)).collect();
+    (!clash).then_some(Alternative { constraints, ..Alternative::default() })
+}
+
+/// ISS's `Indexing` and `NumberedRoom` on a grid of values from 0, as its
+/// handler reads them there (`Indexing.initialize`: the control's values
+/// run 1 to the line's length, whatever the offset): one alternative per
+/// value `k` of the control, which puts `value` (a digit: the value one
+/// more) in the line's `k`-th cell. Digit `k + 1` stands for value `k`;
+/// a value past the digits, or a `value` past them, leaves no alternative.
+fn index_from_zero(control: Cell, line: &[Cell], value: usize, digits: usize) -> Vec<Alternative> {
+    let picks = (1..=line.len()).filter(|&k| k < digits && value <= digits);
+    picks.filter_map(|k| givens(&[(control, k + 1), (line[k - 1], value)])).collect()
+}
+
+/// ISS's `ValueIndexing` on a grid of values from 0 (its handler's
+/// control values run 1 to the line's length there too): one alternative
+/// per value `k` of the control, whose line's `k`-th cell holds the value
+/// cell's value.
+fn value_index_from_zero(value: Cell, control: Cell, line: &[Cell], digits: usize) -> Vec<Alternative> {
+    let picks = (1..=line.len()).filter(|&k| k < digits);
+    picks
+        .filter_map(|k| {
+            let at = line[k - 1];
+            let mut pairs = vec![(control, k + 1)];
+            // `at` and `value` hold one digit.
+            if at != value {
+                if at == control || value == control {
+                    pairs.push((if at == control { value } else { at }, k + 1));
+                } else {
+                    let mut alternative = givens(&pairs)?;
+                    alternative.relations.push(Relation { a: at, b: value, predicate: Predicate::Equal });
+                    return Some(alternative);
+                }
+            }
+            givens(&pairs)
+        })
+        .collect()
+}
+
+/// ISS's `XSum` on a grid of values from 0, as its builder makes it (one
+/// branch of an `Or` per value `i` from 2 of the first cell: that value
+/// there, and the next `i - 1` cells' values summing to `sum - i`; a sum
+/// of 1 is the first cell's value 1 alone, and a 0 there is no branch).
+/// Each branch's sum is of digits, each its value and 1.
+fn xsum_from_zero(cells: &[Cell], sum: i64, digits: usize) -> Vec<Alternative> {
+    let control = cells[0];
+    if sum == 1 {
+        return givens(&[(control, 2)]).into_iter().collect();
+    }
+    let lengths = (2..=cells.len()).take_while(|&i| sum - i as i64 >= 0).filter(|&i| i < digits);
+    lengths
+        .filter_map(|i| {
+            let mut alternative = givens(&[(control, i + 1)])?;
+            let terms = cells[1..i].iter().map(|&c| (c, 1)).collect();
+            let target = (sum - i as i64 + (i as i64 - 1)) as i32;
+            alternative.constraints.push(Constraint::Sum { terms, target });
+            Some(alternative)
+        })
+        .collect()
 }
 
 /// A `Regex` pattern as ISS writes it (`Regex.decodePattern`): base64url
