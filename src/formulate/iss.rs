@@ -211,6 +211,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             | Constraint::Regular { .. }
             | Constraint::Counting { first: 0, .. }
             | Constraint::AnyOf { .. }
+            | Constraint::CountDistinct { first: 0, .. }
             | Constraint::Machine { .. }
             | Constraint::Exactly { .. }
             | Constraint::Table { .. }
@@ -372,7 +373,9 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             let label = if name.is_empty() { String::new() } else { format!("_{name}~") };
             format!(".NFA~{token}~{label}{}", parts.join("~-~"))
         }
-        Constraint::CountDistinct { control, cells } => format!(".CountDistinct~{}~{}", cell_id(*control), ids(cells)),
+        Constraint::CountDistinct { control, cells, .. } => {
+            format!(".CountDistinct~{}~{}", cell_id(*control), ids(cells))
+        }
         Constraint::Classes { cells, classes } => match global_windows(puzzle, classes) {
             // ISS writes the rule once, for every 2x2 window of a 9x9.
             Some("GlobalEntropy") if shift != 0 => {

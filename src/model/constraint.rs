@@ -95,9 +95,16 @@ pub enum Constraint {
     /// `line[k - 1]` holds the digit of `value`, where `k` is the digit of
     /// `control` (ISS's `ValueIndexing`); `k` is at most the line's length.
     ValueIndex { value: Cell, control: Cell, line: Vec<Cell> },
-    /// The digit of `control` is the number of different digits in
+    /// The value of `control` is the number of different digits in
     /// `cells` (ISS's `CountDistinct`).
-    CountDistinct { control: Cell, cells: Vec<Cell> },
+    CountDistinct {
+        /// The cell whose value counts.
+        control: Cell,
+        /// The cells counted.
+        cells: Vec<Cell>,
+        /// The value of digit 1: 1, or 0 on a grid of values from 0.
+        first: u8,
+    },
     /// The digits of the segments, read in order with symbol `n + 1`
     /// between two segments, are accepted by the state machine ISS's
     /// `token` writes (its `NFA` constraint, [`super::nfa`]), on a grid
@@ -227,7 +234,7 @@ impl Constraint {
                 all.extend(line.iter().filter(|c| !all.contains(c)).copied().collect::<Vec<_>>());
                 all
             }
-            Constraint::CountDistinct { control, cells } => {
+            Constraint::CountDistinct { control, cells, .. } => {
                 std::iter::once(*control).chain(cells.iter().copied().filter(|c| c != control)).collect()
             }
             Constraint::Index { cell, line, .. } => {
@@ -295,11 +302,11 @@ impl Constraint {
                 all.sort_unstable();
                 all.windows(2).all(|w| w[0] != w[1])
             }
-            Constraint::CountDistinct { control, cells } => {
+            Constraint::CountDistinct { control, cells, first } => {
                 let mut seen: Vec<Digit> = cells.iter().map(|&c| digit_of(c)).collect();
                 seen.sort_unstable();
                 seen.dedup();
-                seen.len() == usize::from(digit_of(*control))
+                seen.len() + 1 == usize::from(digit_of(*control) + first)
             }
             Constraint::Counting { cells, first } => cells.iter().all(|&c| {
                 let d = digit_of(c);
@@ -577,7 +584,10 @@ impl fmt::Display for Constraint {
                 let lines = segments.iter().map(|s| cells(s));
                 write!(f, "state machine {name:?} accepts {}", itertools::join(lines, " then "))
             }
-            Constraint::CountDistinct { control, cells: c } => write!(f, "{control} counts the digits of {}", cells(c)),
+            Constraint::CountDistinct { control, cells: c, first } => {
+                let from_zero = if *first == 0 { " (values from 0)" } else { "" };
+                write!(f, "{control} counts the digits of {}{from_zero}", cells(c))
+            }
             Constraint::Classes { cells: c, classes } => {
                 let class = |m: u64| itertools::join((1..=64u32).filter(|d| m >> (d - 1) & 1 == 1), "");
                 write!(

@@ -44,7 +44,8 @@ use crate::model::nfa::MOST_MACHINE_EDGES;
 /// [`LineRule::Skyline`]); the line rules that sum values themselves (sum
 /// lines, rellik cages, lunchboxes and sandwiches), counting circles
 /// (by value: no circle holds 0), x-sums and indexing (as ISS's `Or` of
-/// the control's values from 1), hidden skyscrapers,
+/// the control's values from 1), count-distinct circles, pill arrows (a
+/// sum of values), hidden skyscrapers,
 /// regular expressions (rewritten over digits) and state machines (ISS's
 /// symbols are digits). The others are refused by name there
 /// (docs/rules.md, "Values from 0").
@@ -58,7 +59,8 @@ const FROM_ZERO: &[&str] = &[
     "Cage", "Sum", "Arrow", "DoubleArrow", "Zipper", "LittleKiller", "X", "V", "StrictXV", "EqualSum",
     "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies", "Skyscraper", "RegionSameValues",
     "Or", "And", "End", "Doppelganger", "NFA", "Regex", "SumLine", "RellikCage", "Lunchbox", "Sandwich",
-    "HiddenSkyscraper", "CountingCircles", "XSum", "Indexing", "NumberedRoom", "ValueIndexing",
+    "HiddenSkyscraper", "CountingCircles", "XSum", "Indexing", "NumberedRoom", "ValueIndexing", "CountDistinct",
+    "PillArrow",
 ];
 
 /// The types read on a grid of more values than its side (`Shape~6x6~9`)
@@ -1162,6 +1164,19 @@ impl Reader<'_> {
                     return Err(self.err(at, "pill cells must be adjacent and in reading order when sorted"));
                 }
                 let second = cells[size..].to_vec();
+                if p.first_value() == 0 {
+                    // ISS's builder: a sum of values, the pill's read as a
+                    // number (`Sum(cells, 0, coeffs)`, its cells -10^k),
+                    // the arrow's each once; over digits, each coefficient
+                    // once more in the target.
+                    let weights = (0..size).map(|i| -(10i32.pow((size - 1 - i) as u32)));
+                    let terms: Vec<(Cell, i32)> =
+                        pill.iter().copied().zip(weights).chain(second.iter().map(|&c| (c, 1))).collect();
+                    let target = terms.iter().map(|t| t.1).sum();
+                    let terms = merged_terms(terms.into_iter());
+                    self.constraint(p, Constraint::Sum { terms, target }, at)?;
+                    return Ok(());
+                }
                 self.rule(p, ctx, "arrow", Args { cells: pill, second, ..Args::default() }, at)?;
             }
             "Cage" => {

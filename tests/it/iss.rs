@@ -401,6 +401,15 @@ fn grids_of_values_from_zero_count_as_the_oracle() {
             let line = [v[6], v[9], v[15]];
             (1..=3).contains(&v[0]) && line[v[0] as usize - 1] == v[0]
         }),
+        // A pill read as a number of values is the arrow's sum.
+        (".PillArrow~2~R1C1~R1C2~R2C3~R3C3~R4C4~R3C4", |v| 10 * v[0] + v[1] == v[6] + v[10] + v[15] + v[11]),
+        // The control's value is how many values the others hold.
+        (".CountDistinct~R1C1~R2C2~R3C3~R4C4~R3C1", |v| {
+            let mut seen = vec![v[5], v[10], v[15], v[8]];
+            seen.sort_unstable();
+            seen.dedup();
+            v[0] == seen.len() as i64
+        }),
         // The first cell lower than one before it holds the value.
         (".HiddenSkyscraper~R1~0~", |v| first_hidden(&v[..4]) == Some(0)),
         (".HiddenSkyscraper~C2~~1", |v| first_hidden(&[v[13], v[9], v[5], v[1]]) == Some(1)),
@@ -494,7 +503,12 @@ fn grids_of_values_from_zero_print_their_values() {
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     let printed: String = text.lines().skip(1).take(9).flat_map(|l| l.split(' ')).collect();
     assert_eq!(printed, solution, "count --print:\n{text}");
-    for refused in [".PillArrow~2~R1C1~R1C2~R1C3", ".CountDistinct~R1C1~R1C2"] {
+    let refusals = [
+        (".Given~R1C1_0", "on a grid whose values run from 0: not read yet"),
+        (".AntiTaxicab", "on a grid whose values run from 0: ISS refuses it there too"),
+        (".Entropic~R1C1~R1C2~R1C3", "on a grid whose values run from 0: ISS refuses it there too"),
+    ];
+    for (refused, why) in refusals {
         let text = format!(".Shape~4x4~0-3{refused}");
         satsudoku()
             .args(["count", "--format", "iss"])
@@ -502,7 +516,7 @@ fn grids_of_values_from_zero_print_their_values() {
             .assert()
             .code(2)
             .stdout("")
-            .stderr(predicates::str::contains("on a grid whose values run from 0: not read yet"));
+            .stderr(predicates::str::contains(why));
     }
 }
 

@@ -291,6 +291,7 @@ fn count_by_exclusion_groups(
 pub(super) fn encode_count_distinct(
     control: Cell,
     cells: &[Cell],
+    first: Digit,
     n: usize,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
@@ -298,13 +299,15 @@ pub(super) fn encode_count_distinct(
     let step = |&seen: &u64, d: Digit| Some(seen | 1 << (d - 1));
     let within = automaton::encode_line_within(cells, n, 0u64, step, |_| true, usize::MAX, spelling, out);
     let Some(ends) = within else { return };
+    // The control's digit d stands for the value d + first - 1.
     for d in 1..=n as Digit {
         let mut some = spelling.not(control, d);
-        some.extend(ends.iter().filter(|(seen, _)| seen.count_ones() == u32::from(d)).map(|&(_, lit)| lit));
+        let count = u32::from(d + first) - 1;
+        some.extend(ends.iter().filter(|(seen, _)| seen.count_ones() == count).map(|&(_, lit)| lit));
         out.add_clause(&some);
     }
     for &(seen, lit) in &ends {
-        let size = seen.count_ones() as usize;
+        let size = seen.count_ones() as usize + 1 - usize::from(first);
         if (1..=n).contains(&size) {
             let holds = spelling.is(control, size as Digit, out);
             out.add_clause(&[!lit, holds]);

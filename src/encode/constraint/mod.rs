@@ -694,7 +694,9 @@ pub(super) fn encode_constraint(
             }
         }
         Constraint::Machine { token, segments, .. } => along::encode_machine(token, segments, n, spelling, out),
-        Constraint::CountDistinct { control, cells } => along::encode_count_distinct(*control, cells, n, spelling, out),
+        Constraint::CountDistinct { control, cells, first } => {
+            along::encode_count_distinct(*control, cells, *first, n, spelling, out)
+        }
         Constraint::Rank { line, rank, alone, side, latin } => {
             rank::encode_rank(line, *rank, *alone, *side, *latin, n, spelling, out)
         }

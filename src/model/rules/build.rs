@@ -544,7 +544,8 @@ pub(super) fn value_index(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
 /// is the number of different digits in the others.
 pub(super) fn count_distinct(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     let (control, cells) = (a.cells[0], a.cells[1..].to_vec());
-    p.add_constraint(Constraint::CountDistinct { control, cells }).map_err(RuleError::from)
+    let first = p.first_value();
+    p.add_constraint(Constraint::CountDistinct { control, cells, first }).map_err(RuleError::from)
 }
 
 /// A full rank clue: its reading and rank, made once the tie mode is known
