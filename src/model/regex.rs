@@ -121,12 +121,7 @@ impl Parser {
     }
 
     fn value(&self, c: char) -> Result<u64, String> {
-        let value = match c {
-            '0'..='9' => c as usize - '0' as usize,
-            'A'..='Z' => c as usize - 'A' as usize + 10,
-            'a'..='z' => c as usize - 'a' as usize + 10,
-            _ => return Err(self.error(&format!("unsupported character {c:?}"))),
-        };
+        let value = symbol_value(c).ok_or_else(|| self.error(&format!("unsupported character {c:?}")))?;
         if !(1..=self.n).contains(&value) {
             return Err(self.error(&format!("{c:?} is out of the values 1-{}", self.n)));
         }
@@ -357,21 +352,26 @@ impl Regex {
     }
 }
 
+/// A pattern character's value, as ISS's `charToValue` reads it: `0`-`9`,
+/// then `A`-`Z` or `a`-`z` for 10 on.
+fn symbol_value(c: char) -> Option<usize> {
+    match c {
+        '0'..='9' => Some(c as usize - '0' as usize),
+        'A'..='Z' => Some(c as usize - 'A' as usize + 10),
+        'a'..='z' => Some(c as usize - 'a' as usize + 10),
+        _ => None,
+    }
+}
+
 /// `pattern` with each symbol's value moved `by` (a pattern over values
-/// from 0 as one over digits: `by` 1; back: -1). Symbols are read as ISS's
-/// `charToValue` reads them (`0`-`9`, then `A`-`Z` or `a`-`z` for 10 on)
-/// and must lie in `lowest..lowest + count`; ISS's `createCharToSymbol`
-/// makes the same shift (a character is the symbol of its value less the
-/// offset). Repetition counts (`{2,3}`) stay; a range in a class is spelt
-/// out, since a moved range may cross from `9` to `A`.
+/// from 0 as one over digits: `by` 1; back: -1). Symbols are read by
+/// [`symbol_value`] and must lie in `lowest..lowest + count`; ISS's
+/// `createCharToSymbol` makes the same shift (a character is the symbol of
+/// its value less the offset). Repetition counts (`{2,3}`) stay; a range
+/// in a class is spelt out, since a moved range may cross from `9` to `A`.
 pub fn shift_symbols(pattern: &str, lowest: usize, count: usize, by: i64) -> Result<String, String> {
     let value = |c: char| -> Result<usize, String> {
-        let v = match c {
-            '0'..='9' => c as usize - '0' as usize,
-            'A'..='Z' => c as usize - 'A' as usize + 10,
-            'a'..='z' => c as usize - 'a' as usize + 10,
-            _ => return Err(format!("unsupported character {c:?}")),
-        };
+        let v = symbol_value(c).ok_or_else(|| format!("unsupported character {c:?}"))?;
         if !(lowest..lowest + count).contains(&v) {
             return Err(format!("{c:?} is out of the values {lowest}-{}", lowest + count - 1));
         }

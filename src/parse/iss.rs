@@ -196,7 +196,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("RellikCage", Reading::Read("`rellik`: a cage of different digits, no set of which sums to the number")),
     ("EqualityCage", Reading::Read("`equality-cage` (an even number of cells, as ISS requires)")),
     ("HiddenSkyscraper", Reading::Read("`hidden-skyscraper` clues, from the start and the end of the row or column (a clue of 0 only on values from 0)")),
-    ("NumberedRoom", Reading::Read("`numbered-room` clues, from the start and the end of the row or column (a clue of 0 needs values from 0, where the rule is not read yet: refused)")),
+    ("NumberedRoom", Reading::Read("`numbered-room` clues, from the start and the end of the row or column (a clue of 0 only on values from 0)")),
     ("ContainExact", Reading::Read("the cells hold the values exactly as often as listed (`contain-exact`)")),
     ("LookAndSay", Reading::Read("`look-and-say`: (count, value) pairs, exact counts, 0 keeps the value out")),
     ("ConnectedValues", Reading::Refused(NOT_YET)),
