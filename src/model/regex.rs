@@ -364,8 +364,9 @@ fn symbol_value(c: char) -> Option<usize> {
 }
 
 /// `pattern` with each symbol's value moved `by` (a pattern over values
-/// from 0 as one over digits: `by` 1; back: -1). Symbols are read by
-/// [`symbol_value`] and must lie in `lowest..lowest + count`; ISS's
+/// from 0 as one over digits: `by` 1; back: -1). Symbols are read as
+/// ISS's `charToValue` reads them (`0`-`9`, then `A`-`Z` or `a`-`z` for
+/// 10 on) and must lie in `lowest..lowest + count`; ISS's
 /// `createCharToSymbol` makes the same shift (a character is the symbol of
 /// its value less the offset). Repetition counts (`{2,3}`) stay; a range
 /// in a class is spelt out, since a moved range may cross from `9` to `A`.
