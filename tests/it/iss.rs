@@ -410,6 +410,24 @@ fn grids_of_values_from_zero_count_as_the_oracle() {
             seen.dedup();
             v[0] == seen.len() as i64
         }),
+        // No two neighbours without a dot are consecutive or one twice
+        // the other, in values (ISS's StrictKropki; on 4x4 only white dots
+        // leave grids); the dotted pairs are consecutive.
+        (
+            ".StrictKropki.WhiteDot~R1C2~R1C3.WhiteDot~R2C2~R2C3.WhiteDot~R1C2~R2C2.WhiteDot~R1C3~R2C3\
+             .WhiteDot~R3C1~R4C1.WhiteDot~R3C4~R4C4",
+            |v| {
+                let white = [(1, 2), (5, 6), (1, 5), (2, 6), (8, 12), (11, 15)];
+                let pairs = (0..16).flat_map(|i| [(i % 4 < 3).then_some((i, i + 1)), (i < 12).then_some((i, i + 4))]);
+                pairs.flatten().all(|(a, b)| {
+                    let (x, y) = (v[a], v[b]);
+                    match white.contains(&(a, b)) {
+                        true => (x - y).abs() == 1,
+                        false => (x - y).abs() != 1 && x != 2 * y && y != 2 * x,
+                    }
+                })
+            },
+        ),
         // The first cell lower than one before it holds the value.
         (".HiddenSkyscraper~R1~0~", |v| first_hidden(&v[..4]) == Some(0)),
         (".HiddenSkyscraper~C2~~1", |v| first_hidden(&[v[13], v[9], v[5], v[1]]) == Some(1)),

@@ -136,10 +136,12 @@ impl Context {
         }
         let sums = values(|m| if let Marker::Sum(s) = m { Some(s) } else { None });
         // Two cells' values sum to `s` when their digits sum to `s` and twice
-        // the shift; a ratio of values is no ratio of digits (not read).
+        // the shift; a ratio of values is no ratio of digits: a table of
+        // the pairs of digits whose values are in no banned ratio.
         let shift = p.digit_shift() as u32;
         let pair_sum = |target: u32| Predicate::SumNot { target: target + 2 * shift };
         let mut banned: Vec<(bool, Predicate)> = Vec::new(); // (spared by Kropki dots, else by sums)
+        let mut value_ratios: Vec<u32> = Vec::new(); // spared by Kropki dots
         if self.nonconsecutive {
             banned.push((true, Predicate::DifferenceNot { diff: 1 }));
         }
@@ -148,7 +150,7 @@ impl Context {
                 Negative::Difference => {
                     banned.extend(white.iter().map(|&diff| (true, Predicate::DifferenceNot { diff })))
                 }
-                Negative::Ratio if shift != 0 => return Err(FROM_ZERO_RATIO.into()),
+                Negative::Ratio if shift != 0 => value_ratios.extend(&black),
                 Negative::Ratio => banned.extend(black.iter().map(|&ratio| (true, Predicate::RatioNot { ratio }))),
                 Negative::X => banned.push((false, pair_sum(10))),
                 Negative::V => banned.push((false, pair_sum(5))),
@@ -156,6 +158,14 @@ impl Context {
             }
         }
         banned.dedup();
+        let n = p.digits() as u32;
+        let value = |d: u32| d - shift;
+        let in_ratio = |x: u32, y: u32| value_ratios.iter().any(|&r| x == r * y || y == r * x);
+        // Row `i` (digit i + 1 in the first cell): the second cell's digits
+        // whose values are in no banned ratio with its value.
+        let ratio_table: Vec<u64> = (1..=n)
+            .map(|i| (1..=n).filter(|&j| !in_ratio(value(i), value(j))).fold(0, |row, j| row | 1 << (j - 1)))
+            .collect();
         for (a, b) in pairs {
             let marked = |kropki: bool| {
                 self.markers.iter().any(|&(m, x, y)| m.kropki() == kropki && ((x, y) == (a, b) || (x, y) == (b, a)))
@@ -165,13 +175,13 @@ impl Context {
                     p.add_relation(a, b, predicate).map_err(RuleError::from)?;
                 }
             }
+            if !value_ratios.is_empty() && !marked(true) {
+                p.add_constraint(Constraint::Table { a, b, allowed: ratio_table.clone() })?;
+            }
         }
         Ok(())
     }
 }
-
-const FROM_ZERO_RATIO: &str =
-    "a black dots' negative on a grid whose values run from 0: the pairs of values are not a ratio of digits; not read yet";
 
 /// One alternative of a [`Constraint::AnyOf`] (the native `either`
 /// block's, ISS's `Or`'s): `branch` is a copy of `base`, a
