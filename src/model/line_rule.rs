@@ -76,7 +76,7 @@ impl LineRule {
             LineRule::Segments { sum: target, first } => {
                 let mut open = 0u32;
                 for &d in digits {
-                    open += u32::from(d + first) - 1;
+                    open += value(d, first);
                     if open == target {
                         open = 0;
                     } else if open > target {
@@ -96,7 +96,7 @@ impl LineRule {
                 // Every nonempty subset, by its bits.
                 let k = digits.len().min(20);
                 (1u32..1 << k).all(|set| {
-                    let sum: u32 = (0..k).filter(|i| set >> i & 1 == 1).map(|i| u32::from(digits[i] + first) - 1).sum();
+                    let sum: u32 = (0..k).filter(|i| set >> i & 1 == 1).map(|i| value(digits[i], first)).sum();
                     sum != target
                 })
             }
@@ -114,7 +114,7 @@ impl LineRule {
                 let (Some(low), Some(high)) = (at(|a, b| b.cmp(a)), at(|a, b| a.cmp(b))) else { return false };
                 let (from, to) = (low.min(high), low.max(high));
                 let between = digits.get(from + 1..to).unwrap_or(&[]).iter();
-                let between: u32 = between.map(|&d| u32::from(d + first) - 1).sum();
+                let between: u32 = between.map(|&d| value(d, first)).sum();
                 between == target
             }
             LineRule::Flatmates(n) => {
@@ -169,4 +169,10 @@ fn of_values(first: u8) -> &'static str {
     } else {
         ""
     }
+}
+
+/// The value digit `d` stands for when digit 1 stands for `first` (1, or
+/// 0 on a grid of values from 0): `d + first - 1`.
+pub fn value(d: Digit, first: u8) -> u32 {
+    u32::from(d) + u32::from(first) - 1
 }

@@ -6,7 +6,7 @@
 
 pub mod check;
 mod constraint;
-mod line_rule;
+pub(crate) mod line_rule;
 pub mod nfa;
 pub mod regex;
 mod relation;

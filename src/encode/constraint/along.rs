@@ -8,6 +8,7 @@ use varisat::Lit;
 
 use super::{at_least_of, at_most_one, automaton, grouped, Spelling};
 use crate::encode::ClauseSink;
+use crate::model::line_rule::value;
 use crate::model::{Cell, Digit, LineRule};
 
 /// A hidden skyscraper line's state: still visible with the tallest so
@@ -40,7 +41,7 @@ pub(super) fn encode_along(
         LineRule::Segments { sum: target, first } => {
             // The sum of the segment open so far, 0 between segments; a
             // digit's value is itself, or one less from 0 (`first`).
-            let step = |&open: &u32, d: Digit| segment_step(open, u32::from(d + first) - 1, target);
+            let step = |&open: &u32, d: Digit| segment_step(open, value(d, first), target);
             automaton::encode_line(cells, n, 0u32, step, |&open| open == 0, spelling, out);
         }
         LineRule::LoopSegments { sum: target, first } => {
@@ -54,9 +55,9 @@ pub(super) fn encode_along(
             // variable: one clause says some offset ends where it began.
             let mut some = Vec::new();
             for offset in 0..target {
-                let value = |d: Digit| u32::from(d + first) - 1;
-                let step =
-                    |state: &Option<u32>, d: Digit| Some(state.and_then(|open| segment_step(open, value(d), target)));
+                let step = |state: &Option<u32>, d: Digit| {
+                    Some(state.and_then(|open| segment_step(open, value(d, first), target)))
+                };
                 let within =
                     automaton::encode_line_within(cells, n, Some(offset), step, |_| true, usize::MAX, spelling, out);
                 let ends = within.expect("no limit");
@@ -69,7 +70,7 @@ pub(super) fn encode_along(
             // one bit each (bit 0 unused); a value 0 makes no new sum.
             let below = if target >= 128 { u128::MAX } else { (1u128 << target) - 1 };
             let step = |&sums: &u128, d: Digit| {
-                let d = u32::from(d + first) - 1;
+                let d = value(d, first);
                 if d == 0 {
                     return Some(sums);
                 }
@@ -138,7 +139,7 @@ pub(super) fn encode_along(
                             return None; // an extreme met twice
                         } else {
                             // The value of digit v: v, or v - 1 from 0.
-                            let sum = sum + u32::from(v + first) - 1;
+                            let sum = sum + value(v, first);
                             if sum > target {
                                 return None;
                             }
@@ -227,7 +228,7 @@ pub(super) fn encode_counting(
 ) {
     for v in 1..=n as Digit {
         // Its value: as many circles as hold it (none for a 0).
-        let times = usize::from(v + first) - 1;
+        let times = value(v, first) as usize;
         encode_count(cells, n, v, times, |seen| seen == 0 || seen == times, spelling, out);
     }
     count_by_exclusion_groups(cells, n, first, differ, spelling, out);
@@ -255,7 +256,7 @@ fn count_by_exclusion_groups(
         return; // no two cells differ: the automata say it all
     }
     for v in 1..=n as Digit {
-        let times = usize::from(v + first) - 1;
+        let times = value(v, first) as usize;
         if times == 0 || groups.len() < times {
             for &cell in cells {
                 out.add_clause(&spelling.not(cell, v));
@@ -302,7 +303,7 @@ pub(super) fn encode_count_distinct(
     // The control's digit d stands for the value d + first - 1.
     for d in 1..=n as Digit {
         let mut some = spelling.not(control, d);
-        let count = u32::from(d + first) - 1;
+        let count = value(d, first);
         some.extend(ends.iter().filter(|(seen, _)| seen.count_ones() == count).map(|&(_, lit)| lit));
         out.add_clause(&some);
     }
