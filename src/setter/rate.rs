@@ -23,7 +23,11 @@
 //! far (`Prober::probe_within`): the step is the same, found sooner. A
 //! sweep also skips the solution's own digits, which cannot fail, and
 //! probes first the candidates that failed with the smallest refutations
-//! in the sweep before, so that the smallest is found early.
+//! in the sweep before, so that the smallest is found early. Before any
+//! probe, a sweep there looks for refutations of 3 literals, the smallest
+//! there are (locked candidates and their kin, found on the bitboards
+//! without probing: `Singles::refuted_in_three`); when there are some, they
+//! are the step, and the sweep needs no probe.
 //!
 //! The score adds a cost for each step; see [`Rating::score`] and
 //! docs/commands.md for the scale. Nothing depends on time or threads: a
@@ -164,6 +168,19 @@ pub fn rate(prober: &mut Prober, puzzle: &Puzzle, solution: &Grid) -> Option<Rat
 /// the smallest is found whatever came before it, and a candidate skipped
 /// as implied by a probe that held cannot fail.
 fn probe_step(prober: &mut Prober, solution: &Grid, depth: u8, last: &mut [u32]) -> Option<(Step, Vec<varisat::Lit>)> {
+    if depth == 1 {
+        // The smallest refutations there are, when there are any, are
+        // found on the bitboards without a probe.
+        let three = prober.refuted_in_three().filter(|three| !three.is_empty());
+        if let Some(three) = three {
+            // The solution's own digits cannot fail.
+            debug_assert!(prober
+                .open()
+                .iter()
+                .all(|&(cell, digit, lit)| solution.get(cell) != digit || !three.contains(&lit)));
+            return Some((Step { depth, size: 3, ruled_out: three.len() }, three));
+        }
+    }
     let mut best: Option<usize> = None;
     let mut refuted = Vec::new();
     // A candidate a probe that held made true cannot fail either: skipped.

@@ -377,8 +377,10 @@ fn layout_with(box_rows: usize, box_cols: usize, keywords: &[&str]) -> Puzzle {
 /// propagation on the clauses fails (the enum engine's propagator over the
 /// CNF, a separate algorithm), at depth 1 and 2, on random states of a
 /// classic 9x9, a 6x6, an anti-knight 9x9 and a 9x9 with both diagonals;
-/// and a probe with a limit must give the full size when the refutation
-/// fits the limit and may give up only when it does not.
+/// a probe with a limit must give the full size when the refutation
+/// fits the limit and may give up only when it does not; and the
+/// refutations of size 3 found without probing must be those the probes
+/// find.
 #[test]
 fn bitboard_probes_fail_where_the_clauses_do() {
     let layouts = [
@@ -388,7 +390,7 @@ fn bitboard_probes_fail_where_the_clauses_do() {
         layout_with(3, 3, &["diagonal+", "diagonal-"]),
     ];
     let mut rng = rng(37);
-    let mut compared = (0, 0);
+    let mut compared = (0, 0, 0);
     for layout in &layouts {
         let encoded = encode(layout, &Encoding::default());
         let mut clauses = Prober::new(&encoded).unwrap();
@@ -411,8 +413,12 @@ fn bitboard_probes_fail_where_the_clauses_do() {
             }
             let open = clauses.open();
             assert_eq!(open, fast.open());
+            let mut in_three = Vec::new();
             for (i, &(cell, digit, lit)) in open.iter().enumerate() {
                 let size = fast.probe(lit);
+                if size == Some(3) {
+                    in_three.push(lit);
+                }
                 assert_eq!(size.is_some(), clauses.probe(lit).is_some(), "{cell:?} {digit}");
                 compared.0 += 1;
                 for limit in [2, 3, 5, 8] {
@@ -429,9 +435,16 @@ fn bitboard_probes_fail_where_the_clauses_do() {
                     compared.1 += 1;
                 }
             }
+            // The refutations of size 3, found without probing, are those
+            // the probes found.
+            let mut found = fast.refuted_in_three().unwrap();
+            found.sort_by_key(|lit| lit.code());
+            in_three.sort_by_key(|lit| lit.code());
+            assert_eq!(found, in_three);
+            compared.2 += usize::from(!found.is_empty());
         }
     }
-    assert!(compared.0 > 2_000 && compared.1 > 100, "{compared:?}");
+    assert!(compared.0 > 2_000 && compared.1 > 100 && compared.2 > 10, "{compared:?}");
 }
 
 /// `fewest` on 4x4 Sudoku: 4 givens (OEIS A198297), and the puzzles with one

@@ -331,6 +331,17 @@ impl Prober {
         self.clause_probe(lit, implied)
     }
 
+    /// On the bitboards (`None` without them): every open candidate whose
+    /// depth-1 probe would fail with a refutation of 3 literals, the
+    /// smallest there is, found without probing (`Singles::refuted_in_three`).
+    /// A sweep that finds any needs no probe.
+    pub fn refuted_in_three(&self) -> Option<Vec<Lit>> {
+        let singles = self.singles.as_ref()?;
+        let mut found = Vec::new();
+        singles.refuted_in_three(&mut found);
+        Some(found.into_iter().map(|(cell, d)| self.candidates[cell * self.digits + d]).collect())
+    }
+
     /// Marks in `implied` the candidates of `placed`, when `size` says the
     /// probe held.
     fn mark(&self, placed: &[(usize, usize)], size: Option<usize>, implied: Option<&mut [bool]>) {

@@ -316,6 +316,37 @@ impl Singles {
         size
     }
 
+    /// Every open candidate whose depth-1 probe fails with a refutation of
+    /// size 3, found without probing; the state must be at rest (after a
+    /// propagation without a conflict). No probe fails with fewer, and these
+    /// are the only ones of size 3: placing digit index `d` in a cell `c`
+    /// rules out only `d` from its peers and the other digits from `c`, so
+    /// the first scan's conflicts are full groups left without a cell for
+    /// `d` (a cell losing its last digit, or a group its last cell for
+    /// another digit, would have been a single at rest). Such a group's
+    /// conflict rests on the placement and its `k` cells that lost `d`,
+    /// `1 + k` literals with `k >= 2` (one cell would have been a hidden
+    /// single); a conflict of a later scan, or between two singles of the
+    /// first, rests on at least 4 (see [`Singles::probe`]). So the size-3
+    /// refutations are the candidates `d` in a cell that sees both cells of
+    /// a full group where `d` has exactly two: the pointing and claiming of
+    /// locked candidates, and their kin on other groups. `found` gets
+    /// (cell, digit index) of each.
+    pub fn refuted_in_three(&self, found: &mut Vec<(usize, usize)>) {
+        let open = self.all & !self.board.placed;
+        for d in 0..self.side {
+            let mut seen_by_pairs = 0u128;
+            for &group in &self.full {
+                let here = self.board.digits[d] & group & open;
+                if here.count_ones() == 2 {
+                    let (a, b) = (here.trailing_zeros() as usize, 127 - here.leading_zeros() as usize);
+                    seen_by_pairs |= self.peers[a] & self.peers[b];
+                }
+            }
+            found.extend(bits(seen_by_pairs & self.board.digits[d] & open).map(|cell| (cell, d)));
+        }
+    }
+
     /// Depth-2 probe, as [`super::Prober::probe2`] defines it on the
     /// clauses: assumes the candidate, then probes every open candidate
     /// at depth 1 under it in reading order, ruling out each that fails,
@@ -484,25 +515,30 @@ impl Singles {
     fn cone(&mut self, start: &Board, conflict: Conflict, cap: usize) -> Option<usize> {
         let side = self.side;
         let board = &self.board;
-        // Ruled out since the start: allowed then, not now.
-        let gone = |cell: usize, d: usize| (start.digits[d] & !board.digits[d]) >> cell & 1 == 1;
+        // For each digit index, the cells it was ruled out of since the
+        // start: allowed then, not now.
+        let mut gone = [0u128; MAX_SIDE];
+        for (d, word) in gone[..side].iter_mut().enumerate() {
+            *word = start.digits[d] & !board.digits[d];
+        }
+        let gone_in = |cell: usize| (0..side).filter(move |&d| gone[d] >> cell & 1 == 1);
         let fresh = board.placed & !start.placed;
         let mut stack = std::mem::take(&mut self.stack);
         stack.clear();
         // The literals a placement of `d` in `cell` for `why` rests on.
         let reason = |stack: &mut Vec<Item>, cell: usize, d: usize, why: Why| match why {
-            Why::Naked => stack.extend((0..side).filter(|&e| e != d && gone(cell, e)).map(|e| Item::Out(cell, e))),
+            Why::Naked => stack.extend(gone_in(cell).filter(|&e| e != d).map(|e| Item::Out(cell, e))),
             Why::Hidden(g) => {
-                let others = bits(self.full[g as usize] & !(1 << cell));
-                stack.extend(others.filter(|&c| gone(c, d)).map(|c| Item::Out(c, d)));
+                let others = self.full[g as usize] & !(1 << cell) & gone[d];
+                stack.extend(bits(others).map(|c| Item::Out(c, d)));
             }
             Why::Assumed => {}
         };
         match conflict {
-            Conflict::Cell(cell) => stack.extend((0..side).filter(|&d| gone(cell, d)).map(|d| Item::Out(cell, d))),
-            Conflict::Group(g, d) => stack.extend(bits(self.full[g]).filter(|&c| gone(c, d)).map(|c| Item::Out(c, d))),
+            Conflict::Cell(cell) => stack.extend(gone_in(cell).map(|d| Item::Out(cell, d))),
+            Conflict::Group(g, d) => stack.extend(bits(self.full[g] & gone[d]).map(|c| Item::Out(c, d))),
             Conflict::Forced(cell, d, why) => {
-                if gone(cell, d) {
+                if gone[d] >> cell & 1 == 1 {
                     stack.push(Item::Out(cell, d));
                 }
                 reason(&mut stack, cell, d, why);
