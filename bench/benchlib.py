@@ -1,5 +1,5 @@
-"""What the benchmark scripts share: the line that names the machine, and
-where a run's results go."""
+"""What the benchmark scripts share: the line that names the machine, where
+a run's results go, and the variant corpus's erratum."""
 import datetime
 import os
 import platform
@@ -12,6 +12,12 @@ def machine():
         names = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")]
         model = names[0] if names else model
     return f"{model}, {os.cpu_count()} cores"
+
+
+# The corpus's one erratum: "Executive Function" (tests/corpus/variants/)
+# was published with a wrong solution; its true one.
+ERRATUM = ("Executive Function",
+           "612873594958421376374596218725134869861759432493268157547612983189347625236985741")
 
 
 def results_path(name):

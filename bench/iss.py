@@ -13,7 +13,15 @@ build_ms + search_ms, module loading excluded), and warm (`--repeat 3`:
 the fastest of three in one worker). Every satsudoku verdict is checked
 against ISS's and the published solution.
 
-usage: python3 bench/iss.py RUNS [TIMEOUT]
+With `variants`, the puzzles are instead the 85 published variant puzzles
+of tests/corpus/variants/ (f-puzzles; ISS reads them through
+run_iss.mjs's converter), each expected unique with its published solution
+(the erratum "Executive Function" with its true one, as bench/variants.py
+says), and the results go to bench/results/iss-variants-DATE.md: the
+issue's first target ("every puzzle of the 85-puzzle corpus ... in at most
+the time ISS takes cold").
+
+usage: python3 bench/iss.py RUNS [TIMEOUT] [variants]
   (from the repository root; writes bench/results/iss-DATE.md, or -2, -3 ... after
   the day's earlier runs, and prints it)
 """
@@ -27,7 +35,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import machine, results_path  # noqa: E402
+from benchlib import ERRATUM, machine, results_path  # noqa: E402
 
 # Its real path: run_iss.mjs runs only as node's main module, which it
 # recognises by its real path (../shared may be a link).
@@ -78,13 +86,20 @@ def iss(entries_path, extra, timeout):
     return rows
 
 
-def main():
-    runs = int(sys.argv[1])
-    timeout = int(sys.argv[2]) if len(sys.argv) > 2 else 20
-    subprocess.run(["cargo", "build", "--release", "--quiet"], check=True)
-    corpus = json.load(open("tests/corpus/iss/examples.json"))
-    tmp = tempfile.mkdtemp(prefix="iss-bench-")
+def puzzles(source, tmp):
+    """The puzzles satsudoku reads: (index, name, path, ISS's entry, the verdict expected)."""
     read = []
+    if source == "variants":
+        corpus = json.load(open("tests/corpus/variants/puzzles.json"))
+        for i, entry in enumerate(corpus):
+            path = os.path.join(tmp, f"{i:02d}.txt")
+            with open(path, "w") as f:
+                f.write(entry["puzzle"] + "\n")
+            solution = ERRATUM[1] if entry["title"] == ERRATUM[0] else entry["solution"]
+            read.append((i, entry["title"], path, {"name": entry["title"], "puzzle": entry["puzzle"],
+                                                  "solution": solution}, "unique"))
+        return corpus, read
+    corpus = json.load(open("tests/corpus/iss/examples.json"))
     for i, entry in enumerate(corpus):
         path = os.path.join(tmp, f"{i:03d}.iss")
         with open(path, "w") as f:
@@ -92,15 +107,26 @@ def main():
         probe = subprocess.run([BIN, "export", "--format", "iss", path, "--out", "/dev/null"],
                                capture_output=True, text=True)
         if probe.returncode == 0:
-            read.append((i, entry, path))
+            iss_entry = {"name": entry.get("name", ""), "iss": entry["input"], "solution": entry["solution"]}
+            read.append((i, entry.get("name", ""), path, iss_entry, entry["iss_verdict"]))
+    return corpus, read
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "variants"]
+    source = "variants" if "variants" in sys.argv[1:] else "iss"
+    runs = int(args[0])
+    timeout = int(args[1]) if len(args) > 1 else 20
+    subprocess.run(["cargo", "build", "--release", "--quiet"], check=True)
+    tmp = tempfile.mkdtemp(prefix="iss-bench-")
+    corpus, read = puzzles(source, tmp)
     entries_path = os.path.join(tmp, "entries.json")
-    json.dump([{"name": e.get("name", ""), "iss": e["input"], "solution": e["solution"]} for _, e, _ in read],
-              open(entries_path, "w"))
-    paths = [p for _, _, p in read]
+    json.dump([entry for _, _, _, entry, _ in read], open(entries_path, "w"))
+    paths = [p for _, _, p, _, _ in read]
     process, inside, cold, warm = ([[] for _ in read] for _ in range(4))
     verdicts = [None] * len(read)
     for _ in range(runs):
-        for k, (_, _, path) in enumerate(read):
+        for k, path in enumerate(paths):
             seconds, verdict = ours_process(path, timeout)
             process[k].append(seconds)
             verdicts[k] = verdict
@@ -116,9 +142,9 @@ def main():
         return statistics.median(xs) if xs else None
 
     rows = []
-    for k, (i, entry, _) in enumerate(read):
-        rows.append((i, entry.get("name", ""), median(process[k]), median(inside[k]), median(cold[k]),
-                     median(warm[k]), verdicts[k], entry["iss_verdict"]))
+    for k, (i, name, _, _, expected) in enumerate(read):
+        rows.append((i, name, median(process[k]), median(inside[k]), median(cold[k]), median(warm[k]),
+                     verdicts[k], expected))
     agree = sum(1 for r in rows if r[6] == r[7])
 
     def total(col):
@@ -128,10 +154,14 @@ def main():
         return "stopped" if x is None else f"{x:.3f}"
 
     date = datetime.date.today().isoformat()
-    lines = [f"# unique on ISS's own puzzles, against ISS, {date}", "",
+    title, what, command = {
+        "iss": ("ISS's own puzzles", "tests/corpus/iss/", f"{runs} {timeout}"),
+        "variants": ("the 85 published variant puzzles", "tests/corpus/variants/", f"{runs} {timeout} variants"),
+    }[source]
+    lines = [f"# unique on {title}, against ISS, {date}", "",
              f"Machine: {machine()}.", "",
-             f"Command: `python3 bench/iss.py {runs} {timeout}`, commit {commit()}; "
-             f"{len(read)} of the {len(corpus)} puzzles of tests/corpus/iss/ that satsudoku reads; "
+             f"Command: `python3 bench/iss.py {command}`, commit {commit()}; "
+             f"{len(read)} of the {len(corpus)} puzzles of {what} that satsudoku reads; "
              f"per puzzle the median of {runs} runs taken in turn, a puzzle stopped at {timeout} s counted "
              f"as {timeout} s. satsudoku: the whole `unique` process per puzzle, and its own seconds inside one "
              "process; ISS: its solver's build + search, cold (a fresh worker per puzzle) and warm (fastest "
@@ -152,10 +182,14 @@ def main():
     slow.sort(key=lambda r: -(r[2] if r[2] is not None else timeout))
     for r in slow:
         lines.append(f"| {r[0]} | {r[1]} | {fmt(r[2])} | {fmt(r[3])} | {fmt(r[4])} | {fmt(r[5])} |")
-    lines += ["", f"Verdicts: satsudoku agreed with ISS's recorded verdict on {agree} of {len(rows)} "
-              "(a stopped run has no verdict); tests/it/iss.rs checks the solutions."]
+    if not slow:
+        lines.append("| - | none | | | | |")
+    checked = {"iss": "ISS's recorded verdict", "variants": "the verdict expected (unique)"}[source]
+    tests = {"iss": "tests/it/iss.rs", "variants": "tests/it/corpus.rs"}[source]
+    lines += ["", f"Verdicts: satsudoku agreed with {checked} on {agree} of {len(rows)} "
+              f"(a stopped run has no verdict); {tests} checks the solutions."]
     text = "\n".join(lines) + "\n"
-    with open(results_path("iss"), "w") as f:
+    with open(results_path({"iss": "iss", "variants": "iss-variants"}[source]), "w") as f:
         f.write(text)
     print(text)
 

@@ -25,11 +25,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import ERRATUM  # noqa: E402
 from unique import commit, machine, results_path  # noqa: E402
 
 ENUM_TIMEOUT = 10
-ERRATUM = ("Executive Function",
-           "612873594958421376374596218725134869861759432493268157547612983189347625236985741")
 
 
 def satsudoku(files, extra):
