@@ -123,7 +123,7 @@ impl Node<'_> {
 /// Every constraint type ISS reads (its `SudokuConstraint` classes), and
 /// how satsudoku reads it. docs/rules.md shows this table ([`markdown`]).
 pub const TYPES: &[(&str, Reading)] = &[
-    ("Given", Reading::Read("a given digit, or the cell's candidates (several givens of a cell: their intersection)")),
+    ("Given", Reading::Read("a given digit, or the cell's candidates (several givens of a cell: their intersection); `.Given~R1C1_5` and `.~R1C1_5` alike, as ISS reads an item without a type")),
     ("Shape", Reading::Read("an N x N grid with values 1..V or 0..V-1, V = N unless given and at least N (`9x9~0-8`, `6x6~9`: see \"Values from 0\" and \"More values than the side\" below; boxes as ISS chooses them); rectangles, other ranges and grid types are refused")),
     ("NoBoxes", Reading::Read("no boxes: a Latin square (with jigsaw regions, if any)")),
     ("Jigsaw", Reading::Read("irregular regions: they replace the boxes with `NoBoxes`, else they are extra regions")),
@@ -373,9 +373,15 @@ fn items(section: &Compact, name: &str) -> Result<Vec<Item>, ParseError> {
             }
         }
         let mut words = words.into_iter();
-        if let Some(kind) = words.next() {
+        if let Some(mut kind) = words.next() {
             // `..` (an empty item) is nothing, as in ISS.
             if !(kind.text.is_empty() && end == i) {
+                // ISS reads an item without a type as a `Given`
+                // (`type ||= 'Given'`, sudoku_parser.js): `.Given~R1C1_5`
+                // is `.~R1C1_5`, read as one from here on.
+                if kind.text == "Given" {
+                    kind.text.clear();
+                }
                 found.push(Item { kind, args: words.collect() });
             }
         }
@@ -732,7 +738,7 @@ impl Reader<'_> {
                 continue;
             }
             let (id, rest) = match word.text.split_once('_') {
-                Some((id, rest)) if item.kind.text.is_empty() || item.kind.text == "Given" => (id, Some(rest)),
+                Some((id, rest)) if item.kind.text.is_empty() => (id, Some(rest)),
                 _ => (word.text.as_str(), None),
             };
             let id_word = Word { text: id.to_owned(), pos: word.pos };
