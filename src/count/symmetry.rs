@@ -411,7 +411,7 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         // They compare digits through a fixed renaming, or by their order.
         Constraint::Lex { .. } | Constraint::Rank { .. } | Constraint::Doppelganger { .. } => false,
         // Not looked into: taken as not invariant, which is never wrong.
-        Constraint::AnyOf { .. } => false,
+        Constraint::AnyOf { .. } | Constraint::ConnectedValues { .. } => false,
         Constraint::Sum { .. }
         | Constraint::Consecutive { .. }
         | Constraint::Between { .. }

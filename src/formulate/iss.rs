@@ -220,6 +220,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             | Constraint::DistinctReadings { .. }
             | Constraint::SameValues { .. }
             | Constraint::Doppelganger { .. }
+            | Constraint::ConnectedValues { .. }
     );
     if shift != 0 && !from_zero {
         return Err(refuse(format!("{constraint} on a grid whose values run from 0")));
@@ -368,6 +369,11 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             format!(".ValueIndexing~{}~{}~{}", cell_id(*value), cell_id(*control), ids(line))
         }
         Constraint::AntiTaxicab { .. } => ".AntiTaxicab".to_owned(),
+        Constraint::ConnectedValues { digits, size, .. } => {
+            let listed: Vec<String> = (1..=values as Digit).filter(|d| digits >> (d - 1) & 1 == 1).map(value).collect();
+            let size = size.map_or(String::new(), |s| format!("~{s}"));
+            format!(".ConnectedValues~~{}{size}", listed.join("_"))
+        }
         Constraint::Machine { token, name, segments, .. } => {
             let parts: Vec<String> = segments.iter().map(|s| ids(s)).collect();
             let label = if name.is_empty() { String::new() } else { format!("_{name}~") };

@@ -223,6 +223,7 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::CountDistinct { .. } => "count-distinct circles",
         Constraint::Machine { .. } => "state machines over a line (ISS's NFA)",
         Constraint::AntiTaxicab { .. } => "the anti-taxicab rule",
+        Constraint::ConnectedValues { .. } => "connected values (ISS's ConnectedValues)",
         Constraint::Rank { .. } | Constraint::DistinctReadings { .. } => "full rank clues (ISS's FullRank)",
         Constraint::SameValues { .. } => "sets of the same digits (ISS's SameValues)",
         Constraint::Doppelganger { .. } => "doppelgangers (ISS's Doppelganger)",

@@ -137,6 +137,12 @@ pub enum Constraint {
     /// one other value; no two regions of a kind miss the same value; and
     /// at each 0, the values its regions miss differ.
     Doppelganger { regions: Vec<Vec<Vec<Cell>>> },
+    /// The cells of the `side x side` grid that hold one of `digits` (bit
+    /// `d - 1` for digit `d`) form a single region, not empty, connected
+    /// through orthogonal neighbours, of exactly `size` cells if given
+    /// (ISS's `ConnectedValues` over the grid; the native
+    /// `connected-values`).
+    ConnectedValues { side: usize, digits: u64, size: Option<usize> },
     /// At least one of the alternatives holds, each a set of rules that
     /// all hold (ISS's `Or`, whose branches may be `And`s; the native
     /// `either` block). Several may hold at once: the puzzle's solutions
@@ -192,6 +198,10 @@ pub fn readings(side: usize) -> Vec<Vec<Cell>> {
     all
 }
 
+/// The most literals (cells times steps) a [`Constraint::ConnectedValues`]'s
+/// encoding may take: 4 million, about 30 million clauses.
+pub const MOST_CONNECTED: usize = 4_000_000;
+
 /// Whether a [`Constraint::Table`]'s `allowed` lets its first cell hold
 /// `i` while the second holds `j`.
 pub fn table_allows(allowed: &[u64], i: Digit, j: Digit) -> bool {
@@ -224,6 +234,7 @@ impl Constraint {
             }
             Constraint::SameValues { sets } => sets.iter().flatten().copied().unique().collect(),
             Constraint::AntiTaxicab { side }
+            | Constraint::ConnectedValues { side, .. }
             | Constraint::Rank { side, .. }
             | Constraint::DistinctReadings { side } => {
                 itertools::iproduct!(0..*side, 0..*side).map(|(r, c)| Cell::new(r, c)).collect()
@@ -283,6 +294,29 @@ impl Constraint {
                         !(usize::from(digit_of(a)) == d && usize::from(digit_of(b)) == d)
                     })
                 })
+            }
+            Constraint::ConnectedValues { side, digits, size } => {
+                let inside = |r: usize, c: usize| digits >> (digit_of(Cell::new(r, c)) - 1) & 1 == 1;
+                let members = itertools::iproduct!(0..*side, 0..*side).filter(|&(r, c)| inside(r, c)).count();
+                // From the first member, every member by orthogonal steps.
+                let Some(first) = itertools::iproduct!(0..*side, 0..*side).find(|&(r, c)| inside(r, c)) else {
+                    return false;
+                };
+                let mut seen = vec![false; side * side];
+                let mut stack = vec![first];
+                seen[first.0 * side + first.1] = true;
+                let mut reached = 0;
+                while let Some((r, c)) = stack.pop() {
+                    reached += 1;
+                    let steps = [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)];
+                    for (nr, nc) in steps {
+                        if nr < *side && nc < *side && !seen[nr * side + nc] && inside(nr, nc) {
+                            seen[nr * side + nc] = true;
+                            stack.push((nr, nc));
+                        }
+                    }
+                }
+                reached == members && size.is_none_or(|s| s == members)
             }
             Constraint::Machine { token, segments, n, .. } => {
                 let digits: Vec<Vec<Digit>> =
@@ -473,6 +507,24 @@ impl Constraint {
                 }
                 Ok(())
             }
+            Constraint::ConnectedValues { digits, size, side: n } => {
+                let cells = n * n;
+                if *digits == 0 || size.is_some_and(|s| s == 0 || s > cells) {
+                    return Err(format!("{self}: needs a digit, and a size from 1 to the grid's cells"));
+                }
+                // The encoding's steps: a literal per cell and step, up to
+                // the most members (a row holds each digit once).
+                let listed = digits.count_ones() as usize;
+                let steps = cells.min(size.unwrap_or(cells)).min(listed * n);
+                if listed < side && cells * steps > MOST_CONNECTED {
+                    return Err(format!(
+                        "{self}: {cells} cells reached in up to {steps} steps take {} variables, more than \
+                         {MOST_CONNECTED}: not encoded",
+                        cells * steps
+                    ));
+                }
+                Ok(())
+            }
             Constraint::Automorphic { cells, images } if cells.len() != images.len() || cells.is_empty() => {
                 Err(format!("{self}: the cells and their images need the same, nonzero number"))
             }
@@ -613,6 +665,14 @@ impl fmt::Display for Constraint {
                 write!(f, "equal sums of {}", itertools::join(parts.iter().map(|p| cells(p)), " / "))
             }
             Constraint::Doppelganger { .. } => write!(f, "doppelgangers"),
+            Constraint::ConnectedValues { digits, size, .. } => {
+                let listed = (1..=64).filter(|d| digits >> (d - 1) & 1 == 1);
+                write!(f, "connected values {}", itertools::join(listed, " "))?;
+                match size {
+                    Some(size) => write!(f, " (size {size})"),
+                    None => Ok(()),
+                }
+            }
             Constraint::SameValues { sets } => {
                 write!(f, "the same digits in {}", itertools::join(sets.iter().map(|p| cells(p)), " / "))
             }

@@ -31,7 +31,6 @@ pub enum Reading {
 
 const CHAOS: &str = "chaos construction: the regions are part of the solution; not in satsudoku's model yet";
 const RANGE: &str = "a value range other than 1..V or 0..V-1 with V at least the side; not in satsudoku's model yet";
-const NOT_YET: &str = "not in satsudoku's rule table yet";
 
 use crate::model::nfa::MOST_MACHINE_EDGES;
 
@@ -60,7 +59,7 @@ const FROM_ZERO: &[&str] = &[
     "RegionSumLine", "BlackDot", "StrictKropki", "FullRank", "FullRankTies", "Skyscraper", "RegionSameValues",
     "Or", "And", "End", "Doppelganger", "NFA", "Regex", "SumLine", "RellikCage", "Lunchbox", "Sandwich",
     "HiddenSkyscraper", "CountingCircles", "XSum", "Indexing", "NumberedRoom", "ValueIndexing", "CountDistinct",
-    "PillArrow",
+    "PillArrow", "ConnectedValues",
 ];
 
 /// The types read on a grid of more values than its side (`Shape~6x6~9`)
@@ -75,7 +74,7 @@ const MORE_VALUES: &[&str] = &[
     "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
     "Sum", "Cage", "Arrow", "DoubleArrow", "Quad", "Diagonal", "AntiKnight", "AntiKing", "Regex", "NFA",
     "Skyscraper", "NumberedRoom", "DisjointSets", "GlobalEntropy", "CountingCircles", "DutchFlatmates",
-    "SameValues", "RegionSameValues", "Or", "And", "End", "LittleKiller", "Doppelganger",
+    "SameValues", "RegionSameValues", "Or", "And", "End", "LittleKiller", "Doppelganger", "ConnectedValues",
 ];
 
 /// The types ISS allows inside `Or` and `And` (its categories
@@ -199,7 +198,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("NumberedRoom", Reading::Read("`numbered-room` clues, from the start and the end of the row or column (a clue of 0 only on values from 0)")),
     ("ContainExact", Reading::Read("the cells hold the values exactly as often as listed (`contain-exact`)")),
     ("LookAndSay", Reading::Read("`look-and-say`: (count, value) pairs, exact counts, 0 keeps the value out")),
-    ("ConnectedValues", Reading::Refused(NOT_YET)),
+    ("ConnectedValues", Reading::Read("`connected-values` over the grid: the cells holding one of the values form one region, not empty, orthogonally connected, of the size if given; over a group of `Var` cells refused, as `Var` is")),
     ("EqualSum", Reading::Read("the segments (split at `-`) have equal sums, as region-sum lines do")),
     ("CountingCircles", Reading::Read("`counting-circles`")),
     ("CountDistinct", Reading::Read("`count-distinct`: the control cell first")),
@@ -1422,6 +1421,33 @@ impl Reader<'_> {
                 }
             }
             "AntiTaxicab" => self.rule(p, ctx, "antitaxicab", Args::default(), at)?,
+            "ConnectedValues" => {
+                // ISS: `ConnectedValues~GROUP~VALUES[~SIZE]`, the group
+                // empty for the grid, the values joined by `_`.
+                let (Some(group), Some(listed), None) = (item.args.first(), item.args.get(1), item.args.get(3)) else {
+                    let why = "ConnectedValues takes a cell group (empty: the grid), the values and a size if any";
+                    return Err(self.err(at, why));
+                };
+                if !group.text.is_empty() {
+                    let why = format!(
+                        "ConnectedValues over the cell group {}: cells outside the grid (ISS's Var) are not in \
+                         satsudoku's model yet",
+                        quote(&group.text)
+                    );
+                    return Err(self.err(group.pos, why));
+                }
+                let words: Vec<Word> =
+                    listed.text.split(['_', ',']).map(|t| Word { text: t.to_owned(), pos: listed.pos }).collect();
+                let digits = self.values(&words, p)?.iter().fold(0u64, |m, &d| m | 1 << (d - 1));
+                let size = match item.args.get(2).filter(|w| !w.text.is_empty()) {
+                    None => None,
+                    Some(w) => match self.number(w)? {
+                        s if s >= 1 => Some(s as usize),
+                        s => return Err(self.err(w.pos, format!("a region size from 1, found {s}"))),
+                    },
+                };
+                self.constraint(p, Constraint::ConnectedValues { side: n, digits, size }, at)?;
+            }
             "Doppelganger" => {
                 if p.first_value() != 0 || p.digits() != n + 1 || self.region_size(n, n + 1)? != n {
                     let why = "Doppelganger needs values 0-N on an N x N grid (9x9~0-9), regions of N cells";

@@ -81,6 +81,9 @@ enum Rule {
     Either(Vec<Vec<Rule>>),
     /// Sets of one size holding the same digits, as often each.
     SameValues(Vec<Vec<usize>>),
+    /// ISS's connected values: the cells holding these digits form one
+    /// region, orthogonally connected, of this size if given.
+    ConnectedValues(Vec<u32>, Option<usize>),
 }
 
 /// The kinds an alternative of an `either` block draws: all but those
@@ -197,6 +200,10 @@ impl Spec {
                 }
                 Rule::CountingCircles(cs) => format!("counting-circles {}", cells(cs)),
                 Rule::DutchFlatmates => "dutch-flatmates".into(),
+                Rule::ConnectedValues(ds, size) => {
+                    let size = size.map_or(String::new(), |s| format!(" size {s}"));
+                    format!("connected-values {}{size}", ds.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
+                }
                 Rule::Lunchbox(cs, x) => format!("lunchbox {} = {x}", cells(cs)),
                 Rule::ValueIndex(cs) => format!("value-index {}", cells(cs)),
                 Rule::CountDistinct(cs) => format!("count-distinct {}", cells(cs)),
@@ -293,6 +300,7 @@ impl Spec {
                 | Rule::LookAndSay(..)
                 | Rule::CountingCircles(..)
                 | Rule::DutchFlatmates
+                | Rule::ConnectedValues(..)
                 | Rule::Lunchbox(..)
                 | Rule::ValueIndex(..)
                 | Rule::CountDistinct(..)
@@ -589,6 +597,36 @@ impl Spec {
             Rule::CountDistinct(cs) => {
                 let others: std::collections::BTreeSet<u32> = cs[1..].iter().map(|&c| g[c]).collect();
                 others.len() as u32 == g[cs[0]]
+            }
+            Rule::ConnectedValues(ds, size) => {
+                // Flood from the first member; every member reached.
+                let members: Vec<usize> = (0..n * n).filter(|&c| ds.contains(&g[c])).collect();
+                let mut reached = members.first().map(|&c| vec![c]).unwrap_or_default();
+                let mut k = 0;
+                while k < reached.len() {
+                    let c = reached[k];
+                    k += 1;
+                    let (r, col) = (c / n, c % n);
+                    let mut next = Vec::new();
+                    if r > 0 {
+                        next.push(c - n);
+                    }
+                    if r + 1 < n {
+                        next.push(c + n);
+                    }
+                    if col > 0 {
+                        next.push(c - 1);
+                    }
+                    if col + 1 < n {
+                        next.push(c + 1);
+                    }
+                    for m in next {
+                        if ds.contains(&g[m]) && !reached.contains(&m) {
+                            reached.push(m);
+                        }
+                    }
+                }
+                !members.is_empty() && reached.len() == members.len() && size.is_none_or(|s| s == members.len())
             }
             Rule::DutchFlatmates => {
                 let middle = (n as u32).div_ceil(2);
@@ -1031,6 +1069,21 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
             }
             Rule::SameValues(sets)
         }
+        57 => {
+            // All digits but one or two (fewer rarely connect), and now
+            // and then the size of the grid's own region, or one off.
+            let mut ds: Vec<u32> = (1..=n as u32).collect();
+            rng.shuffle(&mut ds);
+            ds.truncate(n - 1 - rng.below(2));
+            ds.sort_unstable();
+            let own = grid.iter().filter(|d| ds.contains(d)).count();
+            let size = match rng.below(4) {
+                0 => Some(own),
+                1 => Some(own - 1),
+                _ => None,
+            };
+            Rule::ConnectedValues(ds, size)
+        }
         34 => Rule::RowIndex(vec![rng.below(n * n)]),
         35 => Rule::ColumnIndex(vec![rng.below(n * n)]),
         36 => Rule::BoxIndex(vec![rng.below(n * n)]),
@@ -1048,7 +1101,7 @@ fn random_rule(rng: &mut Rng, kind: usize, n: usize, grid: &[u32]) -> Rule {
     }
 }
 
-const KINDS: usize = 57;
+const KINDS: usize = 58;
 
 fn random_spec(rng: &mut Rng, n: usize, boxes: (usize, usize), rules: usize, givens: usize) -> Spec {
     let grid = random_grid(rng, n, boxes);

@@ -78,6 +78,9 @@
 //!   and relations as forbidden pairs) with its negated selector added; a
 //!   selector is no function of the digits, which no count sees (counts
 //!   project onto the cells).
+//! - `ConnectedValues`: reachability from the first member unrolled over
+//!   steps, every member reached, and a sequential counter for the size
+//!   (`connected.rs`); every auxiliary variable fixed by the digits.
 //! - `Lex` (`a ≤lex rename(b)`): a defined variable `eq(k)` per position
 //!   after the first, true when the positions before `k` are equal (`eq(k)
 //!   -> eq(k-1)`, `eq(k) ∧ b = v -> a = rename(v)`, and `eq(k-1) ∧ a =
@@ -97,6 +100,7 @@
 mod along;
 mod automaton;
 mod cage;
+mod connected;
 mod grouped;
 mod lines;
 mod outside;
@@ -680,6 +684,9 @@ pub(super) fn encode_constraint(
                     out.add_clause(&[picked, spelling.not(at, d), vec![back]].concat());
                 }
             }
+        }
+        Constraint::ConnectedValues { side, digits, size } => {
+            connected::encode_connected(*side, *digits, *size, n, differ, spelling, out)
         }
         Constraint::AntiTaxicab { side } => {
             // A binary clause per pair of cells d apart, for d a digit.

@@ -573,3 +573,30 @@ pub(super) fn full_rank_ties(a: &Args, ctx: &mut Context) -> Result<(), RuleErro
     ctx.ties = Some(ties);
     Ok(())
 }
+
+/// `connected-values D... [size N]`: the cells holding one of the digits
+/// form one region, orthogonally connected, of `N` cells if given (ISS's
+/// `ConnectedValues` over the grid).
+pub(super) fn connected_values(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let mut words = a.list.iter();
+    let (mut digits, mut size) = (0u64, None);
+    while let Some(word) = words.next() {
+        if word == "size" {
+            let Some(n) = words.next().and_then(|n| n.parse::<usize>().ok()).filter(|&n| n >= 1) else {
+                return Err("expected a size from 1 after \"size\"".to_owned().into());
+            };
+            if size.replace(n).is_some() || words.len() > 0 {
+                return Err("the size comes once, after the digits".to_owned().into());
+            }
+            continue;
+        }
+        match word.parse::<usize>() {
+            Ok(d) if (1..=p.digits()).contains(&d) && d.to_string() == *word => digits |= 1 << (d - 1),
+            _ => return Err(format!("expected a digit from 1 to {}, found {word:?}", p.digits()).into()),
+        }
+    }
+    if digits == 0 {
+        return Err("expected the digits whose cells connect, such as: 1 2 3".to_owned().into());
+    }
+    p.add_constraint(Constraint::ConnectedValues { side: p.side(), digits, size }).map_err(RuleError::from)
+}

@@ -65,6 +65,15 @@ pub(super) const RULES: &[Rule] = &[
         |p, _, _| anti_taxicab(p),
     ),
     rule(
+        "connected-values",
+        None,
+        Shape::Names,
+        Value::No,
+        "The cells holding one of the digits form one region, orthogonally connected, of the size if one follows `size` (ISS's ConnectedValues).",
+        "1 2 3 size 27",
+        |p, a, _| connected_values(p, a),
+    ),
+    rule(
         "global-entropy",
         None,
         Shape::Whole,

@@ -1,0 +1,187 @@
+//! Connected values (ISS's `ConnectedValues`): the cells holding one of a
+//! set of digits form one region, not empty, connected through orthogonal
+//! neighbours, of a given size if one is given.
+//!
+//! Connectivity as reachability unrolled over steps, the usual SAT
+//! formulation of a connected subgraph with a root: a member literal per
+//! cell (it holds one of the digits); the root, the first member in reading
+//! order (a literal per cell for "some member comes before it"); and
+//! `reached(c, k)`, "`c` is a member at most `k` orthogonal steps from the
+//! root through members", defined both ways:
+//!
+//! `reached(c, 0) = root(c)`,
+//! `reached(c, k + 1) = member(c) and (reached(c, k) or reached(n, k) for a neighbour n)`;
+//!
+//! then every member is reached within `K` steps, `K` one less than the
+//! most members there can be (a connected region of `m` cells has every
+//! cell within `m - 1` steps of any other). Every literal is fixed by the
+//! digits, so a grid has one assignment of them or none: none exactly when
+//! its members are not connected. The size, when given, is a sequential
+//! counter over the member literals (Sinz 2005), also fixed by the digits.
+//! Propagation is not domain consistent (connectivity is not, by unit
+//! propagation on such a formula); it is sound, and complete once the
+//! digits are.
+
+use varisat::Lit;
+
+use super::grouped::Differ;
+use super::Spelling;
+use crate::encode::ClauseSink;
+use crate::model::{Cell, Digit};
+
+/// The clauses of the connected region of the cells holding one of
+/// `digits` (bit `d - 1`) on a `side x side` grid of `n` digits, of
+/// `size` cells if given.
+pub(super) fn encode_connected(
+    side: usize,
+    digits: u64,
+    size: Option<usize>,
+    n: usize,
+    differ: &Differ,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    let cells: Vec<Cell> = itertools::iproduct!(0..side, 0..side).map(|(r, c)| Cell::new(r, c)).collect();
+    let listed: Vec<Digit> = (1..=n.min(64) as Digit).filter(|d| digits >> (d - 1) & 1 == 1).collect();
+    let fresh = |out: &mut dyn ClauseSink| out.new_var().positive();
+    if listed.len() == n {
+        // Every cell is a member: the grid is connected; only its size.
+        if size.is_some_and(|s| s != cells.len()) {
+            out.add_clause(&[]);
+        }
+        return;
+    }
+    // member(c): the cell holds one of the digits.
+    let member: Vec<Lit> = cells
+        .iter()
+        .map(|&cell| {
+            let holds: Vec<Lit> = listed.iter().map(|&d| spelling.is(cell, d, out)).collect();
+            if let [one] = holds[..] {
+                return one;
+            }
+            let m = fresh(out);
+            let mut some = vec![!m];
+            some.extend(&holds);
+            out.add_clause(&some);
+            for &h in &holds {
+                out.add_clause(&[!h, m]);
+            }
+            m
+        })
+        .collect();
+    // Not empty.
+    out.add_clause(&member);
+    // before(c): some member comes before c in reading order.
+    let mut before: Vec<Option<Lit>> = vec![None];
+    for c in 1..cells.len() {
+        let b = fresh(out);
+        out.add_clause(&[!member[c - 1], b]);
+        match before[c - 1] {
+            Some(prev) => {
+                out.add_clause(&[!prev, b]);
+                out.add_clause(&[!b, prev, member[c - 1]]);
+            }
+            None => out.add_clause(&[!b, member[c - 1]]),
+        }
+        before.push(Some(b));
+    }
+    // The most members there can be: every cell, the size if given, and
+    // `side` per digit when each row's cells all differ.
+    let rows_differ = (0..side).all(|r| differ.all_differ(&cells[r * side..(r + 1) * side]));
+    let mut most = cells.len();
+    if rows_differ {
+        most = most.min(listed.len() * side);
+    }
+    if let Some(size) = size {
+        most = most.min(size);
+    }
+    // reached(c, 0): the root.
+    let mut reached: Vec<Lit> = (0..cells.len())
+        .map(|c| match before[c] {
+            None => member[c],
+            Some(b) => {
+                let root = fresh(out);
+                out.add_clause(&[!root, member[c]]);
+                out.add_clause(&[!root, !b]);
+                out.add_clause(&[!member[c], b, root]);
+                root
+            }
+        })
+        .collect();
+    let neighbours = |c: usize| {
+        let (r, col) = (c / side, c % side);
+        let steps = [(r.wrapping_sub(1), col), (r + 1, col), (r, col.wrapping_sub(1)), (r, col + 1)];
+        steps.into_iter().filter(|&(a, b)| a < side && b < side).map(|(a, b)| a * side + b).collect::<Vec<_>>()
+    };
+    for _ in 1..most {
+        let next: Vec<Lit> = (0..cells.len())
+            .map(|c| {
+                let now = fresh(out);
+                out.add_clause(&[!now, member[c]]);
+                let mut why = vec![!now, reached[c]];
+                why.extend(neighbours(c).iter().map(|&m| reached[m]));
+                out.add_clause(&why);
+                out.add_clause(&[!reached[c], now]);
+                for m in neighbours(c) {
+                    out.add_clause(&[!member[c], !reached[m], now]);
+                }
+                now
+            })
+            .collect();
+        reached = next;
+    }
+    for (c, &m) in member.iter().enumerate() {
+        out.add_clause(&[!m, reached[c]]);
+    }
+    if let Some(size) = size {
+        exactly(&member, size, out);
+    }
+}
+
+/// Exactly `k` of `lits`: a sequential counter, `count[j]` after each
+/// literal "at least `j + 1` of those so far" (`None` while it is false
+/// whatever they hold), defined both ways.
+fn exactly(lits: &[Lit], k: usize, out: &mut dyn ClauseSink) {
+    if k > lits.len() {
+        out.add_clause(&[]);
+        return;
+    }
+    // Counts past k + 1 are not needed: k + 1 is already too many.
+    let mut count: Vec<Option<Lit>> = vec![None; k + 1];
+    for &lit in lits {
+        let mut next = Vec::with_capacity(k + 1);
+        for j in 0..=k {
+            // now = count[j] or (below and lit); below is true for j = 0.
+            let (was, below) = (count[j], if j == 0 { Some(None) } else { count[j - 1].map(Some) });
+            let Some(below) = below else {
+                // below is false: now = count[j].
+                next.push(was);
+                continue;
+            };
+            let now = out.new_var().positive();
+            let mut back = vec![!now];
+            back.extend(was);
+            if let Some(was) = was {
+                out.add_clause(&[!was, now]);
+            }
+            let mut gives = vec![!lit, now];
+            gives.extend(below.map(|b| !b));
+            out.add_clause(&gives);
+            if let Some(b) = below {
+                out.add_clause(&[back.clone(), vec![b]].concat());
+            }
+            out.add_clause(&[back, vec![lit]].concat());
+            next.push(Some(now));
+        }
+        count = next;
+    }
+    // At least k, at most k.
+    match (k, count[k.saturating_sub(1)]) {
+        (0, _) => {}
+        (_, Some(at_least)) => out.add_clause(&[at_least]),
+        (_, None) => out.add_clause(&[]),
+    }
+    if let Some(too_many) = count[k] {
+        out.add_clause(&[!too_many]);
+    }
+}
