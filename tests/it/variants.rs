@@ -603,24 +603,9 @@ impl Spec {
                 let members: Vec<usize> = (0..n * n).filter(|&c| ds.contains(&g[c])).collect();
                 let mut reached = members.first().map(|&c| vec![c]).unwrap_or_default();
                 let mut k = 0;
-                while k < reached.len() {
-                    let c = reached[k];
+                while let Some(&c) = reached.get(k) {
                     k += 1;
-                    let (r, col) = (c / n, c % n);
-                    let mut next = Vec::new();
-                    if r > 0 {
-                        next.push(c - n);
-                    }
-                    if r + 1 < n {
-                        next.push(c + n);
-                    }
-                    if col > 0 {
-                        next.push(c - 1);
-                    }
-                    if col + 1 < n {
-                        next.push(c + 1);
-                    }
-                    for m in next {
+                    for m in self.neighbours(c) {
                         if ds.contains(&g[m]) && !reached.contains(&m) {
                             reached.push(m);
                         }
