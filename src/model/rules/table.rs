@@ -69,7 +69,7 @@ pub(super) const RULES: &[Rule] = &[
         None,
         Shape::Names,
         Value::No,
-        "The cells holding one of the digits form one region, orthogonally connected, of the size if one follows `size` (ISS's ConnectedValues).",
+        "The cells holding one of the digits form one region, not empty, orthogonally connected, of the size if one follows `size` (ISS's ConnectedValues).",
         "1 2 3 size 27",
         |p, a, _| connected_values(p, a),
     ),
