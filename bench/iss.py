@@ -42,6 +42,15 @@ from benchlib import ERRATUM, machine, results_path  # noqa: E402
 RUN_ISS = os.path.realpath("../shared/peers/iss/run_iss.mjs")
 BIN = "target/release/satsudoku"
 
+# What each source of puzzles is: its title, its folder, the verdicts its
+# answers are checked against, the test that checks the solutions, and
+# the results file's name.
+SOURCES = {
+    "iss": ("ISS's own puzzles", "tests/corpus/iss/", "ISS's recorded verdict", "tests/it/iss.rs", "iss"),
+    "variants": ("the 85 published variant puzzles", "tests/corpus/variants/", "the verdict expected (unique)",
+                 "tests/it/corpus.rs", "iss-variants"),
+}
+
 
 def commit():
     return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
@@ -154,10 +163,8 @@ def main():
         return "stopped" if x is None else f"{x:.3f}"
 
     date = datetime.date.today().isoformat()
-    title, what, command = {
-        "iss": ("ISS's own puzzles", "tests/corpus/iss/", f"{runs} {timeout}"),
-        "variants": ("the 85 published variant puzzles", "tests/corpus/variants/", f"{runs} {timeout} variants"),
-    }[source]
+    title, what, checked, tests, prefix = SOURCES[source]
+    command = f"{runs} {timeout}" + (" variants" if source == "variants" else "")
     lines = [f"# unique on {title}, against ISS, {date}", "",
              f"Machine: {machine()}.", "",
              f"Command: `python3 bench/iss.py {command}`, commit {commit()}; "
@@ -184,12 +191,10 @@ def main():
         lines.append(f"| {r[0]} | {r[1]} | {fmt(r[2])} | {fmt(r[3])} | {fmt(r[4])} | {fmt(r[5])} |")
     if not slow:
         lines.append("| - | none | | | | |")
-    checked = {"iss": "ISS's recorded verdict", "variants": "the verdict expected (unique)"}[source]
-    tests = {"iss": "tests/it/iss.rs", "variants": "tests/it/corpus.rs"}[source]
     lines += ["", f"Verdicts: satsudoku agreed with {checked} on {agree} of {len(rows)} "
               f"(a stopped run has no verdict); {tests} checks the solutions."]
     text = "\n".join(lines) + "\n"
-    with open(results_path({"iss": "iss", "variants": "iss-variants"}[source]), "w") as f:
+    with open(results_path(prefix), "w") as f:
         f.write(text)
     print(text)
 

@@ -202,6 +202,18 @@ pub fn readings(side: usize) -> Vec<Vec<Cell>> {
 /// encoding may take: 4 million, about 30 million clauses.
 pub const MOST_CONNECTED: usize = 4_000_000;
 
+/// The most members a [`Constraint::ConnectedValues`] region of `digits`
+/// can have on a `side x side` grid: every cell, `size` if given, and
+/// `side` per digit when each row's cells differ (`rows_differ`). Its
+/// encoding reaches every member within one step fewer.
+pub fn connected_members(side: usize, digits: u64, size: Option<usize>, rows_differ: bool) -> usize {
+    let mut most = (side * side).min(size.unwrap_or(usize::MAX));
+    if rows_differ {
+        most = most.min(digits.count_ones() as usize * side);
+    }
+    most
+}
+
 /// Whether a [`Constraint::Table`]'s `allowed` lets its first cell hold
 /// `i` while the second holds `j`.
 pub fn table_allows(allowed: &[u64], i: Digit, j: Digit) -> bool {
@@ -297,11 +309,10 @@ impl Constraint {
             }
             Constraint::ConnectedValues { side, digits, size } => {
                 let inside = |r: usize, c: usize| digits >> (digit_of(Cell::new(r, c)) - 1) & 1 == 1;
-                let members = itertools::iproduct!(0..*side, 0..*side).filter(|&(r, c)| inside(r, c)).count();
+                let members: Vec<(usize, usize)> =
+                    itertools::iproduct!(0..*side, 0..*side).filter(|&(r, c)| inside(r, c)).collect();
                 // From the first member, every member by orthogonal steps.
-                let Some(first) = itertools::iproduct!(0..*side, 0..*side).find(|&(r, c)| inside(r, c)) else {
-                    return false;
-                };
+                let Some(&first) = members.first() else { return false };
                 let mut seen = vec![false; side * side];
                 let mut stack = vec![first];
                 seen[first.0 * side + first.1] = true;
@@ -316,7 +327,7 @@ impl Constraint {
                         }
                     }
                 }
-                reached == members && size.is_none_or(|s| s == members)
+                reached == members.len() && size.is_none_or(|s| s == members.len())
             }
             Constraint::Machine { token, segments, n, .. } => {
                 let digits: Vec<Vec<Digit>> =
@@ -512,11 +523,10 @@ impl Constraint {
                 if *digits == 0 || size.is_some_and(|s| s == 0 || s > cells) {
                     return Err(format!("{self}: needs a digit, and a size from 1 to the grid's cells"));
                 }
-                // The encoding's steps: a literal per cell and step, up to
-                // the most members (a row holds each digit once).
-                let listed = digits.count_ones() as usize;
-                let steps = cells.min(size.unwrap_or(cells)).min(listed * n);
-                if listed < side && cells * steps > MOST_CONNECTED {
+                // The encoding's literals: one per cell and step, up to the
+                // most members (the model's rows hold each digit once).
+                let steps = connected_members(*n, *digits, *size, true);
+                if (digits.count_ones() as usize) < side && cells * steps > MOST_CONNECTED {
                     return Err(format!(
                         "{self}: {cells} cells reached in up to {steps} steps take {} variables, more than \
                          {MOST_CONNECTED}: not encoded",

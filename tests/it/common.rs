@@ -528,3 +528,30 @@ pub fn lines(domains: &[Vec<u8>], each: &mut dyn FnMut(&[u8])) {
 pub fn row(k: usize) -> Vec<satsudoku::model::Cell> {
     (0..k).map(|c| satsudoku::model::Cell::new(0, c)).collect()
 }
+
+/// Whether the cells of an `n x n` grid `g` holding one of `digits` form
+/// one region, not empty, orthogonally connected, of `size` cells if
+/// given: a flood fill from the first member, the tests' oracle of
+/// connected values.
+pub fn connected(n: usize, g: &[u32], digits: &[u32], size: Option<usize>) -> bool {
+    let members: Vec<usize> = (0..n * n).filter(|&c| digits.contains(&g[c])).collect();
+    let Some(&first) = members.first() else { return false };
+    let mut reached = vec![first];
+    let mut k = 0;
+    while let Some(&c) = reached.get(k) {
+        k += 1;
+        let (r, col) = (c / n, c % n);
+        let near = [
+            (r > 0).then(|| c - n),
+            (r + 1 < n).then_some(c + n),
+            (col > 0).then(|| c - 1),
+            (col + 1 < n).then_some(c + 1),
+        ];
+        for m in near.into_iter().flatten() {
+            if digits.contains(&g[m]) && !reached.contains(&m) {
+                reached.push(m);
+            }
+        }
+    }
+    reached.len() == members.len() && size.is_none_or(|s| s == members.len())
+}

@@ -527,29 +527,9 @@ fn given_spelled_out_is_a_given() {
     assert_eq!(crate::common::count_grids(4, (2, 2), &[0; 16], &|g: &[u32]| g[0] <= 2), 144);
 }
 
-/// Whether the cells of a 4x4 holding one of `digits` form one region,
-/// not empty, orthogonally connected, of `size` cells if given: a flood
-/// fill, the oracle of `connected_values_count_as_the_oracle`.
+/// The connected-values oracle on a 4x4 (`common::connected`).
 fn connected(g: &[u32], digits: &[u32], size: Option<usize>) -> bool {
-    let members: Vec<usize> = (0..16).filter(|&c| digits.contains(&g[c])).collect();
-    let Some(&first) = members.first() else { return false };
-    let mut reached = vec![first];
-    let mut k = 0;
-    while let Some(&c) = reached.get(k) {
-        k += 1;
-        let near = [
-            (c >= 4).then(|| c - 4),
-            (c < 12).then_some(c + 4),
-            (c % 4 > 0).then(|| c - 1),
-            (c % 4 < 3).then_some(c + 1),
-        ];
-        for m in near.into_iter().flatten() {
-            if digits.contains(&g[m]) && !reached.contains(&m) {
-                reached.push(m);
-            }
-        }
-    }
-    reached.len() == members.len() && size.is_none_or(|s| s == members.len())
+    crate::common::connected(4, g, digits, size)
 }
 
 /// ISS's `ConnectedValues` over the grid, against the test's own count of

@@ -598,21 +598,7 @@ impl Spec {
                 let others: std::collections::BTreeSet<u32> = cs[1..].iter().map(|&c| g[c]).collect();
                 others.len() as u32 == g[cs[0]]
             }
-            Rule::ConnectedValues(ds, size) => {
-                // Flood from the first member; every member reached.
-                let members: Vec<usize> = (0..n * n).filter(|&c| ds.contains(&g[c])).collect();
-                let mut reached = members.first().map(|&c| vec![c]).unwrap_or_default();
-                let mut k = 0;
-                while let Some(&c) = reached.get(k) {
-                    k += 1;
-                    for m in self.neighbours(c) {
-                        if ds.contains(&g[m]) && !reached.contains(&m) {
-                            reached.push(m);
-                        }
-                    }
-                }
-                !members.is_empty() && reached.len() == members.len() && size.is_none_or(|s| s == members.len())
-            }
+            Rule::ConnectedValues(ds, size) => crate::common::connected(n, g, ds, *size),
             Rule::DutchFlatmates => {
                 let middle = (n as u32).div_ceil(2);
                 (0..n * n).all(|c| {

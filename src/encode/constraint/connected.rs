@@ -27,7 +27,7 @@ use varisat::Lit;
 use super::grouped::Differ;
 use super::Spelling;
 use crate::encode::ClauseSink;
-use crate::model::{Cell, Digit};
+use crate::model::{connected_members, Cell, Digit};
 
 /// The clauses of the connected region of the cells holding one of
 /// `digits` (bit `d - 1`) on a `side x side` grid of `n` digits, of
@@ -85,16 +85,8 @@ pub(super) fn encode_connected(
         }
         before.push(Some(b));
     }
-    // The most members there can be: every cell, the size if given, and
-    // `side` per digit when each row's cells all differ.
     let rows_differ = (0..side).all(|r| differ.all_differ(&cells[r * side..(r + 1) * side]));
-    let mut most = cells.len();
-    if rows_differ {
-        most = most.min(listed.len() * side);
-    }
-    if let Some(size) = size {
-        most = most.min(size);
-    }
+    let most = connected_members(side, digits, size, rows_differ);
     // reached(c, 0): the root.
     let mut reached: Vec<Lit> = (0..cells.len())
         .map(|c| match before[c] {
