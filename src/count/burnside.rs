@@ -24,13 +24,22 @@
 //! invariant grids of each counted by Ed Russell's own program; here the
 //! group is built element by element, up to [`MAX_GROUP`] elements, and
 //! 9x9 comes to their 275 classes, their table's fixed grids class by
-//! class, and 5,472,730,538 (26.5 minutes on 2 cores:
-//! bench/results/orbits-2026-11-25.md).
+//! class, and 5,472,730,538.
+//!
+//! A class the engine does not settle within [`QUICK`] is counted by
+//! bands where its motion moves lines onto lines (`by_relabellings`):
+//! relabelling by relabelling, the rule is then a relation inside the
+//! first band of each cycle of bands, and the bands' signatures are
+//! joined as `Local::count_moved` describes. 9x9 takes 2:47 on 2 cores
+//! (26.5 minutes by the engine alone), 2 minutes of it the transposition's
+//! class, which bands cannot take (bench/results/orbits-2026-11-28.md).
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use num_bigint::BigUint;
 
+use super::bands::Moved;
 use super::disjoint::DisjointSets;
 use super::CountError;
 use crate::model::{Cell, Constraint, Puzzle};
@@ -55,6 +64,9 @@ pub struct Orbits {
     /// Per conjugacy class of the geometric group: its size and the grids
     /// fixed by its elements (summed over every relabelling).
     pub classes: Vec<(usize, BigUint)>,
+    /// The classes (besides the identity's) whose fixed grids bands
+    /// counted.
+    pub banded: usize,
 }
 
 /// The geometric group of `puzzle`, a blank Sudoku with boxes, as its
@@ -173,10 +185,36 @@ fn unpack(packed: Packed, n: usize) -> Motion {
 /// representative and the size of each).
 type Classes = (usize, Vec<(Motion, usize)>);
 
+/// How bands count the grids the motion `packed` fixes ([`by_relabellings`]):
+/// in bands of rows (`false`) or of columns (`true`), where there are two
+/// or three of them, those the motion maps each onto itself first; `None`
+/// for a motion that transposes (it maps no band onto a band). The second
+/// value says whether it keeps every band of that orientation.
+fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Option<(bool, bool)> {
+    let line = |k: usize| (packed >> (1 + 4 * k) & 15) as usize;
+    let rows = matches!(n / h, 2 | 3).then(|| (0..n).all(|r| line(r) / h == r / h));
+    let cols = matches!(n / w, 2 | 3).then(|| (0..n).all(|c| line(n + c) / w == c / w));
+    if packed & 1 == 1 {
+        return None;
+    }
+    match (rows, cols) {
+        (Some(true), _) => Some((false, true)),
+        (_, Some(true)) => Some((true, true)),
+        (Some(false), _) => Some((false, false)),
+        (None, Some(false)) => Some((true, false)),
+        (None, None) => None,
+    }
+}
+
 /// The group the generators make, element by element, and its conjugacy
 /// classes; an error past [`MAX_GROUP`] elements, `None` if `stop` (polled
 /// now and then) came first.
-fn classes(generators: &[Motion], n: usize, stop: &dyn Fn() -> bool) -> Result<Option<Classes>, CountError> {
+fn classes(
+    generators: &[Motion],
+    (h, w): (usize, usize),
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Classes>, CountError> {
+    let n = h * w;
     let identity: Motion = (0..n * n).map(|i| i as u8).collect();
     let mut index: HashMap<Packed, u32> = HashMap::from([(pack(&identity, n), 0)]);
     let mut elements = vec![pack(&identity, n)];
@@ -216,27 +254,68 @@ fn classes(generators: &[Motion], n: usize, stop: &dyn Fn() -> bool) -> Result<O
         }
     }
     drop(index);
-    let mut sizes: HashMap<usize, usize> = HashMap::new();
-    for e in 0..elements.len() {
-        *sizes.entry(sets.find(e)).or_default() += 1;
+    // Each class's size and representative: an element that keeps the
+    // bands or the stacks where the class has one (bands count them with
+    // the fewest bands enumerated).
+    let mut sizes: HashMap<usize, (usize, usize)> = HashMap::new();
+    for (e, &element) in elements.iter().enumerate() {
+        let (size, representative) = sizes.entry(sets.find(e)).or_insert((0, e));
+        *size += 1;
+        let keeps = |packed| banding(packed, n, h, w).is_some_and(|(_, keeps)| keeps);
+        if !keeps(elements[*representative]) && keeps(element) {
+            *representative = e;
+        }
     }
     let mut classes: Vec<(Motion, usize)> =
-        sizes.into_iter().map(|(root, size)| (unpack(elements[root], n), size)).collect();
+        sizes.into_values().map(|(size, representative)| (unpack(elements[representative], n), size)).collect();
     classes.sort();
     Ok(Some((elements.len(), classes)))
 }
 
+/// How [`count`] counts: every grid, a puzzle's solutions, and the grids
+/// a motion fixes with one relabelling by bands.
+pub struct Counts<'a> {
+    /// Every grid (the identity's fixed points), `None` if stopped.
+    pub all: &'a mut dyn FnMut() -> Result<Option<BigUint>, CountError>,
+    /// A puzzle's solutions, `None` if stopped or, given a time, not
+    /// counted within it.
+    pub fixed: &'a mut Fixed<'a>,
+    /// The grids a motion fixes with one relabelling, by bands, `None`
+    /// if bands do not count them (past their bounds, or stopped):
+    /// [`count`] then counts the class by `fixed`.
+    pub banded: &'a mut Banded<'a>,
+    /// Told the number of classes counted so far, after each.
+    pub done: &'a mut dyn FnMut(usize),
+    /// How long the engine counts a class before bands take over where
+    /// they can ([`QUICK`]; zero: bands first).
+    pub quick: Duration,
+}
+
+/// How long the engine counts a class before bands take over where they
+/// can: most classes fix few grids or none, which the engine settles in
+/// milliseconds (bands took up to three seconds for some of them), and
+/// bands win where there are many. Which of them counts a class may
+/// depend on the machine's speed; the count never does.
+pub const QUICK: Duration = Duration::from_millis(250);
+
+/// Counts a puzzle's solutions, within the time given if one is.
+pub type Fixed<'a> = dyn FnMut(&Puzzle, Option<Duration>) -> Result<Option<BigUint>, CountError> + 'a;
+
+/// Counts by bands (of columns if the flag says so) the grids a motion
+/// maps onto a relabelling of themselves, from the rule inside each
+/// cycle's first band ([`Local::count_moved`](crate::count::bands::Local::count_moved));
+/// `None` if bands do not count them (past their bounds, or stopped).
+pub type Banded<'a> = dyn FnMut(&Puzzle, bool, &Moved) -> Result<Option<BigUint>, CountError> + 'a;
+
 /// Counts the essentially different grids of `puzzle` (a blank Sudoku
-/// with boxes). `all` counts every grid (the identity's fixed points);
-/// `fixed` counts a puzzle's solutions, `None` if stopped; `stop` is
-/// polled while the group is built.
+/// with boxes) by `counts`; `stop` is polled while the group is built.
 pub fn count(
     puzzle: &Puzzle,
     transpose: bool,
-    all: &mut dyn FnMut() -> Result<Option<BigUint>, CountError>,
-    fixed: &mut dyn FnMut(&Puzzle) -> Result<Option<BigUint>, CountError>,
+    counts: Counts,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Orbits>, CountError> {
+    let Counts { all, fixed, banded, done, quick } = counts;
     let generators = generators(puzzle, transpose)?;
     let transposed = transpose && puzzle.boxes().is_some_and(|(h, w)| h == w);
     let n = puzzle.side();
@@ -246,31 +325,199 @@ pub fn count(
              this layout has {order}"
         )));
     }
-    let Some((group, classes)) = classes(&generators, n, stop)? else { return Ok(None) };
+    let Some((group, classes)) = classes(&generators, puzzle.boxes().expect("boxes"), stop)? else { return Ok(None) };
+    let (h, w) = puzzle.boxes().expect("boxes");
     let mut found = Vec::with_capacity(classes.len());
+    let mut banded_classes = 0;
     let mut sum = BigUint::default();
     for (motion, size) in &classes {
         let identity = motion.iter().enumerate().all(|(i, &j)| usize::from(j) == i);
         let fixes = if identity {
             all()?
         } else {
+            // The engine first, briefly; then bands where the motion maps
+            // bands onto bands; then the engine to the end.
             let mut invariant = puzzle.clone();
             let cells: Vec<Cell> = (0..n * n).map(|i| Cell::new(i / n, i % n)).collect();
             let images = motion.iter().map(|&j| Cell::new(usize::from(j) / n, usize::from(j) % n)).collect();
             let automorphic = Constraint::Automorphic { cells, images };
             invariant.add_constraint(automorphic).map_err(|e| CountError::NotASolution(e.to_string()))?;
-            fixed(&invariant)?
+            let mut fixes = if quick.is_zero() { None } else { fixed(&invariant, Some(quick))? };
+            if fixes.is_none() {
+                if let Some((transposed, _)) = banding(pack(motion, n), n, h, w) {
+                    fixes = by_relabellings(puzzle, motion, transposed, banded)?;
+                    banded_classes += usize::from(fixes.is_some());
+                }
+            }
+            if fixes.is_none() {
+                fixes = fixed(&invariant, None)?;
+            }
+            fixes
         };
         let Some(fixes) = fixes else { return Ok(None) };
         sum += &fixes * BigUint::from(*size);
         found.push((*size, fixes));
+        done(found.len());
     }
     let factorial = (1..=n as u64).map(BigUint::from).product::<BigUint>();
     let whole = BigUint::from(group) * factorial;
     if &sum % &whole != BigUint::default() {
         return Err(CountError::NotASolution(format!("Burnside's sum {sum} is not a multiple of the group's order")));
     }
-    Ok(Some(Orbits { orbits: sum / whole, group, transposed, classes: found }))
+    Ok(Some(Orbits { orbits: sum / whole, group, transposed, classes: found, banded: banded_classes }))
+}
+
+/// The grids `motion` maps onto a relabelling of themselves, counted as
+/// the sum over the relabellings `r` of the grids with `x(g(p)) = r(x(p))`
+/// everywhere, when bands (of columns if `transposed`) count each of
+/// them: `None` as soon as `banded` does not.
+///
+/// Renaming the digits by `t` maps the grids of `r` one to one onto those
+/// of `t r t^-1`, so the sum runs over the cycle types of `r`, each term
+/// times its conjugates, `n! / prod(k^m_k m_k!)`; and since `g` to the power
+/// of its order is the identity, so is `r` to it: only cycle types whose
+/// lengths divide the order are counted. `motion` maps each band onto a
+/// band (it moves lines onto lines); with `r` fixed, the grids are what
+/// [`Local::count_moved`](crate::count::bands::Local::count_moved) counts
+/// from the rule `x(g^k(p)) = r^k(x(p))` inside the first band of each
+/// cycle of `k` bands: a relation between each cell and its image, or the
+/// cell's digit fixed by `r^k` where it is its own image.
+fn by_relabellings(
+    puzzle: &Puzzle,
+    motion: &Motion,
+    transposed: bool,
+    banded: &mut Banded,
+) -> Result<Option<BigUint>, CountError> {
+    let n = puzzle.side();
+    let (h, w) = puzzle.boxes().expect("boxes");
+    let height = if transposed { w } else { h };
+    let cell = |i: usize| Cell::new(i / n, i % n);
+    // The oriented grid: line `line`, position `at`.
+    let index = |line: usize, at: usize| if transposed { at * n + line } else { line * n + at };
+    let oriented = |i: usize| if transposed { (i % n, i / n) } else { (i / n, i % n) };
+    let lines: Vec<usize> = (0..n).map(|line| oriented(usize::from(motion[index(line, 0)])).0).collect();
+    let positions: Vec<usize> = (0..n).map(|at| oriented(usize::from(motion[index(0, at)])).1).collect();
+    // The bands' cycles, each from its first band.
+    let mut cycles: Vec<Vec<usize>> = Vec::new();
+    for band in 0..n / height {
+        if cycles.iter().any(|cycle| cycle.contains(&band)) {
+            continue;
+        }
+        let mut cycle = vec![band];
+        while let Some(next) = Some(lines[cycle[cycle.len() - 1] * height] / height).filter(|&b| b != band) {
+            cycle.push(next);
+        }
+        cycles.push(cycle);
+    }
+    let power = |k: usize, mut i: usize| {
+        for _ in 0..k {
+            i = usize::from(motion[i]);
+        }
+        i
+    };
+    let order = motion_order(motion);
+    let mut total = BigUint::default();
+    for lengths in cycle_types(n).into_iter().filter(|lengths| lengths.iter().all(|&k| order % k == 0)) {
+        // r: digits 1..=n, its cycles on consecutive digits.
+        let mut rename = vec![0u8; n];
+        let mut first = 0;
+        for &k in &lengths {
+            for i in 0..k {
+                rename[first + i] = (first + (i + 1) % k + 1) as u8;
+            }
+            first += k;
+        }
+        let renamed = |k: usize, d: usize| (0..k).fold(d, |d, _| usize::from(rename[d - 1]));
+        let mut invariant = puzzle.clone();
+        let mut empty = false;
+        'cycles: for cycle in &cycles {
+            let k = cycle.len();
+            let fixed_digits = (1..=n).filter(|&d| renamed(k, d) == d).fold(0u64, |m, d| m | 1 << (d - 1));
+            for line in cycle[0] * height..cycle[0] * height + height {
+                for at in 0..n {
+                    let p = index(line, at);
+                    let q = power(k, p);
+                    let constraint = if q != p {
+                        let allowed = (1..=n).map(|d| 1u64 << (renamed(k, d) - 1)).collect();
+                        Constraint::Table { a: cell(p), b: cell(q), allowed }
+                    } else if fixed_digits == 0 {
+                        empty = true;
+                        break 'cycles;
+                    } else if fixed_digits.count_ones() as usize == n {
+                        continue;
+                    } else {
+                        Constraint::Digits { cell: cell(p), allowed: fixed_digits }
+                    };
+                    invariant.add_constraint(constraint).map_err(|e| CountError::NotASolution(e.to_string()))?;
+                }
+            }
+        }
+        if empty {
+            continue;
+        }
+        let moved = Moved { cycles: cycles.clone(), positions: positions.clone(), rename };
+        let Some(grids) = banded(&invariant, transposed, &moved)? else { return Ok(None) };
+        total += grids * conjugates(&lengths, n);
+    }
+    Ok(Some(total))
+}
+
+/// The order of a permutation of the cells: the least common multiple of
+/// its cycles' lengths.
+fn motion_order(motion: &Motion) -> usize {
+    let mut seen = vec![false; motion.len()];
+    let mut order = 1;
+    for start in 0..motion.len() {
+        let mut length = 0;
+        let mut at = start;
+        while !seen[at] {
+            seen[at] = true;
+            at = usize::from(motion[at]);
+            length += 1;
+        }
+        if length > 0 {
+            order = order / gcd(order, length) * length;
+        }
+    }
+    order
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The cycle types of the permutations of `n` digits: the partitions of
+/// `n`, each as its parts from the largest.
+fn cycle_types(n: usize) -> Vec<Vec<usize>> {
+    fn extend(left: usize, most: usize, parts: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if left == 0 {
+            out.push(parts.clone());
+        }
+        for part in (1..=most.min(left)).rev() {
+            parts.push(part);
+            extend(left - part, part, parts, out);
+            parts.pop();
+        }
+    }
+    let mut out = Vec::new();
+    extend(n, n, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The permutations of `n` digits with the cycle type `lengths`: `n!`
+/// over, for each length `k` met `m` times, `k^m m!`.
+fn conjugates(lengths: &[usize], n: usize) -> BigUint {
+    let factorial = |k: usize| (1..=k as u64).map(BigUint::from).product::<BigUint>();
+    let mut centraliser = BigUint::from(1u32);
+    for k in 1..=n {
+        let m = lengths.iter().filter(|&&l| l == k).count();
+        centraliser *= BigUint::from(k).pow(m as u32) * factorial(m);
+    }
+    factorial(n) / centraliser
 }
 
 #[cfg(test)]
@@ -292,7 +539,7 @@ mod tests {
     #[ignore]
     fn the_nine_by_nine_group_has_275_classes() {
         let puzzle = Puzzle::sudoku(3, 3).unwrap();
-        let (group, classes) = classes(&generators(&puzzle, true).unwrap(), 9, &|| false).unwrap().unwrap();
+        let (group, classes) = classes(&generators(&puzzle, true).unwrap(), (3, 3), &|| false).unwrap().unwrap();
         assert_eq!((group, classes.len()), (3_359_232, 275));
         assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), group);
     }
@@ -303,7 +550,7 @@ mod tests {
         {
             let puzzle = Puzzle::sudoku(h, w).unwrap();
             let (group, classes) =
-                classes(&generators(&puzzle, transpose).unwrap(), h * w, &|| false).unwrap().unwrap();
+                classes(&generators(&puzzle, transpose).unwrap(), (h, w), &|| false).unwrap().unwrap();
             assert_eq!(group, order, "{h}x{w}");
             assert_eq!(super::order(&puzzle, transpose && h == w), Some(order as u128));
             assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), order);

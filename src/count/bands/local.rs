@@ -25,6 +25,9 @@
 //! columns, is the one with fewer bands of their own.
 
 mod crossing;
+mod moved;
+
+pub use moved::Moved;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -105,13 +108,7 @@ impl Local {
     /// some band with givens or rules of its own; a free band needs the
     /// layout's table. `transpose` allows bands of columns.
     pub fn recognize(puzzle: &Puzzle, transpose: bool) -> Option<Local> {
-        let (rows, cols) = puzzle.boxes()?;
-        let n = rows * cols;
-        let layout = Puzzle::sudoku(rows, cols).ok()?;
-        let base = layout.groups().len();
-        if n > 11 || puzzle.digits() != n || puzzle.groups().get(..base)? != layout.groups() {
-            return None;
-        }
+        let (rows, cols, base) = Local::layout(puzzle)?;
         let orientations = [(rows, cols, false), (cols, rows, true)];
         let mut best: Option<Local> = None;
         for (h, w, transposed) in orientations.into_iter().filter(|&(_, _, t)| transpose || !t) {
@@ -127,6 +124,27 @@ impl Local {
             }
         }
         best
+    }
+
+    /// The puzzle as bands of rows, or of columns when `transposed`, as
+    /// [`Local::recognize`] takes them but in that orientation only and
+    /// with or without bands of their own (for [`Local::count_moved`]).
+    pub fn oriented(puzzle: &Puzzle, transposed: bool) -> Option<Local> {
+        let (rows, cols, base) = Local::layout(puzzle)?;
+        let (h, w) = if transposed { (cols, rows) } else { (rows, cols) };
+        Local::banded(puzzle, base, h, w, transposed)
+    }
+
+    /// A Sudoku with boxes of `rows x cols`, side at most 11, its rows,
+    /// columns and boxes first among its groups (`base` of them): those
+    /// three.
+    fn layout(puzzle: &Puzzle) -> Option<(usize, usize, usize)> {
+        let (rows, cols) = puzzle.boxes()?;
+        let n = rows * cols;
+        let layout = Puzzle::sudoku(rows, cols).ok()?;
+        let base = layout.groups().len();
+        let sudoku = n <= 11 && puzzle.digits() == n && puzzle.groups().get(..base)? == layout.groups();
+        sudoku.then_some((rows, cols, base))
     }
 
     /// The puzzle as `w` bands of `h` lines, each band's puzzle if it has
@@ -316,20 +334,17 @@ impl Local {
         key
     }
 
-    /// Counts the solutions. `enumerate` lists a band puzzle's solutions;
-    /// `blank` is the layout's counted table ([`Local::blank`]), which the
-    /// free bands need; `stop` is polled between steps.
-    pub fn count(
+    /// Each band of its own ([`Local::own`], in that order) enumerated
+    /// and its signatures tallied, with its fillings; bands in parallel,
+    /// all of them given up once they have more than [`MAX_FILLINGS`]
+    /// fillings together (`Err`: the outcome to report), or stopped.
+    #[allow(clippy::type_complexity)]
+    fn tally_own(
         &self,
         jobs: usize,
         enumerate: &Enumerate,
-        blank: Option<&Blank>,
         stop: &(dyn Fn() -> bool + Sync),
-    ) -> Result<Outcome, CountError> {
-        if self.crosses() {
-            return self.count_crossing(jobs, enumerate, stop);
-        }
-        let (h, w) = (self.h, self.w);
+    ) -> Result<Result<Vec<(Tally, u128)>, Outcome>, CountError> {
         let own: Vec<usize> = self.own().collect();
         // Each band of its own, its signatures tallied; bands in parallel,
         // all of them given up once they have too many fillings together.
@@ -352,12 +367,34 @@ impl Local {
             Ok(Some(done.filter(|&all| all).map(|_| (tally, fillings))))
         })?;
         if over.load(Ordering::Relaxed) {
-            return Ok(Outcome::TooLarge(format!("the bands have more than {MAX_FILLINGS} fillings")));
+            return Ok(Err(Outcome::TooLarge(format!("the bands have more than {MAX_FILLINGS} fillings"))));
         }
         // A band the stop came before (outer `None`), or whose enumeration
         // it ended (inner `None`): no count.
-        let Some(mut tallied) = tallied.into_iter().collect::<Option<Option<Vec<(Tally, u128)>>>>().flatten() else {
-            return Ok(Outcome::Stopped);
+        let Some(tallied) = tallied.into_iter().collect::<Option<Option<Vec<(Tally, u128)>>>>().flatten() else {
+            return Ok(Err(Outcome::Stopped));
+        };
+        Ok(Ok(tallied))
+    }
+
+    /// Counts the solutions. `enumerate` lists a band puzzle's solutions;
+    /// `blank` is the layout's counted table ([`Local::blank`]), which the
+    /// free bands need; `stop` is polled between steps.
+    pub fn count(
+        &self,
+        jobs: usize,
+        enumerate: &Enumerate,
+        blank: Option<&Blank>,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Outcome, CountError> {
+        if self.crosses() {
+            return self.count_crossing(jobs, enumerate, stop);
+        }
+        let (h, w) = (self.h, self.w);
+        let own: Vec<usize> = self.own().collect();
+        let mut tallied = match self.tally_own(jobs, enumerate, stop)? {
+            Ok(tallied) => tallied,
+            Err(outcome) => return Ok(outcome),
         };
         let report: Vec<(usize, u128, usize)> =
             own.iter().zip(&tallied).map(|(&b, (tally, fillings))| (b, *fillings, tally.len())).collect();

@@ -71,7 +71,7 @@ use matchings::{Factorizer, Graph};
 use shapes::{ordered_partitions, Shape, Shapes};
 use table::Table;
 
-pub use local::{Local, LocalCount, Outcome, MAX_FILLINGS, MAX_PAIRS};
+pub use local::{Local, LocalCount, Moved, Outcome, MAX_FILLINGS, MAX_PAIRS};
 
 /// Counts a band puzzle's solutions (with the engine); `None` if it was
 /// stopped first.

@@ -9,7 +9,8 @@ use num_bigint::BigUint;
 use varisat::Lit;
 
 use super::{Counter, Method, Plan, SymmetryUse, Tally, LEARN_BELOW, LEARN_MAX};
-use crate::count::bands::{Bands, Blank, Local, Outcome, Pieces, Route, MAX_FILLINGS};
+use crate::count::bands::{Bands, Blank, Local, Moved, Outcome, Pieces, Route, MAX_FILLINGS};
+use crate::count::burnside::{Counts, QUICK};
 use crate::count::drive::{count_on, Resume};
 use crate::count::prepared::{Prepared, Until};
 use crate::count::symmetry::Transposition;
@@ -241,7 +242,7 @@ impl Counter {
             } else if let Some(why) = (!known).then(|| unlikely(self)).flatten() {
                 LocalBands::TooLarge(why)
             } else {
-                self.local_bands(&local, start)?
+                self.local_bands(&local, None, start)?
             };
             match outcome {
                 LocalBands::Counted(models, details) => {
@@ -430,7 +431,12 @@ impl Counter {
     /// shared out among the threads), the free ones read from the blank
     /// layout's table; past the method's bounds, the reason, and stopped
     /// early, the stop.
-    pub(super) fn local_bands(&self, local: &Local, start: Instant) -> Result<LocalBands, CountError> {
+    pub(super) fn local_bands(
+        &self,
+        local: &Local,
+        moved: Option<&Moved>,
+        start: Instant,
+    ) -> Result<LocalBands, CountError> {
         let plan = self.plan;
         let stop = stopper(&plan, start);
         let enumerate = |band: &Puzzle, max: u128, each: &mut dyn FnMut(&Grid) -> bool| {
@@ -444,7 +450,12 @@ impl Counter {
         let (h, w) = (local.h, local.w);
         let bands = if local.transposed { "columns" } else { "rows" };
         let lines = format!("{w} bands of {h} {bands}");
-        let counted = match local.count(self.threads(&Quiet), &enumerate, self.blank_of(local), &stop)? {
+        let (threads, blank) = (self.threads(&Quiet), self.blank_of(local));
+        let outcome = match moved {
+            Some(moved) => local.count_moved(moved, threads, &enumerate, blank, &stop)?,
+            None => local.count(threads, &enumerate, blank, &stop)?,
+        };
+        let counted = match outcome {
             Outcome::Counted(counted) => counted,
             Outcome::TooLarge(why) => {
                 return Ok(LocalBands::TooLarge(format!("bands: {lines}, not counted by bands: {why}")))
@@ -533,8 +544,12 @@ impl Counter {
             return Err(CountError::Unsupported("--up-to-symmetry needs symmetry: not with --symmetry none".into()));
         }
         let transpose = matches!(plan.symmetry, SymmetryUse::Auto | SymmetryUse::NoBands);
-        let piece = |symmetry| {
-            let timeout = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+        let piece = |symmetry, within: Option<Duration>| {
+            let left = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
+            let timeout = match (left, within) {
+                (Some(left), Some(within)) => Some(left.min(within)),
+                (left, within) => left.or(within),
+            };
             Plan {
                 up_to_symmetry: false,
                 details: false,
@@ -545,18 +560,37 @@ impl Counter {
         };
         let complete = |tally: Tally| (tally.stop == Stop::Complete).then_some(tally.count);
         // Every grid, by any method (bands where they apply), whatever the group.
-        let mut all = || Ok(complete(Counter::new(piece(SymmetryUse::Auto)).count(puzzle, &mut Quiet)?));
+        let mut all = || Ok(complete(Counter::new(piece(SymmetryUse::Auto, None)).count(puzzle, &mut Quiet)?));
         // The grids a symmetry maps onto a relabelling of themselves, up to
         // relabelling (the constraint only compares digits for equality).
-        let mut classes = 0;
-        let mut fixed = |invariant: &Puzzle| {
-            let counted = complete(Counter::new(piece(SymmetryUse::Auto)).count(invariant, &mut Quiet)?);
-            classes += 1;
-            plan.tell("Burnside", Some(("classes' fixed grids counted", classes)), start);
-            Ok(counted)
+        let mut fixed = |invariant: &Puzzle, within: Option<Duration>| {
+            Ok(complete(Counter::new(piece(SymmetryUse::Auto, within)).count(invariant, &mut Quiet)?))
+        };
+        let mut done =
+            |classes: usize| plan.tell("Burnside", Some(("classes' fixed grids counted", classes as u64)), start);
+        // Relabelling by relabelling, by bands (one counter: the layout's
+        // table once).
+        let mut bands = Counter::new(piece(SymmetryUse::Auto, None));
+        let mut banded = |invariant: &Puzzle, transposed: bool, moved: &Moved| {
+            let local =
+                (plan.symmetry != SymmetryUse::NoBands).then(|| Local::oriented(invariant, transposed)).flatten();
+            let Some(local) = local else { return Ok(None) };
+            if !bands.blank_for(&local, start)? {
+                return Ok(None);
+            }
+            Ok(match bands.local_bands(&local, Some(moved), start)? {
+                LocalBands::Counted(grids, _) => Some(grids),
+                LocalBands::TooLarge(_) | LocalBands::Stopped(_) => None,
+            })
         };
         let stop = telling_stopper(&plan, start, "Burnside");
-        let Some(orbits) = crate::count::burnside::count(puzzle, transpose, &mut all, &mut fixed, &stop)? else {
+        // The engine's brief first try, `QUICK`; another (in milliseconds,
+        // 0: bands for every class they can count) from the environment,
+        // for tests and measurements.
+        let quick = std::env::var("SATSUDOKU_BURNSIDE_QUICK").ok().and_then(|v| v.parse().ok());
+        let quick = quick.map_or(QUICK, Duration::from_millis);
+        let counts = Counts { all: &mut all, fixed: &mut fixed, banded: &mut banded, done: &mut done, quick };
+        let Some(orbits) = crate::count::burnside::count(puzzle, transpose, counts, &stop)? else {
             let why = stopped(&plan);
             return Ok((BigUint::default(), why, Vec::new()));
         };
@@ -572,6 +606,11 @@ impl Counter {
             let fixing = orbits.classes.iter().filter(|(_, fixed)| *fixed != BigUint::default());
             let terms = itertools::join(fixing.map(|(size, fixed)| format!("{size} x {fixed}")), " + ");
             details.push(format!("fixed grids, class size x grids fixed by each element: {terms}"));
+            details.push(format!(
+                "classes counted by bands: {} of {} (the identity by the plan, the others by the engine)",
+                orbits.banded,
+                orbits.classes.len()
+            ));
             details.push(format!("time: count {}", millis(start.elapsed())));
         }
         Ok((orbits.orbits, Stop::Complete, details))
