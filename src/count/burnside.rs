@@ -191,12 +191,12 @@ type Classes = (usize, Vec<(Motion, usize)>);
 /// for a motion that transposes (it maps no band onto a band). The second
 /// value says whether it keeps every band of that orientation.
 fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Option<(bool, bool)> {
-    let line = |k: usize| (packed >> (1 + 4 * k) & 15) as usize;
-    let rows = matches!(n / h, 2 | 3).then(|| (0..n).all(|r| line(r) / h == r / h));
-    let cols = matches!(n / w, 2 | 3).then(|| (0..n).all(|c| line(n + c) / w == c / w));
     if packed & 1 == 1 {
         return None;
     }
+    let line = |k: usize| (packed >> (1 + 4 * k) & 15) as usize;
+    let rows = matches!(n / h, 2 | 3).then(|| (0..n).all(|r| line(r) / h == r / h));
+    let cols = matches!(n / w, 2 | 3).then(|| (0..n).all(|c| line(n + c) / w == c / w));
     match (rows, cols) {
         (Some(true), _) => Some((false, true)),
         (_, Some(true)) => Some((true, true)),
@@ -257,11 +257,11 @@ fn classes(
     // Each class's size and representative: an element that keeps the
     // bands or the stacks where the class has one (bands count them with
     // the fewest bands enumerated).
+    let keeps = |packed| banding(packed, n, h, w).is_some_and(|(_, keeps)| keeps);
     let mut sizes: HashMap<usize, (usize, usize)> = HashMap::new();
     for (e, &element) in elements.iter().enumerate() {
         let (size, representative) = sizes.entry(sets.find(e)).or_insert((0, e));
         *size += 1;
-        let keeps = |packed| banding(packed, n, h, w).is_some_and(|(_, keeps)| keeps);
         if !keeps(elements[*representative]) && keeps(element) {
             *representative = e;
         }

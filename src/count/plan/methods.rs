@@ -536,8 +536,9 @@ impl Counter {
 
     /// Counts the essentially different grids of a blank Sudoku by
     /// Burnside's lemma: every grid by the plan (by bands where it can),
-    /// each class's fixed grids by the engine. Stopped early, the lower
-    /// bound is 0.
+    /// each class's fixed grids by the engine, or by bands moved onto
+    /// bands where the engine is not done within `burnside::QUICK`.
+    /// Stopped early, the lower bound is 0.
     pub(super) fn orbits(&self, puzzle: &Puzzle, start: Instant) -> Result<(BigUint, Stop, Vec<String>), CountError> {
         let plan = self.plan;
         if matches!(plan.symmetry, SymmetryUse::None) {
