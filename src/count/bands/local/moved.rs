@@ -166,9 +166,9 @@ impl Local {
     /// with the blank layout's fillings of the signatures that make it.
     /// The motion moves stacks onto stacks, so whether a cycle's
     /// signatures meet is settled within each orbit of the stacks apart:
-    /// each orbit's parts of signatures are listed stack by stack (a part
-    /// dropped once its cycle's signatures meet), and the signatures are
-    /// the orbits' parts combined. `None` if stopped.
+    /// each orbit's parts of signatures are listed column by column (a
+    /// part dropped once its cycle's signatures meet), and the signatures
+    /// are the orbits' parts combined. `None` if stopped.
     fn free_unions(
         &self,
         moved: &Moved,
