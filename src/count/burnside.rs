@@ -409,12 +409,21 @@ fn by_relabellings(
         }
         cycles.push(cycle);
     }
+    // Each cycle's first band's cells, each with its image under `g^k`.
     let power = |k: usize, mut i: usize| {
         for _ in 0..k {
             i = usize::from(motion[i]);
         }
         i
     };
+    let images: Vec<Vec<(usize, usize)>> = cycles
+        .iter()
+        .map(|cycle| {
+            let lines = cycle[0] * height..cycle[0] * height + height;
+            let cells = lines.flat_map(|line| (0..n).map(move |at| index(line, at)));
+            cells.map(|p| (p, power(cycle.len(), p))).collect()
+        })
+        .collect();
     let order = motion_order(motion);
     let mut total = BigUint::default();
     for lengths in cycle_types(n).into_iter().filter(|lengths| lengths.iter().all(|&k| order % k == 0)) {
@@ -430,26 +439,22 @@ fn by_relabellings(
         let renamed = |k: usize, d: usize| (0..k).fold(d, |d, _| usize::from(rename[d - 1]));
         let mut invariant = puzzle.clone();
         let mut empty = false;
-        'cycles: for cycle in &cycles {
+        'cycles: for (cycle, images) in cycles.iter().zip(&images) {
             let k = cycle.len();
             let fixed_digits = (1..=n).filter(|&d| renamed(k, d) == d).fold(0u64, |m, d| m | 1 << (d - 1));
-            for line in cycle[0] * height..cycle[0] * height + height {
-                for at in 0..n {
-                    let p = index(line, at);
-                    let q = power(k, p);
-                    let constraint = if q != p {
-                        let allowed = (1..=n).map(|d| 1u64 << (renamed(k, d) - 1)).collect();
-                        Constraint::Table { a: cell(p), b: cell(q), allowed }
-                    } else if fixed_digits == 0 {
-                        empty = true;
-                        break 'cycles;
-                    } else if fixed_digits.count_ones() as usize == n {
-                        continue;
-                    } else {
-                        Constraint::Digits { cell: cell(p), allowed: fixed_digits }
-                    };
-                    invariant.add_constraint(constraint).map_err(|e| CountError::NotASolution(e.to_string()))?;
-                }
+            for &(p, q) in images {
+                let constraint = if q != p {
+                    let allowed = (1..=n).map(|d| 1u64 << (renamed(k, d) - 1)).collect();
+                    Constraint::Table { a: cell(p), b: cell(q), allowed }
+                } else if fixed_digits == 0 {
+                    empty = true;
+                    break 'cycles;
+                } else if fixed_digits.count_ones() as usize == n {
+                    continue;
+                } else {
+                    Constraint::Digits { cell: cell(p), allowed: fixed_digits }
+                };
+                invariant.add_constraint(constraint).map_err(|e| CountError::NotASolution(e.to_string()))?;
             }
         }
         if empty {

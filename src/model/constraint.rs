@@ -214,6 +214,14 @@ pub fn connected_members(side: usize, digits: u64, size: Option<usize>, rows_dif
     most
 }
 
+/// The orthogonal neighbours of cell `index` (row by row) on a `side x
+/// side` grid, as indices.
+pub fn orthogonal(side: usize, index: usize) -> impl Iterator<Item = usize> {
+    let (r, c) = (index / side, index % side);
+    let steps = [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)];
+    steps.into_iter().filter(move |&(a, b)| a < side && b < side).map(move |(a, b)| a * side + b)
+}
+
 /// Whether a [`Constraint::Table`]'s `allowed` lets its first cell hold
 /// `i` while the second holds `j`.
 pub fn table_allows(allowed: &[u64], i: Digit, j: Digit) -> bool {
@@ -308,22 +316,20 @@ impl Constraint {
                 })
             }
             Constraint::ConnectedValues { side, digits, size } => {
-                let inside = |r: usize, c: usize| digits >> (digit_of(Cell::new(r, c)) - 1) & 1 == 1;
-                let members: Vec<(usize, usize)> =
-                    itertools::iproduct!(0..*side, 0..*side).filter(|&(r, c)| inside(r, c)).collect();
+                let inside = |i: usize| digits >> (digit_of(Cell::new(i / side, i % side)) - 1) & 1 == 1;
+                let members: Vec<usize> = (0..side * side).filter(|&i| inside(i)).collect();
                 // From the first member, every member by orthogonal steps.
                 let Some(&first) = members.first() else { return false };
                 let mut seen = vec![false; side * side];
                 let mut stack = vec![first];
-                seen[first.0 * side + first.1] = true;
+                seen[first] = true;
                 let mut reached = 0;
-                while let Some((r, c)) = stack.pop() {
+                while let Some(i) = stack.pop() {
                     reached += 1;
-                    let steps = [(r.wrapping_sub(1), c), (r + 1, c), (r, c.wrapping_sub(1)), (r, c + 1)];
-                    for (nr, nc) in steps {
-                        if nr < *side && nc < *side && !seen[nr * side + nc] && inside(nr, nc) {
-                            seen[nr * side + nc] = true;
-                            stack.push((nr, nc));
+                    for next in orthogonal(*side, i) {
+                        if !seen[next] && inside(next) {
+                            seen[next] = true;
+                            stack.push(next);
                         }
                     }
                 }

@@ -12,7 +12,7 @@ pub mod regex;
 mod relation;
 pub mod rules;
 
-pub use constraint::{connected_members, readings, table_allows, Alternative, Constraint};
+pub use constraint::{connected_members, orthogonal, readings, table_allows, Alternative, Constraint};
 pub use line_rule::LineRule;
 pub use relation::{Predicate, Relation};
 

@@ -27,7 +27,7 @@ use varisat::Lit;
 use super::grouped::Differ;
 use super::Spelling;
 use crate::encode::ClauseSink;
-use crate::model::{connected_members, Cell, Digit};
+use crate::model::{connected_members, orthogonal, Cell, Digit};
 
 /// The clauses of the connected region of the cells holding one of
 /// `digits` (bit `d - 1`) on a `side x side` grid of `n` digits, of
@@ -100,21 +100,17 @@ pub(super) fn encode_connected(
             }
         })
         .collect();
-    let neighbours = |c: usize| {
-        let (r, col) = (c / side, c % side);
-        let steps = [(r.wrapping_sub(1), col), (r + 1, col), (r, col.wrapping_sub(1)), (r, col + 1)];
-        steps.into_iter().filter(|&(a, b)| a < side && b < side).map(|(a, b)| a * side + b).collect::<Vec<_>>()
-    };
+    let neighbours: Vec<Vec<usize>> = (0..cells.len()).map(|c| orthogonal(side, c).collect()).collect();
     for _ in 1..most {
         let next: Vec<Lit> = (0..cells.len())
             .map(|c| {
                 let now = fresh(out);
                 out.add_clause(&[!now, member[c]]);
                 let mut why = vec![!now, reached[c]];
-                why.extend(neighbours(c).iter().map(|&m| reached[m]));
+                why.extend(neighbours[c].iter().map(|&m| reached[m]));
                 out.add_clause(&why);
                 out.add_clause(&[!reached[c], now]);
-                for m in neighbours(c) {
+                for &m in &neighbours[c] {
                     out.add_clause(&[!member[c], !reached[m], now]);
                 }
                 now
