@@ -30,9 +30,10 @@
 //! bands where its motion moves lines onto lines (`by_relabellings`):
 //! relabelling by relabelling, the rule is then a relation inside the
 //! first band of each cycle of bands, and the bands' signatures are
-//! joined as `Local::count_moved` describes. 9x9 takes 2:47 on 2 cores
-//! (26.5 minutes by the engine alone), 2 minutes of it the transposition's
-//! class, which bands cannot take (bench/results/orbits-2026-11-28.md).
+//! joined as `Local::count_moved` describes; the transposition's class
+//! (transposing motions map no band onto a band) from the first band's
+//! signatures, as [`transposed`] describes. 9x9 takes 34 s on 2 cores
+//! (26.5 minutes by the engine alone; bench/results/orbits-2026-11-28.md).
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -44,9 +45,11 @@ use super::disjoint::DisjointSets;
 use super::CountError;
 use crate::model::{Cell, Constraint, Puzzle};
 
-/// The most geometric symmetries built one by one, 16 bytes each and
-/// about 40 more while the classes are found (8x8 with 2x4 boxes has
-/// 442,368; 9x9 has 3,359,232: about 250 MB).
+mod transposed;
+
+/// The most geometric symmetries built one by one, 16 bytes each and 5
+/// more while the classes are found (8x8 with 2x4 boxes has 442,368; 9x9
+/// has 3,359,232: about 70 MB).
 pub const MAX_GROUP: usize = 1 << 22;
 
 /// A permutation of the cells, `cell index -> its image`.
@@ -158,27 +161,125 @@ fn inverse(a: &Motion) -> Motion {
 fn order(puzzle: &Puzzle, transposed: bool) -> Option<u128> {
     let (h, w) = puzzle.boxes()?;
     let n = puzzle.side();
-    let factorial = |k: usize| (1..=k as u128).try_fold(1u128, |f, i| f.checked_mul(i));
-    let lines = |size: usize| factorial(n / size)?.checked_mul(factorial(size)?.checked_pow((n / size) as u32)?);
-    lines(h)?.checked_mul(lines(w)?)?.checked_mul(if transposed { 2 } else { 1 })
+    lines(n, h)?.checked_mul(lines(n, w)?)?.checked_mul(if transposed { 2 } else { 1 })
 }
 
-/// A geometric motion packed in 128 bits: bit 0 transposes, then the image
-/// of each row and then of each column, four bits each (every motion of
-/// the group maps rows and columns onto rows and columns).
+/// The permutations of `n` lines in blocks of `size` that keep the blocks:
+/// `(n / size)! size!^(n / size)`; `None` past 128 bits.
+fn lines(n: usize, size: usize) -> Option<u128> {
+    let factorial = |k: usize| (1..=k as u128).try_fold(1u128, |f, i| f.checked_mul(i));
+    factorial(n / size)?.checked_mul(factorial(size)?.checked_pow((n / size) as u32)?)
+}
+
+/// A geometric motion packed in 128 bits, four bits each (every motion of
+/// the group maps rows and columns onto rows and columns): whether it
+/// transposes (0 or 1), then the image of each row and then of each
+/// column ([`image`]).
 type Packed = u128;
+
+/// The image of line `k` (a row, or column `k - n`) in `packed`.
+fn image(packed: Packed, k: usize) -> usize {
+    (packed >> (4 + 4 * k) & 15) as usize
+}
 
 fn pack(motion: &Motion, n: usize) -> Packed {
     let at = |r: usize, c: usize| (usize::from(motion[r * n + c]) / n, usize::from(motion[r * n + c]) % n);
     let transposed = n >= 2 && at(0, 0).0 != at(0, 1).0;
     let rows = (0..n).map(|r| if transposed { at(r, 0).1 } else { at(r, 0).0 });
     let cols = (0..n).map(|c| if transposed { at(0, c).0 } else { at(0, c).1 });
-    rows.chain(cols).enumerate().fold(Packed::from(transposed), |p, (k, line)| p | (line as Packed) << (1 + 4 * k))
+    rows.chain(cols).enumerate().fold(Packed::from(transposed), |p, (k, line)| p | (line as Packed) << (4 + 4 * k))
+}
+
+/// `a` after `b`, packed: the transpositions cancel, and a transposing `b`
+/// sends rows to columns, which `a`'s column images then move (and columns
+/// to rows). Read and written a byte at a time (shifts of 128 bits by a
+/// variable amount made building the group twice as slow).
+fn compose_packed(a: Packed, b: Packed, n: usize) -> Packed {
+    let (a, b) = (nibbles(a), nibbles(b));
+    let mut product = [0u8; 32];
+    product[0] = a[0] ^ b[0];
+    let (rows, cols) = if b[0] == 1 { (n, 0) } else { (0, n) };
+    for k in 1..=n {
+        product[k] = a[1 + rows + usize::from(b[k])];
+        product[n + k] = a[1 + cols + usize::from(b[n + k])];
+    }
+    let mut bytes = [0u8; 16];
+    for (j, byte) in bytes.iter_mut().enumerate() {
+        *byte = product[2 * j] | product[2 * j + 1] << 4;
+    }
+    Packed::from_le_bytes(bytes)
+}
+
+/// The packed motion's four-bit values, in order.
+fn nibbles(packed: Packed) -> [u8; 32] {
+    let mut nibbles = [0u8; 32];
+    for (j, byte) in packed.to_le_bytes().iter().enumerate() {
+        nibbles[2 * j] = byte & 15;
+        nibbles[2 * j + 1] = byte >> 4;
+    }
+    nibbles
 }
 
 fn unpack(packed: Packed, n: usize) -> Motion {
-    let line = |k: usize| (packed >> (1 + 4 * k) & 15) as usize;
+    let line = |k: usize| image(packed, k);
     cells(n, |r, c| if packed & 1 == 1 { (line(n + c), line(r)) } else { (line(r), line(n + c)) })
+}
+
+/// Each motion of the group numbered from 0: whether it transposes, then
+/// its row images and its column images, each a permutation of the blocks
+/// (bands, or stacks) and one of the lines inside each block, in the
+/// factorial number system. The group is every such motion (the generators
+/// swap and cycle the blocks and the first block's lines, and with the
+/// blocks' moves that reaches every block's lines; transposition where it
+/// is allowed), so the numbers are `0..order` ([`classes`] checks that the
+/// generators reach each of them).
+struct Ranks {
+    n: usize,
+    /// For the row images and then the column images: the lines in a
+    /// block, and each line's block and place in it.
+    blocks: [(usize, [u8; 16], [u8; 16]); 2],
+    /// The row images' number of values, and the column images'.
+    lines: (usize, usize),
+    order: usize,
+}
+
+impl Ranks {
+    /// For a group of at most [`MAX_GROUP`] motions.
+    fn new(n: usize, (h, w): (usize, usize), transposed: bool) -> Ranks {
+        let lines = |size: usize| lines(n, size).and_then(|l| usize::try_from(l).ok()).expect("a small group");
+        let lines = (lines(h), lines(w));
+        let blocks =
+            |size: usize| (size, std::array::from_fn(|v| (v / size) as u8), std::array::from_fn(|v| (v % size) as u8));
+        Ranks { n, blocks: [blocks(h), blocks(w)], lines, order: lines.0 * lines.1 * if transposed { 2 } else { 1 } }
+    }
+
+    fn rank(&self, packed: Packed) -> usize {
+        let x = nibbles(packed);
+        let n = self.n;
+        // A permutation's rank: each value's count of smaller values not
+        // yet used, in the factorial number system.
+        let mut rank = usize::from(x[0]);
+        for (k, ((size, block, place), count)) in self.blocks.iter().zip([self.lines.0, self.lines.1]).enumerate() {
+            let images = &x[1 + k * n..][..n];
+            let mut lines = 0;
+            let mut used = 0u32;
+            for b in 0..n / size {
+                let v = block[usize::from(images[b * size])];
+                lines = lines * (n / size - b) + (!used & ((1 << v) - 1)).count_ones() as usize;
+                used |= 1 << v;
+            }
+            for b in 0..n / size {
+                let mut used = 0u32;
+                for i in 0..*size {
+                    let v = place[usize::from(images[b * size + i])];
+                    lines = lines * (size - i) + (!used & ((1 << v) - 1)).count_ones() as usize;
+                    used |= 1 << v;
+                }
+            }
+            rank = rank * count + lines;
+        }
+        rank
+    }
 }
 
 /// What [`classes`] found: the group's order and its conjugacy classes (a
@@ -194,7 +295,7 @@ fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Option<(bool, bool)>
     if packed & 1 == 1 {
         return None;
     }
-    let line = |k: usize| (packed >> (1 + 4 * k) & 15) as usize;
+    let line = |k: usize| image(packed, k);
     let rows = matches!(n / h, 2 | 3).then(|| (0..n).all(|r| line(r) / h == r / h));
     let cols = matches!(n / w, 2 | 3).then(|| (0..n).all(|c| line(n + c) / w == c / w));
     match (rows, cols) {
@@ -206,31 +307,30 @@ fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Option<(bool, bool)>
     }
 }
 
-/// The group the generators make, element by element, and its conjugacy
-/// classes; an error past [`MAX_GROUP`] elements, `None` if `stop` (polled
-/// now and then) came first.
+/// The group the generators make, element by element (each numbered by
+/// [`Ranks`]), and its conjugacy classes; an error if the generators do
+/// not make every motion [`Ranks`] numbers, `None` if `stop` (polled now
+/// and then) came first. At most [`MAX_GROUP`] motions.
 fn classes(
     generators: &[Motion],
     (h, w): (usize, usize),
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Classes>, CountError> {
     let n = h * w;
-    let identity: Motion = (0..n * n).map(|i| i as u8).collect();
-    let mut index: HashMap<Packed, u32> = HashMap::from([(pack(&identity, n), 0)]);
-    let mut elements = vec![pack(&identity, n)];
+    let identity = pack(&(0..n * n).map(|i| i as u8).collect(), n);
+    let packed: Vec<Packed> = generators.iter().map(|g| pack(g, n)).collect();
+    let ranks = Ranks::new(n, (h, w), packed.iter().any(|g| g & 1 == 1));
+    let mut seen = vec![false; ranks.order];
+    seen[ranks.rank(identity)] = true;
+    let mut elements = vec![identity];
     let mut next = 0;
     while next < elements.len() {
-        let element = unpack(elements[next], n);
-        for generator in generators {
-            let product = pack(&compose(generator, &element), n);
-            if let std::collections::hash_map::Entry::Vacant(slot) = index.entry(product) {
-                if elements.len() >= MAX_GROUP {
-                    return Err(CountError::Unsupported(format!(
-                        "--up-to-symmetry builds the geometric group element by element, up to {MAX_GROUP} \
-                         elements; this layout has more"
-                    )));
-                }
-                slot.insert(elements.len() as u32);
+        let element = elements[next];
+        for &generator in &packed {
+            let product = compose_packed(generator, element, n);
+            let seen = &mut seen[ranks.rank(product)];
+            if !*seen {
+                *seen = true;
                 elements.push(product);
             }
         }
@@ -239,35 +339,39 @@ fn classes(
             return Ok(None);
         }
     }
-    // Conjugacy classes: each element joined with its conjugates by the generators.
-    let mut sets = DisjointSets::new(elements.len());
-    let inverses: Vec<Motion> = generators.iter().map(inverse).collect();
+    if elements.len() != ranks.order {
+        let why = format!("the geometric generators make {} motions, not {}", elements.len(), ranks.order);
+        return Err(CountError::NotASolution(why));
+    }
+    drop(seen);
+    // Conjugacy classes: each element joined with its conjugates by the
+    // generators, the sets over the ranks.
+    let mut sets = DisjointSets::new(ranks.order);
+    let inverses: Vec<Packed> = generators.iter().map(|g| pack(&inverse(g), n)).collect();
     for (e, &element) in elements.iter().enumerate() {
         if e % (1 << 16) == 0 && stop() {
             return Ok(None);
         }
-        let element = unpack(element, n);
-        for (generator, inverse) in generators.iter().zip(&inverses) {
-            let conjugate = pack(&compose(generator, &compose(&element, inverse)), n);
-            let other = index[&conjugate] as usize;
-            sets.join(e, other);
+        let rank = ranks.rank(element);
+        for (&generator, &inverse) in packed.iter().zip(&inverses) {
+            let conjugate = compose_packed(generator, compose_packed(element, inverse, n), n);
+            sets.join(rank, ranks.rank(conjugate));
         }
     }
-    drop(index);
     // Each class's size and representative: an element that keeps the
     // bands or the stacks where the class has one (bands count them with
     // the fewest bands enumerated).
     let keeps = |packed| banding(packed, n, h, w).is_some_and(|(_, keeps)| keeps);
-    let mut sizes: HashMap<usize, (usize, usize)> = HashMap::new();
-    for (e, &element) in elements.iter().enumerate() {
-        let (size, representative) = sizes.entry(sets.find(e)).or_insert((0, e));
+    let mut sizes: HashMap<usize, (usize, Packed)> = HashMap::new();
+    for &element in &elements {
+        let (size, representative) = sizes.entry(sets.find(ranks.rank(element))).or_insert((0, element));
         *size += 1;
-        if !keeps(elements[*representative]) && keeps(element) {
-            *representative = e;
+        if !keeps(*representative) && keeps(element) {
+            *representative = element;
         }
     }
     let mut classes: Vec<(Motion, usize)> =
-        sizes.into_values().map(|(size, representative)| (unpack(elements[representative], n), size)).collect();
+        sizes.into_values().map(|(size, representative)| (unpack(representative, n), size)).collect();
     classes.sort();
     Ok(Some((elements.len(), classes)))
 }
@@ -289,6 +393,9 @@ pub struct Counts<'a> {
     /// How long the engine counts a class before bands take over where
     /// they can ([`QUICK`]; zero: bands first).
     pub quick: Duration,
+    /// Whether bands count the classes they can (not with `--symmetry
+    /// no-bands`).
+    pub bands: bool,
 }
 
 /// How long the engine counts a class before bands take over where they
@@ -315,7 +422,7 @@ pub fn count(
     counts: Counts,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Orbits>, CountError> {
-    let Counts { all, fixed, banded, done, quick } = counts;
+    let Counts { all, fixed, banded, done, quick, bands } = counts;
     let generators = generators(puzzle, transpose)?;
     let transposed = transpose && puzzle.boxes().is_some_and(|(h, w)| h == w);
     let n = puzzle.side();
@@ -330,8 +437,9 @@ pub fn count(
     let mut found = Vec::with_capacity(classes.len());
     let mut banded_classes = 0;
     let mut sum = BigUint::default();
+    let identity_motion: Motion = (0..n * n).map(|i| i as u8).collect();
     for (motion, size) in &classes {
-        let identity = motion.iter().enumerate().all(|(i, &j)| usize::from(j) == i);
+        let identity = *motion == identity_motion;
         let fixes = if identity {
             all()?
         } else {
@@ -343,11 +451,15 @@ pub fn count(
             let automorphic = Constraint::Automorphic { cells, images };
             invariant.add_constraint(automorphic).map_err(|e| CountError::NotASolution(e.to_string()))?;
             let mut fixes = if quick.is_zero() { None } else { fixed(&invariant, Some(quick))? };
-            if fixes.is_none() {
-                if let Some((transposed, _)) = banding(pack(motion, n), n, h, w) {
+            if fixes.is_none() && bands {
+                let packed = pack(motion, n);
+                if packed & 1 == 1 && compose(motion, motion) == identity_motion {
+                    // A transposing involution: the transposition's class.
+                    fixes = transposed::count(h, stop);
+                } else if let Some((transposed, _)) = banding(packed, n, h, w) {
                     fixes = by_relabellings(puzzle, motion, transposed, banded)?;
-                    banded_classes += usize::from(fixes.is_some());
                 }
+                banded_classes += usize::from(fixes.is_some());
             }
             if fixes.is_none() {
                 fixes = fixed(&invariant, None)?;
@@ -534,6 +646,23 @@ mod tests {
         let puzzle = Puzzle::sudoku(3, 3).unwrap();
         for generator in generators(&puzzle, true).unwrap() {
             assert_eq!(unpack(pack(&generator, 9), 9), generator);
+        }
+    }
+
+    #[test]
+    fn packed_motions_compose_as_their_cells_do() {
+        for (h, w) in [(2, 2), (2, 3), (3, 3)] {
+            let n = h * w;
+            let generators = generators(&Puzzle::sudoku(h, w).unwrap(), true).unwrap();
+            let mut motions = generators.clone();
+            for a in &generators {
+                motions.extend(generators.iter().map(|b| compose(a, b)));
+            }
+            for a in &motions {
+                for b in &motions {
+                    assert_eq!(compose_packed(pack(a, n), pack(b, n), n), pack(&compose(a, b), n), "{h}x{w}");
+                }
+            }
         }
     }
 

@@ -573,9 +573,7 @@ impl Counter {
         // table once).
         let mut bands = Counter::new(piece(SymmetryUse::Auto, None));
         let mut banded = |invariant: &Puzzle, transposed: bool, moved: &Moved| {
-            let local =
-                (plan.symmetry != SymmetryUse::NoBands).then(|| Local::oriented(invariant, transposed)).flatten();
-            let Some(local) = local else { return Ok(None) };
+            let Some(local) = Local::oriented(invariant, transposed) else { return Ok(None) };
             if !bands.blank_for(&local, start)? {
                 return Ok(None);
             }
@@ -590,7 +588,8 @@ impl Counter {
         // for tests and measurements.
         let quick = std::env::var("SATSUDOKU_BURNSIDE_QUICK").ok().and_then(|v| v.parse().ok());
         let quick = quick.map_or(QUICK, Duration::from_millis);
-        let counts = Counts { all: &mut all, fixed: &mut fixed, banded: &mut banded, done: &mut done, quick };
+        let bands = plan.symmetry != SymmetryUse::NoBands;
+        let counts = Counts { all: &mut all, fixed: &mut fixed, banded: &mut banded, done: &mut done, quick, bands };
         let Some(orbits) = crate::count::burnside::count(puzzle, transpose, counts, &stop)? else {
             let why = stopped(&plan);
             return Ok((BigUint::default(), why, Vec::new()));
