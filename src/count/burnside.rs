@@ -20,6 +20,12 @@
 //! element with its conjugates by the generators. The identity's term is
 //! every grid, which the plan counts by bands where it can.
 //!
+//! A layout with extra all-different groups (diagonals, disjoint groups,
+//! windows) has as symmetries the motions of the Sudoku's group that keep
+//! those groups too: a subgroup `H`, found by filtering the group, its
+//! classes by generators picked from it; `H x S_n` acts on the layout's
+//! grids, so the same sum counts their orbits (docs/counting-reach.md).
+//!
 //! Russell and Jarvis (2006) did this for 9x9 with 275 classes and the
 //! invariant grids of each counted by Ed Russell's own program; here the
 //! group is built element by element, up to [`MAX_GROUP`] elements, and
@@ -32,10 +38,10 @@
 //! first band of each cycle of bands, and the bands' signatures are
 //! joined as `Local::count_moved` describes; the transposition's class
 //! (transposing motions map no band onto a band) from the first band's
-//! signatures, as [`transposed`] describes. 9x9 takes 34 s on 2 cores
+//! signatures, as [`transposed`] describes. 9x9 takes 40 s on 2 cores
 //! (26.5 minutes by the engine alone; bench/results/orbits-2026-11-28.md).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use num_bigint::BigUint;
@@ -43,7 +49,7 @@ use num_bigint::BigUint;
 use super::bands::Moved;
 use super::disjoint::DisjointSets;
 use super::CountError;
-use crate::model::{Cell, Constraint, Puzzle};
+use crate::model::{Cell, Constraint, GroupKind, Puzzle};
 
 mod transposed;
 
@@ -124,6 +130,40 @@ fn cells(n: usize, to: impl Fn(usize, usize) -> (usize, usize)) -> Motion {
             (r * n + c) as u8
         })
         .collect()
+}
+
+/// The all-different groups of `puzzle` past a blank Sudoku's rows,
+/// columns and boxes (diagonals, disjoint groups, windows), each as a set
+/// of cell indices; an error unless `puzzle` is a blank Sudoku with such
+/// groups and nothing else.
+fn extra_groups(puzzle: &Puzzle) -> Result<Vec<Cells>, CountError> {
+    let unsupported = |why: &str| Err(CountError::Unsupported(format!("--up-to-symmetry: {why}")));
+    let Some((h, w)) = puzzle.boxes() else { return unsupported("the grid has no boxes") };
+    let Ok(sudoku) = Puzzle::sudoku(h, w) else { return unsupported("the grid has no boxes") };
+    let own = puzzle.groups().iter().filter(|g| g.kind != GroupKind::Extra);
+    let plain = puzzle.side() == sudoku.side()
+        && puzzle.digits() == sudoku.digits()
+        && puzzle.relations().is_empty()
+        && puzzle.constraints().is_empty()
+        && puzzle.givens().next().is_none()
+        && own.eq(sudoku.groups().iter());
+    if !plain {
+        return unsupported(
+            "it counts blank Sudoku grids (rows, columns and boxes, and extra all-different groups such as \
+             diagonals, disjoint groups or windows; no givens, no other rule)",
+        );
+    }
+    let n = puzzle.side();
+    let extra = puzzle.groups().iter().filter(|g| g.kind == GroupKind::Extra);
+    Ok(extra.map(|g| g.cells.iter().fold([0; 4], |set, c| with(set, c.row * n + c.col))).collect())
+}
+
+/// A set of cells (of at most 15 x 15), a bit each.
+type Cells = [u64; 4];
+
+fn with(mut set: Cells, cell: usize) -> Cells {
+    set[cell / 64] |= 1 << (cell % 64);
+    set
 }
 
 /// Whether `motion` maps every all-different group of `puzzle` onto one.
@@ -314,6 +354,7 @@ fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Option<(bool, bool)>
 fn classes(
     generators: &[Motion],
     (h, w): (usize, usize),
+    extras: &[Cells],
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Classes>, CountError> {
     let n = h * w;
@@ -344,18 +385,32 @@ fn classes(
         return Err(CountError::NotASolution(why));
     }
     drop(seen);
+    // With extra groups, the motions that keep them, and generators of
+    // those; each motion's place in the list, by its rank or looked up.
+    let (packed, index): (Vec<Packed>, Box<dyn Fn(Packed) -> usize>) = if extras.is_empty() {
+        let mut place = vec![0u32; ranks.order];
+        for (e, &element) in elements.iter().enumerate() {
+            place[ranks.rank(element)] = e as u32;
+        }
+        (packed, Box::new(move |p| place[ranks.rank(p)] as usize))
+    } else {
+        let groups: HashSet<Cells> = extras.iter().copied().collect();
+        elements.retain(|&element| keeps(element, n, extras, &groups));
+        let place: HashMap<Packed, usize> = elements.iter().enumerate().map(|(e, &p)| (p, e)).collect();
+        let index = move |p| place[&p];
+        (subgroup_generators(&elements, n, &index), Box::new(index))
+    };
     // Conjugacy classes: each element joined with its conjugates by the
-    // generators, the sets over the ranks.
-    let mut sets = DisjointSets::new(ranks.order);
-    let inverses: Vec<Packed> = generators.iter().map(|g| pack(&inverse(g), n)).collect();
+    // generators.
+    let mut sets = DisjointSets::new(elements.len());
+    let inverses: Vec<Packed> = packed.iter().map(|&g| pack(&inverse(&unpack(g, n)), n)).collect();
     for (e, &element) in elements.iter().enumerate() {
         if e % (1 << 16) == 0 && stop() {
             return Ok(None);
         }
-        let rank = ranks.rank(element);
         for (&generator, &inverse) in packed.iter().zip(&inverses) {
             let conjugate = compose_packed(generator, compose_packed(element, inverse, n), n);
-            sets.join(rank, ranks.rank(conjugate));
+            sets.join(e, index(conjugate));
         }
     }
     // Each class's size and representative: an element that keeps the
@@ -363,8 +418,8 @@ fn classes(
     // the fewest bands enumerated).
     let keeps = |packed| banding(packed, n, h, w).is_some_and(|(_, keeps)| keeps);
     let mut sizes: HashMap<usize, (usize, Packed)> = HashMap::new();
-    for &element in &elements {
-        let (size, representative) = sizes.entry(sets.find(ranks.rank(element))).or_insert((0, element));
+    for (e, &element) in elements.iter().enumerate() {
+        let (size, representative) = sizes.entry(sets.find(e)).or_insert((0, element));
         *size += 1;
         if !keeps(*representative) && keeps(element) {
             *representative = element;
@@ -374,6 +429,50 @@ fn classes(
         sizes.into_values().map(|(size, representative)| (unpack(representative, n), size)).collect();
     classes.sort();
     Ok(Some((elements.len(), classes)))
+}
+
+/// Whether the packed motion maps each extra group onto one of `groups`.
+fn keeps(packed: Packed, n: usize, extras: &[Cells], groups: &HashSet<Cells>) -> bool {
+    let x = nibbles(packed);
+    let image = |cell: usize| {
+        let (r, c) = (usize::from(x[1 + cell / n]), usize::from(x[1 + n + cell % n]));
+        if x[0] == 1 {
+            c * n + r
+        } else {
+            r * n + c
+        }
+    };
+    extras.iter().all(|set| {
+        let cells = (0..n * n).filter(|&cell| set[cell / 64] >> (cell % 64) & 1 == 1);
+        groups.contains(&cells.fold([0; 4], |image_set, cell| with(image_set, image(cell))))
+    })
+}
+
+/// Generators of the group `elements` (closed under composition, the
+/// identity first), `index` the place of each: each element not yet
+/// reached by those before it is added, and what they reach found again.
+fn subgroup_generators(elements: &[Packed], n: usize, index: &dyn Fn(Packed) -> usize) -> Vec<Packed> {
+    let mut generators = Vec::new();
+    let mut reached = vec![false; elements.len()];
+    reached[0] = true;
+    for e in 1..elements.len() {
+        if reached[e] {
+            continue;
+        }
+        generators.push(elements[e]);
+        reached.fill(false);
+        reached[0] = true;
+        let mut queue = vec![elements[0]];
+        while let Some(element) = queue.pop() {
+            for &generator in &generators {
+                let product = compose_packed(generator, element, n);
+                if !std::mem::replace(&mut reached[index(product)], true) {
+                    queue.push(product);
+                }
+            }
+        }
+    }
+    generators
 }
 
 /// How [`count`] counts: every grid, a puzzle's solutions, and the grids
@@ -423,7 +522,11 @@ pub fn count(
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Orbits>, CountError> {
     let Counts { all, fixed, banded, done, quick, bands } = counts;
-    let generators = generators(puzzle, transpose)?;
+    let extras = extra_groups(puzzle)?;
+    let (h, w) = puzzle.boxes().expect("boxes");
+    let generators = generators(&Puzzle::sudoku(h, w).expect("a Sudoku layout"), transpose)?;
+    // Bands know nothing of the extra groups.
+    let bands = bands && extras.is_empty();
     let transposed = transpose && puzzle.boxes().is_some_and(|(h, w)| h == w);
     let n = puzzle.side();
     if let Some(order) = order(puzzle, transposed).filter(|&o| o > MAX_GROUP as u128) {
@@ -432,8 +535,7 @@ pub fn count(
              this layout has {order}"
         )));
     }
-    let Some((group, classes)) = classes(&generators, puzzle.boxes().expect("boxes"), stop)? else { return Ok(None) };
-    let (h, w) = puzzle.boxes().expect("boxes");
+    let Some((group, classes)) = classes(&generators, (h, w), &extras, stop)? else { return Ok(None) };
     let mut found = Vec::with_capacity(classes.len());
     let mut banded_classes = 0;
     let mut sum = BigUint::default();
@@ -673,9 +775,16 @@ mod tests {
     #[ignore]
     fn the_nine_by_nine_group_has_275_classes() {
         let puzzle = Puzzle::sudoku(3, 3).unwrap();
-        let (group, classes) = classes(&generators(&puzzle, true).unwrap(), (3, 3), &|| false).unwrap().unwrap();
+        let (group, classes) = classes(&generators(&puzzle, true).unwrap(), (3, 3), &[], &|| false).unwrap().unwrap();
         assert_eq!((group, classes.len()), (3_359_232, 275));
         assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), group);
+        // Sudoku X: 96 of them keep the diagonals (Mathimagics, enjoysudoku
+        // forum, "SudokuX (Diagonal Sudoku)", 2018).
+        let extras = extra_groups(&puzzle.clone().with_diagonals()).unwrap();
+        let (group, x_classes) =
+            super::classes(&generators(&puzzle, true).unwrap(), (3, 3), &extras, &|| false).unwrap().unwrap();
+        assert_eq!(group, 96);
+        assert_eq!(x_classes.iter().map(|c| c.1).sum::<usize>(), group);
     }
 
     #[test]
@@ -684,7 +793,7 @@ mod tests {
         {
             let puzzle = Puzzle::sudoku(h, w).unwrap();
             let (group, classes) =
-                classes(&generators(&puzzle, transpose).unwrap(), (h, w), &|| false).unwrap().unwrap();
+                classes(&generators(&puzzle, transpose).unwrap(), (h, w), &[], &|| false).unwrap().unwrap();
             assert_eq!(group, order, "{h}x{w}");
             assert_eq!(super::order(&puzzle, transpose && h == w), Some(order as u128));
             assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), order);
