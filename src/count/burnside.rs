@@ -38,8 +38,9 @@
 //! first band of each cycle of bands, and the bands' signatures are
 //! joined as `Local::count_moved` describes; the transposition's class
 //! (transposing motions map no band onto a band) from the first band's
-//! signatures, as [`transposed`] describes. 9x9 takes 40 s on 2 cores
-//! (26.5 minutes by the engine alone; bench/results/orbits-2026-11-28.md).
+//! signatures, as `burnside/transposed.rs` describes. 9x9 takes 40 s on
+//! 2 cores (26.5 minutes by the engine alone), 8x8 about 4 minutes
+//! (bench/results/orbits-2026-11-28-2.md).
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
@@ -328,23 +329,20 @@ type Classes = (usize, Vec<(Motion, usize)>);
 
 /// How bands count the grids the motion `packed` fixes ([`by_relabellings`]):
 /// in bands of rows (`false`) or of columns (`true`), where there are two
-/// or three of them, those the motion maps each onto itself first; `None`
-/// for a motion that transposes (it maps no band onto a band). The second
-/// value says whether it keeps every band of that orientation.
-fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Option<(bool, bool)> {
+/// to four of them, each with whether the motion maps every band of it
+/// onto itself; in the order to try them: those it keeps first, then
+/// those with more bands (smaller bands, fewer fillings). Empty for a
+/// motion that transposes (it maps no band onto a band).
+fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Vec<(bool, bool)> {
     if packed & 1 == 1 {
-        return None;
+        return Vec::new();
     }
     let line = |k: usize| image(packed, k);
-    let rows = matches!(n / h, 2 | 3).then(|| (0..n).all(|r| line(r) / h == r / h));
-    let cols = matches!(n / w, 2 | 3).then(|| (0..n).all(|c| line(n + c) / w == c / w));
-    match (rows, cols) {
-        (Some(true), _) => Some((false, true)),
-        (_, Some(true)) => Some((true, true)),
-        (Some(false), _) => Some((false, false)),
-        (None, Some(false)) => Some((true, false)),
-        (None, None) => None,
-    }
+    let rows = (2..=4).contains(&(n / h)).then(|| (false, (0..n).all(|r| line(r) / h == r / h), n / h));
+    let cols = (2..=4).contains(&(n / w)).then(|| (true, (0..n).all(|c| line(n + c) / w == c / w), n / w));
+    let mut ways: Vec<(bool, bool, usize)> = rows.into_iter().chain(cols).collect();
+    ways.sort_by_key(|&(transposed, keeps, bands)| (!keeps, std::cmp::Reverse(bands), transposed));
+    ways.into_iter().map(|(transposed, keeps, _)| (transposed, keeps)).collect()
 }
 
 /// The group the generators make, element by element (each numbered by
@@ -416,7 +414,7 @@ fn classes(
     // Each class's size and representative: an element that keeps the
     // bands or the stacks where the class has one (bands count them with
     // the fewest bands enumerated).
-    let keeps = |packed| banding(packed, n, h, w).is_some_and(|(_, keeps)| keeps);
+    let keeps = |packed| banding(packed, n, h, w).first().is_some_and(|&(_, keeps)| keeps);
     let mut sizes: HashMap<usize, (usize, Packed)> = HashMap::new();
     for (e, &element) in elements.iter().enumerate() {
         let (size, representative) = sizes.entry(sets.find(e)).or_insert((0, element));
@@ -558,8 +556,13 @@ pub fn count(
                 if packed & 1 == 1 && compose(motion, motion) == identity_motion {
                     // A transposing involution: the transposition's class.
                     fixes = transposed::count(h, stop);
-                } else if let Some((transposed, _)) = banding(packed, n, h, w) {
-                    fixes = by_relabellings(puzzle, motion, transposed, banded)?;
+                } else {
+                    for (transposed, _) in banding(packed, n, h, w) {
+                        fixes = by_relabellings(puzzle, motion, transposed, banded)?;
+                        if fixes.is_some() {
+                            break;
+                        }
+                    }
                 }
                 banded_classes += usize::from(fixes.is_some());
             }

@@ -112,7 +112,7 @@ impl Local {
         let orientations = [(rows, cols, false), (cols, rows, true)];
         let mut best: Option<Local> = None;
         for (h, w, transposed) in orientations.into_iter().filter(|&(_, _, t)| transpose || !t) {
-            let Some(local) = Local::banded(puzzle, base, h, w, transposed) else { continue };
+            let Some(local) = Local::banded(puzzle, base, h, w, transposed, 3) else { continue };
             let own = local.own.iter().flatten().count();
             let free = own < w;
             let tabled = Bands { h, w, transposed, route: Route::Table }.entries().is_some();
@@ -127,12 +127,13 @@ impl Local {
     }
 
     /// The puzzle as bands of rows, or of columns when `transposed`, as
-    /// [`Local::recognize`] takes them but in that orientation only and
-    /// with or without bands of their own (for [`Local::count_moved`]).
+    /// [`Local::recognize`] takes them but in that orientation only, with
+    /// or without bands of their own, and up to four bands (for
+    /// [`Local::count_moved`]).
     pub fn oriented(puzzle: &Puzzle, transposed: bool) -> Option<Local> {
         let (rows, cols, base) = Local::layout(puzzle)?;
         let (h, w) = if transposed { (cols, rows) } else { (rows, cols) };
-        Local::banded(puzzle, base, h, w, transposed)
+        Local::banded(puzzle, base, h, w, transposed, 4)
     }
 
     /// A Sudoku with boxes of `rows x cols`, side at most 11, its rows,
@@ -147,10 +148,11 @@ impl Local {
         sudoku.then_some((rows, cols, base))
     }
 
-    /// The puzzle as `w` bands of `h` lines, each band's puzzle if it has
-    /// givens or rules of its own; `None` if a rule crosses bands.
-    fn banded(puzzle: &Puzzle, base: usize, h: usize, w: usize, transposed: bool) -> Option<Local> {
-        if !matches!(w, 2 | 3) || h < 2 {
+    /// The puzzle as `w` bands of `h` lines (2 to `most` bands), each
+    /// band's puzzle if it has givens or rules of its own; `None` if a rule
+    /// crosses bands.
+    fn banded(puzzle: &Puzzle, base: usize, h: usize, w: usize, transposed: bool, most: usize) -> Option<Local> {
+        if !(2..=most).contains(&w) || h < 2 {
             return None;
         }
         let band_of = |cell: Cell| if transposed { cell.col } else { cell.row } / h;

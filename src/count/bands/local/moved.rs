@@ -32,14 +32,16 @@
 //! fillings of the signatures whose cycle partitions every column; with
 //! three bands, one of them fixed and a cycle of two, the sum over the
 //! cycle's unions `u` of their fillings times the fixed band's `N` at
-//! the digits left.
+//! the digits left. With four bands (8x8's bands of two rows) every
+//! cycle's first band must have a rule of its own, and the cycles'
+//! unions are joined in two halves ([`Local::count_cycles`]).
 
 use std::collections::HashMap;
 
 use itertools::Itertools;
 use num_bigint::BigUint;
 
-use super::{Blank, Enumerate, Local, LocalCount, Outcome, Sum, Tabled};
+use super::{Blank, Enumerate, Local, LocalCount, Outcome, Sum, Tabled, MAX_PAIRS};
 use crate::count::CountError;
 
 /// How a motion moves the bands of the oriented grid, and the relabelling
@@ -103,6 +105,9 @@ impl Local {
     ) -> Result<Outcome, CountError> {
         let (h, w) = (self.h, self.w);
         let n = h * w;
+        if w > 3 {
+            return self.count_cycles(moved, jobs, enumerate, stop);
+        }
         // Three bands at most: one cycle through them all, or a fixed band
         // and a cycle of two.
         let Some(long) = moved.cycles.iter().find(|cycle| cycle.len() > 1) else {
@@ -160,6 +165,83 @@ impl Local {
             }
         }
         Ok(Outcome::Counted(LocalCount { grids: sum.total(), own: report, classes, pairs: 0 }))
+    }
+
+    /// [`Local::count_moved`] with four bands or more, every cycle's first
+    /// band a rule of its own (else `TooLarge`: no table lists a free
+    /// band's signatures here). Each cycle's unions are tallied from its
+    /// first band's signatures; the cycles are split in two halves, the
+    /// unions of each half joined pair by pair where they miss each other
+    /// (at most [`MAX_PAIRS`] pairs), and the halves joined where one is
+    /// the other's complement in every column.
+    fn count_cycles(
+        &self,
+        moved: &Moved,
+        jobs: usize,
+        enumerate: &Enumerate,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Outcome, CountError> {
+        let n = self.h * self.w;
+        if moved.cycles.iter().any(|cycle| self.own[cycle[0]].is_none()) {
+            return Ok(Outcome::TooLarge(format!("{} bands, one of them free", self.w)));
+        }
+        let tallied = match self.tally_own(jobs, enumerate, stop)? {
+            Ok(tallied) => tallied,
+            Err(outcome) => return Ok(outcome),
+        };
+        let own: Vec<usize> = self.own().collect();
+        let report = own.iter().zip(&tallied).map(|(&b, (tally, fillings))| (b, *fillings, tally.len())).collect();
+        let unions: Vec<HashMap<u128, u128>> = moved
+            .cycles
+            .iter()
+            .map(|cycle| {
+                let tally = &tallied[own.iter().position(|&b| b == cycle[0]).expect("tallied")].0;
+                let mut unions: HashMap<u128, u128> = HashMap::new();
+                for (&signature, &fillings) in tally {
+                    if let Some(union) = moved.cycle(signature, cycle.len(), n) {
+                        *unions.entry(union).or_default() += u128::from(fillings);
+                    }
+                }
+                unions
+            })
+            .collect();
+        // Halves of about as many bands each.
+        let mut bands = 0;
+        let split = moved.cycles.iter().take_while(|cycle| {
+            bands += cycle.len();
+            bands - cycle.len() < self.w / 2
+        });
+        let split = split.count().max(1).min(unions.len());
+        let joined = |unions: &[HashMap<u128, u128>]| -> Result<Option<HashMap<u128, u128>>, CountError> {
+            let mut joined: HashMap<u128, u128> = HashMap::from([(0, 1)]);
+            for next in unions {
+                if (joined.len() as u128) * (next.len() as u128) > MAX_PAIRS {
+                    return Ok(None);
+                }
+                let mut more: HashMap<u128, u128> = HashMap::new();
+                for (&a, &x) in &joined {
+                    if stop() {
+                        return Ok(None);
+                    }
+                    for (&b, &y) in next.iter().filter(|&(&b, _)| a & b == 0) {
+                        let product = x.checked_mul(y).ok_or_else(super::too_large)?;
+                        let entry = more.entry(a | b).or_default();
+                        *entry = entry.checked_add(product).ok_or_else(super::too_large)?;
+                    }
+                }
+                joined = more;
+            }
+            Ok(Some(joined))
+        };
+        let (Some(left), Some(right)) = (joined(&unions[..split])?, joined(&unions[split..])?) else {
+            return Ok(if stop() { Outcome::Stopped } else { Outcome::TooLarge(format!("past {MAX_PAIRS} pairs")) });
+        };
+        let full = (0..n).fold(0u128, |key, at| key | ((1u128 << n) - 1) << (at * n));
+        let mut sum = Sum::default();
+        for (&union, &fillings) in &left {
+            sum.add(fillings, right.get(&(full ^ union)).copied().unwrap_or(0))?;
+        }
+        Ok(Outcome::Counted(LocalCount { grids: sum.total(), own: report, classes: None, pairs: 0 }))
     }
 
     /// The unions of a cycle of `k` bands whose first band is free, each
