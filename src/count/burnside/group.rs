@@ -1,0 +1,478 @@
+//! The geometric group of a Sudoku layout for [`count`](super::count):
+//! its generators (each proven to keep the groups), its motions packed in
+//! 128 bits and numbered by their line permutations, the subgroup that
+//! keeps a layout's extra groups, and the conjugacy classes.
+
+use std::collections::{HashMap, HashSet};
+
+use super::super::disjoint::DisjointSets;
+use super::super::CountError;
+use crate::model::{GroupKind, Puzzle};
+
+/// The most geometric symmetries built one by one, 16 bytes each and 5
+/// more while the classes are found (8x8 with 2x4 boxes has 442,368; 9x9
+/// has 3,359,232: about 70 MB).
+pub const MAX_GROUP: usize = 1 << 22;
+
+/// A permutation of the cells, `cell index -> its image`.
+pub(super) type Motion = Vec<u8>;
+
+/// The geometric group of `puzzle`, a blank Sudoku with boxes, as its
+/// generators; transposition among them when the boxes are square and
+/// `transpose`. An error says why the puzzle is not one this counts.
+pub fn generators(puzzle: &Puzzle, transpose: bool) -> Result<Vec<Motion>, CountError> {
+    let unsupported = |why: &str| Err(CountError::Unsupported(format!("--up-to-symmetry: {why}")));
+    let Some((h, w)) = puzzle.boxes() else { return unsupported("the grid has no boxes") };
+    if puzzle.givens().next().is_some() || !Puzzle::sudoku(h, w).is_ok_and(|p| p.same_layout(puzzle)) {
+        return unsupported("it counts blank Sudoku grids (rows, columns and boxes, no givens, no other rule)");
+    }
+    let n = puzzle.side();
+    if n > 15 {
+        return unsupported("grids of up to 15 x 15 cells");
+    }
+    // Permutations of the lines: `lines(f)` moves row (or column) i to f(i).
+    let rows = |f: &dyn Fn(usize) -> usize| -> Motion { cells(n, |r, c| (f(r), c)) };
+    let cols = |f: &dyn Fn(usize) -> usize| -> Motion { cells(n, |r, c| (r, f(c))) };
+    let mut motions = Vec::new();
+    for (lines, size) in [(&rows as &dyn Fn(&dyn Fn(usize) -> usize) -> Motion, h), (&cols, w)] {
+        let blocks = n / size;
+        // Swap and cycle the blocks (bands or stacks), and the lines of the first.
+        if blocks >= 2 {
+            motions.push(lines(&|i| if i < 2 * size { (i + size) % (2 * size) } else { i }));
+            motions.push(lines(&|i| (i + size) % n));
+        }
+        if size >= 2 {
+            motions.push(lines(&|i| if i < 2 { 1 - i } else { i }));
+            motions.push(lines(&|i| if i < size { (i + 1) % size } else { i }));
+        }
+    }
+    if transpose && h == w {
+        motions.push(cells(n, |r, c| (c, r)));
+    }
+    let identity: Motion = (0..(n * n) as u16).map(|i| i as u8).collect();
+    motions.retain(|m| *m != identity);
+    motions.sort();
+    motions.dedup();
+    for motion in &motions {
+        if !keeps_groups(puzzle, motion) {
+            return Err(CountError::NotASolution("a geometric generator does not keep the groups".into()));
+        }
+    }
+    Ok(motions)
+}
+
+/// The motion that sends cell `(r, c)` to `to(r, c)`.
+fn cells(n: usize, to: impl Fn(usize, usize) -> (usize, usize)) -> Motion {
+    (0..n * n)
+        .map(|i| {
+            let (r, c) = to(i / n, i % n);
+            (r * n + c) as u8
+        })
+        .collect()
+}
+
+/// The all-different groups of `puzzle` past a blank Sudoku's rows,
+/// columns and boxes (diagonals, disjoint groups, windows), each as a set
+/// of cell indices; an error unless `puzzle` is a blank Sudoku with such
+/// groups and nothing else.
+pub(super) fn extra_groups(puzzle: &Puzzle) -> Result<Vec<Cells>, CountError> {
+    let unsupported = |why: &str| Err(CountError::Unsupported(format!("--up-to-symmetry: {why}")));
+    let Some((h, w)) = puzzle.boxes() else { return unsupported("the grid has no boxes") };
+    let Ok(sudoku) = Puzzle::sudoku(h, w) else { return unsupported("the grid has no boxes") };
+    let own = puzzle.groups().iter().filter(|g| g.kind != GroupKind::Extra);
+    let plain = puzzle.side() == sudoku.side()
+        && puzzle.digits() == sudoku.digits()
+        && puzzle.relations().is_empty()
+        && puzzle.constraints().is_empty()
+        && puzzle.givens().next().is_none()
+        && own.eq(sudoku.groups().iter());
+    if !plain {
+        return unsupported(
+            "it counts blank Sudoku grids (rows, columns and boxes, and extra all-different groups such as \
+             diagonals, disjoint groups or windows; no givens, no other rule)",
+        );
+    }
+    let n = puzzle.side();
+    let extra = puzzle.groups().iter().filter(|g| g.kind == GroupKind::Extra);
+    Ok(extra.map(|g| g.cells.iter().fold([0; 4], |set, c| with(set, c.row * n + c.col))).collect())
+}
+
+/// A set of cells (of at most 15 x 15), a bit each.
+pub(super) type Cells = [u64; 4];
+
+fn with(mut set: Cells, cell: usize) -> Cells {
+    set[cell / 64] |= 1 << (cell % 64);
+    set
+}
+
+/// Whether `motion` maps every all-different group of `puzzle` onto one.
+fn keeps_groups(puzzle: &Puzzle, motion: &Motion) -> bool {
+    let n = puzzle.side();
+    let key = |cells: &mut dyn Iterator<Item = usize>| {
+        let mut cells: Vec<usize> = cells.collect();
+        cells.sort_unstable();
+        cells
+    };
+    let groups: std::collections::HashSet<Vec<usize>> =
+        puzzle.groups().iter().map(|g| key(&mut g.cells.iter().map(|c| c.row * n + c.col))).collect();
+    puzzle
+        .groups()
+        .iter()
+        .all(|g| groups.contains(&key(&mut g.cells.iter().map(|c| usize::from(motion[c.row * n + c.col])))))
+}
+
+pub(super) fn compose(a: &Motion, b: &Motion) -> Motion {
+    // (a after b)(i) = a(b(i))
+    b.iter().map(|&i| a[usize::from(i)]).collect()
+}
+
+fn inverse(a: &Motion) -> Motion {
+    let mut inverse = vec![0; a.len()];
+    for (i, &j) in a.iter().enumerate() {
+        inverse[usize::from(j)] = i as u8;
+    }
+    inverse
+}
+
+/// The geometric group's order: `B! h!^B` row orders (`B` bands of `h`
+/// rows) times `S! w!^S` column orders, times 2 with transposition; `None`
+/// past 128 bits.
+pub(super) fn order(puzzle: &Puzzle, transposed: bool) -> Option<u128> {
+    let (h, w) = puzzle.boxes()?;
+    let n = puzzle.side();
+    lines(n, h)?.checked_mul(lines(n, w)?)?.checked_mul(if transposed { 2 } else { 1 })
+}
+
+/// The permutations of `n` lines in blocks of `size` that keep the blocks:
+/// `(n / size)! size!^(n / size)`; `None` past 128 bits.
+fn lines(n: usize, size: usize) -> Option<u128> {
+    let factorial = |k: usize| (1..=k as u128).try_fold(1u128, |f, i| f.checked_mul(i));
+    factorial(n / size)?.checked_mul(factorial(size)?.checked_pow((n / size) as u32)?)
+}
+
+/// A geometric motion packed in 128 bits, four bits each (every motion of
+/// the group maps rows and columns onto rows and columns): whether it
+/// transposes (0 or 1), then the image of each row and then of each
+/// column ([`image`]).
+pub(super) type Packed = u128;
+
+/// The image of line `k` (a row, or column `k - n`) in `packed`.
+fn image(packed: Packed, k: usize) -> usize {
+    (packed >> (4 + 4 * k) & 15) as usize
+}
+
+pub(super) fn pack(motion: &Motion, n: usize) -> Packed {
+    let at = |r: usize, c: usize| (usize::from(motion[r * n + c]) / n, usize::from(motion[r * n + c]) % n);
+    let transposed = n >= 2 && at(0, 0).0 != at(0, 1).0;
+    let rows = (0..n).map(|r| if transposed { at(r, 0).1 } else { at(r, 0).0 });
+    let cols = (0..n).map(|c| if transposed { at(0, c).0 } else { at(0, c).1 });
+    rows.chain(cols).enumerate().fold(Packed::from(transposed), |p, (k, line)| p | (line as Packed) << (4 + 4 * k))
+}
+
+/// `a` after `b`, packed: the transpositions cancel, and a transposing `b`
+/// sends rows to columns, which `a`'s column images then move (and columns
+/// to rows). Read and written a byte at a time (shifts of 128 bits by a
+/// variable amount made building the group twice as slow).
+fn compose_packed(a: Packed, b: Packed, n: usize) -> Packed {
+    let (a, b) = (nibbles(a), nibbles(b));
+    let mut product = [0u8; 32];
+    product[0] = a[0] ^ b[0];
+    let (rows, cols) = if b[0] == 1 { (n, 0) } else { (0, n) };
+    for k in 1..=n {
+        product[k] = a[1 + rows + usize::from(b[k])];
+        product[n + k] = a[1 + cols + usize::from(b[n + k])];
+    }
+    let mut bytes = [0u8; 16];
+    for (j, byte) in bytes.iter_mut().enumerate() {
+        *byte = product[2 * j] | product[2 * j + 1] << 4;
+    }
+    Packed::from_le_bytes(bytes)
+}
+
+/// The packed motion's four-bit values, in order.
+fn nibbles(packed: Packed) -> [u8; 32] {
+    let mut nibbles = [0u8; 32];
+    for (j, byte) in packed.to_le_bytes().iter().enumerate() {
+        nibbles[2 * j] = byte & 15;
+        nibbles[2 * j + 1] = byte >> 4;
+    }
+    nibbles
+}
+
+pub(super) fn unpack(packed: Packed, n: usize) -> Motion {
+    let line = |k: usize| image(packed, k);
+    cells(n, |r, c| if packed & 1 == 1 { (line(n + c), line(r)) } else { (line(r), line(n + c)) })
+}
+
+/// Each motion of the group numbered from 0: whether it transposes, then
+/// its row images and its column images, each a permutation of the blocks
+/// (bands, or stacks) and one of the lines inside each block, in the
+/// factorial number system. The group is every such motion (the generators
+/// swap and cycle the blocks and the first block's lines, and with the
+/// blocks' moves that reaches every block's lines; transposition where it
+/// is allowed), so the numbers are `0..order` ([`classes`] checks that the
+/// generators reach each of them).
+struct Ranks {
+    n: usize,
+    /// For the row images and then the column images: the lines in a
+    /// block, and each line's block and place in it.
+    blocks: [(usize, [u8; 16], [u8; 16]); 2],
+    /// The row images' number of values, and the column images'.
+    lines: (usize, usize),
+    order: usize,
+}
+
+impl Ranks {
+    /// For a group of at most [`MAX_GROUP`] motions.
+    fn new(n: usize, (h, w): (usize, usize), transposed: bool) -> Ranks {
+        let lines = |size: usize| lines(n, size).and_then(|l| usize::try_from(l).ok()).expect("a small group");
+        let lines = (lines(h), lines(w));
+        let blocks =
+            |size: usize| (size, std::array::from_fn(|v| (v / size) as u8), std::array::from_fn(|v| (v % size) as u8));
+        Ranks { n, blocks: [blocks(h), blocks(w)], lines, order: lines.0 * lines.1 * if transposed { 2 } else { 1 } }
+    }
+
+    fn rank(&self, packed: Packed) -> usize {
+        let x = nibbles(packed);
+        let n = self.n;
+        // A permutation's rank: each value's count of smaller values not
+        // yet used, in the factorial number system.
+        let mut rank = usize::from(x[0]);
+        for (k, ((size, block, place), count)) in self.blocks.iter().zip([self.lines.0, self.lines.1]).enumerate() {
+            let images = &x[1 + k * n..][..n];
+            let mut lines = 0;
+            let mut used = 0u32;
+            for b in 0..n / size {
+                let v = block[usize::from(images[b * size])];
+                lines = lines * (n / size - b) + (!used & ((1 << v) - 1)).count_ones() as usize;
+                used |= 1 << v;
+            }
+            for b in 0..n / size {
+                let mut used = 0u32;
+                for i in 0..*size {
+                    let v = place[usize::from(images[b * size + i])];
+                    lines = lines * (size - i) + (!used & ((1 << v) - 1)).count_ones() as usize;
+                    used |= 1 << v;
+                }
+            }
+            rank = rank * count + lines;
+        }
+        rank
+    }
+}
+
+/// What [`classes`] found: the group's order and its conjugacy classes (a
+/// representative and the size of each).
+pub(super) type Classes = (usize, Vec<(Motion, usize)>);
+
+/// How bands count the grids the motion `packed` fixes (`by_relabellings`):
+/// in bands of rows (`false`) or of columns (`true`), where there are two
+/// to four of them, each with whether the motion maps every band of it
+/// onto itself; in the order to try them: those it keeps first, then
+/// those with more bands (smaller bands, fewer fillings). Empty for a
+/// motion that transposes (it maps no band onto a band).
+pub(super) fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Vec<(bool, bool)> {
+    if packed & 1 == 1 {
+        return Vec::new();
+    }
+    let line = |k: usize| image(packed, k);
+    let rows = (2..=4).contains(&(n / h)).then(|| (false, (0..n).all(|r| line(r) / h == r / h), n / h));
+    let cols = (2..=4).contains(&(n / w)).then(|| (true, (0..n).all(|c| line(n + c) / w == c / w), n / w));
+    let mut ways: Vec<(bool, bool, usize)> = rows.into_iter().chain(cols).collect();
+    ways.sort_by_key(|&(transposed, keeps, bands)| (!keeps, std::cmp::Reverse(bands), transposed));
+    ways.into_iter().map(|(transposed, keeps, _)| (transposed, keeps)).collect()
+}
+
+/// The group the generators make, element by element (each numbered by
+/// [`Ranks`]), and its conjugacy classes; an error if the generators do
+/// not make every motion [`Ranks`] numbers, `None` if `stop` (polled now
+/// and then) came first. At most [`MAX_GROUP`] motions.
+pub(super) fn classes(
+    generators: &[Motion],
+    (h, w): (usize, usize),
+    extras: &[Cells],
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Classes>, CountError> {
+    let n = h * w;
+    let identity = pack(&(0..n * n).map(|i| i as u8).collect(), n);
+    let packed: Vec<Packed> = generators.iter().map(|g| pack(g, n)).collect();
+    let ranks = Ranks::new(n, (h, w), packed.iter().any(|g| g & 1 == 1));
+    let mut seen = vec![false; ranks.order];
+    seen[ranks.rank(identity)] = true;
+    let mut elements = vec![identity];
+    let mut next = 0;
+    while next < elements.len() {
+        let element = elements[next];
+        for &generator in &packed {
+            let product = compose_packed(generator, element, n);
+            let seen = &mut seen[ranks.rank(product)];
+            if !*seen {
+                *seen = true;
+                elements.push(product);
+            }
+        }
+        next += 1;
+        if next % (1 << 16) == 0 && stop() {
+            return Ok(None);
+        }
+    }
+    if elements.len() != ranks.order {
+        let why = format!("the geometric generators make {} motions, not {}", elements.len(), ranks.order);
+        return Err(CountError::NotASolution(why));
+    }
+    drop(seen);
+    // With extra groups, the motions that keep them, and generators of
+    // those; each motion's place in the list, by its rank or looked up.
+    let (packed, index): (Vec<Packed>, Box<dyn Fn(Packed) -> usize>) = if extras.is_empty() {
+        let mut place = vec![0u32; ranks.order];
+        for (e, &element) in elements.iter().enumerate() {
+            place[ranks.rank(element)] = e as u32;
+        }
+        (packed, Box::new(move |p| place[ranks.rank(p)] as usize))
+    } else {
+        // Every group of the layout, which an extra group may map onto.
+        let sudoku = Puzzle::sudoku(h, w).expect("a Sudoku layout");
+        let own = sudoku.groups().iter().map(|g| g.cells.iter().fold([0; 4], |set, c| with(set, c.row * n + c.col)));
+        let groups: HashSet<Cells> = extras.iter().copied().chain(own).collect();
+        elements.retain(|&element| keeps(element, n, extras, &groups));
+        let place: HashMap<Packed, usize> = elements.iter().enumerate().map(|(e, &p)| (p, e)).collect();
+        let index = move |p| place[&p];
+        (subgroup_generators(&elements, n, &index), Box::new(index))
+    };
+    // Conjugacy classes: each element joined with its conjugates by the
+    // generators.
+    let mut sets = DisjointSets::new(elements.len());
+    let inverses: Vec<Packed> = packed.iter().map(|&g| pack(&inverse(&unpack(g, n)), n)).collect();
+    for (e, &element) in elements.iter().enumerate() {
+        if e % (1 << 16) == 0 && stop() {
+            return Ok(None);
+        }
+        for (&generator, &inverse) in packed.iter().zip(&inverses) {
+            let conjugate = compose_packed(generator, compose_packed(element, inverse, n), n);
+            sets.join(e, index(conjugate));
+        }
+    }
+    // Each class's size and representative: an element that keeps the
+    // bands or the stacks where the class has one (bands count them with
+    // the fewest bands enumerated).
+    let keeps = |packed| banding(packed, n, h, w).first().is_some_and(|&(_, keeps)| keeps);
+    let mut sizes: HashMap<usize, (usize, Packed)> = HashMap::new();
+    for (e, &element) in elements.iter().enumerate() {
+        let (size, representative) = sizes.entry(sets.find(e)).or_insert((0, element));
+        *size += 1;
+        if !keeps(*representative) && keeps(element) {
+            *representative = element;
+        }
+    }
+    let mut classes: Vec<(Motion, usize)> =
+        sizes.into_values().map(|(size, representative)| (unpack(representative, n), size)).collect();
+    classes.sort();
+    Ok(Some((elements.len(), classes)))
+}
+
+/// Whether the packed motion maps each extra group onto one of `groups`
+/// (the layout's).
+fn keeps(packed: Packed, n: usize, extras: &[Cells], groups: &HashSet<Cells>) -> bool {
+    let x = nibbles(packed);
+    let image = |cell: usize| {
+        let (r, c) = (usize::from(x[1 + cell / n]), usize::from(x[1 + n + cell % n]));
+        if x[0] == 1 {
+            c * n + r
+        } else {
+            r * n + c
+        }
+    };
+    extras.iter().all(|set| {
+        let cells = (0..n * n).filter(|&cell| set[cell / 64] >> (cell % 64) & 1 == 1);
+        groups.contains(&cells.fold([0; 4], |image_set, cell| with(image_set, image(cell))))
+    })
+}
+
+/// Generators of the group `elements` (closed under composition, the
+/// identity first), `index` the place of each: each element not yet
+/// reached by those before it is added, and what they reach found again.
+fn subgroup_generators(elements: &[Packed], n: usize, index: &dyn Fn(Packed) -> usize) -> Vec<Packed> {
+    let mut generators = Vec::new();
+    let mut reached = vec![false; elements.len()];
+    reached[0] = true;
+    for e in 1..elements.len() {
+        if reached[e] {
+            continue;
+        }
+        generators.push(elements[e]);
+        reached.fill(false);
+        reached[0] = true;
+        let mut queue = vec![elements[0]];
+        while let Some(element) = queue.pop() {
+            for &generator in &generators {
+                let product = compose_packed(generator, element, n);
+                if !std::mem::replace(&mut reached[index(product)], true) {
+                    queue.push(product);
+                }
+            }
+        }
+    }
+    generators
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn motions_pack_and_unpack() {
+        let puzzle = Puzzle::sudoku(3, 3).unwrap();
+        for generator in generators(&puzzle, true).unwrap() {
+            assert_eq!(unpack(pack(&generator, 9), 9), generator);
+        }
+    }
+
+    #[test]
+    fn packed_motions_compose_as_their_cells_do() {
+        for (h, w) in [(2, 2), (2, 3), (3, 3)] {
+            let n = h * w;
+            let generators = generators(&Puzzle::sudoku(h, w).unwrap(), true).unwrap();
+            let mut motions = generators.clone();
+            for a in &generators {
+                motions.extend(generators.iter().map(|b| compose(a, b)));
+            }
+            for a in &motions {
+                for b in &motions {
+                    assert_eq!(compose_packed(pack(a, n), pack(b, n), n), pack(&compose(a, b), n), "{h}x{w}");
+                }
+            }
+        }
+    }
+
+    /// 9x9: 3,359,232 symmetries in 275 conjugacy classes (Russell &
+    /// Jarvis 2006). Too slow for the debug build; `.ci/run` runs it in
+    /// release.
+    #[test]
+    #[ignore]
+    fn the_nine_by_nine_group_has_275_classes() {
+        let puzzle = Puzzle::sudoku(3, 3).unwrap();
+        let (group, classes) = classes(&generators(&puzzle, true).unwrap(), (3, 3), &[], &|| false).unwrap().unwrap();
+        assert_eq!((group, classes.len()), (3_359_232, 275));
+        assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), group);
+        // Sudoku X: 96 of them keep the diagonals (Mathimagics, enjoysudoku
+        // forum, "SudokuX (Diagonal Sudoku)", 2018).
+        let extras = extra_groups(&puzzle.clone().with_diagonals()).unwrap();
+        let (group, x_classes) =
+            super::classes(&generators(&puzzle, true).unwrap(), (3, 3), &extras, &|| false).unwrap().unwrap();
+        assert_eq!(group, 96);
+        assert_eq!(x_classes.iter().map(|c| c.1).sum::<usize>(), group);
+    }
+
+    #[test]
+    fn the_geometric_groups_have_their_orders() {
+        for (h, w, transpose, order) in [(2, 2, true, 128), (2, 2, false, 64), (2, 3, true, 3456), (3, 2, false, 3456)]
+        {
+            let puzzle = Puzzle::sudoku(h, w).unwrap();
+            let (group, classes) =
+                classes(&generators(&puzzle, transpose).unwrap(), (h, w), &[], &|| false).unwrap().unwrap();
+            assert_eq!(group, order, "{h}x{w}");
+            assert_eq!(super::order(&puzzle, transpose && h == w), Some(order as u128));
+            assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), order);
+        }
+    }
+}
