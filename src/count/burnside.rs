@@ -122,7 +122,8 @@ pub fn count(
     let Counts { all, fixed, banded, done, quick, bands } = counts;
     let extras = extra_groups(puzzle)?;
     let (h, w) = puzzle.boxes().expect("boxes");
-    let generators = generators(&Puzzle::sudoku(h, w).expect("a Sudoku layout"), transpose)?;
+    let sudoku = Puzzle::sudoku(h, w).expect("a Sudoku layout");
+    let generators = generators(&sudoku, transpose)?;
     // Bands know nothing of the extra groups.
     let bands = bands && extras.is_empty();
     let transposed = transpose && puzzle.boxes().is_some_and(|(h, w)| h == w);
@@ -133,7 +134,7 @@ pub fn count(
              this layout has {order}"
         )));
     }
-    let Some((group, classes)) = classes(&generators, (h, w), &extras, stop)? else { return Ok(None) };
+    let Some((group, classes)) = classes(&generators, &sudoku, &extras, stop)? else { return Ok(None) };
     let mut found = Vec::with_capacity(classes.len());
     let mut banded_classes = 0;
     let mut sum = BigUint::default();

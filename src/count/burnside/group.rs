@@ -283,16 +283,17 @@ pub(super) fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Vec<(bool
     ways.into_iter().map(|(transposed, keeps, _)| (transposed, keeps)).collect()
 }
 
-/// The group the generators make, element by element (each numbered by
-/// [`Ranks`]), and its conjugacy classes; an error if the generators do
+/// The group the generators make on the blank layout `sudoku`, element by
+/// element (each numbered by [`Ranks`]), and its conjugacy classes; an error if the generators do
 /// not make every motion [`Ranks`] numbers, `None` if `stop` (polled now
 /// and then) came first. At most [`MAX_GROUP`] motions.
 pub(super) fn classes(
     generators: &[Motion],
-    (h, w): (usize, usize),
+    sudoku: &Puzzle,
     extras: &[Cells],
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Classes>, CountError> {
+    let (h, w) = sudoku.boxes().expect("a Sudoku layout");
     let n = h * w;
     let identity = pack(&(0..n * n).map(|i| i as u8).collect(), n);
     let packed: Vec<Packed> = generators.iter().map(|g| pack(g, n)).collect();
@@ -331,7 +332,6 @@ pub(super) fn classes(
         (packed, Box::new(move |p| place[ranks.rank(p)] as usize))
     } else {
         // Every group of the layout, which an extra group may map onto.
-        let sudoku = Puzzle::sudoku(h, w).expect("a Sudoku layout");
         let own = sudoku.groups().iter().map(|g| g.cells.iter().fold([0; 4], |set, c| with(set, c.row * n + c.col)));
         let groups: HashSet<Cells> = extras.iter().copied().chain(own).collect();
         elements.retain(|&element| keeps(element, n, extras, &groups));
@@ -451,14 +451,14 @@ mod tests {
     #[ignore]
     fn the_nine_by_nine_group_has_275_classes() {
         let puzzle = Puzzle::sudoku(3, 3).unwrap();
-        let (group, classes) = classes(&generators(&puzzle, true).unwrap(), (3, 3), &[], &|| false).unwrap().unwrap();
+        let (group, classes) = classes(&generators(&puzzle, true).unwrap(), &puzzle, &[], &|| false).unwrap().unwrap();
         assert_eq!((group, classes.len()), (3_359_232, 275));
         assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), group);
         // Sudoku X: 96 of them keep the diagonals (Mathimagics, enjoysudoku
         // forum, "SudokuX (Diagonal Sudoku)", 2018).
         let extras = extra_groups(&puzzle.clone().with_diagonals()).unwrap();
         let (group, x_classes) =
-            super::classes(&generators(&puzzle, true).unwrap(), (3, 3), &extras, &|| false).unwrap().unwrap();
+            super::classes(&generators(&puzzle, true).unwrap(), &puzzle, &extras, &|| false).unwrap().unwrap();
         assert_eq!(group, 96);
         assert_eq!(x_classes.iter().map(|c| c.1).sum::<usize>(), group);
     }
@@ -469,7 +469,7 @@ mod tests {
         {
             let puzzle = Puzzle::sudoku(h, w).unwrap();
             let (group, classes) =
-                classes(&generators(&puzzle, transpose).unwrap(), (h, w), &[], &|| false).unwrap().unwrap();
+                classes(&generators(&puzzle, transpose).unwrap(), &puzzle, &[], &|| false).unwrap().unwrap();
             assert_eq!(group, order, "{h}x{w}");
             assert_eq!(super::order(&puzzle, transpose && h == w), Some(order as u128));
             assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), order);

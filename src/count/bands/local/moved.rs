@@ -88,6 +88,18 @@ impl Moved {
         }
         Some(union)
     }
+
+    /// A cycle of `k` bands' unions, each with the fillings of its first
+    /// band's signatures that make it ([`Moved::cycle`]).
+    fn unions(&self, tally: &HashMap<u128, u64>, k: usize, n: usize) -> HashMap<u128, u128> {
+        let mut unions: HashMap<u128, u128> = HashMap::new();
+        for (&signature, &fillings) in tally {
+            if let Some(union) = self.cycle(signature, k, n) {
+                *unions.entry(union).or_default() += u128::from(fillings);
+            }
+        }
+        unions
+    }
 }
 
 impl Local {
@@ -128,15 +140,7 @@ impl Local {
         let tabled = blank.map(|blank| &blank.tabled);
         let k = long.len();
         let unions = match tally(long[0]) {
-            Some(tally) => {
-                let mut unions: HashMap<u128, u128> = HashMap::new();
-                for (&signature, &fillings) in tally {
-                    if let Some(union) = moved.cycle(signature, k, n) {
-                        *unions.entry(union).or_default() += u128::from(fillings);
-                    }
-                }
-                unions
-            }
+            Some(tally) => moved.unions(tally, k, n),
             None => {
                 let Some(tabled) = tabled else {
                     return Ok(Outcome::TooLarge("a free band needs the blank layout's table".into()));
@@ -196,13 +200,7 @@ impl Local {
             .iter()
             .map(|cycle| {
                 let tally = &tallied[own.iter().position(|&b| b == cycle[0]).expect("tallied")].0;
-                let mut unions: HashMap<u128, u128> = HashMap::new();
-                for (&signature, &fillings) in tally {
-                    if let Some(union) = moved.cycle(signature, cycle.len(), n) {
-                        *unions.entry(union).or_default() += u128::from(fillings);
-                    }
-                }
-                unions
+                moved.unions(tally, cycle.len(), n)
             })
             .collect();
         // Halves of about as many bands each.
