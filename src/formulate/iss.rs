@@ -349,11 +349,19 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
                     ))
                 }
             },
-            LineRule::FirstHidden(target) => match full_line(cells, n) {
-                Some((line, false)) => format!(".HiddenSkyscraper~{line}~{}~", value(*target)),
-                Some((line, true)) => format!(".HiddenSkyscraper~{line}~~{}", value(*target)),
-                None => return Err(refuse("a hidden skyscraper clue along cells that are not a row or column")),
-            },
+            // Several digits: an `Or` of one clue each, as ISS has them.
+            LineRule::FirstHidden(targets) => {
+                let clues = (1..=64).filter(|d| targets >> (d - 1) & 1 == 1).map(|d| match full_line(cells, n) {
+                    Some((line, false)) => Ok(format!(".HiddenSkyscraper~{line}~{}~", value(d))),
+                    Some((line, true)) => Ok(format!(".HiddenSkyscraper~{line}~~{}", value(d))),
+                    None => Err(refuse("a hidden skyscraper clue along cells that are not a row or column")),
+                });
+                let clues: String = clues.collect::<Result<_, _>>()?;
+                match targets.count_ones() {
+                    1 => clues,
+                    _ => format!(".Or{clues}.End"),
+                }
+            }
         },
         Constraint::Exactly { cells, counts } if counts.iter().all(|&(_, t)| t >= 1) => {
             let values = counts.iter().flat_map(|&(d, t)| std::iter::repeat_n(value(d), usize::from(t)));

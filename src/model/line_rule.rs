@@ -51,8 +51,14 @@ pub enum LineRule {
     /// none ("0-valued cells do not count as skyscrapers").
     Skyline(u8),
     /// ISS's `HiddenSkyscraper`: the first cell lower than a cell before it
-    /// (hidden behind it, seen from the line's start) holds the number.
-    FirstHidden(u8),
+    /// (hidden behind it, seen from the line's start) holds one of these
+    /// digits (digit `d` at bit `d - 1`): the clue's one digit, or several
+    /// for an `Or` of clues on the same line ([`Constraint::AnyOf`]
+    /// merged into one rule by [`Puzzle::add_constraint`]).
+    ///
+    /// [`Constraint::AnyOf`]: super::Constraint::AnyOf
+    /// [`Puzzle::add_constraint`]: super::Puzzle::add_constraint
+    FirstHidden(u64),
     /// ISS's `DutchFlatmates` down a column of `n` digits (given): each
     /// middle digit (`n / 2` rounded up) has a 1 directly before it or an
     /// `n` directly after it.
@@ -131,11 +137,11 @@ impl LineRule {
                 });
                 seen.count() == usize::from(target)
             }
-            LineRule::FirstHidden(target) => {
+            LineRule::FirstHidden(targets) => {
                 let mut tallest = 0;
                 for &d in digits {
                     if d < tallest {
-                        return d == target;
+                        return targets >> (d - 1) & 1 == 1;
                     }
                     tallest = d;
                 }
@@ -154,7 +160,19 @@ impl fmt::Display for LineRule {
             }
             LineRule::Rellik { sum, first } => write!(f, "no digits summing to {sum}{}", of_values(*first)),
             LineRule::Balanced(_) => write!(f, "as many even as odd and low as high digits"),
-            LineRule::FirstHidden(t) => write!(f, "first hidden skyscraper {t}"),
+            LineRule::FirstHidden(targets) => {
+                let digits: Vec<u32> = (1..=64).filter(|d| targets >> (d - 1) & 1 == 1).collect();
+                match &digits[..] {
+                    [.., last] if digits.len() > 1 => {
+                        write!(
+                            f,
+                            "first hidden skyscraper {} or {last}",
+                            itertools::join(&digits[..digits.len() - 1], ", ")
+                        )
+                    }
+                    _ => write!(f, "first hidden skyscraper {}", itertools::join(&digits, "")),
+                }
+            }
             LineRule::Skyline(t) => write!(f, "{t} buildings visible (0s are none)"),
             LineRule::Lunchbox { sum, first } => write!(f, "lunchbox {sum}{}", of_values(*first)),
             LineRule::Flatmates(n) => write!(f, "each {} beside a 1 before or a {n} after", n.div_ceil(2)),

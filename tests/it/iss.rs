@@ -431,6 +431,12 @@ fn grids_of_values_from_zero_count_as_the_oracle() {
         // The first cell lower than one before it holds the value.
         (".HiddenSkyscraper~R1~0~", |v| first_hidden(&v[..4]) == Some(0)),
         (".HiddenSkyscraper~C2~~1", |v| first_hidden(&[v[13], v[9], v[5], v[1]]) == Some(1)),
+        // An alternative of clues on one line: one of their values (one
+        // rule, merged); on two lines: either clue.
+        (".Or.HiddenSkyscraper~R1~0~.HiddenSkyscraper~R1~2~.End", |v| matches!(first_hidden(&v[..4]), Some(0 | 2))),
+        (".Or.HiddenSkyscraper~R1~0~.HiddenSkyscraper~R2~~2.End", |v| {
+            first_hidden(&v[..4]) == Some(0) || first_hidden(&[v[7], v[6], v[5], v[4]]) == Some(2)
+        }),
         // 0s are no buildings: the ground is 0.
         (".Skyscraper~R1~2~", |v| {
             let mut tallest = 0;

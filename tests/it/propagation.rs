@@ -13,7 +13,7 @@
 use satsudoku::count::enumerate::Prober;
 use satsudoku::encode::{encode, Encoding, LineEncoding, SumEncoding};
 use satsudoku::model::rules::{by_keyword, Args, Context};
-use satsudoku::model::{Cell, Constraint, Puzzle};
+use satsudoku::model::{Alternative, Cell, Constraint, Puzzle};
 
 use super::common::{lines, rng, row, Draw, Rng};
 
@@ -378,6 +378,30 @@ fn rules() -> Vec<(&'static str, f64, Make)> {
                         let round: Vec<u8> = l[start..].iter().chain(&l[..start]).copied().collect();
                         splits(&round, target)
                     })
+                };
+                (puzzle, k, Box::new(accepts) as Accepts)
+            }),
+        ),
+        (
+            "hidden-skyscraper, an alternative of clues (one rule of their digits)",
+            0.0,
+            Box::new(|rng: &mut Rng| {
+                let k = 4 + rng.below(3);
+                let targets: Vec<u8> = (1..=N as u8).filter(|_| rng.below(2) == 0).collect();
+                let mut puzzle = Puzzle::blank(N).unwrap();
+                let clue = |t: u8| {
+                    let mut branch = puzzle.branch();
+                    let args = Args { cells: row(k), value: Some(i64::from(t)), ..Args::default() };
+                    (by_keyword("hidden-skyscraper").unwrap().build)(&mut branch, &args, &mut Context::new()).unwrap();
+                    Alternative { constraints: branch.constraints().to_vec(), ..Alternative::default() }
+                };
+                let alternatives = targets.iter().map(|&t| clue(t)).collect();
+                puzzle.add_constraint(Constraint::AnyOf { alternatives }).unwrap();
+                // Merged: no selectors left to weaken the propagation.
+                assert!(targets.is_empty() || !matches!(puzzle.constraints()[0], Constraint::AnyOf { .. }));
+                let accepts = move |l: &[u8]| {
+                    let first = (1..l.len()).find(|&i| l[..i].iter().any(|&b| b > l[i]));
+                    first.is_some_and(|i| targets.contains(&l[i]))
                 };
                 (puzzle, k, Box::new(accepts) as Accepts)
             }),

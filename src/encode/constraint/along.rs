@@ -185,10 +185,10 @@ pub(super) fn encode_along(
             };
             automaton::encode_line(cells, n, (1, 0), step, |&(_, seen)| seen == target, spelling, out);
         }
-        LineRule::FirstHidden(target) => {
+        LineRule::FirstHidden(targets) => {
             let step = |sight: &Sight, d: Digit| match *sight {
                 Sight::Found => Some(Sight::Found),
-                Sight::Visible(tallest) if d < tallest => (d == target).then_some(Sight::Found),
+                Sight::Visible(tallest) if d < tallest => (targets >> (d - 1) & 1 == 1).then_some(Sight::Found),
                 Sight::Visible(_) => Some(Sight::Visible(d)),
             };
             automaton::encode_line(cells, n, Sight::Visible(0), step, |s| *s == Sight::Found, spelling, out);

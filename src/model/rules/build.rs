@@ -440,7 +440,7 @@ pub(super) fn hidden_skyscraper(p: &mut Puzzle, a: &Args) -> Result<(), RuleErro
     if value + shift == 0 {
         return Err(RuleError::value("a hidden skyscraper's digit is one of 1..N, not 0"));
     }
-    let rule = LineRule::FirstHidden((value + shift) as Digit);
+    let rule = LineRule::FirstHidden(1 << (value + shift - 1));
     p.add_constraint(Constraint::Along { rule, cells: a.cells.clone() }).map_err(RuleError::from)
 }
 
