@@ -34,6 +34,12 @@ pub(super) struct Branches {
     pub(super) pending: Vec<u32>,
 }
 
+/// Whether a set of this weight is open: no literal true, some open (an
+/// empty one is a conflict propagation reports).
+pub(super) fn is_open(weight: u16) -> bool {
+    weight > 0 && weight < TRUE_WEIGHT
+}
+
 /// Above the size of any set (at most 64 cells or digits), so that a set
 /// with a true literal weighs more than every open set; a set of 64 true
 /// literals still fits in 16 bits.
@@ -144,13 +150,6 @@ impl Branches {
         } else {
             1u16.wrapping_neg()
         }
-    }
-
-    /// The set with no true literal and the fewest open ones among those
-    /// that hold `var`'s positive literal, if any.
-    pub(super) fn smallest_open_with(&self, var: usize) -> Option<usize> {
-        let sets = self.sets_of.of(var).iter().map(|&set| set as usize);
-        sets.filter(|&set| self.weight[set] < TRUE_WEIGHT).min_by_key(|&set| self.weight[set])
     }
 
     /// The first set with no true literal and the fewest open ones, or

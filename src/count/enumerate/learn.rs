@@ -79,7 +79,8 @@ pub(super) const WINDOW: u64 = 1024;
 /// While it learns, the engine branches where conflicts were (VSIDS,
 /// Moskewicz et al. 2001): each variable met in a conflict's analysis
 /// gains activity, by an amount that grows by 1/0.95 every conflict, so
-/// recent conflicts weigh most.
+/// recent conflicts weigh most; a set's activity is its open literals'
+/// (`Enumerate::choose_active`).
 pub(super) struct Learning {
     pub(super) mode: Learn,
     pub(super) on: bool,
