@@ -58,7 +58,26 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
         (0, false) => format!("~{values}"),
         _ => format!("~0-{}", values - 1),
     };
-    let mut items = vec![format!(".Shape~{n}x{n}{range}")];
+    // A grid with no rows and no columns is ISS's `Raw` grid type (no
+    // regions either: ISS has them only on a Sudoku grid).
+    let has = |kind: GroupKind| puzzle.groups().iter().any(|g| g.kind == kind);
+    let raw = match (has(GroupKind::Row), has(GroupKind::Column)) {
+        (true, true) => false,
+        (false, false) if puzzle.boxes().is_none() && !has(GroupKind::Region) => true,
+        (false, false) => return Err(refuse("regions on a grid without rows and columns")),
+        _ => return Err(refuse("rows without columns, or columns without rows")),
+    };
+    let mut items = vec![match (raw, range.is_empty()) {
+        (false, _) => format!(".Shape~{n}x{n}{range}"),
+        (true, true) => format!(".Shape~{n}x{n}~~Raw"),
+        (true, false) => format!(".Shape~{n}x{n}{range}~Raw"),
+    }];
+    if raw {
+        // Rules are written as on any grid; the reader checks each is one
+        // it reads on a Raw grid.
+        items.extend(rules(puzzle, values, shift)?);
+        return Ok(items.join("\n") + "\n");
+    }
     let regions: Vec<&Vec<Cell>> =
         puzzle.groups().iter().filter(|g| g.kind == GroupKind::Region).map(|g| &g.cells).collect();
     let layout = |pieces: &[Vec<Cell>]| -> Result<String, Unsupported> {
@@ -105,6 +124,14 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
             }
         }
     }
+    items.extend(rules(puzzle, values, shift)?);
+    Ok(items.join("\n") + "\n")
+}
+
+/// The items of the puzzle's extra groups, givens, constraints and
+/// relations (after its shape and layout).
+fn rules(puzzle: &Puzzle, values: usize, shift: i64) -> Result<Vec<String>, Unsupported> {
+    let mut items = Vec::new();
     for group in puzzle.groups() {
         match group.kind {
             GroupKind::Extra => items.push(format!(".AllDifferent~{}", ids(&group.cells))),
@@ -126,7 +153,7 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
     for r in puzzle.relations() {
         items.push(relation_item(values, shift, r)?);
     }
-    Ok(items.join("\n") + "\n")
+    Ok(items)
 }
 
 /// The item of relation `r` on a grid of `values` values, whose digits

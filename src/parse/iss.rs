@@ -62,6 +62,27 @@ const FROM_ZERO: &[&str] = &[
     "PillArrow", "ConnectedValues",
 ];
 
+/// The types read on a `Raw` grid (`Shape~9x9~~Raw`: ISS's grid type with
+/// no rows, columns or boxes, values free to repeat): those whose meaning
+/// there is checked against ISS's handlers, with `tests/it/iss.rs`'s 3x3
+/// oracle. The others are refused by name there.
+#[rustfmt::skip]
+const RAW: &[&str] = &[
+    "", "Shape", "SearchPriority", "Or", "And", "End",
+    "ContainExact", "ContainAtLeast", "Sum", "Cage", "Arrow", "SameValues", "AllDifferent",
+    "Thermo", "WhiteDot", "BlackDot", "GreaterThan", "Palindrome", "Pair",
+];
+
+/// ISS's types that only a Sudoku grid has (their `REQUIRES_SUDOKU_GRID`,
+/// the outside clues' through `OutsideConstraintBase`): ISS refuses them
+/// on a `Raw` grid.
+#[rustfmt::skip]
+const SUDOKU_GRID_ONLY: &[&str] = &[
+    "AntiKing", "AntiKnight", "ChaosConstruction", "Diagonal", "DisjointSets", "Doppelganger",
+    "FullRankTies", "Indexing", "Jigsaw", "NoBoxes", "RegionSameValues", "RegionSize", "Windoku",
+    "LittleKiller", "XSum", "Sandwich", "Skyscraper", "HiddenSkyscraper", "NumberedRoom", "FullRank",
+];
+
 /// The types read on a grid of more values than its side (`Shape~6x6~9`)
 /// or with regions of another size (`RegionSize`): those whose meaning
 /// there was checked against ISS's handlers (the values listed, sums,
@@ -123,7 +144,7 @@ impl Node<'_> {
 /// how satsudoku reads it. docs/rules.md shows this table ([`markdown`]).
 pub const TYPES: &[(&str, Reading)] = &[
     ("Given", Reading::Read("a given digit, or the cell's candidates (several givens of a cell: their intersection); `.Given~R1C1_5` and `.~R1C1_5` alike, as ISS reads an item without a type")),
-    ("Shape", Reading::Read("an N x N grid with values 1..V or 0..V-1, V = N unless given and at least N (`9x9~0-8`, `6x6~9`: see \"Values from 0\" and \"More values than the side\" below; boxes as ISS chooses them); rectangles, other ranges and grid types are refused")),
+    ("Shape", Reading::Read("an N x N grid with values 1..V or 0..V-1, V = N unless given and at least N (`9x9~0-8`, `6x6~9`: see \"Values from 0\" and \"More values than the side\" below; boxes as ISS chooses them); the grid type `Raw` (`9x9~~Raw`: no rows, columns or boxes, values may repeat; see \"Raw grids\" below); rectangles and other ranges are refused")),
     ("NoBoxes", Reading::Read("no boxes: a Latin square (with jigsaw regions, if any)")),
     ("Jigsaw", Reading::Read("irregular regions: they replace the boxes with `NoBoxes`, else they are extra regions")),
     ("Thermo", Reading::Read("`thermo`")),
@@ -639,7 +660,7 @@ impl Reader<'_> {
         if !self.items.iter().any(|i| i.kind.text == "Replicate") {
             return self.build();
         }
-        let (n, _, _) = self.side()?;
+        let (n, _, _, _) = self.side()?;
         let items = self.replicated(self.items, n, 0)?;
         Reader { name: self.name, items: &items }.build()
     }
@@ -770,12 +791,22 @@ impl Reader<'_> {
             }
         }
         let tree = self.tree()?;
-        let (n, values, from_zero) = self.side()?;
+        let (n, values, from_zero, raw) = self.side()?;
+        if raw {
+            if let Some(item) = self.items.iter().find(|i| !RAW.contains(&i.kind.text.as_str())) {
+                let why = match SUDOKU_GRID_ONLY.contains(&item.kind.text.as_str()) {
+                    true => "is only valid on a Sudoku grid (ISS refuses it on a Raw grid too)",
+                    false => "on a Raw grid: not read yet (its meaning there is not checked against ISS's)",
+                };
+                return Err(self.err(item.kind.pos, format!("ISS constraint {} {why}", item.kind.text)));
+            }
+        }
         let size = self.region_size(n, values)?;
         let no_boxes = self.items.iter().any(|i| i.kind.text == "NoBoxes");
-        let dims = box_dims(n, size).filter(|_| !no_boxes);
+        let dims = box_dims(n, size).filter(|_| !no_boxes && !raw);
         let plain = values == n && size == n;
         let mut p = match dims {
+            _ if raw => Puzzle::blank(n),
             Some((h, w)) if plain => Puzzle::sudoku(h, w),
             _ => Puzzle::latin(n),
         }
@@ -900,10 +931,11 @@ impl Reader<'_> {
     }
 
     /// The side, from the `Shape` items (9 if none), the number of values
-    /// (the side unless the shape says), and whether they run from 0
-    /// (`9x9~0-8`).
-    fn side(&self) -> Result<(usize, usize, bool), ParseError> {
-        let mut found: Option<(usize, usize, bool)> = None;
+    /// (the side unless the shape says), whether they run from 0
+    /// (`9x9~0-8`), and whether the grid type is `Raw` (`9x9~~Raw`: no
+    /// rows, columns or boxes).
+    fn side(&self) -> Result<(usize, usize, bool, bool), ParseError> {
+        let mut found: Option<(usize, usize, bool, bool)> = None;
         for item in self.items.iter().filter(|i| i.kind.text == "Shape") {
             let at = item.args.first().map_or(item.kind.pos, |w| w.pos);
             let spec: Vec<&str> = item.args.iter().map(|w| w.text.as_str()).collect();
@@ -936,18 +968,23 @@ impl Reader<'_> {
                 Some((values, zero)) if (rows..=crate::model::MAX_SIDE).contains(&values) => (values, zero),
                 _ => return Err(self.err(item.args[1].pos, format!("values {range} on a {rows}x{rows} grid: {RANGE}"))),
             };
-            if let Some(kind) = spec.get(2).filter(|k| !k.is_empty() && **k != "Sudoku") {
-                return Err(self.err(item.args[2].pos, format!("grid type {kind}: not read (only Sudoku grids)")));
-            }
+            let raw = match spec.get(2).copied() {
+                None | Some("Sudoku") => false,
+                Some("Raw") => true,
+                Some(kind) => {
+                    let why = format!("grid type {kind}: expected Sudoku or Raw (ISS's grid types)");
+                    return Err(self.err(item.args[2].pos, why));
+                }
+            };
             if spec.len() > 3 {
                 return Err(self.err(item.args[3].pos, "expected at most a shape, a value range and a grid type"));
             }
-            if found.is_some_and(|f| f != (rows, values, zero)) {
+            if found.is_some_and(|f| f != (rows, values, zero, raw)) {
                 return Err(self.err(at, "inconsistent Shape constraints"));
             }
-            found = Some((rows, values, zero));
+            found = Some((rows, values, zero, raw));
         }
-        Ok(found.unwrap_or((9, 9, false)))
+        Ok(found.unwrap_or((9, 9, false, false)))
     }
 
     /// The size of the boxes and jigsaw pieces: `RegionSize`'s, else the
