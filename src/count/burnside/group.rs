@@ -284,9 +284,10 @@ pub(super) fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Vec<(bool
 }
 
 /// The group the generators make on the blank layout `sudoku`, element by
-/// element (each numbered by [`Ranks`]), and its conjugacy classes; an error if the generators do
-/// not make every motion [`Ranks`] numbers, `None` if `stop` (polled now
-/// and then) came first. At most [`MAX_GROUP`] motions.
+/// element (each numbered by [`Ranks`]), and its conjugacy classes; an
+/// error if the generators do not make every motion [`Ranks`] numbers,
+/// `None` if `stop` (polled now and then) came first. At most
+/// [`MAX_GROUP`] motions.
 pub(super) fn classes(
     generators: &[Motion],
     sudoku: &Puzzle,

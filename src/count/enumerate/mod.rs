@@ -241,9 +241,9 @@ impl<'a> Enumerate<'a> {
     /// While learning (see `learn.rs`): the open set of the highest score,
     /// its open literals' activity (a literal's is its variable's) summed
     /// and divided by the square of their number, its literals by
-    /// activity, the one last
-    /// true first (phase saving); with no open set, the open primary
-    /// variable of the highest activity, both its values. It is ISS's
+    /// activity, the one last true first (phase saving); with no open
+    /// set, the open primary variable of the highest activity, both its
+    /// values. It is ISS's
     /// candidate selector (a cell's conflict score over its candidates)
     /// with VSIDS activities for conflict scores and the square of the
     /// candidates, and its fallback to the fewest candidates where scores
