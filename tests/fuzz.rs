@@ -352,6 +352,8 @@ fn samples() -> Samples {
         ".Replicate~",
         ".RegionSize~",
         ".RegionSameValues",
+        "~Raw",
+        ".Or.HiddenSkyscraper~",
     ];
     let first_of = |t: &str| iss.iter().find(|e| e["input"].as_str().unwrap().contains(t));
     let picked: Vec<&Value> = iss.iter().step_by(10).chain(newer.iter().filter_map(|t| first_of(t))).collect();

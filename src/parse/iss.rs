@@ -1608,7 +1608,7 @@ impl Reader<'_> {
                 let (sets, words) = self.number_first(item)?;
                 let cells = line(words)?;
                 // ISS's `splitCells`: the cells in order, `sets` sets of one size.
-                if sets < 1 || cells.len() % sets as usize != 0 {
+                if sets < 1 || cells.is_empty() || cells.len() % sets as usize != 0 {
                     let why = format!("{} cells do not split into {sets} sets of one size", cells.len());
                     return Err(self.err(item.args[0].pos, why));
                 }

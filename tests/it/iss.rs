@@ -327,6 +327,15 @@ fn first_hidden(values: &[i64]) -> Option<i64> {
     None
 }
 
+/// A `SameValues` with a number of sets and no cells is an error at its
+/// number, not a panic (found by the fuzzer: the sets' size was 0).
+#[test]
+fn same_values_without_cells_is_refused() {
+    let err = parse(".SameValues~21", "t", Some(Format::Iss)).unwrap_err();
+    assert_eq!((err.line, err.col), (1, 13), "{err}");
+    assert!(err.to_string().contains("0 cells do not split into 21 sets"), "{err}");
+}
+
 /// ISS's `Raw` grids (`Shape~3x3~~Raw`): no rows, columns or boxes, the
 /// values free to repeat; each rule ISS reads there counts as the test's
 /// own enumeration of all 3^9 grids of values (1-3, or 0-2 from 0) says.
