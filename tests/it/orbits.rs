@@ -337,6 +337,17 @@ fn bands_count_each_class_as_the_engine_does() {
     }
 }
 
+/// `count --up-to-symmetry` (with `more` options) on `text`: the count
+/// of `solutions` in `classes` conjugacy classes; its stderr, for what a
+/// literature test checks beyond them.
+fn comes_to(text: &str, more: &[&str], solutions: u64, classes: usize) -> String {
+    let args: Vec<&str> = ["--up-to-symmetry"].iter().chain(more).copied().collect();
+    let (stdout, stderr) = count(text, &args);
+    assert_eq!(stdout, format!("solutions({solutions}).\n"));
+    assert!(stderr.contains(&format!("in {classes} conjugacy classes")), "{stderr}");
+    stderr
+}
+
 /// 9x9: 5,472,730,538 essentially different grids (Russell & Jarvis
 /// 2006), 275 classes, the transposition's counted from the first band's
 /// signatures: 40 s in release (26.5 minutes by the engine alone). Run by
@@ -344,9 +355,7 @@ fn bands_count_each_class_as_the_engine_does() {
 #[test]
 #[ignore]
 fn nine_by_nine_comes_to_russell_and_jarvis() {
-    let (stdout, stderr) = count("size 9\n", &["--up-to-symmetry"]);
-    assert_eq!(stdout, "solutions(5472730538).\n");
-    assert!(stderr.contains("in 275 conjugacy classes"), "{stderr}");
+    let stderr = comes_to("size 9\n", &[], 5_472_730_538, 275);
     // Their class 37, the transposition's: 1,296 motions, each fixing
     // 30,258,432 x 9! grids.
     assert!(stderr.contains("1296 x 10980179804160"), "{stderr}");
@@ -359,9 +368,7 @@ fn nine_by_nine_comes_to_russell_and_jarvis() {
 #[test]
 #[ignore]
 fn eight_by_eight_comes_to_the_forum_count() {
-    let (stdout, stderr) = count("size 8\nbox 2x4\n", &["--up-to-symmetry"]);
-    assert_eq!(stdout, "solutions(1673187).\n");
-    assert!(stderr.contains("in 400 conjugacy classes"), "{stderr}");
+    let stderr = comes_to("size 8\nbox 2x4\n", &[], 1_673_187, 400);
     // The central motion (each band's rows swapped) is counted by its four
     // bands (the engine took 53 s): 1 x 2,283,043,553,280 fixed grids.
     assert!(stderr.contains(" 1 x 2283043553280 "), "{stderr}");
@@ -375,8 +382,6 @@ fn eight_by_eight_comes_to_the_forum_count() {
 #[test]
 #[ignore]
 fn nine_by_nine_without_transposition_comes_to_the_forum_count() {
-    let (stdout, stderr) = count("size 9\n", &["--up-to-symmetry", "--symmetry", "no-transpose"]);
-    assert_eq!(stdout, "solutions(10945437157).\n");
-    assert!(stderr.contains("in 484 conjugacy classes"), "{stderr}");
+    let stderr = comes_to("size 9\n", &["--symmetry", "no-transpose"], 10_945_437_157, 484);
     assert!(!stderr.contains("classes counted by bands: 0 of"), "{stderr}");
 }
