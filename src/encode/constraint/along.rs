@@ -47,23 +47,14 @@ pub(super) fn encode_along(
         LineRule::LoopSegments { sum: target, first } => {
             // For each offset c below the target, an automaton reading the
             // loop from its first cell as though a segment had already
-            // summed to c before it: the state is the open segment's sum,
-            // or dead once a digit overshoots. The loop splits exactly when
-            // some offset's automaton ends at c again (its last segment
-            // closes the first). Each automaton accepts every line, so its
-            // end state is fixed by the digits, and so is every auxiliary
-            // variable: one clause says some offset ends where it began.
-            let mut some = Vec::new();
-            for offset in 0..target {
-                let step = |state: &Option<u32>, d: Digit| {
-                    Some(state.and_then(|open| segment_step(open, value(d, first), target)))
-                };
-                let within =
-                    automaton::encode_line_within(cells, n, Some(offset), step, |_| true, usize::MAX, spelling, out);
-                let ends = within.expect("no limit");
-                some.extend(ends.iter().filter(|(end, _)| *end == Some(offset)).map(|&(_, lit)| lit));
-            }
-            out.add_clause(&some);
+            // summed to c before it (the state is the open segment's sum),
+            // accepting when it ends at c again: its last segment closes
+            // the first. The loop splits exactly when one of them accepts;
+            // the union is encoded domain consistent, every auxiliary
+            // variable fixed by the digits.
+            let starts: Vec<u32> = (0..target).collect();
+            let step = |&open: &u32, d: Digit| segment_step(open, value(d, first), target);
+            automaton::encode_line_any(cells, n, &starts, step, |k, &end| end == starts[k], spelling, out);
         }
         LineRule::Rellik { sum: target, first } => {
             // The sums below the target that some cells read so far make,

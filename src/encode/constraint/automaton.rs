@@ -185,3 +185,194 @@ pub(super) fn encode_reads<S: Clone + Eq + Hash>(
     let ends = layers.pop().expect("the last layer").into_iter().zip(&q[len]);
     Some(ends.filter_map(|(state, &lit)| Some((state, lit?))).collect())
 }
+
+/// Encodes "some one of several deterministic automata accepts the digits
+/// of `cells`": automaton `k` starts in `starts[k]`, steps by `step`
+/// (`None`: it dies) and accepts the end states `accept(k, state)` holds
+/// for. A line may be accepted by several of them, so the accepting runs
+/// cannot be told apart by their start variables alone; each automaton is
+/// encoded twice over:
+///
+/// - its *run*, whatever the line: `r[i][s]`, one state a layer (or
+///   dead), `r[i][s] & cell i = d -> r[i+1][step(s, d)]` and at most one
+///   state a layer, so that the digits fix every `r`; `acc`, the run ends
+///   in an accepting state, is then a literal the digits fix;
+/// - its *accepting run*, the layered graph of [`encode_reads`] pruned to
+///   the states that are reachable and reach an accepting end, with
+///   `g[i][s] <-> r[i][s] & acc` and `e <-> g[i][s] & cell i = d` for each
+///   edge, and the same supports, except that a digit's support is any
+///   edge on it of any automaton's layer `i`.
+///
+/// Unit propagation on the second part is that of one layered graph with
+/// several sources, so it is domain consistent on the union (a digit left
+/// in a cell lies on an edge whose states reach a source and an accepting
+/// end through edges whose digits are left); the first part keeps every
+/// auxiliary variable a function of the digits, so no count changes.
+pub(super) fn encode_line_any<S: Clone + Eq + Hash>(
+    cells: &[Cell],
+    n: usize,
+    starts: &[S],
+    step: impl Fn(&S, Digit) -> Option<S>,
+    accept: impl Fn(usize, &S) -> bool,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    let len = cells.len();
+    let x: Vec<Vec<Lit>> =
+        cells.iter().map(|&cell| (1..=n as Digit).map(|d| spelling.is(cell, d, out)).collect()).collect();
+    // Per cell and digit, the accepting edges on it, of every automaton.
+    let mut on: Vec<Vec<Vec<Lit>>> = vec![vec![Vec::new(); n]; len];
+    let mut accepted = Vec::new();
+    for (k, start) in starts.iter().enumerate() {
+        // The run's layers: live states by index, and where each state
+        // goes on each digit (`None`: dead, itself a state of the run).
+        let mut layers: Vec<Vec<S>> = vec![vec![start.clone()]];
+        let mut moves: Vec<Vec<Vec<Option<usize>>>> = Vec::with_capacity(len);
+        for i in 0..len {
+            let mut index: HashMap<S, usize> = HashMap::new();
+            let mut next: Vec<S> = Vec::new();
+            let layer_moves = layers[i]
+                .iter()
+                .map(|state| {
+                    (1..=n as Digit)
+                        .map(|d| {
+                            let to = step(state, d)?;
+                            Some(*index.entry(to.clone()).or_insert_with(|| {
+                                next.push(to);
+                                next.len() - 1
+                            }))
+                        })
+                        .collect()
+                })
+                .collect();
+            moves.push(layer_moves);
+            layers.push(next);
+        }
+        // The run: a variable per state and one for dead, per layer.
+        let r: Vec<Vec<Lit>> =
+            layers.iter().map(|layer| layer.iter().map(|_| out.new_var().positive()).collect()).collect();
+        let dead: Vec<Lit> = (0..=len).map(|_| out.new_var().positive()).collect();
+        out.add_clause(&[r[0][0]]);
+        out.add_clause(&[!dead[0]]);
+        for i in 0..len {
+            for (from, targets) in moves[i].iter().enumerate() {
+                for (d, to) in targets.iter().enumerate() {
+                    let next = to.map_or(dead[i + 1], |to| r[i + 1][to]);
+                    out.add_clause(&[!r[i][from], !x[i][d], next]);
+                }
+            }
+            out.add_clause(&[!dead[i], dead[i + 1]]);
+            let mut layer = r[i + 1].clone();
+            layer.push(dead[i + 1]);
+            at_most_one_defined(&layer, out);
+        }
+        // Which states are on an accepting run.
+        let mut alive: Vec<Vec<bool>> = layers.iter().map(|layer| vec![false; layer.len()]).collect();
+        for (s, state) in layers[len].iter().enumerate() {
+            alive[len][s] = accept(k, state);
+        }
+        for i in (0..len).rev() {
+            for (from, targets) in moves[i].iter().enumerate() {
+                if targets.iter().any(|to| to.is_some_and(|to| alive[i + 1][to])) {
+                    alive[i][from] = true;
+                }
+            }
+        }
+        if !alive[0][0] {
+            continue; // this automaton accepts no line
+        }
+        let ends: Vec<Lit> = (0..layers[len].len()).filter(|&s| alive[len][s]).map(|s| r[len][s]).collect();
+        let acc = match ends[..] {
+            [one] => one,
+            _ => {
+                let acc = out.new_var().positive();
+                for &end in &ends {
+                    out.add_clause(&[!end, acc]);
+                }
+                let mut some = vec![!acc];
+                some.extend(&ends);
+                out.add_clause(&some);
+                acc
+            }
+        };
+        accepted.push(acc);
+        // The accepting run: g <-> r & acc, on the live states.
+        let g: Vec<Vec<Option<Lit>>> = alive
+            .iter()
+            .zip(&r)
+            .map(|(live, run)| {
+                live.iter()
+                    .zip(run)
+                    .map(|(&live, &run)| {
+                        live.then(|| {
+                            let g = out.new_var().positive();
+                            out.add_clause(&[!g, run]);
+                            out.add_clause(&[!g, acc]);
+                            out.add_clause(&[!run, !acc, g]);
+                            g
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+        for i in 0..len {
+            let mut into: Vec<Vec<Lit>> = vec![Vec::new(); g[i + 1].len()];
+            for (from, targets) in moves[i].iter().enumerate() {
+                let Some(gs) = g[i][from] else { continue };
+                let mut out_of = vec![!gs];
+                for (d, to) in targets.iter().enumerate() {
+                    match to.and_then(|to| Some((to, g[i + 1][to]?))) {
+                        Some((to, gt)) => {
+                            let e = out.new_var().positive();
+                            out.add_clause(&[!e, gs]);
+                            out.add_clause(&[!e, x[i][d]]);
+                            out.add_clause(&[!e, gt]);
+                            out.add_clause(&[!gs, !x[i][d], e]);
+                            out_of.push(e);
+                            into[to].push(e);
+                            on[i][d].push(e);
+                        }
+                        None => out.add_clause(&[!gs, !x[i][d]]),
+                    }
+                }
+                out.add_clause(&out_of);
+            }
+            for (to, state) in g[i + 1].iter().enumerate() {
+                let Some(gt) = *state else { continue };
+                let mut support = vec![!gt];
+                support.extend(&into[to]);
+                out.add_clause(&support);
+            }
+        }
+    }
+    out.add_clause(&accepted);
+    for (i, digits) in on.iter().enumerate() {
+        for (d, edges) in digits.iter().enumerate() {
+            let mut support = vec![!x[i][d]];
+            support.extend(edges);
+            out.add_clause(&support);
+        }
+    }
+}
+
+/// At most one of `lits`: pairwise up to eight, else a ladder `p[j] <->
+/// p[j-1] | lits[j]` (defined both ways, so fixed by `lits`) with `p[j-1]
+/// -> !lits[j]`.
+fn at_most_one_defined(lits: &[Lit], out: &mut dyn ClauseSink) {
+    if lits.len() <= 8 {
+        super::at_most_one(lits, out);
+        return;
+    }
+    let mut before = lits[0];
+    for (j, &l) in lits.iter().enumerate().skip(1) {
+        out.add_clause(&[!before, !l]);
+        if j + 1 == lits.len() {
+            break;
+        }
+        let p = out.new_var().positive();
+        out.add_clause(&[!before, p]);
+        out.add_clause(&[!l, p]);
+        out.add_clause(&[!p, before, l]);
+        before = p;
+    }
+}
