@@ -317,10 +317,11 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     out.kind = ClauseKind::Constraint;
     let mut spelling = constraint::Spelling::new(&vars);
     let differ = constraint::Differ::new(puzzle);
-    for c in puzzle.constraints() {
+    for c in puzzle.constraints().iter().filter(|c| !matches!(c, crate::model::Constraint::Rank { .. })) {
         let (sum, lines, n) = (encoding.sum, encoding.lines, puzzle.digits());
         constraint::encode_constraint(c, &differ, sum, lines, n, &mut spelling, &mut out);
     }
+    constraint::encode_ranks(puzzle, &mut spelling, &mut out);
     out.kind = ClauseKind::Cage;
     constraint::encode_cages(puzzle, encoding.sum, &mut spelling, &mut out);
     out.kind = ClauseKind::Given;

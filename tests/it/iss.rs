@@ -749,12 +749,12 @@ fn full_rank_counts_as_the_oracle() {
     assert_eq!(all.len(), 288);
     let mut r = rng(41);
     let mut counter = Counter::new(Plan::new(Encoding::default()));
-    let mut nonzero = 0;
-    for case in 0..40 {
+    let (mut nonzero, mut same_first) = (0, 0);
+    for case in 0..150 {
         let mode = ["none", "only-unclued", "any"][case % 3];
         let from = &all[r.below(all.len())];
         let mut clues: Vec<(usize, usize)> = Vec::new();
-        for _ in 0..1 + r.below(3) {
+        for _ in 0..1 + r.below(5) {
             let i = r.below(lines.len());
             let k = if r.below(4) == 0 { 1 + r.below(16) } else { rank(from, i) };
             if !clues.iter().any(|c| c.0 == i) {
@@ -776,8 +776,14 @@ fn full_rank_counts_as_the_oracle() {
         let tally = counter.count(&puzzle, &mut ()).unwrap();
         assert_eq!(tally.count.to_string(), expected.to_string(), "{text}");
         nonzero += usize::from(expected > 0);
+        // Clues whose readings start with one digit (ranked among themselves).
+        let firsts = |k: usize| (k - 1) / 4;
+        same_first += usize::from(
+            expected > 0
+                && clues.iter().enumerate().any(|(a, x)| clues[..a].iter().any(|y| firsts(x.1) == firsts(y.1))),
+        );
     }
-    assert!(nonzero >= 20, "{nonzero} cases with solutions");
+    assert!(nonzero >= 60 && same_first >= 10, "{nonzero} cases with solutions, {same_first} ranked among themselves");
 }
 
 /// ISS's `Or` and `And` on 4x4, against the test's own count: at least

@@ -149,11 +149,33 @@ pub(super) struct Spelling<'a> {
     vars: &'a VarMap,
     /// Defined variables `e <-> cell = d` for spellings of several literals.
     defined: HashMap<(Cell, Digit), Lit>,
+    /// Order literals made so far: `at_most[cell][t - 1]`, the cell's digit is at most `t`.
+    at_most: HashMap<Cell, Vec<Lit>>,
 }
 
 impl<'a> Spelling<'a> {
     pub(super) fn new(vars: &'a VarMap) -> Spelling<'a> {
-        Spelling { vars, defined: HashMap::new() }
+        Spelling { vars, defined: HashMap::new(), at_most: HashMap::new() }
+    }
+
+    /// A literal true exactly when `cell`'s digit is at most `t` (`1 <= t <
+    /// n`, digits `1..=n`), defined by the digits and made once a cell for
+    /// every rule that compares digits.
+    pub(super) fn at_most(&mut self, cell: Cell, t: usize, n: usize, out: &mut dyn ClauseSink) -> Lit {
+        if !self.at_most.contains_key(&cell) {
+            let lits: Vec<Lit> = (1..n)
+                .map(|t| {
+                    let v = out.new_var().positive();
+                    for d in 1..=n {
+                        let is = self.is(cell, d as Digit, out);
+                        out.add_clause(&[!is, if d <= t { v } else { !v }]);
+                    }
+                    v
+                })
+                .collect();
+            self.at_most.insert(cell, lits);
+        }
+        self.at_most[&cell][t - 1]
     }
 
     /// Literals whose disjunction says "`cell` does not hold `d`".
@@ -180,6 +202,24 @@ impl<'a> Spelling<'a> {
         self.defined.insert((cell, d), e);
         e
     }
+}
+
+/// `puzzle`'s full rank clues (those of the whole grid, not inside an
+/// alternative), sharing their comparisons of readings, and their order
+/// among themselves ([`rank::encode_rank_order`]).
+pub(super) fn encode_ranks(puzzle: &Puzzle, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+    let n = puzzle.digits();
+    let mut compare = rank::Compare::new(n);
+    let mut latin = true;
+    let mut clues: Vec<(&[Cell], u32)> = Vec::new();
+    for c in puzzle.constraints() {
+        if let Constraint::Rank { line, rank, alone, side, latin: l } = c {
+            rank::encode_rank(line, *rank, *alone, *side, *l, n, &mut compare, spelling, out);
+            latin &= *l;
+            clues.push((line, *rank));
+        }
+    }
+    rank::encode_rank_order(&clues, latin, &mut compare, spelling, out);
 }
 
 /// The clauses a killer cage's digit combinations imply (see `cage.rs`),
@@ -705,7 +745,8 @@ pub(super) fn encode_constraint(
             along::encode_count_distinct(*control, cells, *first, n, spelling, out)
         }
         Constraint::Rank { line, rank, alone, side, latin } => {
-            rank::encode_rank(line, *rank, *alone, *side, *latin, n, spelling, out)
+            // (Those of the whole grid are encoded together, `encode_ranks`.)
+            rank::encode_rank(line, *rank, *alone, *side, *latin, n, &mut rank::Compare::new(n), spelling, out)
         }
         Constraint::DistinctReadings { side } => rank::encode_distinct_readings(*side, n, spelling, out),
         Constraint::Doppelganger { regions } => {
@@ -775,6 +816,14 @@ pub(super) fn encode_constraint(
             for (alternative, &selector) in alternatives.iter().zip(&selectors) {
                 for (cell, d) in itertools::iproduct!(alternative.cells(), digits()) {
                     spelling.is(cell, d, out);
+                }
+                // And the order literals the readings' comparisons share.
+                let compares =
+                    |c: &Constraint| matches!(c, Constraint::Rank { .. } | Constraint::DistinctReadings { .. });
+                if n >= 2 && alternative.constraints.iter().any(compares) {
+                    for cell in alternative.cells() {
+                        spelling.at_most(cell, 1, n, out);
+                    }
                 }
                 let guarded = &mut Guarded { out: &mut *out, unless: !selector };
                 for cells in &alternative.distinct {

@@ -1,22 +1,27 @@
-//! Full rank (ISS's `FullRank`): every reading of the grid (a row or a
-//! column, either way) is compared with the clued one lexicographically,
-//! by a chain from the last cell back: `below[k]`, the reading from cell
-//! `k` on is below the clued one's, and `equal[k]`, the two agree from cell
-//! `k` on:
+//! Full rank (ISS's `FullRank`): readings of the grid (a row or a column,
+//! either way) compared lexicographically, by a chain from the last cell
+//! back: `below[k]`, the one reading from cell `k` on is below the
+//! other's, and `equal[k]`, the two agree from cell `k` on:
 //!
 //! - `below[k] <-> less[k] | (same[k] & below[k + 1])`, `equal[k] <->
 //!   same[k] & equal[k + 1]`;
-//! - `less[k]`: the reading's cell holds a smaller digit, through the order
-//!   literals `cell <= t` of each cell (defined by its digits); `same[k]`:
-//!   the two cells hold one digit (a cell met by both readings: true).
+//! - `less[k]`: the first reading's cell holds a smaller digit, through the
+//!   order literals `cell <= t` of each cell (defined by its digits, shared
+//!   by every comparison); `same[k]`: the two cells hold one digit, defined
+//!   both ways with "same and one holds `d`" implying the other holds `d`
+//!   (a cell met by both readings: true).
 //!
 //! Every auxiliary variable is defined both ways, so once the digits are
-//! fixed all of them are (no count changes). Then exactly `rank - 1` of the
-//! `below` outcomes hold, an automaton over them counting
-//! ([`super::automaton`]), and a clued reading that may not tie has no
-//! `equal` outcome. The comparisons propagate as the chain does: a digit
-//! decided in every earlier cell of both readings decides the next
-//! outcome, not more.
+//! fixed all of them are (no count changes). Each pair of readings is
+//! compared once for all the grid's clues. On a grid whose rows and
+//! columns hold each digit once, a clue is its first digit and a count
+//! over the 27 readings of the other kinds that start with the same digit
+//! ([`encode_rank`]); elsewhere exactly `rank - 1` of every other reading's
+//! `below` outcomes hold, an automaton counting ([`super::automaton`]). A
+//! clued reading that may not tie has no `equal` outcome, and clues are
+//! ordered among themselves by their ranks ([`encode_rank_order`]). The
+//! comparisons propagate as the chain does: a digit decided in every
+//! earlier cell of both readings decides the next outcome, not more.
 
 use std::collections::HashMap;
 
@@ -65,52 +70,40 @@ fn and(a: Bit, b: Bit, out: &mut dyn ClauseSink) -> Bit {
     !or(!a, !b, out)
 }
 
-/// The comparisons of one constraint: each cell's order literals, made
-/// once.
-struct Compare {
+/// Comparisons of readings, digit by digit, through each cell's order
+/// literals (made once a cell, in [`Spelling::at_most`]), each pair
+/// compared once: `b` against `a` is read off `a` against `b`.
+pub(super) struct Compare {
     n: usize,
-    /// `at_most[cell][t - 1]`: the cell's digit is at most `t`, `t < n`.
-    at_most: HashMap<Cell, Vec<Lit>>,
+    made: HashMap<(Vec<Cell>, Vec<Cell>), (Bit, Bit)>,
 }
 
 impl Compare {
-    fn new(n: usize) -> Compare {
-        Compare { n, at_most: HashMap::new() }
+    pub(super) fn new(n: usize) -> Compare {
+        Compare { n, made: HashMap::new() }
     }
 
-    fn at_most(&mut self, cell: Cell, t: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) -> Lit {
-        let n = self.n;
-        let lits = self.at_most.entry(cell).or_insert_with(|| {
-            (1..n)
-                .map(|t| {
-                    let v = out.new_var().positive();
-                    for d in 1..=n {
-                        let is = spelling.is(cell, d as Digit, out);
-                        out.add_clause(&[!is, if d <= t { v } else { !v }]);
-                    }
-                    v
-                })
-                .collect()
-        });
-        lits[t - 1]
+    /// Whether reading `a` is below reading `b`, and whether they are equal.
+    fn compare(&mut self, a: &[Cell], b: &[Cell], spelling: &mut Spelling, out: &mut dyn ClauseSink) -> (Bit, Bit) {
+        if let Some(&made) = self.made.get(&(a.to_vec(), b.to_vec())) {
+            return made;
+        }
+        if let Some(&(below, equal)) = self.made.get(&(b.to_vec(), a.to_vec())) {
+            // `a` is below `b` when `b` is neither below nor equal to it.
+            let above = and(!below, !equal, out);
+            self.made.insert((a.to_vec(), b.to_vec()), (above, equal));
+            return (above, equal);
+        }
+        let made = self.chain(a, b, spelling, out);
+        self.made.insert((a.to_vec(), b.to_vec()), made);
+        made
     }
 
-    /// Whether reading `a` is below reading `b`, whether they are equal,
-    /// and whether `a` is below `b` after their first cells.
-    fn compare(
-        &mut self,
-        a: &[Cell],
-        b: &[Cell],
-        spelling: &mut Spelling,
-        out: &mut dyn ClauseSink,
-    ) -> (Bit, Bit, Bit) {
+    /// [`Compare::compare`], by a chain from the last cell back.
+    fn chain(&mut self, a: &[Cell], b: &[Cell], spelling: &mut Spelling, out: &mut dyn ClauseSink) -> (Bit, Bit) {
         let n = self.n;
         let (mut below, mut equal) = (Bit::Known(false), Bit::Known(true));
-        let mut after_first = below;
-        for (k, (&x, &y)) in a.iter().zip(b).enumerate().rev() {
-            if k == 0 {
-                after_first = below;
-            }
+        for (&x, &y) in a.iter().zip(b).rev() {
             if x == y {
                 continue; // same digit: the outcome is the rest's
             }
@@ -120,11 +113,12 @@ impl Compare {
                 let (xd, yd) = (spelling.is(x, d as Digit, out), spelling.is(y, d as Digit, out));
                 out.add_clause(&[!xd, !yd, same]);
                 out.add_clause(&[!same, !xd, yd]);
+                out.add_clause(&[!same, !yd, xd]);
                 // y = d: x below it exactly when x <= d - 1.
                 if d == 1 {
                     out.add_clause(&[!yd, !less]);
                 } else {
-                    let low = self.at_most(x, d - 1, spelling, out);
+                    let low = spelling.at_most(x, d - 1, n, out);
                     out.add_clause(&[!yd, !low, less]);
                     out.add_clause(&[!yd, low, !less]);
                 }
@@ -133,19 +127,24 @@ impl Compare {
             below = or(Bit::Var(less), tail, out);
             equal = and(Bit::Var(same), equal, out);
         }
-        (below, equal, after_first)
+        (below, equal)
     }
 }
 
 /// `line`'s reading has rank `rank` among the `side` x `side` grid's
-/// readings, and, if `alone`, ties with none. On a `latin` grid (each row
-/// and column holds each digit once) four readings start with each
-/// digit, one of each kind (rows forward, rows back, columns down,
-/// columns up), all below those that start higher: the reading starts
-/// with digit `v = (rank - 1) / 4 + 1`, and of the other three kinds'
-/// readings that start with `v`, exactly `(rank - 1) % 4` are below it
-/// after the first cell. Both are implied by the count; said outright
-/// they propagate as the count alone does not.
+/// readings, and, if `alone`, ties with none.
+///
+/// On a `latin` grid (each row and column holds each digit once) four
+/// readings start with each digit, one of each kind (rows forward, rows
+/// back, columns down, columns up), all below those that start higher, so
+/// the rank says everything in two parts: the reading starts with digit
+/// `v = (rank - 1) / 4 + 1`, and of the other three kinds' readings that
+/// start with `v`, exactly `(rank - 1) % 4` are below it after the first
+/// cell (a reading of its own kind starts in the same row or column as
+/// it, so with another digit). Only those 27 comparisons after the first
+/// cell are encoded, each gated by "starts with `v`" (ISS's handler keeps
+/// the same rank sets). Elsewhere every other reading is compared whole
+/// and exactly `rank - 1` of them are below, an automaton counting.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn encode_rank(
     line: &[Cell],
@@ -154,25 +153,39 @@ pub(super) fn encode_rank(
     side: usize,
     latin: bool,
     n: usize,
+    compare: &mut Compare,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
-    let mut compare = Compare::new(n);
-    let (mut known_below, mut below) = (0usize, Vec::new());
     let all = readings(side);
-    // Per kind (rows forward, rows back, columns down, columns up: the
-    // order of `readings`), the readings that start with `v` and are below
-    // after their first cell.
     let v = ((rank.max(1) - 1) / 4 + 1) as Digit;
+    // Rows forward, rows back, columns down, columns up: the order of
+    // `readings`.
     let kind = |i: usize| 2 * usize::from(i >= 2 * side) + i % 2;
-    let mut kinds: [Vec<Bit>; 4] = Default::default();
     let own_kind = all.iter().position(|r| r.as_slice() == line).map(kind);
-    for (i, other) in all.iter().enumerate().filter(|(_, r)| r.as_slice() != line) {
-        let (b, e, after_first) = compare.compare(other, line, spelling, out);
-        if latin && usize::from(v) <= n {
+    if let Some(own) = own_kind.filter(|_| latin && rank >= 1 && usize::from(v) <= n && n >= 2) {
+        let first = spelling.is(line[0], v, out);
+        out.add_clause(&[first]);
+        let mut kinds: [Vec<Bit>; 4] = Default::default();
+        for (i, other) in all.iter().enumerate().filter(|&(i, _)| kind(i) != own) {
             let starts = if other[0] == line[0] { Bit::Known(true) } else { Bit::Var(spelling.is(other[0], v, out)) };
-            kinds[kind(i)].push(and(starts, after_first, out));
+            let (below, equal) = compare.compare(&other[1..], &line[1..], spelling, out);
+            kinds[kind(i)].push(and(starts, below, out));
+            if alone {
+                match and(starts, equal, out) {
+                    Bit::Known(true) => out.add_clause(&[]),
+                    Bit::Known(false) => {}
+                    Bit::Var(l) => out.add_clause(&[!l]),
+                }
+            }
         }
+        let slots: Vec<Bit> = (0..4).filter(|&k| k != own).map(|k| any(&kinds[k], out)).collect();
+        exactly(&slots, ((rank - 1) % 4) as usize, out);
+        return;
+    }
+    let (mut known_below, mut below) = (0usize, Vec::new());
+    for other in all.iter().filter(|r| r.as_slice() != line) {
+        let (b, e) = compare.compare(other, line, spelling, out);
         match b {
             Bit::Known(true) => known_below += 1,
             Bit::Known(false) => {}
@@ -188,12 +201,6 @@ pub(super) fn encode_rank(
     }
     // (A rank past the readings, or a line that is none of them, is left
     // to the count, which rules it out or reads it as it is.)
-    if let Some(kind) = own_kind.filter(|_| latin && usize::from(v) <= n) {
-        let first = spelling.is(line[0], v, out);
-        out.add_clause(&[first]);
-        let slots: Vec<Bit> = (0..4).filter(|&k| k != kind).map(|k| any(&kinds[k], out)).collect();
-        exactly(&slots, ((rank - 1) % 4) as usize, out);
-    }
     let Some(wanted) = (rank as usize).checked_sub(1 + known_below).filter(|&w| w <= below.len()) else {
         out.add_clause(&[]);
         return;
@@ -207,6 +214,34 @@ pub(super) fn encode_rank(
         |i, _| vec![!below[i], below[i]],
         out,
     );
+}
+
+/// Clued readings of one grid ordered by their ranks: a reading of a
+/// lower rank is below one of a higher rank (each reading below the
+/// higher one is below the lower one too, and so is the lower one), which
+/// every clue's count implies but says only through the others. On a
+/// `latin` grid only clues whose readings start with the same digit are
+/// ordered (the others are ordered by their first cells).
+pub(super) fn encode_rank_order(
+    clues: &[(&[Cell], u32)],
+    latin: bool,
+    compare: &mut Compare,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    for (i, &(a, rank_a)) in clues.iter().enumerate() {
+        for &(b, rank_b) in &clues[i + 1..] {
+            if rank_a == rank_b || rank_a == 0 || rank_b == 0 || (latin && (rank_a - 1) / 4 != (rank_b - 1) / 4) {
+                continue;
+            }
+            let (low, high) = if rank_a < rank_b { (a, b) } else { (b, a) };
+            match compare.compare(low, high, spelling, out).0 {
+                Bit::Known(true) => {}
+                Bit::Known(false) => out.add_clause(&[]),
+                Bit::Var(l) => out.add_clause(&[l]),
+            }
+        }
+    }
 }
 
 /// Whether any of `bits` holds, a variable defined both ways.
