@@ -121,7 +121,7 @@ pub(super) use grouped::Differ;
 crate::named_enum! {
     /// How a sum over several cells (killer cages, little killers, arrows) becomes clauses.
     pub enum SumEncoding = Auto {
-        /// `grouped` for a sum of more cells than digits (a long arrow or sum line, where digits must repeat), `partial-sums` for the others (killer cages and short sums, where the partial sums measured faster: docs/encodings.md).
+        /// `grouped` for a sum of more cells than digits (a long arrow or sum line, where digits must repeat) and for arrows (a circle's cells weigh below 0), `partial-sums` for the others (killer cages and little killers, where the partial sums measured faster: docs/encodings.md).
         Auto = "auto",
         /// One-hot partial sums, merged left to right (an MDD of the sum).
         PartialSums = "partial-sums",
@@ -508,7 +508,9 @@ pub(super) fn encode_constraint(
                 SumEncoding::Mdd => lines::encode_sum(terms, target, n, spelling, out),
                 SumEncoding::Grouped => grouped::encode_grouped_sum(terms, target, n, differ, spelling, out),
                 SumEncoding::Auto => {
-                    terms.len() > n && grouped::encode_grouped_sum(terms, target, n, differ, spelling, out)
+                    // Long sums and arrows (a circle's cells weigh below 0).
+                    let arrow = terms.iter().any(|&(_, w)| w < 0);
+                    (terms.len() > n || arrow) && grouped::encode_grouped_sum(terms, target, n, differ, spelling, out)
                 }
                 SumEncoding::PartialSums | SumEncoding::Totalizer => false,
             };
