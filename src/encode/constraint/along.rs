@@ -29,14 +29,28 @@ fn segment_step(open: u32, v: u32, target: u32) -> Option<u32> {
     }
 }
 
-/// Encodes "`rule` holds along `cells`", digits `1..=n`.
+/// Encodes "`rule` holds along `cells`", digits `1..=n`; `distinct` when
+/// the cells must hold different digits anyway (a rellik cage's own
+/// group), which the automaton then reads too: its state also holds the
+/// set of digits used (at most 2^n states, `n` at most `MOST_SET_DIGITS`),
+/// so that propagation is domain consistent on the rule and the
+/// differences together.
 pub(super) fn encode_along(
     rule: LineRule,
     cells: &[Cell],
     n: usize,
+    distinct: bool,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
+    // The digits used so far, when they must differ: `None` on a repeat.
+    let used = |set: u16, d: Digit| -> Option<u16> {
+        if !distinct {
+            return Some(0);
+        }
+        let bit = 1u16 << (d - 1);
+        (set & bit == 0).then_some(set | bit)
+    };
     match rule {
         LineRule::Segments { sum: target, first } => {
             // The sum of the segment open so far, 0 between segments; a
@@ -60,10 +74,11 @@ pub(super) fn encode_along(
             // The sums below the target that some cells read so far make,
             // one bit each (bit 0 unused); a value 0 makes no new sum.
             let below = if target >= 128 { u128::MAX } else { (1u128 << target) - 1 };
-            let step = |&sums: &u128, d: Digit| {
-                let d = value(d, first);
+            let step = |&(set, sums): &(u16, u128), digit: Digit| {
+                let set = used(set, digit)?;
+                let d = value(digit, first);
                 if d == 0 {
-                    return Some(sums);
+                    return Some((set, sums));
                 }
                 if d == target {
                     return None;
@@ -71,9 +86,9 @@ pub(super) fn encode_along(
                 let with = (sums | 1) << d; // each old sum plus d, and d alone
                 let reached = sums | if d >= 128 { 0 } else { with };
                 let hit = target < 128 && reached >> target & 1 == 1;
-                (!hit).then_some(reached & below)
+                (!hit).then_some((set, reached & below))
             };
-            automaton::encode_line(cells, n, 0u128, step, |_| true, spelling, out);
+            automaton::encode_line(cells, n, (0u16, 0u128), step, |_| true, spelling, out);
         }
         LineRule::Balanced(digits) => {
             // (even minus odd, low minus high) so far.

@@ -26,7 +26,7 @@ use varisat::Lit;
 use super::automaton;
 use super::Spelling;
 use crate::encode::ClauseSink;
-use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle};
+use crate::model::{Cell, Constraint, Digit, LineRule, Predicate, Puzzle};
 
 /// The most edges the automata of one sum may have together; a larger sum
 /// keeps its partial sums.
@@ -42,7 +42,7 @@ pub struct Differ {
 
 impl Differ {
     /// The differences `puzzle` states (none kept when it has no sum, x-sum,
-    /// sandwich or counting circles).
+    /// sandwich, counting circles or rellik cage).
     pub fn new(puzzle: &Puzzle) -> Differ {
         let sums = |c: &Constraint| {
             matches!(
@@ -51,6 +51,7 @@ impl Differ {
                     | Constraint::XSum { .. }
                     | Constraint::Sandwich { .. }
                     | Constraint::Counting { .. }
+                    | Constraint::Along { rule: LineRule::Rellik { .. }, .. }
             )
         };
         if !puzzle.constraints().iter().any(sums) {

@@ -114,7 +114,7 @@ use itertools::Itertools;
 use varisat::Lit;
 
 use crate::encode::{ClauseSink, DigitEncoding, VarMap};
-use crate::model::{Cell, Constraint, Digit, GroupKind, Puzzle};
+use crate::model::{Cell, Constraint, Digit, GroupKind, LineRule, Puzzle};
 
 pub(super) use grouped::Differ;
 
@@ -703,7 +703,14 @@ pub(super) fn encode_constraint(
                 prefix_equal = Some(next);
             }
         }
-        Constraint::Along { rule, cells } => along::encode_along(*rule, cells, n, spelling, out),
+        Constraint::Along { rule, cells } => {
+            // A rellik cage reads its different digits too (an equality
+            // cage's automaton grew three times as large for no fewer
+            // decisions on ISS's examples: 6.3 to 9.0 ms).
+            let rellik = matches!(rule, LineRule::Rellik { .. });
+            let distinct = rellik && n <= MOST_SET_DIGITS && differ.all_differ(cells);
+            along::encode_along(*rule, cells, n, distinct, spelling, out)
+        }
         Constraint::Exactly { cells, counts } => {
             for &(d, times) in counts {
                 let times = usize::from(times);
