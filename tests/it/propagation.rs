@@ -421,7 +421,15 @@ fn every_line_rule_propagates_soundly_and_as_strongly_as_claimed() {
         }
         // What the new encodings buy: the clauses `--lines forward` keeps
         // (those before them) miss more on the rules they replace.
-        let replaced = ["renban", "between", "zipper", "double-arrow", "region-sum (equal sums)"];
+        let replaced = [
+            "renban",
+            "between",
+            "zipper",
+            "double-arrow",
+            "region-sum (equal sums)",
+            "sum-loop",
+            "rellik (with its different digits)",
+        ];
         if replaced.contains(&name) {
             let forward = Encoding { lines: LineEncoding::Forward, ..Encoding::default() };
             let before = measure(100 + seed as u64, forward, &*make);

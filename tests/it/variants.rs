@@ -1122,7 +1122,8 @@ fn every_rule_alone_matches_the_oracle_on_4x4() {
 }
 
 /// Several rules together, on 4x4 and 6x6 (with givens), under several
-/// encodings (the sum encodings, support relations, order digits) and
+/// encodings (the sum encodings, support relations, order digits, the
+/// forward line encodings) and
 /// both engines; at least some puzzles keep solutions and some have none.
 #[test]
 fn mixed_rules_match_the_oracle_under_every_encoding() {
@@ -1140,6 +1141,7 @@ fn mixed_rules_match_the_oracle_under_every_encoding() {
             ("support/totalizer", EngineKind::Blocking),
             ("order", EngineKind::Enum),
             ("grouped", EngineKind::Blocking),
+            ("forward", EngineKind::Enum),
         ] {
             assert_eq!(count(&text, encoding, engine), expected, "{encoding} {engine:?}\n{text}");
         }

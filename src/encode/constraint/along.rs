@@ -6,7 +6,7 @@
 
 use varisat::Lit;
 
-use super::{at_least_of, at_most_one, automaton, grouped, Spelling};
+use super::{at_least_of, at_most_one, automaton, grouped, LineEncoding, Spelling};
 use crate::encode::ClauseSink;
 use crate::model::line_rule::value;
 use crate::model::{Cell, Digit, LineRule};
@@ -40,6 +40,7 @@ pub(super) fn encode_along(
     cells: &[Cell],
     n: usize,
     distinct: bool,
+    lines: LineEncoding,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
@@ -68,7 +69,24 @@ pub(super) fn encode_along(
             // variable fixed by the digits.
             let starts: Vec<u32> = (0..target).collect();
             let step = |&open: &u32, d: Digit| segment_step(open, value(d, first), target);
-            automaton::encode_line_any(cells, n, &starts, step, |k, &end| end == starts[k], spelling, out);
+            if lines == LineEncoding::Automaton {
+                automaton::encode_line_any(cells, n, &starts, step, |k, &end| end == starts[k], spelling, out);
+                return;
+            }
+            // `--lines forward`: each offset's run alone (an automaton that
+            // accepts every line, dead once a digit overshoots), and one
+            // clause that some offset ends open at `c` again: sound, and
+            // its digits fix every variable, but it propagates forwards
+            // only (0.876 of the unsupported digits kept).
+            let mut some = Vec::new();
+            for &offset in &starts {
+                let run = |state: &Option<u32>, d: Digit| Some(state.and_then(|open| step(&open, d)));
+                let within =
+                    automaton::encode_line_within(cells, n, Some(offset), run, |_| true, usize::MAX, spelling, out);
+                let ends = within.expect("no limit");
+                some.extend(ends.iter().filter(|(end, _)| *end == Some(offset)).map(|&(_, lit)| lit));
+            }
+            out.add_clause(&some);
         }
         LineRule::Rellik { sum: target, first } => {
             // The sums below the target that some cells read so far make,
