@@ -85,44 +85,8 @@ pub(super) fn encode_reads<S: Clone + Eq + Hash>(
     out: &mut dyn ClauseSink,
 ) -> Option<Vec<(S, Lit)>> {
     let len = options.len();
-    let mut made = 0usize;
-    // Forward: the states of each layer and the edges between them.
-    let mut layers: Vec<Vec<S>> = vec![vec![start]];
-    let mut edges: Vec<Vec<(usize, usize, usize)>> = Vec::with_capacity(len);
-    for i in 0..len {
-        let mut index: HashMap<S, usize> = HashMap::new();
-        let mut next: Vec<S> = Vec::new();
-        let mut layer_edges = Vec::new();
-        for (from, state) in layers[i].iter().enumerate() {
-            for d in 0..options[i] {
-                if let Some(to) = step(state, i, d) {
-                    let at = *index.entry(to.clone()).or_insert_with(|| {
-                        next.push(to);
-                        next.len() - 1
-                    });
-                    layer_edges.push((from, d, at));
-                }
-            }
-        }
-        made += layer_edges.len();
-        if made > most {
-            return None;
-        }
-        layers.push(next);
-        edges.push(layer_edges);
-    }
-    // Backward: keep the states that reach an accepting one at the end.
-    let mut alive: Vec<Vec<bool>> = layers.iter().map(|layer| vec![false; layer.len()]).collect();
-    for (s, state) in layers[len].iter().enumerate() {
-        alive[len][s] = accept(state);
-    }
-    for i in (0..len).rev() {
-        for &(from, _, to) in &edges[i] {
-            if alive[i + 1][to] {
-                alive[i][from] = true;
-            }
-        }
-    }
+    let (mut layers, mut edges) = unroll(options, start, step, most)?;
+    let alive = alive(&layers, &edges, accept);
     if !alive[0][0] {
         out.add_clause(&[]); // no line is accepted
         return Some(Vec::new());
@@ -186,6 +150,63 @@ pub(super) fn encode_reads<S: Clone + Eq + Hash>(
     Some(ends.filter_map(|(state, &lit)| Some((state, lit?))).collect())
 }
 
+/// The automaton (`start`, `step`) unrolled over positions taking
+/// `options[i]` values: each layer's states (reached from the start, merged
+/// by value) and the edges `(from, option, to)` between layers `i` and `i +
+/// 1`; `None` past `most` edges in all.
+#[allow(clippy::type_complexity)]
+fn unroll<S: Clone + Eq + Hash>(
+    options: &[usize],
+    start: S,
+    step: impl Fn(&S, usize, usize) -> Option<S>,
+    most: usize,
+) -> Option<(Vec<Vec<S>>, Vec<Vec<(usize, usize, usize)>>)> {
+    let mut made = 0usize;
+    let mut layers: Vec<Vec<S>> = vec![vec![start]];
+    let mut edges: Vec<Vec<(usize, usize, usize)>> = Vec::with_capacity(options.len());
+    for (i, &count) in options.iter().enumerate() {
+        let mut index: HashMap<S, usize> = HashMap::new();
+        let mut next: Vec<S> = Vec::new();
+        let mut layer_edges = Vec::new();
+        for (from, state) in layers[i].iter().enumerate() {
+            for d in 0..count {
+                if let Some(to) = step(state, i, d) {
+                    let at = *index.entry(to.clone()).or_insert_with(|| {
+                        next.push(to);
+                        next.len() - 1
+                    });
+                    layer_edges.push((from, d, at));
+                }
+            }
+        }
+        made += layer_edges.len();
+        if made > most {
+            return None;
+        }
+        layers.push(next);
+        edges.push(layer_edges);
+    }
+    Some((layers, edges))
+}
+
+/// Which states of the unrolled automaton reach a state `accept` holds for
+/// in the last layer.
+fn alive<S>(layers: &[Vec<S>], edges: &[Vec<(usize, usize, usize)>], accept: impl Fn(&S) -> bool) -> Vec<Vec<bool>> {
+    let len = edges.len();
+    let mut alive: Vec<Vec<bool>> = layers.iter().map(|layer| vec![false; layer.len()]).collect();
+    for (s, state) in layers[len].iter().enumerate() {
+        alive[len][s] = accept(state);
+    }
+    for i in (0..len).rev() {
+        for &(from, _, to) in &edges[i] {
+            if alive[i + 1][to] {
+                alive[i][from] = true;
+            }
+        }
+    }
+    alive
+}
+
 /// Encodes "some one of several deterministic automata accepts the digits
 /// of `cells`": automaton `k` starts in `starts[k]`, steps by `step`
 /// (`None`: it dies) and accepts the end states `accept(k, state)` holds
@@ -223,30 +244,18 @@ pub(super) fn encode_line_any<S: Clone + Eq + Hash>(
     // Per cell and digit, the accepting edges on it, of every automaton.
     let mut on: Vec<Vec<Vec<Lit>>> = vec![vec![Vec::new(); n]; len];
     let mut accepted = Vec::new();
+    let options = vec![n; len];
+    let by_index = |state: &S, _: usize, d: usize| step(state, d as Digit + 1);
     for (k, start) in starts.iter().enumerate() {
-        // The run's layers: live states by index, and where each state
-        // goes on each digit (`None`: dead, itself a state of the run).
-        let mut layers: Vec<Vec<S>> = vec![vec![start.clone()]];
-        let mut moves: Vec<Vec<Vec<Option<usize>>>> = Vec::with_capacity(len);
-        for i in 0..len {
-            let mut index: HashMap<S, usize> = HashMap::new();
-            let mut next: Vec<S> = Vec::new();
-            let layer_moves = layers[i]
-                .iter()
-                .map(|state| {
-                    (1..=n as Digit)
-                        .map(|d| {
-                            let to = step(state, d)?;
-                            Some(*index.entry(to.clone()).or_insert_with(|| {
-                                next.push(to);
-                                next.len() - 1
-                            }))
-                        })
-                        .collect()
-                })
-                .collect();
-            moves.push(layer_moves);
-            layers.push(next);
+        // The run's layers and edges; a digit with no edge from a state
+        // kills the run (the dead state).
+        let (layers, edges) = unroll(&options, start.clone(), by_index, usize::MAX).expect("no limit");
+        let mut moves: Vec<Vec<Vec<Option<usize>>>> =
+            layers[..len].iter().map(|layer| vec![vec![None; n]; layer.len()]).collect();
+        for (i, layer_edges) in edges.iter().enumerate() {
+            for &(from, d, to) in layer_edges {
+                moves[i][from][d] = Some(to);
+            }
         }
         // The run: a variable per state and one for dead, per layer.
         let r: Vec<Vec<Lit>> =
@@ -267,17 +276,7 @@ pub(super) fn encode_line_any<S: Clone + Eq + Hash>(
             at_most_one_defined(&layer, out);
         }
         // Which states are on an accepting run.
-        let mut alive: Vec<Vec<bool>> = layers.iter().map(|layer| vec![false; layer.len()]).collect();
-        for (s, state) in layers[len].iter().enumerate() {
-            alive[len][s] = accept(k, state);
-        }
-        for i in (0..len).rev() {
-            for (from, targets) in moves[i].iter().enumerate() {
-                if targets.iter().any(|to| to.is_some_and(|to| alive[i + 1][to])) {
-                    alive[i][from] = true;
-                }
-            }
-        }
+        let alive = alive(&layers, &edges, |state| accept(k, state));
         if !alive[0][0] {
             continue; // this automaton accepts no line
         }
