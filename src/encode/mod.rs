@@ -39,6 +39,13 @@ pub trait ClauseSink {
     fn add_clause(&mut self, lits: &[Lit]);
     /// A fresh variable.
     fn new_var(&mut self) -> Var;
+    /// Adds the clause that one of a [`crate::model::Constraint::AnyOf`]'s
+    /// selectors holds; the encoder's own sink also keeps it, for
+    /// [`encode_choices`] (a guarded sink adds it as any clause, so an
+    /// alternative's own alternatives are not kept).
+    fn choose_one(&mut self, selectors: &[Lit]) {
+        self.add_clause(selectors);
+    }
 }
 
 impl<F: ExtendFormula> ClauseSink for F {
@@ -291,6 +298,8 @@ struct Recorder {
     /// The kind of each clause, in order.
     kinds: Vec<ClauseKind>,
     kind: ClauseKind,
+    /// The selectors of each top-level alternative, in order.
+    choices: Vec<Vec<Lit>>,
 }
 
 impl ClauseSink for Recorder {
@@ -302,14 +311,31 @@ impl ClauseSink for Recorder {
     fn new_var(&mut self) -> Var {
         ExtendFormula::new_var(&mut self.formula)
     }
+
+    fn choose_one(&mut self, selectors: &[Lit]) {
+        self.choices.push(selectors.to_vec());
+        self.add_clause(selectors);
+    }
 }
 
 /// Encodes `puzzle` with the chosen `encoding`.
 pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
+    encode_recorded(puzzle, encoding).0
+}
+
+/// Encodes `puzzle` with `encoding` but no given-aware reduction, with the
+/// selectors of each of its [`crate::model::Constraint::AnyOf`] rules, in
+/// the order of [`Puzzle::constraints`] (one of each list is true in every
+/// model, and the alternatives' clauses hold under theirs).
+pub fn encode_choices(puzzle: &Puzzle, encoding: &Encoding) -> (Encoded, Vec<Vec<Lit>>) {
+    encode_recorded(puzzle, &Encoding { reduce: false, ..*encoding })
+}
+
+fn encode_recorded(puzzle: &Puzzle, encoding: &Encoding) -> (Encoded, Vec<Vec<Lit>>) {
     let vars = VarMap::new(puzzle.side(), puzzle.digits(), encoding.digits);
     let mut formula = CnfFormula::new();
     formula.set_var_count(vars.primary_count());
-    let mut out = Recorder { formula, kinds: Vec::new(), kind: ClauseKind::Given };
+    let mut out = Recorder { formula, kinds: Vec::new(), kind: ClauseKind::Given, choices: Vec::new() };
     match encoding.digits {
         DigitEncoding::Direct => encode_direct(puzzle, encoding, &vars, &mut out),
         DigitEncoding::Order | DigitEncoding::Log => integer::encode(puzzle, &vars, &mut out),
@@ -335,10 +361,11 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     if encoding.reduce {
         let (formula, kinds, vars) = reduce::reduce(puzzle, &out.formula, &out.kinds, &vars);
         let clause_counts = kinds.into_iter().collect();
-        return Encoded { formula: Arc::new(formula), vars, clause_counts, encoding: *encoding };
+        // Reduced, the auxiliary variables are numbered anew: no choices.
+        return (Encoded { formula: Arc::new(formula), vars, clause_counts, encoding: *encoding }, Vec::new());
     }
     let clause_counts = out.kinds.into_iter().collect();
-    Encoded { formula: Arc::new(out.formula), vars, clause_counts, encoding: *encoding }
+    (Encoded { formula: Arc::new(out.formula), vars, clause_counts, encoding: *encoding }, out.choices)
 }
 
 /// About how many bytes encoding `puzzle` with `encoding` and searching

@@ -342,6 +342,14 @@ impl Puzzle {
         }
     }
 
+    /// The puzzle with `constraints` for its constraints: for a caller that
+    /// has proven the new ones hold on exactly the same grids (each is one
+    /// of the old, or narrows one, or follows from them), since they are
+    /// not checked again.
+    pub(crate) fn with_constraints(&self, constraints: Vec<Constraint>) -> Puzzle {
+        Puzzle { constraints, ..self.clone() }
+    }
+
     /// Whether this is a [`Puzzle::branch`] given a rule that holds on no grid.
     pub fn impossible_branch(&self) -> bool {
         self.branch == Branch::Impossible

@@ -1274,6 +1274,75 @@ fn either_blocks_match_the_oracle_under_every_encoding() {
     assert!(overlapping >= 5, "{overlapping} puzzles with grids that keep two alternatives");
 }
 
+/// Alternatives settled at the root before the search
+/// (`settle_alternatives`): puzzles of one to three `either` blocks, each
+/// an alternative drawn from the grid the givens come from and one drawn
+/// from another grid (which the givens often contradict), counted through
+/// the plan and judged as `unique` judges, against the oracle; the settled
+/// puzzle, counted by the enum engine alone, gives the oracle's number
+/// too. Some draws settle every block (no alternative left) and some
+/// settle a few.
+#[test]
+fn alternatives_settled_at_the_root_keep_the_oracle_count() {
+    use satsudoku::count::plan::{settle_alternatives, Counter, Plan, Verdict};
+    let mut rng = rng(6161);
+    let (mut narrowed, mut all_settled, mut solvable) = (0, 0, 0);
+    for i in 0..90 {
+        let (n, boxes, givens) =
+            if i % 3 == 2 { (6, (2, 3), 12 + rng.below(6)) } else { (4, (2, 2), 2 + rng.below(4)) };
+        let grid = random_grid(&mut rng, n, boxes);
+        let other = random_grid(&mut rng, n, boxes);
+        let mut shown = vec![0; n * n];
+        for _ in 0..givens {
+            let c = rng.below(n * n);
+            shown[c] = grid[c];
+        }
+        let alternative = |rng: &mut Rng, from: &[u32]| loop {
+            let kind = rng.below(KINDS);
+            if !NOT_IN_EITHER.contains(&kind) {
+                break vec![random_rule(rng, kind, n, from)];
+            }
+        };
+        let blocks = 1 + rng.below(3);
+        let mut rules = Vec::new();
+        for _ in 0..blocks {
+            let mut both = vec![alternative(&mut rng, &grid), alternative(&mut rng, &other)];
+            if rng.below(2) == 0 {
+                both.reverse();
+            }
+            rules.push(Rule::Either(both));
+        }
+        let spec = Spec { n, boxes, givens: shown, rules };
+        let text = spec.text();
+        let expected = u128::from(spec.oracle());
+        solvable += usize::from(expected > 0);
+        let puzzle = parse(&text, "spec", Some(Format::Puzzle)).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let plan = Plan::new(Encoding::default());
+        let tally = satsudoku::count::plan::count(&puzzle, &plan, &mut ()).unwrap();
+        assert_eq!(tally.count, expected.into(), "plan\n{text}");
+        let verdict = Counter::new(plan).judge(&puzzle).unwrap();
+        let judged = match verdict {
+            Verdict::None => 0,
+            Verdict::Unique(_) => 1,
+            Verdict::Multiple(..) => 2,
+            Verdict::Undecided => panic!("undecided\n{text}"),
+        };
+        assert_eq!(judged, expected.min(2), "judge\n{text}");
+        if let Some(settled) = settle_alternatives(&puzzle) {
+            narrowed += 1;
+            let left = settled.constraints().iter().any(|c| matches!(c, satsudoku::model::Constraint::AnyOf { .. }));
+            all_settled += usize::from(!left);
+            let encoded = encode(&settled, &Encoding::default());
+            let models = count_models(&settled, &encoded, EngineKind::Enum, Limits::default(), &mut ()).unwrap().models;
+            assert_eq!(models, expected, "settled\n{text}");
+        }
+    }
+    assert!(
+        narrowed >= 20 && all_settled >= 10 && solvable >= 30,
+        "{narrowed} narrowed, {all_settled} settled, {solvable} solvable"
+    );
+}
+
 /// Counting circles on scattered cells of 4x4 and 6x6 grids (a path, as
 /// the mixed draws make them, stays inside a few groups): the cells split
 /// into several exclusion groups, which the encoding counts over too.

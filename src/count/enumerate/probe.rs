@@ -67,10 +67,16 @@ impl Prober {
     /// the enum engine derives: unit propagation then makes the naked and
     /// hidden singles of every group.
     pub fn new(encoded: &Encoded) -> Option<Prober> {
+        Prober::with_strength(encoded, Strength::WithSupports)
+    }
+
+    /// The prober of an encoded layout, on its clauses with or without the
+    /// support clauses (deriving them takes a while on a large formula).
+    pub fn with_strength(encoded: &Encoded, strength: Strength) -> Option<Prober> {
         if encoded.vars.digits() != DigitEncoding::Direct {
             return None;
         }
-        let prop = Propagator::new(encoded, Strength::WithSupports);
+        let prop = Propagator::new(encoded, strength);
         let (side, digits) = (encoded.vars.side(), encoded.vars.values());
         let candidates: Vec<Lit> = itertools::iproduct!(0..side, 0..side, 1..=digits)
             .map(|(r, c, d)| encoded.vars.lit(Cell::new(r, c), d as Digit))
@@ -141,6 +147,11 @@ impl Prober {
             let fast = singles.assume(cell, digit, holds);
             debug_assert_eq!(fast, clauses, "bitboards and clauses disagree on {cell} {digit} {holds}");
         }
+    }
+
+    /// Whether propagation has met a conflict at level 0.
+    pub fn contradicted(&self) -> bool {
+        self.prop.unsat
     }
 
     /// Back to the layout alone, nothing assumed; false if the layout

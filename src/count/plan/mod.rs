@@ -4,9 +4,14 @@
 //! through a [`Counter`], so every path gets every method, decided here in
 //! this order:
 //!
+//! 0. Unless shortcuts are off (`compare`), a puzzle with alternatives
+//!    ([`Constraint::AnyOf`]) has them settled at the root where
+//!    propagation can (`alternatives.rs`): the same grids, fewer
+//!    alternatives, and none at all for many, which step 4 then counts on
+//!    the enum engine.
 //! 1. Every model wanted (`--print`), a bound on their number (`--max`),
 //!    or shortcuts turned off (`compare`, which measures encodings): plain
-//!    enumeration of the puzzle as it is.
+//!    enumeration of the puzzle as step 0 left it.
 //! 2. `--up-to-symmetry`: the essentially different grids of a blank
 //!    Sudoku, by Burnside's lemma (`count::burnside`), each conjugacy
 //!    class's fixed grids counted through this plan.
@@ -47,6 +52,7 @@
 //! for its first [`JUDGE_DECISIONS`] decisions, then (unless an engine is
 //! asked for) from the start with varisat.
 
+mod alternatives;
 mod candidates;
 mod methods;
 
@@ -63,6 +69,7 @@ use super::takuzu::Takuzu;
 use super::{CountError, EngineKind, Limits, Observer, Stop};
 use crate::encode::{encode, Encoding};
 use crate::model::{Cell, Constraint, Grid, Puzzle};
+pub use alternatives::settle as settle_alternatives;
 pub use candidates::Candidates;
 pub use methods::BANDS_PROBE;
 use methods::{deadline, Keep, Learnt, Scaled};
@@ -375,6 +382,8 @@ impl Counter {
         if plan.up_to_symmetry {
             return Ok(self.whole(Method::Burnside, self.orbits(puzzle, start)?, start));
         }
+        let settled = plan.shortcuts.then(|| alternatives::settle(puzzle)).flatten();
+        let puzzle = settled.as_ref().unwrap_or(puzzle);
         let banded = !every && !matches!(plan.symmetry, SymmetryUse::None | SymmetryUse::NoBands);
         if let Some(bands) = banded.then(|| Bands::recognize(puzzle, plan.symmetry == SymmetryUse::Auto)).flatten() {
             return Ok(self.whole(Method::Bands, self.bands(&bands, start)?, start));
@@ -500,6 +509,8 @@ impl Counter {
     ) -> Result<Option<Vec<Grid>>, CountError> {
         let mut kept = Keep { grids: Vec::with_capacity(limit), limit };
         let plan = Plan { limits: Limits { max: None, ..self.plan.limits }, ..self.plan };
+        let settled = plan.shortcuts.then(|| alternatives::settle(puzzle)).flatten();
+        let puzzle = settled.as_ref().unwrap_or(puzzle);
         let kind = plan.engine_for(puzzle)?;
         let stop = if !matches!(kind, EngineKind::Blocking | EngineKind::Dlx) {
             // The plan's own choice (no engine asked for) hands a search

@@ -824,7 +824,7 @@ pub(super) fn encode_constraint(
             // digits only (the projection). The cells' spellings are made
             // first, outside the guard, as every other rule shares them.
             let selectors: Vec<Lit> = alternatives.iter().map(|_| out.new_var().positive()).collect();
-            out.add_clause(&selectors);
+            out.choose_one(&selectors);
             for (alternative, &selector) in alternatives.iter().zip(&selectors) {
                 for (cell, d) in itertools::iproduct!(alternative.cells(), digits()) {
                     spelling.is(cell, d, out);

@@ -1,0 +1,157 @@
+//! Alternatives settled before the search: ISS's `Or` (`either` in the
+//! native format) propagates by running each alternative and keeping what
+//! any of them allows. The same at the root, on the enum engine's
+//! propagator: each alternative's selector is assumed in turn and
+//! propagated. One that ends in a conflict holds on no solution and is
+//! dropped; one left alone holds on every solution and becomes the
+//! puzzle's own rules; and a digit that every alternative left rules out
+//! of a cell is ruled out for good. Each of those keeps every solution
+//! grid and admits no other (a grid of the narrowed puzzle satisfies the
+//! alternative it kept), so counts do not change; the fixpoint is
+//! repeated until nothing changes.
+//!
+//! A puzzle whose alternatives are all settled has none left, and the
+//! plan counts it on the enum engine instead of varisat with blocking
+//! clauses ([`super::Plan::engine_for`]); one with alternatives left is
+//! still narrowed (a smaller formula for varisat).
+
+use varisat::Lit;
+
+use crate::count::enumerate::{Prober, Strength};
+use crate::encode::{check_fits, encode_choices, Encoding};
+use crate::model::{Alternative, Constraint, Digit, Puzzle};
+
+/// Rounds of the fixpoint at most: each makes a change, and a puzzle's
+/// alternatives settle in a few.
+const MAX_ROUNDS: usize = 32;
+
+/// `puzzle` with its alternatives narrowed as the module doc says; `None`
+/// when it has none, when nothing narrows, or when the root already
+/// contradicts itself (the count finds that out on the puzzle itself).
+pub fn settle(puzzle: &Puzzle) -> Option<Puzzle> {
+    let any_of = |c: &&Constraint| matches!(c, Constraint::AnyOf { .. });
+    let alternatives = puzzle.constraints().iter().filter(any_of).count();
+    if alternatives == 0 {
+        return None;
+    }
+    let encoding = Encoding::default();
+    check_fits(puzzle, &encoding).ok()?;
+    let (encoded, choices) = encode_choices(puzzle, &encoding);
+    if choices.len() != alternatives {
+        return None;
+    }
+    // Fresh from the formula: nothing assumed yet (no reset needed).
+    let mut prober = Prober::with_strength(&encoded, Strength::AsEncoded)?;
+    if prober.contradicted() {
+        return None;
+    }
+    let mut narrowed = false;
+    for _ in 0..MAX_ROUNDS {
+        let changed = round(&mut prober, &choices)?;
+        if !changed {
+            break;
+        }
+        narrowed = true;
+    }
+    narrowed.then(|| rebuild(puzzle, &choices, &mut prober))
+}
+
+/// One pass over the alternatives; whether it changed anything, `None` on
+/// a contradiction.
+fn round(prober: &mut Prober, choices: &[Vec<Lit>]) -> Option<bool> {
+    let mut changed = false;
+    for selectors in choices {
+        if selectors.iter().any(|&s| prober.value(s) == Some(true)) {
+            continue;
+        }
+        let open: Vec<Lit> = prober.open().into_iter().map(|(_, _, lit)| lit).collect();
+        // Per open candidate, whether every alternative that held so far
+        // ruled it out.
+        let mut out_in_all: Option<Vec<bool>> = None;
+        for &selector in selectors {
+            if prober.value(selector) == Some(false) {
+                continue;
+            }
+            let held = prober.decide(selector);
+            let out: Vec<bool> = open.iter().map(|&lit| held && prober.value(lit) == Some(false)).collect();
+            prober.backtrack();
+            if !held {
+                // This alternative holds on no solution.
+                if !prober.assume(!selector) {
+                    return None;
+                }
+                changed = true;
+                continue;
+            }
+            out_in_all = Some(match out_in_all {
+                None => out,
+                Some(all) => all.iter().zip(&out).map(|(&a, &b)| a && b).collect(),
+            });
+        }
+        // No alternative left holding: the puzzle has no solution.
+        let out_in_all = out_in_all?;
+        for (&lit, _) in open.iter().zip(&out_in_all).filter(|&(_, &out)| out) {
+            if prober.value(lit).is_none() {
+                if !prober.assume(!lit) {
+                    return None;
+                }
+                changed = true;
+            }
+        }
+    }
+    Some(changed)
+}
+
+/// The puzzle with each alternative settled as the prober found it, and
+/// each cell's digits narrowed to those still open.
+fn rebuild(puzzle: &Puzzle, choices: &[Vec<Lit>], prober: &mut Prober) -> Puzzle {
+    let mut kept = Vec::new();
+    let mut forced: Vec<Alternative> = Vec::new();
+    let mut choice = choices.iter();
+    for constraint in puzzle.constraints() {
+        let Constraint::AnyOf { alternatives } = constraint else {
+            kept.push(constraint.clone());
+            continue;
+        };
+        let selectors = choice.next().expect("one list of selectors for each");
+        let values: Vec<Option<bool>> = selectors.iter().map(|&s| prober.value(s)).collect();
+        if let Some(i) = values.iter().position(|&v| v == Some(true)) {
+            forced.push(alternatives[i].clone());
+            continue;
+        }
+        let alive = alternatives.iter().zip(&values).filter(|&(_, &v)| v.is_none());
+        kept.push(Constraint::AnyOf { alternatives: alive.map(|(a, _)| a.clone()).collect() });
+    }
+    let mut settled = puzzle.with_constraints(kept);
+    for alternative in forced {
+        add_rules(&mut settled, alternative);
+    }
+    let n = puzzle.digits();
+    for cell in puzzle.cells() {
+        if puzzle.given(cell).is_some() {
+            continue;
+        }
+        let open = (1..=n as Digit).filter(|&d| prober.value(prober.literal(cell, d)) != Some(false));
+        let allowed: u64 = open.fold(0, |bits, d| bits | 1 << (d - 1));
+        if allowed.count_ones() == 1 {
+            let digit = allowed.trailing_zeros() as Digit + 1;
+            settled.set_given(cell, digit).expect("a digit of the grid");
+        } else if allowed.count_ones() < n as u32 {
+            settled.add_constraint(Constraint::Digits { cell, allowed }).expect("a digit of the grid");
+        }
+    }
+    settled
+}
+
+/// Adds an alternative's rules to `puzzle` as its own.
+fn add_rules(puzzle: &mut Puzzle, alternative: Alternative) {
+    for cells in alternative.distinct {
+        puzzle.add_group(cells).expect("checked as the alternative's");
+    }
+    for r in alternative.relations {
+        puzzle.add_relation(r.a, r.b, r.predicate).expect("checked as the alternative's");
+    }
+    for c in alternative.constraints {
+        puzzle.add_constraint(c).expect("checked as the alternative's");
+    }
+}
