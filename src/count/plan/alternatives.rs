@@ -53,7 +53,10 @@ pub fn settle(puzzle: &Puzzle) -> Option<Puzzle> {
         }
         narrowed = true;
     }
-    narrowed.then(|| rebuild(puzzle, &choices, &mut prober))
+    if !narrowed {
+        return None;
+    }
+    rebuild(puzzle, &choices, &mut prober)
 }
 
 /// One pass over the alternatives; whether it changed anything, `None` on
@@ -103,8 +106,10 @@ fn round(prober: &mut Prober, choices: &[Vec<Lit>]) -> Option<bool> {
 }
 
 /// The puzzle with each alternative settled as the prober found it, and
-/// each cell's digits narrowed to those still open.
-fn rebuild(puzzle: &Puzzle, choices: &[Vec<Lit>], prober: &mut Prober) -> Puzzle {
+/// each cell's digits narrowed to those still open; `None` if the model
+/// refuses a rule of an alternative as the puzzle's own (a rule that holds
+/// on no grid, which the readers never leave in an alternative).
+fn rebuild(puzzle: &Puzzle, choices: &[Vec<Lit>], prober: &mut Prober) -> Option<Puzzle> {
     let mut kept = Vec::new();
     let mut forced: Vec<Alternative> = Vec::new();
     let mut choice = choices.iter();
@@ -124,7 +129,7 @@ fn rebuild(puzzle: &Puzzle, choices: &[Vec<Lit>], prober: &mut Prober) -> Puzzle
     }
     let mut settled = puzzle.with_constraints(kept);
     for alternative in forced {
-        add_rules(&mut settled, alternative);
+        add_rules(&mut settled, alternative)?;
     }
     let n = puzzle.digits();
     for cell in puzzle.cells() {
@@ -135,23 +140,24 @@ fn rebuild(puzzle: &Puzzle, choices: &[Vec<Lit>], prober: &mut Prober) -> Puzzle
         let allowed: u64 = open.fold(0, |bits, d| bits | 1 << (d - 1));
         if allowed.count_ones() == 1 {
             let digit = allowed.trailing_zeros() as Digit + 1;
-            settled.set_given(cell, digit).expect("a digit of the grid");
+            settled.set_given(cell, digit).ok()?;
         } else if allowed.count_ones() < n as u32 {
-            settled.add_constraint(Constraint::Digits { cell, allowed }).expect("a digit of the grid");
+            settled.add_constraint(Constraint::Digits { cell, allowed }).ok()?;
         }
     }
-    settled
+    Some(settled)
 }
 
 /// Adds an alternative's rules to `puzzle` as its own.
-fn add_rules(puzzle: &mut Puzzle, alternative: Alternative) {
+fn add_rules(puzzle: &mut Puzzle, alternative: Alternative) -> Option<()> {
     for cells in alternative.distinct {
-        puzzle.add_group(cells).expect("checked as the alternative's");
+        puzzle.add_group(cells).ok()?;
     }
     for r in alternative.relations {
-        puzzle.add_relation(r.a, r.b, r.predicate).expect("checked as the alternative's");
+        puzzle.add_relation(r.a, r.b, r.predicate).ok()?;
     }
     for c in alternative.constraints {
-        puzzle.add_constraint(c).expect("checked as the alternative's");
+        puzzle.add_constraint(c).ok()?;
     }
+    Some(())
 }
