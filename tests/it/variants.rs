@@ -1280,13 +1280,14 @@ fn either_blocks_match_the_oracle_under_every_encoding() {
 /// from another grid (which the givens often contradict), counted through
 /// the plan and judged as `unique` judges, against the oracle; the settled
 /// puzzle, counted by the enum engine alone, gives the oracle's number
-/// too. Some draws settle every block (no alternative left) and some
-/// settle a few.
+/// too, and a puzzle found to have no solution at the root has none. Some
+/// draws settle every block (no alternative left), some a few, and some
+/// have no solution.
 #[test]
 fn alternatives_settled_at_the_root_keep_the_oracle_count() {
-    use satsudoku::count::plan::{settle_alternatives, Counter, Plan, Verdict};
+    use satsudoku::count::plan::{settle_alternatives, Counter, Plan, Settled, Verdict};
     let mut rng = rng(6161);
-    let (mut narrowed, mut all_settled, mut solvable) = (0, 0, 0);
+    let (mut narrowed, mut all_settled, mut refuted, mut solvable) = (0, 0, 0, 0);
     for i in 0..90 {
         let (n, boxes, givens) =
             if i % 3 == 2 { (6, (2, 3), 12 + rng.below(6)) } else { (4, (2, 2), 2 + rng.below(4)) };
@@ -1328,19 +1329,26 @@ fn alternatives_settled_at_the_root_keep_the_oracle_count() {
             Verdict::Undecided => panic!("undecided\n{text}"),
         };
         assert_eq!(judged, expected.min(2), "judge\n{text}");
-        if let Some(settled) = settle_alternatives(&puzzle) {
-            narrowed += 1;
-            let left = settled.constraints().iter().any(|c| matches!(c, satsudoku::model::Constraint::AnyOf { .. }));
-            all_settled += usize::from(!left);
-            let encoded = encode(&settled, &Encoding::default());
-            let models = count_models(&settled, &encoded, EngineKind::Enum, Limits::default(), &mut ()).unwrap().models;
-            assert_eq!(models, expected, "settled\n{text}");
+        match settle_alternatives(&puzzle) {
+            Some(Settled::NoSolution) => {
+                assert_eq!(expected, 0, "no solution at the root\n{text}");
+                refuted += 1;
+            }
+            Some(Settled::Narrowed(settled)) => {
+                narrowed += 1;
+                let left =
+                    settled.constraints().iter().any(|c| matches!(c, satsudoku::model::Constraint::AnyOf { .. }));
+                all_settled += usize::from(!left);
+                let encoded = encode(&settled, &Encoding::default());
+                let models =
+                    count_models(&settled, &encoded, EngineKind::Enum, Limits::default(), &mut ()).unwrap().models;
+                assert_eq!(models, expected, "settled\n{text}");
+            }
+            None => {}
         }
     }
-    assert!(
-        narrowed >= 20 && all_settled >= 10 && solvable >= 30,
-        "{narrowed} narrowed, {all_settled} settled, {solvable} solvable"
-    );
+    let counts = format!("{narrowed} narrowed, {all_settled} settled, {refuted} refuted, {solvable} solvable");
+    assert!(narrowed >= 20 && all_settled >= 10 && refuted >= 5 && solvable >= 30, "{counts}");
 }
 
 /// Counting circles on scattered cells of 4x4 and 6x6 grids (a path, as

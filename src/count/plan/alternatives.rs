@@ -25,10 +25,20 @@ use crate::model::{Alternative, Constraint, Digit, Puzzle};
 /// alternatives settle in a few.
 const MAX_ROUNDS: usize = 32;
 
-/// `puzzle` with its alternatives narrowed as the module doc says; `None`
-/// when it has none, when nothing narrows, or when the root already
-/// contradicts itself (the count finds that out on the puzzle itself).
-pub fn settle(puzzle: &Puzzle) -> Option<Puzzle> {
+/// What settling found.
+#[derive(Clone, Debug)]
+pub enum Settled {
+    /// The puzzle with its alternatives narrowed: the same solutions.
+    Narrowed(Puzzle),
+    /// Propagation met a conflict at the root, with every step a
+    /// consequence of the puzzle's rules: it has no solution.
+    NoSolution,
+}
+
+/// `puzzle` with its alternatives narrowed as the module doc says, or
+/// that it has no solution; `None` when it has no alternative or nothing
+/// narrows.
+pub fn settle(puzzle: &Puzzle) -> Option<Settled> {
     let any_of = |c: &&Constraint| matches!(c, Constraint::AnyOf { .. });
     let alternatives = puzzle.constraints().iter().filter(any_of).count();
     if alternatives == 0 {
@@ -43,11 +53,11 @@ pub fn settle(puzzle: &Puzzle) -> Option<Puzzle> {
     // Fresh from the formula: nothing assumed yet (no reset needed).
     let mut prober = Prober::with_strength(&encoded, Strength::AsEncoded)?;
     if prober.contradicted() {
-        return None;
+        return Some(Settled::NoSolution);
     }
     let mut narrowed = false;
     for _ in 0..MAX_ROUNDS {
-        let changed = round(&mut prober, &choices)?;
+        let Some(changed) = round(&mut prober, &choices) else { return Some(Settled::NoSolution) };
         if !changed {
             break;
         }
@@ -56,11 +66,12 @@ pub fn settle(puzzle: &Puzzle) -> Option<Puzzle> {
     if !narrowed {
         return None;
     }
-    rebuild(puzzle, &choices, &mut prober)
+    rebuild(puzzle, &choices, &mut prober).map(Settled::Narrowed)
 }
 
 /// One pass over the alternatives; whether it changed anything, `None` on
-/// a contradiction.
+/// a contradiction (every literal assumed at the root follows from the
+/// rules, so the puzzle has no solution).
 fn round(prober: &mut Prober, choices: &[Vec<Lit>]) -> Option<bool> {
     let mut changed = false;
     for selectors in choices {

@@ -69,10 +69,13 @@ use super::takuzu::Takuzu;
 use super::{CountError, EngineKind, Limits, Observer, Stop};
 use crate::encode::{encode, Encoding};
 use crate::model::{Cell, Constraint, Grid, Puzzle};
-pub use alternatives::settle as settle_alternatives;
+pub use alternatives::{settle as settle_alternatives, Settled};
 pub use candidates::Candidates;
 pub use methods::BANDS_PROBE;
 use methods::{deadline, Keep, Learnt, Scaled};
+
+/// What `--stats` says of a puzzle whose alternatives all fail at the root.
+const NO_ALTERNATIVE: &str = "alternatives: settled at the root, no solution (no search)";
 
 /// Decisions the enum engine makes on one thread before the plan looks
 /// for independent parts or starts more threads: about a millisecond on a
@@ -382,7 +385,14 @@ impl Counter {
         if plan.up_to_symmetry {
             return Ok(self.whole(Method::Burnside, self.orbits(puzzle, start)?, start));
         }
-        let settled = plan.shortcuts.then(|| alternatives::settle(puzzle)).flatten();
+        let settled = match plan.shortcuts.then(|| alternatives::settle(puzzle)).flatten() {
+            Some(Settled::NoSolution) => {
+                let found = (BigUint::default(), Stop::Complete, vec![NO_ALTERNATIVE.to_string()]);
+                return Ok(self.whole(Method::Enumeration, found, start));
+            }
+            Some(Settled::Narrowed(settled)) => Some(settled),
+            None => None,
+        };
         let puzzle = settled.as_ref().unwrap_or(puzzle);
         let banded = !every && !matches!(plan.symmetry, SymmetryUse::None | SymmetryUse::NoBands);
         if let Some(bands) = banded.then(|| Bands::recognize(puzzle, plan.symmetry == SymmetryUse::Auto)).flatten() {
@@ -509,7 +519,11 @@ impl Counter {
     ) -> Result<Option<Vec<Grid>>, CountError> {
         let mut kept = Keep { grids: Vec::with_capacity(limit), limit };
         let plan = Plan { limits: Limits { max: None, ..self.plan.limits }, ..self.plan };
-        let settled = plan.shortcuts.then(|| alternatives::settle(puzzle)).flatten();
+        let settled = match plan.shortcuts.then(|| alternatives::settle(puzzle)).flatten() {
+            Some(Settled::NoSolution) => return Ok(Some(Vec::new())),
+            Some(Settled::Narrowed(settled)) => Some(settled),
+            None => None,
+        };
         let puzzle = settled.as_ref().unwrap_or(puzzle);
         let kind = plan.engine_for(puzzle)?;
         let stop = if !matches!(kind, EngineKind::Blocking | EngineKind::Dlx) {
