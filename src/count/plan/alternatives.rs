@@ -25,6 +25,12 @@ use crate::model::{Alternative, Constraint, Digit, Puzzle};
 /// alternatives settle in a few.
 const MAX_ROUNDS: usize = 32;
 
+/// Probes at most, so that settling stays a small part of any count
+/// ("City Planning" makes 66; a count of its probes, not a time, so
+/// that a puzzle settles the same on every machine). What is settled
+/// when they run out is kept.
+const MAX_PROBES: usize = 4096;
+
 /// What settling found.
 #[derive(Clone, Debug)]
 pub enum Settled {
@@ -56,12 +62,13 @@ pub fn settle(puzzle: &Puzzle) -> Option<Settled> {
         return Some(Settled::NoSolution);
     }
     let mut narrowed = false;
+    let mut probes = MAX_PROBES;
     for _ in 0..MAX_ROUNDS {
-        let Some(changed) = round(&mut prober, &choices) else { return Some(Settled::NoSolution) };
-        if !changed {
+        let Some(changed) = round(&mut prober, &choices, &mut probes) else { return Some(Settled::NoSolution) };
+        narrowed |= changed;
+        if !changed || probes == 0 {
             break;
         }
-        narrowed = true;
     }
     if !narrowed {
         return None;
@@ -69,15 +76,23 @@ pub fn settle(puzzle: &Puzzle) -> Option<Settled> {
     rebuild(puzzle, &choices, &mut prober).map(Settled::Narrowed)
 }
 
-/// One pass over the alternatives; whether it changed anything, `None` on
+/// One pass over the alternatives, as many as `probes` allows (each
+/// block's selectors taken from it); whether it changed anything, `None` on
 /// a contradiction (every literal assumed at the root follows from the
 /// rules, so the puzzle has no solution).
-fn round(prober: &mut Prober, choices: &[Vec<Lit>]) -> Option<bool> {
+fn round(prober: &mut Prober, choices: &[Vec<Lit>], probes: &mut usize) -> Option<bool> {
     let mut changed = false;
     for selectors in choices {
         if selectors.iter().any(|&s| prober.value(s) == Some(true)) {
             continue;
         }
+        // A block is probed whole or not at all: its common consequences
+        // need every alternative's.
+        if *probes < selectors.len() {
+            *probes = 0;
+            break;
+        }
+        *probes -= selectors.len();
         let open: Vec<Lit> = prober.open().into_iter().map(|(_, _, lit)| lit).collect();
         // Per open candidate, whether every alternative that held so far
         // ruled it out.
