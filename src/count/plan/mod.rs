@@ -69,7 +69,7 @@ use super::takuzu::Takuzu;
 use super::{CountError, EngineKind, Limits, Observer, Stop};
 use crate::encode::{encode, Encoding};
 use crate::model::{Cell, Constraint, Grid, Puzzle};
-pub use alternatives::{settle as settle_alternatives, Settled};
+pub use alternatives::{settle as settle_alternatives, settle_within as settle_alternatives_within, Settled};
 pub use candidates::Candidates;
 pub use methods::BANDS_PROBE;
 use methods::{deadline, Keep, Learnt, Scaled};
