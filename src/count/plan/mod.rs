@@ -385,13 +385,9 @@ impl Counter {
         if plan.up_to_symmetry {
             return Ok(self.whole(Method::Burnside, self.orbits(puzzle, start)?, start));
         }
-        let settled = match plan.shortcuts.then(|| alternatives::settle(puzzle)).flatten() {
-            Some(Settled::NoSolution) => {
-                let found = (BigUint::default(), Stop::Complete, vec![NO_ALTERNATIVE.to_string()]);
-                return Ok(self.whole(Method::Enumeration, found, start));
-            }
-            Some(Settled::Narrowed(settled)) => Some(settled),
-            None => None,
+        let Some(settled) = self.settled(puzzle) else {
+            let found = (BigUint::default(), Stop::Complete, vec![NO_ALTERNATIVE.to_string()]);
+            return Ok(self.whole(Method::Enumeration, found, start));
         };
         let puzzle = settled.as_ref().unwrap_or(puzzle);
         let banded = !every && !matches!(plan.symmetry, SymmetryUse::None | SymmetryUse::NoBands);
@@ -431,6 +427,18 @@ impl Counter {
             details,
             elapsed: start.elapsed(),
         })
+    }
+
+    /// Step 0 of the plan: `Some(Some(narrowed))` for a puzzle whose
+    /// alternatives settle, `Some(None)` for one left as it is (no
+    /// alternatives, nothing settled, or shortcuts off), and `None` for
+    /// one settling proved has no solution.
+    fn settled(&self, puzzle: &Puzzle) -> Option<Option<Puzzle>> {
+        match self.plan.shortcuts.then(|| alternatives::settle(puzzle)).flatten() {
+            Some(Settled::NoSolution) => None,
+            Some(Settled::Narrowed(settled)) => Some(Some(settled)),
+            None => Some(None),
+        }
     }
 
     /// `puzzle` reduced by the symmetry proven for it, when `allowed`;
@@ -519,11 +527,7 @@ impl Counter {
     ) -> Result<Option<Vec<Grid>>, CountError> {
         let mut kept = Keep { grids: Vec::with_capacity(limit), limit };
         let plan = Plan { limits: Limits { max: None, ..self.plan.limits }, ..self.plan };
-        let settled = match plan.shortcuts.then(|| alternatives::settle(puzzle)).flatten() {
-            Some(Settled::NoSolution) => return Ok(Some(Vec::new())),
-            Some(Settled::Narrowed(settled)) => Some(settled),
-            None => None,
-        };
+        let Some(settled) = self.settled(puzzle) else { return Ok(Some(Vec::new())) };
         let puzzle = settled.as_ref().unwrap_or(puzzle);
         let kind = plan.engine_for(puzzle)?;
         let stop = if !matches!(kind, EngineKind::Blocking | EngineKind::Dlx) {
