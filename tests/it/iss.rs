@@ -1094,3 +1094,32 @@ fn iss_prunes_long_sandwiches_on_values_from_zero() {
     };
     assert_eq!(kept.iter().filter(short).count(), 1, "ISS's one solution");
 }
+
+/// The grid engine, which does not learn, hands a search to varisat after
+/// `GRID_JUDGE_DECISIONS` (2^16) where the enum engine gets 2^18: ISS's
+/// "16x16: Sudoku X, very hard" with one more given from its solution
+/// takes the grid engine 109,204 decisions to the end, so varisat judges
+/// and counts it; ISS's "16x16: Sudoku X, hard" (58,052) stays with the
+/// grid engine. Every answer is ISS's: one solution, the published one.
+#[test]
+fn the_grid_engine_hands_long_searches_to_varisat_sooner() {
+    let cases =
+        [("16x16: Sudoku X, very hard", ".~RbC4_7", "engine: blocking"), ("16x16: Sudoku X, hard", "", "engine: grid")];
+    for (name, extra, engine) in cases {
+        let entry = corpus().into_iter().find(|e| e["name"] == name).unwrap();
+        let text = format!("{}{extra}", entry["input"].as_str().unwrap().trim());
+        let puzzle = parse(&text, "t", Some(Format::Iss)).unwrap();
+        let published = iss_solution(entry["solution"].as_str().unwrap(), 16);
+        let mut plan = Plan::new(Encoding::default());
+        (plan.details, plan.jobs) = (true, Some(1));
+        plan.limits.max = Some(2);
+        let tally = Counter::new(plan).count(&puzzle, &mut ()).unwrap();
+        assert!(tally.is_exact(), "{name}");
+        assert_eq!(tally.count, 1u32.into(), "{name}");
+        assert!(tally.details.iter().any(|d| d.starts_with(engine)), "{name}: {:?}", tally.details);
+        match Counter::new(Plan::new(Encoding::default())).judge(&puzzle).unwrap() {
+            Verdict::Unique(grid) => assert_eq!(digits(&grid), published, "{name}"),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}

@@ -137,9 +137,10 @@ impl Counter {
         let mut stop = prepared.run(until, observer)?;
         // A count that found fewer than LEARN_BELOW models in its probe is
         // a search that needs learning, which the enum engine does (see
-        // `count::enumerate`): it goes on for `plan.judge` more decisions.
+        // `count::enumerate`): it goes on for `plan.judge` more decisions
+        // (the grid engine, which does not learn, for fewer: `judge_for`).
         if stop == Stop::Budget && learn && prepared.found() < LEARN_BELOW {
-            stop = prepared.run(Until { decisions: Some(decisions + plan.judge), ..until }, observer)?;
+            stop = prepared.run(Until { decisions: Some(decisions + plan.judge_for(kind)), ..until }, observer)?;
         }
         // Still short of LEARN_BELOW models: varisat counts it, from the
         // start, if it has at most LEARN_MAX models, and otherwise the enum

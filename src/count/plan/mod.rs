@@ -49,7 +49,8 @@
 //! The probe is a number of decisions, not a time, so that a puzzle gets
 //! the same method on every path and every machine. [`Counter::judge`]
 //! answers `unique`: the first two solutions, on the same prepared engine
-//! for its first [`JUDGE_DECISIONS`] decisions, then (unless an engine is
+//! for its first [`JUDGE_DECISIONS`] decisions ([`GRID_JUDGE_DECISIONS`]
+//! for the grid engine, which does not learn), then (unless an engine is
 //! asked for) from the start with varisat.
 
 mod alternatives;
@@ -102,6 +103,16 @@ pub const LEARN_MAX: u128 = 1024;
 /// seconds, varisat's different search gets its chance (docs/engines.md
 /// has the measurements).
 pub const JUDGE_DECISIONS: u64 = 1 << 18;
+
+/// [`JUDGE_DECISIONS`] for the grid engine, which does not learn: a search
+/// it has not ended in this many (about a tenth of a second on a 16x16)
+/// is one where varisat's learning pays. ISS's "16x16: Sudoku X, very
+/// hard" (372,165 decisions to the end) was judged in 0.60 s after the
+/// grid engine's 2^18, and now in 0.32 s; its "hard" (58,052) stays with
+/// the grid engine (0.10 s; varisat alone 0.07 s, but 2^15 decisions
+/// first and varisat after them took 0.14 s). A 9x9 the grid engine takes
+/// ends in a few thousand at most (3,179 among ISS's examples).
+pub const GRID_JUDGE_DECISIONS: u64 = 1 << 16;
 
 crate::named_enum! {
     /// Whether a count may use symmetry.
@@ -171,6 +182,17 @@ pub struct Phase<'a> {
 }
 
 impl Plan {
+    /// The decisions `kind` makes looking for a puzzle's first solutions
+    /// before the plan hands the search to varisat: [`Plan::judge`], or
+    /// [`GRID_JUDGE_DECISIONS`] if fewer, for the grid engine, which does
+    /// not learn.
+    pub fn judge_for(&self, kind: EngineKind) -> u64 {
+        match kind {
+            EngineKind::Grid => self.judge.min(GRID_JUDGE_DECISIONS),
+            _ => self.judge,
+        }
+    }
+
     /// Tells [`Plan::report`] about a phase, if anyone listens.
     pub(crate) fn tell(&self, method: &str, done: Option<(&str, u64)>, start: Instant) {
         if let Some(report) = self.report {
@@ -535,7 +557,7 @@ impl Counter {
             // that needs more than `plan.judge` decisions to varisat.
             let fallback = plan.engine.is_none();
             let prepared = self.prepared_for(puzzle, kind)?;
-            let decisions = prepared.stats().decisions.unwrap_or(0) + plan.judge;
+            let decisions = prepared.stats().decisions.unwrap_or(0) + plan.judge_for(kind);
             let until = Until {
                 deadline: deadline(&plan, start),
                 interrupt: plan.limits.interrupt,
