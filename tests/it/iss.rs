@@ -51,8 +51,6 @@ const SLOW: &[&str] = &[
     "Hard renban 2",
     "Hailstone - little killer",
     "Calm Construction",
-    // 6.6 s in a release build (a lunchbox's different digits are pairs).
-    "Extreme Lunchbox",
 ];
 
 /// Examples where ISS's verdict is wrong by its own rules, each shown by a

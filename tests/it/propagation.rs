@@ -176,6 +176,12 @@ fn line(keyword: &'static str, accepts: fn(&[u8]) -> bool) -> impl Fn(&mut Rng) 
 /// alone, with the differences left to the pairs of cells, left 0.45).
 const RELLIK: f64 = 0.0;
 
+/// A lunchbox's automaton reads its different digits too, as the rellik
+/// cage's does: domain consistent on the whole (with the differences left
+/// to the pairs of cells, as before 2026-11-28 and with `--lines forward`,
+/// it left 0.377).
+const LUNCHBOX: f64 = 0.0;
+
 /// An equality cage's automaton is domain consistent on its own rule; the
 /// cage's different digits are a second constraint on the same cells
 /// (pairs, arc consistent only), so the whole is not (read with them, as
@@ -381,6 +387,22 @@ fn rules() -> Vec<(&'static str, f64, Make)> {
             }),
         ),
         (
+            "lunchbox (with its different digits)",
+            LUNCHBOX,
+            Box::new(|rng: &mut Rng| {
+                let k = 3 + rng.below(4);
+                let target = rng.below(12) as u32;
+                let puzzle = with_rule("lunchbox", row(k), Vec::new(), Some(i64::from(target)));
+                let accepts = move |l: &[u8]| {
+                    let at = |v: u8| l.iter().position(|&d| d == v).unwrap();
+                    let (low, high) = (at(*l.iter().min().unwrap()), at(*l.iter().max().unwrap()));
+                    let inside = || &l[low.min(high) + 1..low.max(high)];
+                    distinct(l) && inside().iter().map(|&d| u32::from(d)).sum::<u32>() == target
+                };
+                (puzzle, k, Box::new(accepts) as Accepts)
+            }),
+        ),
+        (
             "hidden-skyscraper, an alternative of clues (one rule of their digits)",
             0.0,
             Box::new(|rng: &mut Rng| {
@@ -429,6 +451,7 @@ fn every_line_rule_propagates_soundly_and_as_strongly_as_claimed() {
             "region-sum (equal sums)",
             "sum-loop",
             "rellik (with its different digits)",
+            "lunchbox (with its different digits)",
         ];
         if replaced.contains(&name) {
             let forward = Encoding { lines: LineEncoding::Forward, ..Encoding::default() };

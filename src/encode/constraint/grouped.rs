@@ -42,7 +42,7 @@ pub struct Differ {
 
 impl Differ {
     /// The differences `puzzle` states (none kept when it has no sum, x-sum,
-    /// sandwich, counting circles or rellik cage).
+    /// sandwich, counting circles, rellik cage or lunchbox).
     pub fn new(puzzle: &Puzzle) -> Differ {
         let sums = |c: &Constraint| {
             matches!(
@@ -51,7 +51,7 @@ impl Differ {
                     | Constraint::XSum { .. }
                     | Constraint::Sandwich { .. }
                     | Constraint::Counting { .. }
-                    | Constraint::Along { rule: LineRule::Rellik { .. }, .. }
+                    | Constraint::Along { rule: LineRule::Rellik { .. } | LineRule::Lunchbox { .. }, .. }
             )
         };
         if !puzzle.constraints().iter().any(sums) {
