@@ -195,8 +195,9 @@ def main():
               f"(a stopped run has no verdict); {tests} checks the solutions."]
     differ = [r for r in rows if r[6] != r[7]]
     if differ:
-        lines += ["", "Where the verdicts differ (ISS's wrong ones are each shown by a test in tests/it/iss.rs, "
-                  "`ISS_WRONG`):", "", "| # | name | satsudoku | expected |", "|---|---|---|---|"]
+        lines += ["", "Where the verdicts differ (a run stopped at the time limit is undecided; ISS's wrong "
+                  "verdicts are each shown by a test in tests/it/iss.rs, `ISS_WRONG`):", "",
+                  "| # | name | satsudoku | expected |", "|---|---|---|---|"]
         lines += [f"| {r[0]} | {r[1]} | {r[6]} | {r[7]} |" for r in differ]
     text = "\n".join(lines) + "\n"
     with open(results_path(prefix), "w") as f:
