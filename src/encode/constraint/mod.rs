@@ -710,10 +710,11 @@ pub(super) fn encode_constraint(
             // large for no fewer decisions on ISS's examples: 6.3 to 9.0
             // ms).
             // `--lines forward` keeps the encodings before: the rellik cage
-            // without its digits, the sum loop's forward runs alone.
-            let rellik = matches!(rule, LineRule::Rellik { .. } | LineRule::Lunchbox { .. });
+            // and the lunchbox without their digits, the sum loop's forward
+            // runs alone.
+            let reads_digits = matches!(rule, LineRule::Rellik { .. } | LineRule::Lunchbox { .. });
             let distinct =
-                rellik && lines == LineEncoding::Automaton && n <= MOST_SET_DIGITS && differ.all_differ(cells);
+                reads_digits && lines == LineEncoding::Automaton && n <= MOST_SET_DIGITS && differ.all_differ(cells);
             along::encode_along(*rule, cells, n, distinct, lines, spelling, out)
         }
         Constraint::Exactly { cells, counts } => {
