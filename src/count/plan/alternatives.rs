@@ -50,7 +50,7 @@ pub fn settle(puzzle: &Puzzle) -> Option<Settled> {
 
 /// [`settle`] with at most `probes` probes (a block's alternatives are
 /// probed all or none), keeping what is settled when they run out.
-pub fn settle_within(puzzle: &Puzzle, probes: usize) -> Option<Settled> {
+pub fn settle_within(puzzle: &Puzzle, mut probes: usize) -> Option<Settled> {
     let any_of = |c: &&Constraint| matches!(c, Constraint::AnyOf { .. });
     let alternatives = puzzle.constraints().iter().filter(any_of).count();
     if alternatives == 0 {
@@ -68,7 +68,6 @@ pub fn settle_within(puzzle: &Puzzle, probes: usize) -> Option<Settled> {
         return Some(Settled::NoSolution);
     }
     let mut narrowed = false;
-    let mut probes = probes;
     for _ in 0..MAX_ROUNDS {
         let Some(changed) = round(&mut prober, &choices, &mut probes) else { return Some(Settled::NoSolution) };
         narrowed |= changed;

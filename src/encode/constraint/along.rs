@@ -146,13 +146,10 @@ pub(super) fn encode_along(
             }
             let step = |state: &Box_, _: usize, option: usize| -> Option<Box_> {
                 let v = option as u8 + 1;
-                let set_of = |state: &Box_| match *state {
-                    Box_::Before(_, _, set) | Box_::Between { set, .. } | Box_::After(_, _, _, set) => set,
-                    _ => 0,
-                };
-                let set = match state {
+                // The digits read, with v (a cell's digit, past the two).
+                let set = match *state {
                     Box_::Start | Box_::Low(_) => 0,
-                    _ => used(set_of(state), v)?,
+                    Box_::Before(_, _, set) | Box_::Between { set, .. } | Box_::After(_, _, _, set) => used(set, v)?,
                 };
                 Some(match *state {
                     Box_::Start => Box_::Low(v),

@@ -26,7 +26,7 @@ use varisat::Lit;
 use super::automaton;
 use super::Spelling;
 use crate::encode::ClauseSink;
-use crate::model::{Cell, Constraint, Digit, LineRule, Predicate, Puzzle};
+use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle};
 
 /// The most edges the automata of one sum may have together; a larger sum
 /// keeps its partial sums.
@@ -42,7 +42,8 @@ pub struct Differ {
 
 impl Differ {
     /// The differences `puzzle` states (none kept when it has no sum, x-sum,
-    /// sandwich, counting circles, rellik cage or lunchbox).
+    /// sandwich, counting circles, or line rule that reads its digits:
+    /// `reads_digits`).
     pub fn new(puzzle: &Puzzle) -> Differ {
         let sums = |c: &Constraint| {
             matches!(
@@ -51,8 +52,7 @@ impl Differ {
                     | Constraint::XSum { .. }
                     | Constraint::Sandwich { .. }
                     | Constraint::Counting { .. }
-                    | Constraint::Along { rule: LineRule::Rellik { .. } | LineRule::Lunchbox { .. }, .. }
-            )
+            ) || matches!(c, Constraint::Along { rule, .. } if super::reads_digits(rule))
         };
         if !puzzle.constraints().iter().any(sums) {
             return Differ::default();

@@ -418,6 +418,13 @@ fn across_houses(
 /// exponentially past that.
 const MOST_SET_DIGITS: usize = 10;
 
+/// Whether `rule`'s automaton also reads the set of digits its cells hold,
+/// when they must differ (the rellik cage's and the lunchbox's own group):
+/// then [`grouped::Differ`] keeps the puzzle's differences for it to see.
+fn reads_digits(rule: &LineRule) -> bool {
+    matches!(rule, LineRule::Rellik { .. } | LineRule::Lunchbox { .. })
+}
+
 /// Pairwise at most one of `lits`.
 fn at_most_one(lits: &[Lit], out: &mut dyn ClauseSink) {
     for (i, &a) in lits.iter().enumerate() {
@@ -712,9 +719,10 @@ pub(super) fn encode_constraint(
             // `--lines forward` keeps the encodings before: the rellik cage
             // and the lunchbox without their digits, the sum loop's forward
             // runs alone.
-            let reads_digits = matches!(rule, LineRule::Rellik { .. } | LineRule::Lunchbox { .. });
-            let distinct =
-                reads_digits && lines == LineEncoding::Automaton && n <= MOST_SET_DIGITS && differ.all_differ(cells);
+            let distinct = reads_digits(rule)
+                && lines == LineEncoding::Automaton
+                && n <= MOST_SET_DIGITS
+                && differ.all_differ(cells);
             along::encode_along(*rule, cells, n, distinct, lines, spelling, out)
         }
         Constraint::Exactly { cells, counts } => {
