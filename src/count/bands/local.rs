@@ -66,6 +66,9 @@ pub struct Local {
     /// bands (disjoint groups, diagonals): joined as columns are
     /// ([`Local::count`]).
     crossing: Vec<Vec<Cell>>,
+    /// The most pairs of two crossing bands' signatures looked at
+    /// ([`crossing::MAX_CROSSING_PAIRS`] unless set).
+    max_pairs: u128,
 }
 
 /// What a count by local bands came to.
@@ -184,7 +187,7 @@ impl Local {
             // Each band holds its part of every crossing group.
             rules.fill(true);
         }
-        let local = Local { h, w, transposed, own: Vec::new(), crossing };
+        let local = Local { h, w, transposed, own: Vec::new(), crossing, max_pairs: crossing::MAX_CROSSING_PAIRS };
         let mut own = Vec::with_capacity(w);
         for (band, &ruled) in rules.iter().enumerate() {
             let given = puzzle.givens().any(|(cell, _)| band_of(cell) == band);
@@ -309,6 +312,13 @@ impl Local {
         }
         let own: f64 = self.own().map(|b| band * bands[b]).sum();
         (own, grids * total)
+    }
+
+    /// The same, with at most `max` pairs of two crossing bands'
+    /// signatures looked at (tests set it low to reach the tallies put
+    /// off and the early declines of [`Local::count`]).
+    pub fn with_max_pairs(self, max: u128) -> Local {
+        Local { max_pairs: max, ..self }
     }
 
     /// Whether groups cross the bands: then every band is enumerated (the

@@ -28,6 +28,7 @@
 //! band, 631,369,728 on the forum, take seconds, where enumerating them
 //! took minutes.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -63,6 +64,7 @@ impl Local {
         let n = self.h * self.w;
         let mut order: Vec<usize> = (0..self.w).collect();
         order.sort_by_key(|&band| self.band_bound(band));
+        let mut order: VecDeque<usize> = order.into();
         // The digits every signature of the bands so far has, per column
         // and crossing group.
         let mut common: Key = [0, 0];
@@ -77,7 +79,9 @@ impl Local {
         // The cells of each band enumerated by `fill`, with its place in
         // `report` and `tallies`.
         let mut seen: Vec<(Vec<Place>, usize)> = Vec::new();
-        for band in order {
+        // A band whose tally passed its cap, enumerated again last.
+        let mut deferred = false;
+        while let Some(band) = order.pop_front() {
             if stop() {
                 return Ok(Outcome::Stopped);
             }
@@ -97,19 +101,44 @@ impl Local {
                 tallies.push(tallies[*earlier].clone());
                 continue;
             }
+            let sizes: Vec<usize> = tallies.iter().map(|tally| tally.len).collect();
+            let cap = if self.w == 3 { cap(&sizes, deferred, self.max_pairs) } else { Cap::Free };
+            let most = match cap {
+                Cap::Free => usize::MAX,
+                Cap::Defer(most) | Cap::Decline(most) => most,
+            };
             let mut tally = Tally::new(front);
             let mut fillings = 0u128;
             let done = match &places {
                 Some(cells) => fill(cells, n, left, stop, &mut |key| {
                     fillings += 1;
                     tally.add(key);
+                    tally.len <= most
                 }),
                 None => enumerate(&puzzle, left, &mut |grid| {
                     fillings += 1;
                     tally.add(self.key(grid, band));
-                    true
+                    tally.len <= most
                 })?,
             };
+            if tally.len > most {
+                // Freed before anything else is enumerated.
+                drop(tally);
+                if matches!(cap, Cap::Decline(_)) {
+                    let tallied = match sizes[..] {
+                        [a] => format!("a band of {a} signatures and two of more than {most}"),
+                        _ => format!(
+                            "bands of {} signatures and one of more than {most}",
+                            itertools::join(&sizes, " and ")
+                        ),
+                    };
+                    let why = format!("more than {} pairs of signatures to look at: {tallied}", self.max_pairs);
+                    return Ok(Outcome::TooLarge(why));
+                }
+                deferred = true;
+                order.push_back(band);
+                continue;
+            }
             match done {
                 None => return Ok(Outcome::Stopped),
                 Some(false) => {
@@ -150,8 +179,8 @@ impl Local {
             // The two smallest tallies in pairs, the third at the digits left.
             tallies.sort_by_key(|tally| tally.len);
             let product = (tallies[0].len as u128) * (tallies[1].len as u128);
-            if product > MAX_CROSSING_PAIRS {
-                let why = format!("{product} pairs of signatures to look at, past {MAX_CROSSING_PAIRS}");
+            if product > self.max_pairs {
+                let why = format!("{product} pairs of signatures to look at, past {}", self.max_pairs);
                 return Ok(Outcome::TooLarge(why));
             }
             match join(jobs, &tallies[0], &tallies[1], &tallies[2], full, stop)? {
@@ -242,6 +271,62 @@ impl Local {
     }
 }
 
+/// How far a band's tally may grow (in distinct signatures) while three
+/// bands are tallied.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cap {
+    /// As far as it goes.
+    Free,
+    /// Past this, the band is put off and enumerated again last.
+    Defer(usize),
+    /// Past this, the bands decline: the join would look at more pairs
+    /// than it may.
+    Decline(usize),
+}
+
+/// The cap on the next band's tally, from the signatures of the bands
+/// tallied (`done`) and whether one was put off. The join looks at the
+/// pairs of the two smallest tallies, at most `max_pairs` of them; a tally
+/// that cannot be among those two need not be built to find that out:
+///
+/// - after two tallies `m <= M`: if `m M` is within `max_pairs`, so is the
+///   join, whatever the third; else the third's `c` brings the smallest
+///   two's product past `max_pairs` exactly when `c > max_pairs / m`
+///   (`c >= M`: `m M`; `m <= c < M`: `m c`; `c < m`: `c m`);
+/// - after one tally `a`, with `k = max(a, max_pairs / a)`: a second band
+///   past `k` is put off; if the third passes `k` too, both are larger
+///   than `a`, and the smallest two are `a` and one past `max_pairs / a`,
+///   so the bands decline; if the third stays within `k`, the band put
+///   off is enumerated again, capped as the third of the first case.
+///
+/// The Sudoku P grids under row 1 and column 1 given (tallies of 84
+/// thousand, 9.8 million and 2.1 million signatures, 1.8e11 pairs) so
+/// decline after 84 thousand signatures of each of the larger two, in
+/// megabytes rather than a gigabyte.
+fn cap(done: &[usize], deferred: bool, max_pairs: u128) -> Cap {
+    let at_most = |pairs: u128| usize::try_from(pairs).unwrap_or(usize::MAX);
+    match *done {
+        [a] => {
+            let a = a.max(1);
+            let k = a.max(at_most(max_pairs / a as u128));
+            if deferred {
+                Cap::Decline(k)
+            } else {
+                Cap::Defer(k)
+            }
+        }
+        [x, y] => {
+            let (m, big) = (x.min(y) as u128, x.max(y) as u128);
+            if m * big > max_pairs {
+                Cap::Decline(at_most(max_pairs / m))
+            } else {
+                Cap::Free
+            }
+        }
+        _ => Cap::Free,
+    }
+}
+
 /// The sum over the pairs of `a`'s and `b`'s signatures that miss each
 /// other's digits in every column and crossing group, of their fillings
 /// times `c`'s at the digits left; `a` shared out among the threads.
@@ -327,14 +412,15 @@ struct Place {
 /// Enumerates a band's fillings (each cell a digit it may hold, no two
 /// alike in a group) and shows each one's [`Key`] to `each`: a plain
 /// depth-first search on bitmasks (digits `1..=n`), the engine's work without its
-/// generality, for bands of tens of millions of fillings. `Some(true)`
-/// when all were shown, `Some(false)` past `max`, `None` if stopped.
+/// generality, for bands of tens of millions of fillings. `each` returns
+/// whether to go on. `Some(true)` when all were shown, `Some(false)` past
+/// `max`, `None` if stopped (by `stop` or by `each`).
 fn fill(
     places: &[Place],
     n: usize,
     max: u128,
     stop: &(dyn Fn() -> bool + Sync),
-    each: &mut dyn FnMut(Key),
+    each: &mut dyn FnMut(Key) -> bool,
 ) -> Option<bool> {
     struct Search<'a> {
         places: &'a [Place],
@@ -346,14 +432,14 @@ fn fill(
         stopped: bool,
     }
     impl Search<'_> {
-        fn go(&mut self, i: usize, stop: &(dyn Fn() -> bool + Sync), each: &mut dyn FnMut(Key)) {
+        fn go(&mut self, i: usize, stop: &(dyn Fn() -> bool + Sync), each: &mut dyn FnMut(Key) -> bool) {
             let Some(place) = self.places.get(i) else {
                 self.shown += 1;
                 if self.shown > self.max || (self.shown % (1 << 20) == 0 && stop()) {
                     self.stopped = true;
                     return;
                 }
-                each(self.key);
+                self.stopped = !each(self.key);
                 return;
             };
             let mut taken = 0u64;
@@ -402,5 +488,52 @@ fn fill(
         (false, _) => Some(true),
         (true, true) => Some(false),
         (true, false) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{cap, Cap};
+
+    /// Three tallies' sizes run through the caps as `count_crossing` does
+    /// (a band past a `Defer` cap put off and tallied again last): whether
+    /// the bands decline.
+    fn declines(sizes: [usize; 3], max_pairs: u128) -> bool {
+        let mut order = std::collections::VecDeque::from(sizes);
+        let (mut done, mut deferred) = (Vec::new(), false);
+        while let Some(size) = order.pop_front() {
+            match cap(&done, deferred, max_pairs) {
+                Cap::Decline(most) if size > most => return true,
+                Cap::Defer(most) if size > most => {
+                    deferred = true;
+                    order.push_back(size);
+                }
+                _ => done.push(size),
+            }
+        }
+        false
+    }
+
+    /// The caps decline exactly when the two smallest tallies make more
+    /// pairs than the join may look at (sorted here, apart from `cap`),
+    /// for every order of every three sizes up to 40 and caps up to 400;
+    /// and the Sudoku P tallies under a given row and column decline
+    /// after the first band's size of each other band.
+    #[test]
+    fn the_caps_decline_exactly_when_the_join_would() {
+        for (a, b, c) in itertools::iproduct!(1..=40usize, 1..=40, 1..=40) {
+            let mut sorted = [a, b, c];
+            sorted.sort_unstable();
+            for max_pairs in 1..=400u128 {
+                let over = (sorted[0] * sorted[1]) as u128 > max_pairs;
+                assert_eq!(declines([a, b, c], max_pairs), over, "{a} {b} {c} {max_pairs}");
+            }
+        }
+        assert_eq!(cap(&[84_006], false, 1 << 30), Cap::Defer(84_006));
+        assert_eq!(cap(&[84_006], true, 1 << 30), Cap::Decline(84_006));
+        assert_eq!(cap(&[100], false, 1 << 30), Cap::Defer(10_737_418));
+        assert_eq!(cap(&[3, 10], false, 20), Cap::Decline(6));
+        assert_eq!(cap(&[4, 5], false, 20), Cap::Free);
+        assert_eq!(cap(&[], false, 20), Cap::Free);
     }
 }
