@@ -394,7 +394,7 @@ fn crossing_bands_under_low_caps_count_as_the_oracle_or_decline() {
 /// 789123456: 631,369,728 grids (enjoysudoku forum, "SudokuP - Analysis",
 /// 2018), counted by bands whose signatures take the groups' digits (the
 /// given band prunes the two others to the fillings that fit it). About
-/// 17 s in a release build, where enumeration took 4 minutes.
+/// 11 s in a release build, where enumeration took 4 minutes.
 #[test]
 #[ignore = "release build, about 20 s: .ci/run runs it"]
 fn sudoku_p_under_a_given_top_band_has_the_forum_count() {

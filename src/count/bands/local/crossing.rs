@@ -42,8 +42,8 @@ use crate::model::{Cell, Constraint, Grid, Puzzle};
 pub const MAX_CROSSING_FILLINGS: u128 = 1 << 27;
 
 /// The most distinct signatures the bands may have together: a tally
-/// takes about 140 bytes a signature with its maps' spare room (the 9.2
-/// million of that band: 1.26 GB at the peak), so at most about 2.3 GB.
+/// takes about 90 bytes a signature with its maps' spare room (the 9.2
+/// million of that band: 0.83 GB at the peak), so at most about 1.5 GB.
 pub const MAX_CROSSING_SIGNATURES: usize = 1 << 24;
 
 /// The most pairs of two bands' signatures looked at, one by one.
@@ -329,8 +329,9 @@ fn cap(done: &[usize], deferred: bool, max_pairs: u128) -> Cap {
 
 /// The sum over the pairs of `a`'s and `b`'s signatures that miss each
 /// other's digits in every column and crossing group, of their fillings
-/// times `c`'s at the digits left; `a` shared out among the threads.
-/// `None` if stopped.
+/// times `c`'s at the digits left; `b`'s groups shared out among the
+/// threads in blocks, read in place (`a`, the smallest tally, is
+/// the one copied). `None` if stopped.
 fn join(
     jobs: usize,
     a: &Tally,
@@ -340,20 +341,24 @@ fn join(
     stop: &(dyn Fn() -> bool + Sync),
 ) -> Result<Option<(Sum, u128)>, CountError> {
     let a: Vec<(Key, u64)> = a.iter().collect();
-    // Group by group, so that the digits left fall in one group of `c`
-    // for a run of pairs.
-    let b: Vec<(Key, u64)> = b.iter().collect();
-    let chunks: Vec<usize> = (0..a.len().div_ceil(64)).collect();
-    let sums = super::per_class(jobs, &chunks, stop, |&chunk| {
+    // Sixty-four blocks of b's groups a thread.
+    let groups: Vec<&HashMap<Key, u64>> = b.groups.values().collect();
+    let blocks: Vec<&[&HashMap<Key, u64>]> = groups.chunks(groups.len().div_ceil(64 * jobs.max(1)).max(1)).collect();
+    let indices: Vec<usize> = (0..blocks.len()).collect();
+    let sums = super::per_class(jobs, &indices, stop, |&block| {
         let (mut sum, mut pairs) = (Sum::default(), 0u128);
-        for &(s, count) in &a[chunk * 64..(chunk * 64 + 64).min(a.len())] {
-            for &(t, other) in b.iter().filter(|(t, _)| s[0] & t[0] == 0 && s[1] & t[1] == 0) {
-                pairs += 1;
-                let rest = [full[0] ^ s[0] ^ t[0], full[1] ^ s[1] ^ t[1]];
-                let third = c.get(rest);
-                if third != 0 {
-                    let pair = u128::from(count).checked_mul(u128::from(other)).ok_or_else(too_large)?;
-                    sum.add(pair, u128::from(third))?;
+        // Group by group, so that the digits left fall in one group of
+        // `c` for a run of pairs.
+        for group in blocks[block] {
+            for &(s, count) in &a {
+                for (&t, &other) in group.iter().filter(|(t, _)| s[0] & t[0] == 0 && s[1] & t[1] == 0) {
+                    pairs += 1;
+                    let rest = [full[0] ^ s[0] ^ t[0], full[1] ^ s[1] ^ t[1]];
+                    let third = c.get(rest);
+                    if third != 0 {
+                        let pair = u128::from(count).checked_mul(u128::from(other)).ok_or_else(too_large)?;
+                        sum.add(pair, u128::from(third))?;
+                    }
                 }
             }
         }
