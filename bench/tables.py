@@ -24,6 +24,7 @@ KINDS = [
     ("hard", "Hard classic puzzles against tdoku (`python3 bench/hard.py`)"),
     ("learning", "The learning engine against `enum` and `blocking` (`python3 bench/learning.py`)"),
     ("bands", "Grid counts by bands (`python3 bench/bands.py`)"),
+    ("crossing", "Sudoku P counts under given lines, bands joined through crossing groups (`python3 bench/crossing.py`)"),
     ("dlx", "Dancing links against the other engines (`python3 bench/dlx.py`)"),
     ("study", "Five paradigms on ten puzzles (`python3 bench/study.py`)"),
     ("rate", "`rate` against HoDoKu's rating (`python3 bench/rate.py`)"),
