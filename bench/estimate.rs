@@ -8,8 +8,11 @@
 //! estimate of the whole count, and of its time, is the number of cubes
 //! times the mean over the drawn cubes (times the relabelling factor).
 //!
-//! usage: cargo run --release --example estimate -- FILE BOX DEPTH CUBES SUBCUBES DRAWS SEED
-//!   FILE: a `givens` puzzle (e.g. 64 dots for the empty 8x8 grid), BOX: e.g. 2x4
+//! usage: cargo run --release --example estimate -- FILE BOX DEPTH CUBES SUBCUBES DRAWS SEED [ENGINE]
+//!   FILE: a puzzle in any format satsudoku detects (e.g. 64 dots for the
+//!   empty 8x8 grid, or `size 9` and `antiking` lines), BOX: e.g. 2x4 (for
+//!   a grid of givens), ENGINE: `enum` (the default) or `grid`, which
+//!   counts the drawn subcubes
 
 use std::time::{Duration, Instant};
 
@@ -17,7 +20,7 @@ use satsudoku::count::enumerate::Enumerate;
 use satsudoku::count::symmetry;
 use satsudoku::count::{count_cube, EngineKind, Limits, Search};
 use satsudoku::encode::{encode, Encoding};
-use satsudoku::parse::{parse_with, Format, Options};
+use satsudoku::parse::{parse_with, Options};
 
 /// A small generator for the draws (splitmix64).
 struct Draws(u64);
@@ -34,22 +37,26 @@ impl Draws {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [file, boxes, depth, cubes, subcubes, draws, seed] = &args[..] else {
-        eprintln!("usage: estimate FILE BOX DEPTH CUBES SUBCUBES DRAWS SEED");
+    let (args, engine) = match &args[..] {
+        [rest @ .., engine] if rest.len() == 7 => (rest, engine.as_str()),
+        _ => (&args[..], "enum"),
+    };
+    let ([file, boxes, depth, cubes, subcubes, draws, seed], Ok(kind)) = (args, engine.parse::<EngineKind>()) else {
+        eprintln!("usage: estimate FILE BOX DEPTH CUBES SUBCUBES DRAWS SEED [ENGINE]");
         std::process::exit(2);
     };
     let num = |s: &str| s.parse::<usize>().expect("a number");
     let (r, c) = boxes.split_once('x').expect("BOX as RxC");
     let options = Options { boxes: Some((num(r), num(c))), takuzu_distinct: true };
     let text = std::fs::read_to_string(file).expect("the puzzle file");
-    let puzzle = parse_with(&text, file, Some(Format::Givens), options).expect("a puzzle");
+    let puzzle = parse_with(&text, file, None, options).expect("a puzzle");
     let reduced = symmetry::reduce(&puzzle, true);
     let (puzzle, factor) = (&*reduced.puzzle, reduced.factor());
     let encoded = encode(puzzle, &Encoding::default());
     let mut engine = Enumerate::new(puzzle, &encoded);
     let top = engine.split_to_depth(num(depth));
     let mut rng = Draws(num(seed) as u64);
-    let search = Search { engine: EngineKind::Enum, jobs: satsudoku::count::all_cores() };
+    let search = Search { engine: kind, jobs: satsudoku::count::all_cores() };
     let (mut estimates, mut counted, mut spent) = (Vec::new(), 0u128, Duration::ZERO);
     let (cubes, draws) = (num(cubes), num(draws));
     for i in 0..cubes {
