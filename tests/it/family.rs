@@ -368,8 +368,8 @@ fn the_forums_top_band_count_comes_out() {
 /// `satsudoku count` (relabelling, the grid engine's search with its
 /// singles) and a plain backtracker written here, cell by cell in reading
 /// order on bitmasks, with row 1 fixed to 123456789 (the rule does not
-/// care which digit is which, so the grids are 9! times those), its
-/// second row's first cell shared out between two threads.
+/// care which digit is which, so the grids are 9! times those), the
+/// subtrees at row 2's sixth cell dealt out in turn to two threads.
 #[test]
 #[ignore = "release build, about 4 minutes: .ci/run runs it"]
 fn anti_knight_grids_count_as_a_plain_backtracker() {
@@ -379,9 +379,21 @@ fn anti_knight_grids_count_as_a_plain_backtracker() {
         cols: [u16; 9],
         boxes: [u16; 9],
         found: u64,
+        // The subtrees at cell `split` are dealt out in turn among `jobs`
+        // threads; this one searches those numbered `me` modulo `jobs`.
+        split: usize,
+        me: u64,
+        jobs: u64,
+        dealt: u64,
     }
     impl Search {
         fn go(&mut self, at: usize) {
+            if at == self.split {
+                self.dealt += 1;
+                if (self.dealt - 1) % self.jobs != self.me {
+                    return;
+                }
+            }
             if at == 81 {
                 self.found += 1;
                 return;
@@ -412,30 +424,36 @@ fn anti_knight_grids_count_as_a_plain_backtracker() {
             self.grid[at] = 0;
         }
     }
-    let start = |first: u8| {
-        let mut search = Search { grid: [0; 81], rows: [0; 9], cols: [0; 9], boxes: [0; 9], found: 0 };
-        for c in 0..9 {
-            let (d, bit) = (c as u8 + 1, 1u16 << (c + 1));
-            search.grid[c] = d;
-            search.rows[0] |= bit;
-            search.cols[c] |= bit;
-            search.boxes[c / 3] |= bit;
-        }
-        // Row 2's first cell: not in box 1's digits, nor a knight's move
-        // from row 1 (r1c2 and r1c3 hold 2 and 3; box 1 rules them out).
-        let bit = 1u16 << first;
-        search.grid[9] = first;
-        search.rows[1] |= bit;
-        search.cols[0] |= bit;
-        search.boxes[0] |= bit;
-        search.go(10);
-        search.found
-    };
-    let firsts: [u8; 6] = [4, 5, 6, 7, 8, 9];
+    let jobs = 2;
     let found: u64 = std::thread::scope(|scope| {
-        let halves: Vec<_> =
-            firsts.chunks(3).map(|half| scope.spawn(move || half.iter().map(|&f| start(f)).sum::<u64>())).collect();
-        halves.into_iter().map(|h| h.join().unwrap()).sum()
+        let threads: Vec<_> = (0..jobs)
+            .map(|me| {
+                scope.spawn(move || {
+                    let mut search = Search {
+                        grid: [0; 81],
+                        rows: [0; 9],
+                        cols: [0; 9],
+                        boxes: [0; 9],
+                        found: 0,
+                        split: 14,
+                        me,
+                        jobs,
+                        dealt: 0,
+                    };
+                    // Row 1 is 123456789.
+                    for c in 0..9 {
+                        let bit = 1u16 << (c + 1);
+                        search.grid[c] = c as u8 + 1;
+                        search.rows[0] |= bit;
+                        search.cols[c] |= bit;
+                        search.boxes[c / 3] |= bit;
+                    }
+                    search.go(9);
+                    search.found
+                })
+            })
+            .collect();
+        threads.into_iter().map(|thread| thread.join().unwrap()).sum()
     });
     let oracle = found * 362_880;
     assert_eq!(oracle, 3_080_888_939_520);
