@@ -3,7 +3,10 @@
 //! with different digits (classic Sudoku of any box shape, jigsaw, Latin
 //! squares, diagonals, windoku, odd and even cells, anti-knight and
 //! anti-king, the band puzzles of a count by bands), where a search needs
-//! no learning and its time is all propagation.
+//! no learning and its time is all propagation. Asked for, it also counts
+//! relations of any other kind between two cells (nonconsecutive, Kropki
+//! dots, thermometer steps), each propagated from a cell's one digit left
+//! through a table of the digits it rules out of the other cell.
 //!
 //! Each cell keeps its candidates as a bitset of digits. A cell left with
 //! one digit removes it from every cell that shares a group with it (a
@@ -54,7 +57,8 @@ const CHECK_INTERVAL: u64 = 16;
 const RARE_CONFLICTS: u64 = 8;
 
 /// Why the grid engine cannot count `puzzle` with `digits` encoded, if it
-/// cannot.
+/// cannot. It counts relations of any kind; the plan picks it by itself
+/// only where every relation says "different digits" ([`plain`]).
 pub fn unfit(puzzle: &Puzzle, digits: DigitEncoding) -> Option<String> {
     let side = puzzle.side();
     if digits != DigitEncoding::Direct {
@@ -63,17 +67,25 @@ pub fn unfit(puzzle: &Puzzle, digits: DigitEncoding) -> Option<String> {
         Some(format!("it takes grids up to {MAX_SIDE} x {MAX_SIDE}, not {side} x {side}"))
     } else if puzzle.digits() != side {
         Some("it needs the digits 1 to the grid side in each cell".to_owned())
-    } else if puzzle.relations().iter().any(|r| r.predicate != Predicate::NotEqual)
-        || puzzle.constraints().iter().any(|c| !matches!(c, Constraint::Digits { .. }))
-    {
+    } else if puzzle.constraints().iter().any(|c| !matches!(c, Constraint::Digits { .. })) {
         Some(
             "it counts only puzzles made of all-different groups, givens, cells' allowed digits and \
-             pairs of different digits, and this one has other rules (`--engine enum` counts them)"
+             relations between two cells, and this one has other rules (`--engine enum` counts them)"
                 .to_owned(),
         )
     } else {
         None
     }
+}
+
+/// Whether every relation of `puzzle` says "different digits" (anti-knight,
+/// anti-king): the puzzles the plan gives the grid engine unasked. Other
+/// relations (nonconsecutive, Kropki dots, thermometers) it counts when
+/// asked (`--engine grid`), propagating them only from placed digits, as
+/// unit propagation does on their forbidden pairs; the enum engine, which
+/// also learns, stays the default for them.
+pub fn plain(puzzle: &Puzzle) -> bool {
+    puzzle.relations().iter().all(|r| r.predicate == Predicate::NotEqual)
 }
 
 /// One branch point: the cell, the digit being tried (whose subtree is
@@ -92,8 +104,15 @@ pub struct GridSearch<'a> {
     cells: usize,
     /// Every digit of the grid.
     all: u32,
-    /// The other cells that share a group with each cell.
+    /// The other cells that share a group with each cell, or must differ
+    /// from it.
     peers: Csr<u32>,
+    /// The cells another relation ties each cell to, each with its table
+    /// in `tables`.
+    links: Csr<(u32, u32)>,
+    /// Per table, per digit index of a cell, the digits its linked cell
+    /// may not hold.
+    tables: Vec<[u32; MAX_SIDE]>,
     /// The full groups' cells, `side` a group, one group after another.
     units: Vec<u32>,
     /// The full groups each cell is in, one bit a group.
@@ -157,12 +176,38 @@ impl<'a> GridSearch<'a> {
                 units.extend_from_slice(&members);
             }
         }
-        // Two cells whose digits differ (anti-knight, anti-king) are peers.
+        // Two cells whose digits differ (anti-knight, anti-king) are peers;
+        // other relations are links, each way with the table of the digits
+        // a digit rules out of the other cell (the model relates two
+        // different cells only).
+        let mut tables: Vec<[u32; MAX_SIDE]> = Vec::new();
+        let mut links: Vec<(usize, (u32, u32))> = Vec::new();
         for relation in puzzle.relations() {
             let (a, b) = (index(relation.a), index(relation.b));
-            neighbours[a as usize].push(b);
-            neighbours[b as usize].push(a);
+            let allows = |x: usize, y: usize| relation.predicate.allows(x as Digit, y as Digit);
+            if relation.predicate == Predicate::NotEqual {
+                neighbours[a as usize].push(b);
+                neighbours[b as usize].push(a);
+            } else {
+                let (mut from_a, mut from_b) = ([0u32; MAX_SIDE], [0u32; MAX_SIDE]);
+                for (x, y) in (1..=side).flat_map(|x| (1..=side).map(move |y| (x, y))) {
+                    if !allows(x, y) {
+                        from_a[x - 1] |= 1 << (y - 1);
+                        from_b[y - 1] |= 1 << (x - 1);
+                    }
+                }
+                let mut table_of = |table: [u32; MAX_SIDE]| match tables.iter().position(|t| *t == table) {
+                    Some(at) => at as u32,
+                    None => {
+                        tables.push(table);
+                        tables.len() as u32 - 1
+                    }
+                };
+                links.push((a as usize, (b, table_of(from_a))));
+                links.push((b as usize, (a, table_of(from_b))));
+            }
         }
+        let links = Csr::new(cells, || links.iter().copied());
         for list in &mut neighbours {
             list.sort_unstable();
             list.dedup();
@@ -209,6 +254,8 @@ impl<'a> GridSearch<'a> {
             cells,
             all,
             peers,
+            links,
+            tables,
             units,
             units_of,
             dirty: 0,
@@ -293,6 +340,25 @@ impl<'a> GridSearch<'a> {
                                 return false;
                             }
                             self.queue.push(peer);
+                            open -= 1;
+                        }
+                    }
+                }
+                let digit = bit.trailing_zeros() as usize;
+                for &(other, table) in self.links.of(cell as usize) {
+                    let before = node[other as usize];
+                    let out = before & self.tables[table as usize][digit];
+                    if out != 0 {
+                        let after = before ^ out;
+                        node[other as usize] = after;
+                        dirty |= units_of[other as usize];
+                        if after & after.wrapping_sub(1) == 0 {
+                            if after == 0 {
+                                self.queue.clear();
+                                self.dirty = 0;
+                                return false;
+                            }
+                            self.queue.push(other);
                             open -= 1;
                         }
                     }
@@ -415,7 +481,11 @@ impl<'a> GridSearch<'a> {
                 cube.push(self.lit(frame.cell, bit));
                 cubes.push(cube);
             }
-            path.push(self.lit(frame.cell, frame.taken));
+            // The top frame may have taken no digit yet (the search
+            // stopped before its first): nothing below it to reach.
+            if frame.taken != 0 {
+                path.push(self.lit(frame.cell, frame.taken));
+            }
         }
         cubes
     }
@@ -523,6 +593,9 @@ impl Engine for GridSearch<'_> {
             node[cell] = if lit.is_positive() { node[cell] & bit } else { node[cell] & !bit };
             dead |= node[cell] == 0;
         }
+        // A cell the root left without a digit (allowed digits past the
+        // side) is no open cell to branch on.
+        dead |= self.states[..cells].contains(&0);
         if !dead {
             let node = &self.states[..cells];
             self.queue.extend((0..cells as u32).filter(|&c| node[c as usize].count_ones() == 1));

@@ -44,7 +44,9 @@ crate::named_enum! {
         /// Candidate bitsets with naked and hidden singles, for puzzles made
         /// only of all-different groups, givens, allowed digits and pairs of
         /// different digits (classic, jigsaw, Latin, diagonals, odd/even,
-        /// anti-knight): the plan's engine for those.
+        /// anti-knight): the plan's engine for those. Asked for, it also
+        /// counts relations of any kind between two cells (nonconsecutive,
+        /// Kropki, thermometer steps).
         Grid = "grid",
         /// Knuth's Algorithm X with dancing links on the puzzle's exact cover
         /// problem (seed 002): groups, givens, allowed digits and relations;

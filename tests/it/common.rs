@@ -488,7 +488,8 @@ pub fn satsudoku() -> assert_cmd::Command {
 
 /// The engines that can count `puzzle` with `digits` encoded: all of them,
 /// except the grid engine on a puzzle with rules other than all-different
-/// groups (which it refuses: `grid::tests` and tests/it/grid.rs), and
+/// groups and relations between two cells (which it refuses:
+/// tests/it/grid.rs), and
 /// dancing links on a puzzle exact cover cannot express or with digits
 /// other than direct (refused: tests/it/formulations.rs).
 pub fn engines_for(

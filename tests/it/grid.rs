@@ -215,3 +215,66 @@ fn a_count_weighing_bands_on_threads_counts_each_solution_once() {
         }
     }
 }
+
+/// Relations of every kind (nonconsecutive and Kropki pairs, sums,
+/// thermometer steps, equal cells, classes),
+/// which the grid engine counts when asked (links propagated from placed
+/// digits), on 4x4 and 6x6 puzzles with givens from a random grid: the
+/// grid engine on one and two threads, after probes, counts what the
+/// oracle counts with each relation checked on full grids; the plan's own
+/// choice for them stays the enum engine.
+#[test]
+fn relations_of_every_kind_count_like_the_oracle_on_the_grid_engine() {
+    use std::cmp::Ordering;
+    let predicates = [
+        Predicate::DifferenceNot { diff: 1 },
+        Predicate::Difference { diff: 1 },
+        Predicate::Ratio { ratio: 2 },
+        Predicate::RatioNot { ratio: 2 },
+        Predicate::Sum { cmp: Ordering::Equal, target: 5 },
+        Predicate::SumNot { target: 7 },
+        Predicate::Less,
+        Predicate::LessOrEqual,
+        Predicate::Equal,
+        Predicate::DifferenceAtLeast { min: 2 },
+        Predicate::DifferentClass { low: 2, high: 4 },
+        Predicate::ResidueDiffers { modulus: 3 },
+    ];
+    let mut rng = rng(2615);
+    let (mut counted, mut nonzero) = (0, 0);
+    for round in 0..48 {
+        let (h, w, clues) = [(2, 2, 0), (2, 2, 3), (2, 3, 10), (3, 2, 12)][round % 4];
+        let n = h * w;
+        let grid = random_grid(&mut rng, n, (h, w));
+        let mut givens = vec![0; n * n];
+        for _ in 0..clues {
+            let i = rng.random_range(0..n * n);
+            givens[i] = grid[i];
+        }
+        let mut relations = Vec::new();
+        for _ in 0..rng.random_range(1..6) {
+            let a = rng.random_range(0..n * n);
+            // A neighbour to the right or below (wrapping round).
+            let b = (a + [1, n][rng.random_range(0..2)]) % (n * n);
+            relations.push((a, b, predicates[rng.random_range(0..predicates.len())]));
+        }
+        let holds = |g: &[u32]| relations.iter().all(|&(a, b, p)| p.allows(g[a] as u8, g[b] as u8));
+        let expected = count_grids(n, (h, w), &givens, &holds);
+        let mut p = puzzle((h, w), &givens);
+        for &(a, b, predicate) in &relations {
+            p.add_relation(Cell::new(a / n, a % n), Cell::new(b / n, b % n), predicate).unwrap();
+        }
+        for (jobs, probe) in [(1, 0), (2, 3)] {
+            let plan =
+                Plan { engine: Some(EngineKind::Grid), jobs: Some(jobs), probe, ..Plan::new(Encoding::default()) };
+            let tally = count(&p, &plan, &mut ()).unwrap();
+            assert_eq!(tally.count, expected.into(), "round {round}, {relations:?}, givens {givens:?}, {jobs} jobs");
+        }
+        let plain = relations.iter().all(|&(_, _, p)| p == Predicate::NotEqual);
+        assert_eq!(Plan::new(Encoding::default()).engine_for(&p).unwrap() == EngineKind::Grid, plain);
+        counted += 1;
+        nonzero += usize::from(expected > 0);
+    }
+    assert_eq!(counted, 48);
+    assert!(nonzero >= 16, "only {nonzero} rounds with solutions");
+}

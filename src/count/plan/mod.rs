@@ -239,7 +239,7 @@ impl Plan {
                 Err(CountError::Unsupported("the dlx engine counts with the direct digit encoding".into()))
             }
             Some(kind) => Ok(kind),
-            None if !self.encoding.reduce && unfit().is_none() => Ok(EngineKind::Grid),
+            None if !self.encoding.reduce && unfit().is_none() && super::grid::plain(puzzle) => Ok(EngineKind::Grid),
             None if puzzle.constraints().iter().any(|c| matches!(c, Constraint::AnyOf { .. })) => {
                 Ok(EngineKind::Blocking)
             }
