@@ -327,41 +327,42 @@ impl<'a> GridSearch<'a> {
         loop {
             while let Some(cell) = self.queue.pop() {
                 let bit = node[cell as usize];
-                for &peer in self.peers.of(cell as usize) {
-                    let before = node[peer as usize];
-                    if before & bit != 0 {
-                        let after = before ^ bit;
-                        node[peer as usize] = after;
-                        dirty |= units_of[peer as usize];
-                        if after & after.wrapping_sub(1) == 0 {
-                            if after == 0 {
-                                self.queue.clear();
-                                self.dirty = 0;
-                                return false;
-                            }
-                            self.queue.push(peer);
-                            open -= 1;
-                        }
-                    }
-                }
                 let digit = bit.trailing_zeros() as usize;
-                for &(other, table) in self.links.of(cell as usize) {
-                    let before = node[other as usize];
-                    let out = before & self.tables[table as usize][digit];
-                    if out != 0 {
-                        let after = before ^ out;
-                        node[other as usize] = after;
-                        dirty |= units_of[other as usize];
-                        if after & after.wrapping_sub(1) == 0 {
-                            if after == 0 {
-                                self.queue.clear();
-                                self.dirty = 0;
-                                return false;
-                            }
-                            self.queue.push(other);
-                            open -= 1;
+                let queue = &mut self.queue;
+                // Takes `out`, digits `other` holds, from it: false when
+                // none is left.
+                let mut cut = |node: &mut [u32], other: u32, out: u32| {
+                    let after = node[other as usize] ^ out;
+                    node[other as usize] = after;
+                    dirty |= units_of[other as usize];
+                    if after & after.wrapping_sub(1) == 0 {
+                        if after == 0 {
+                            return false;
+                        }
+                        queue.push(other);
+                        open -= 1;
+                    }
+                    true
+                };
+                let consistent = 'cuts: {
+                    for &peer in self.peers.of(cell as usize) {
+                        let out = node[peer as usize] & bit;
+                        if out != 0 && !cut(node, peer, out) {
+                            break 'cuts false;
                         }
                     }
+                    for &(other, table) in self.links.of(cell as usize) {
+                        let out = node[other as usize] & self.tables[table as usize][digit];
+                        if out != 0 && !cut(node, other, out) {
+                            break 'cuts false;
+                        }
+                    }
+                    true
+                };
+                if !consistent {
+                    self.queue.clear();
+                    self.dirty = 0;
+                    return false;
                 }
             }
             // The naked singles alone end at solutions only; hidden singles

@@ -26,6 +26,19 @@ fn puzzle((h, w): (usize, usize), givens: &[u32]) -> Puzzle {
     puzzle
 }
 
+/// Up to `clues` givens (drawn cells, repeats allowed) of a random grid of
+/// `h x w` boxes; 0 elsewhere.
+fn random_givens(rng: &mut crate::common::Rng, (h, w): (usize, usize), clues: usize) -> Vec<u32> {
+    let n = h * w;
+    let grid = random_grid(rng, n, (h, w));
+    let mut givens = vec![0; n * n];
+    for _ in 0..clues {
+        let i = rng.random_range(0..n * n);
+        givens[i] = grid[i];
+    }
+    givens
+}
+
 /// Random puzzles cut from random grids (some with a clashing given
 /// added), counted by the plan's default (which picks the grid engine) and
 /// by the grid engine asked for on 1 to 3 threads after probes of 0 to 100
@@ -156,12 +169,7 @@ fn different_digit_pairs_count_like_the_oracle() {
     for (moves, name) in [(&[(1, 2), (2, 1)][..], "anti-knight"), (&[(1, 1)][..], "anti-king")] {
         for (h, w, clues) in [(2, 2, 0), (2, 3, 12), (2, 3, 14), (3, 2, 13)] {
             let n = h * w;
-            let grid = random_grid(&mut rng, n, (h, w));
-            let mut givens = vec![0; n * n];
-            for _ in 0..clues {
-                let i = rng.random_range(0..n * n);
-                givens[i] = grid[i];
-            }
+            let givens = random_givens(&mut rng, (h, w), clues);
             let mut pairs = Vec::new();
             for (r, c) in (0..n).flat_map(|r| (0..n).map(move |c| (r, c))) {
                 for &(dr, dc) in moves {
@@ -245,12 +253,7 @@ fn relations_of_every_kind_count_like_the_oracle_on_the_grid_engine() {
     for round in 0..48 {
         let (h, w, clues) = [(2, 2, 0), (2, 2, 3), (2, 3, 10), (3, 2, 12)][round % 4];
         let n = h * w;
-        let grid = random_grid(&mut rng, n, (h, w));
-        let mut givens = vec![0; n * n];
-        for _ in 0..clues {
-            let i = rng.random_range(0..n * n);
-            givens[i] = grid[i];
-        }
+        let givens = random_givens(&mut rng, (h, w), clues);
         let mut relations = Vec::new();
         for _ in 0..rng.random_range(1..6) {
             let a = rng.random_range(0..n * n);
