@@ -363,6 +363,23 @@ fn the_forums_top_band_count_comes_out() {
     assert_eq!(count_text(&text), "solutions(7802998272).\n");
 }
 
+/// Subtrees dealt out in turn among `jobs` threads: this one searches
+/// those numbered `me` modulo `jobs`, in the order the search meets them
+/// (the same in every thread).
+struct Deal {
+    me: u64,
+    jobs: u64,
+    dealt: u64,
+}
+
+impl Deal {
+    /// Whether the next subtree is this thread's.
+    fn mine(&mut self) -> bool {
+        self.dealt += 1;
+        (self.dealt - 1) % self.jobs == self.me
+    }
+}
+
 /// 9x9 Sudoku grids with the anti-knight rule: 3,080,888,939,520, which is
 /// 9! x 8,490,104 (no published count: issue 40). Counted two ways:
 /// `satsudoku count` (relabelling, the grid engine's search with its
@@ -379,20 +396,14 @@ fn anti_knight_grids_count_as_a_plain_backtracker() {
         cols: [u16; 9],
         boxes: [u16; 9],
         found: u64,
-        // The subtrees at cell `split` are dealt out in turn among `jobs`
-        // threads; this one searches those numbered `me` modulo `jobs`.
+        // The subtrees at cell `split` are dealt out among the threads.
         split: usize,
-        me: u64,
-        jobs: u64,
-        dealt: u64,
+        deal: Deal,
     }
     impl Search {
         fn go(&mut self, at: usize) {
-            if at == self.split {
-                self.dealt += 1;
-                if (self.dealt - 1) % self.jobs != self.me {
-                    return;
-                }
+            if at == self.split && !self.deal.mine() {
+                return;
             }
             if at == 81 {
                 self.found += 1;
@@ -436,9 +447,7 @@ fn anti_knight_grids_count_as_a_plain_backtracker() {
                         boxes: [0; 9],
                         found: 0,
                         split: 14,
-                        me,
-                        jobs,
-                        dealt: 0,
+                        deal: Deal { me, jobs, dealt: 0 },
                     };
                     // Row 1 is 123456789.
                     for c in 0..9 {
@@ -480,9 +489,7 @@ struct Nonconsecutive {
     queue: Vec<(usize, u16)>,
     found: u64,
     split: usize,
-    me: u64,
-    jobs: u64,
-    dealt: u64,
+    deal: Deal,
 }
 
 impl Nonconsecutive {
@@ -513,9 +520,7 @@ impl Nonconsecutive {
             queue: Vec::new(),
             found: 0,
             split: 4,
-            me,
-            jobs,
-            dealt: 0,
+            deal: Deal { me, jobs, dealt: 0 },
         }
     }
 
@@ -592,11 +597,8 @@ impl Nonconsecutive {
     }
 
     fn search(&mut self, domains: &[u16], open: u128, depth: usize) {
-        if depth == self.split {
-            self.dealt += 1;
-            if (self.dealt - 1) % self.jobs != self.me {
-                return;
-            }
+        if depth == self.split && !self.deal.mine() {
+            return;
         }
         if open == 0 {
             self.found += 1;
