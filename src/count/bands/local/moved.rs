@@ -41,7 +41,7 @@ use std::collections::HashMap;
 use itertools::Itertools;
 use num_bigint::BigUint;
 
-use super::{Blank, Enumerate, Local, LocalCount, Outcome, Sum, Tabled, MAX_PAIRS};
+use super::{Blank, Enumerate, Local, LocalCount, Outcome, Sum, MAX_PAIRS};
 use crate::count::CountError;
 
 /// How a motion moves the bands of the oriented grid, and the relabelling
@@ -145,7 +145,8 @@ impl Local {
                 let Some(tabled) = tabled else {
                     return Ok(Outcome::TooLarge("a free band needs the blank layout's table".into()));
                 };
-                match self.free_unions(moved, k, tabled, stop) {
+                let fillings = |signature: u128| tabled.fillings[tabled.class(signature, h, w)];
+                match self.free_unions(moved, k, &fillings, stop) {
                     Some(unions) => unions,
                     None => return Ok(Outcome::Stopped),
                 }
@@ -171,13 +172,17 @@ impl Local {
         Ok(Outcome::Counted(LocalCount { grids: sum.total(), own: report, classes, pairs: 0 }))
     }
 
-    /// [`Local::count_moved`] with four bands or more, every cycle's first
-    /// band a rule of its own (else `TooLarge`: no table lists a free
-    /// band's signatures here). Each cycle's unions are tallied from its
-    /// first band's signatures; the cycles are split in two halves, the
-    /// unions of each half joined pair by pair where they miss each other
-    /// (at most [`MAX_PAIRS`] pairs), and the halves joined where one is
-    /// the other's complement in every column.
+    /// [`Local::count_moved`] with four bands or more. Each cycle's unions
+    /// are tallied from its first band's signatures: tallied by the engine
+    /// where the band has a rule of its own; listed where it is free, which
+    /// needs bands of two lines (`TooLarge` otherwise: no table lists a
+    /// free band's signatures here), whose fillings are
+    /// [`two_line_fillings`], and a band the motion moves. The cycles are split in two halves
+    /// ([`halves`]); the unions of each half are joined pair by pair where
+    /// they miss each other (at most [`MAX_PAIRS`] pairs), and the halves
+    /// joined where one is the other's complement in every column: every
+    /// choice of the cycles' first bands' signatures whose cycles
+    /// partition every column is one term, whatever the split.
     fn count_cycles(
         &self,
         moved: &Moved,
@@ -186,8 +191,16 @@ impl Local {
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Result<Outcome, CountError> {
         let n = self.h * self.w;
-        if moved.cycles.iter().any(|cycle| self.own[cycle[0]].is_none()) {
-            return Ok(Outcome::TooLarge(format!("{} bands, one of them free", self.w)));
+        let free = |cycle: &[usize]| self.own[cycle[0]].is_none();
+        if self.h != 2 && moved.cycles.iter().any(|cycle| free(cycle)) {
+            return Ok(Outcome::TooLarge(format!("{} bands of {} lines, one of them free", self.w, self.h)));
+        }
+        // A free band the motion leaves in place would have all its
+        // signatures listed, and has no grid: the motion then moves no cell
+        // of it and renames no digit, so no column either, and a cycle of
+        // bands repeats its first band's signature. Left to the engine.
+        if moved.cycles.iter().filter(|cycle| cycle.len() == 1).any(|cycle| free(cycle)) {
+            return Ok(Outcome::TooLarge("a free band left in place".into()));
         }
         let tallied = match self.tally_own(jobs, enumerate, stop)? {
             Ok(tallied) => tallied,
@@ -195,21 +208,22 @@ impl Local {
         };
         let own: Vec<usize> = self.own().collect();
         let report = own.iter().zip(&tallied).map(|(&b, (tally, fillings))| (b, *fillings, tally.len())).collect();
-        let unions: Vec<HashMap<u128, u128>> = moved
-            .cycles
-            .iter()
-            .map(|cycle| {
-                let tally = &tallied[own.iter().position(|&b| b == cycle[0]).expect("tallied")].0;
-                moved.unions(tally, cycle.len(), n)
-            })
-            .collect();
-        // Halves of about as many bands each.
-        let mut bands = 0;
-        let split = moved.cycles.iter().take_while(|cycle| {
-            bands += cycle.len();
-            bands - cycle.len() < self.w / 2
-        });
-        let split = split.count().max(1).min(unions.len());
+        let mut unions: Vec<HashMap<u128, u128>> = Vec::with_capacity(moved.cycles.len());
+        for cycle in &moved.cycles {
+            let k = cycle.len();
+            match own.iter().position(|&b| b == cycle[0]) {
+                Some(at) => unions.push(moved.unions(&tallied[at].0, k, n)),
+                None => match self.free_unions(moved, k, &|signature| two_line_fillings(signature, n), stop) {
+                    Some(listed) => unions.push(listed),
+                    None => return Ok(Outcome::Stopped),
+                },
+            }
+        }
+        let (left_half, right_half) = halves(&unions.iter().map(HashMap::len).collect::<Vec<_>>());
+        let mut unions: Vec<Option<HashMap<u128, u128>>> = unions.into_iter().map(Some).collect();
+        let mut pick = |half: &[usize]| -> Vec<HashMap<u128, u128>> {
+            half.iter().map(|&i| unions[i].take().expect("each cycle in one half")).collect()
+        };
         let joined = |unions: &[HashMap<u128, u128>]| -> Result<Option<HashMap<u128, u128>>, CountError> {
             let mut joined: HashMap<u128, u128> = HashMap::from([(0, 1)]);
             for next in unions {
@@ -231,7 +245,8 @@ impl Local {
             }
             Ok(Some(joined))
         };
-        let (Some(left), Some(right)) = (joined(&unions[..split])?, joined(&unions[split..])?) else {
+        let (left_unions, right_unions) = (pick(&left_half), pick(&right_half));
+        let (Some(left), Some(right)) = (joined(&left_unions)?, joined(&right_unions)?) else {
             return Ok(if stop() { Outcome::Stopped } else { Outcome::TooLarge(format!("past {MAX_PAIRS} pairs")) });
         };
         let full = (0..n).fold(0u128, |key, at| key | ((1u128 << n) - 1) << (at * n));
@@ -243,7 +258,8 @@ impl Local {
     }
 
     /// The unions of a cycle of `k` bands whose first band is free, each
-    /// with the blank layout's fillings of the signatures that make it.
+    /// with the fillings (`fillings` of each signature: the blank layout's)
+    /// of the signatures that make it.
     /// The motion moves stacks onto stacks, so whether a cycle's
     /// signatures meet is settled within each orbit of the stacks apart:
     /// each orbit's parts of signatures are listed column by column (a
@@ -253,7 +269,7 @@ impl Local {
         &self,
         moved: &Moved,
         k: usize,
-        tabled: &Tabled,
+        fillings: &dyn Fn(u128) -> u128,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Option<HashMap<u128, u128>> {
         let (h, w) = (self.h, self.w);
@@ -312,8 +328,114 @@ impl Local {
                 return None;
             }
             let (signature, union) = combined.iter().fold((0, 0), |(s, u), &&(part, of)| (s | part, u | of));
-            *unions.entry(union).or_default() += tabled.fillings[tabled.class(signature, h, w)];
+            *unions.entry(union).or_default() += fillings(signature);
         }
         Some(unions)
+    }
+}
+
+/// The cycles (by index, `sizes` their numbers of unions) split in two
+/// halves for [`Local::count_cycles`]'s join, the split that looks at the
+/// fewest pairs: a half of one cycle (or none) needs no pairs, one of more
+/// about the product of its cycles' unions. The first such split in the
+/// order of the cycles' bit masks, so the same on every run.
+fn halves(sizes: &[usize]) -> (Vec<usize>, Vec<usize>) {
+    let pairs = |half: &[usize]| -> f64 {
+        if half.len() < 2 {
+            0.0
+        } else {
+            half.iter().map(|&i| sizes[i] as f64).product()
+        }
+    };
+    let mut best: Option<(f64, Vec<usize>, Vec<usize>)> = None;
+    for mask in 0u64..1 << sizes.len() {
+        let (left, right): (Vec<usize>, Vec<usize>) = (0..sizes.len()).partition(|&i| mask >> i & 1 == 1);
+        let cost = pairs(&left) + pairs(&right);
+        if best.as_ref().is_none_or(|(least, _, _)| cost < *least) {
+            best = Some((cost, left, right));
+        }
+    }
+    best.map(|(_, left, right)| (left, right)).unwrap_or_default()
+}
+
+/// The fillings of a band of two lines with the signature `signature`
+/// (`n` columns of `n` bits, each column's two digits; each stack's
+/// columns partitioning the digits, as a band's do). A digit lies in one
+/// column of each of the two stacks: joining the two, the columns fall
+/// into cycles, each alternating columns and digits. A filling puts one
+/// digit of each column in the first line, every digit exactly once: on a
+/// cycle, either every column's digit shared with the next column along
+/// it, or every column's shared with the one before (a column with the
+/// same two digits as another makes a cycle of two with it). So `2^c`,
+/// `c` the cycles.
+fn two_line_fillings(signature: u128, n: usize) -> u128 {
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(parent: &mut [usize], mut at: usize) -> usize {
+        while parent[at] != at {
+            parent[at] = parent[parent[at]];
+            at = parent[at];
+        }
+        at
+    }
+    let column = |c: usize| (signature >> (c * n)) & ((1u128 << n) - 1);
+    for d in 0..n {
+        let mut holding = (0..n).filter(|&c| column(c) >> d & 1 == 1);
+        if let (Some(a), Some(b)) = (holding.next(), holding.next()) {
+            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+            parent[ra] = rb;
+        }
+    }
+    let cycles = (0..n).filter(|&c| root(&mut parent, c) == c).count();
+    1 << cycles
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every band of two lines of a 4x4 (2x2 boxes) and a 6x6 (2x3
+    /// boxes), its two rows listed as permutations, tallied by signature,
+    /// against [`two_line_fillings`].
+    #[test]
+    fn two_line_bands_have_two_to_the_cycles_fillings() {
+        for (n, w) in [(4, 2), (6, 3)] {
+            let mut tally: HashMap<u128, u128> = HashMap::new();
+            for top in (0..n).permutations(n) {
+                for bottom in (0..n).permutations(n) {
+                    let boxes = (0..2).all(|stack| {
+                        let cells = stack * w..(stack + 1) * w;
+                        let digits = cells.clone().map(|c| top[c]).chain(cells.map(|c| bottom[c]));
+                        digits.fold(0u32, |m, d| m | 1 << d).count_ones() as usize == n
+                    });
+                    if boxes {
+                        let signature =
+                            (0..n).fold(0u128, |s, c| s | ((1u128 << top[c]) | (1u128 << bottom[c])) << (c * n));
+                        *tally.entry(signature).or_default() += 1;
+                    }
+                }
+            }
+            // 4!·(2!·2!)·... : the first row, then each stack's rest in any order.
+            let total: u128 = tally.values().sum();
+            assert_eq!(total, (1..=n as u128).product::<u128>() * (1..=w as u128).product::<u128>().pow(2));
+            for (&signature, &fillings) in &tally {
+                assert_eq!(two_line_fillings(signature, n), fillings, "{n}x{n}, {signature:#x}");
+            }
+        }
+    }
+
+    /// The split: one cycle on each side where there are two, the
+    /// largest alone where the others' product is smaller than any other
+    /// split's pairs.
+    #[test]
+    fn halves_look_at_the_fewest_pairs() {
+        assert_eq!(halves(&[10]), (vec![], vec![0]));
+        assert_eq!(halves(&[10, 20]), (vec![0], vec![1]));
+        // 5 x 7 pairs, against 1000 x 7 or 1000 x 5.
+        assert_eq!(halves(&[1000, 5, 7]), (vec![0], vec![1, 2]));
+        // 5 x 7 x 9 = 315 pairs, against 5 x 7 + 1000 x 9 and the like.
+        assert_eq!(halves(&[1000, 5, 7, 9]), (vec![0], vec![1, 2, 3]));
+        // 2 x 2 x 3 = 12 with a 3 alone (mask 4), before 2 x 3 + 2 x 3
+        // (mask 5), as few; 2 x 2 + 3 x 3 = 13 (mask 3) is more.
+        assert_eq!(halves(&[2, 2, 3, 3]), (vec![2], vec![0, 1, 3]));
     }
 }
