@@ -173,11 +173,11 @@ impl Local {
     }
 
     /// [`Local::count_moved`] with four bands or more. Each cycle's unions
-    /// are tallied from its first band's signatures: tallied by the engine
-    /// where the band has a rule of its own; listed where it is free, which
-    /// needs bands of two lines (`TooLarge` otherwise: no table lists a
-    /// free band's signatures here), whose fillings are
-    /// [`two_line_fillings`], and a band the motion moves. The cycles are split in two halves
+    /// come from its first band's signatures: tallied by the engine where
+    /// the band has a rule of its own; listed where it is free, which needs
+    /// bands of two lines, whose fillings are [`two_line_fillings`], and a
+    /// band the motion moves (`TooLarge` otherwise: no table lists a free
+    /// band's signatures here). The cycles are split in two halves
     /// ([`halves`]); the unions of each half are joined pair by pair where
     /// they miss each other (at most [`MAX_PAIRS`] pairs), and the halves
     /// joined where one is the other's complement in every column: every
@@ -414,7 +414,8 @@ mod tests {
                     }
                 }
             }
-            // 4!·(2!·2!)·... : the first row, then each stack's rest in any order.
+            // n! first rows, each stack's other digits in any order below:
+            // (w!)^2.
             let total: u128 = tally.values().sum();
             assert_eq!(total, (1..=n as u128).product::<u128>() * (1..=w as u128).product::<u128>().pow(2));
             for (&signature, &fillings) in &tally {
