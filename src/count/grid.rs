@@ -5,8 +5,10 @@
 //! anti-king, the band puzzles of a count by bands), where a search needs
 //! no learning and its time is all propagation. Asked for, it also counts
 //! relations of any other kind between two cells (nonconsecutive, Kropki
-//! dots, thermometer steps), each propagated from a cell's one digit left
-//! through a table of the digits it rules out of the other cell.
+//! dots, thermometer steps, tables of allowed pairs), each propagated from
+//! a cell's one digit left through a table of the digits it rules out of
+//! the other cell; a count by bands moved onto bands asks for it on its
+//! bands, whose rules are such tables (`count::burnside`).
 //!
 //! Each cell keeps its candidates as a bitset of digits. A cell left with
 //! one digit removes it from every cell that shares a group with it (a
@@ -39,7 +41,8 @@ use super::halt::Halt;
 use super::pool::Pool;
 use super::{CountError, Cube, Engine, SearchStats};
 use crate::encode::{DigitEncoding, Encoded, Slot};
-use crate::model::{Cell, Constraint, Digit, Grid, Predicate, Puzzle};
+
+use crate::model::{table_allows, Cell, Constraint, Digit, Grid, Predicate, Puzzle};
 
 /// The largest side the engine takes: a cell's candidates fit in 32 bits.
 /// Larger grids go to the enum engine.
@@ -67,25 +70,29 @@ pub fn unfit(puzzle: &Puzzle, digits: DigitEncoding) -> Option<String> {
         Some(format!("it takes grids up to {MAX_SIDE} x {MAX_SIDE}, not {side} x {side}"))
     } else if puzzle.digits() != side {
         Some("it needs the digits 1 to the grid side in each cell".to_owned())
-    } else if puzzle.constraints().iter().any(|c| !matches!(c, Constraint::Digits { .. })) {
+    } else if puzzle.constraints().iter().any(|c| !matches!(c, Constraint::Digits { .. } | Constraint::Table { .. })) {
         Some(
             "it counts only puzzles made of all-different groups, givens, cells' allowed digits and \
              relations between two cells, and this one has other rules (`--engine enum` counts them)"
                 .to_owned(),
         )
+    } else if puzzle.constraints().iter().any(|c| matches!(c, Constraint::Table { a, b, .. } if a == b)) {
+        Some("a table of allowed pairs relates a cell to itself".to_owned())
     } else {
         None
     }
 }
 
 /// Whether every relation of `puzzle` says "different digits" (anti-knight,
-/// anti-king): the puzzles the plan gives the grid engine unasked. Other
-/// relations (nonconsecutive, Kropki dots, thermometers) it counts when
-/// asked (`--engine grid`), propagating them only from placed digits, as
-/// unit propagation does on their forbidden pairs; the enum engine, which
-/// also learns, stays the default for them.
+/// anti-king), with no table of allowed pairs: the puzzles the plan gives
+/// the grid engine unasked. Other relations (nonconsecutive, Kropki dots,
+/// thermometers, tables of pairs) it counts when asked (`--engine grid`,
+/// or a count by bands moved onto bands), propagating them only from
+/// placed digits, as unit propagation does on their forbidden pairs; the
+/// enum engine, which also learns, stays the default for them.
 pub fn plain(puzzle: &Puzzle) -> bool {
     puzzle.relations().iter().all(|r| r.predicate == Predicate::NotEqual)
+        && !puzzle.constraints().iter().any(|c| matches!(c, Constraint::Table { .. }))
 }
 
 /// One branch point: the cell, the digit being tried (whose subtree is
@@ -182,10 +189,24 @@ impl<'a> GridSearch<'a> {
         // different cells only).
         let mut tables: Vec<[u32; MAX_SIDE]> = Vec::new();
         let mut links: Vec<(usize, (u32, u32))> = Vec::new();
-        for relation in puzzle.relations() {
-            let (a, b) = (index(relation.a), index(relation.b));
-            let allows = |x: usize, y: usize| relation.predicate.allows(x as Digit, y as Digit);
-            if relation.predicate == Predicate::NotEqual {
+        // Relations, and tables of allowed pairs (two different cells:
+        // `unfit`), as (a, b, whether a pair of digits is allowed).
+        let relations = puzzle.relations().iter().map(|relation| {
+            let allows: Box<dyn Fn(usize, usize) -> bool> =
+                Box::new(|x, y| relation.predicate.allows(x as Digit, y as Digit));
+            (relation.a, relation.b, relation.predicate == Predicate::NotEqual, allows)
+        });
+        let pair_tables = puzzle.constraints().iter().filter_map(|constraint| match constraint {
+            Constraint::Table { a, b, allowed } => {
+                let allows: Box<dyn Fn(usize, usize) -> bool> =
+                    Box::new(|x, y| table_allows(allowed, x as Digit, y as Digit));
+                Some((*a, *b, false, allows))
+            }
+            _ => None,
+        });
+        for (a, b, different, allows) in relations.chain(pair_tables) {
+            let (a, b) = (index(a), index(b));
+            if different {
                 neighbours[a as usize].push(b);
                 neighbours[b as usize].push(a);
             } else {

@@ -13,7 +13,7 @@ use proptest::prelude::RngExt as _;
 use satsudoku::count::plan::{count, Plan};
 use satsudoku::count::{Each, EngineKind};
 use satsudoku::encode::Encoding;
-use satsudoku::model::{Cell, Grid, Predicate, Puzzle};
+use satsudoku::model::{Cell, Constraint, Grid, Predicate, Puzzle};
 
 /// A Sudoku of `h x w` boxes (a Latin square for `(1, n)`) with `givens`
 /// (0 blank, reading order).
@@ -225,7 +225,7 @@ fn a_count_weighing_bands_on_threads_counts_each_solution_once() {
 }
 
 /// Relations of every kind (nonconsecutive and Kropki pairs, sums,
-/// thermometer steps, equal cells, classes),
+/// thermometer steps, equal cells, classes) and tables of allowed pairs,
 /// which the grid engine counts when asked (links propagated from placed
 /// digits), on 4x4 and 6x6 puzzles with givens from a random grid: the
 /// grid engine on one and two threads, after probes, counts what the
@@ -261,11 +261,28 @@ fn relations_of_every_kind_count_like_the_oracle_on_the_grid_engine() {
             let b = (a + [1, n][rng.random_range(0..2)]) % (n * n);
             relations.push((a, b, predicates[rng.random_range(0..predicates.len())]));
         }
-        let holds = |g: &[u32]| relations.iter().all(|&(a, b, p)| p.allows(g[a] as u8, g[b] as u8));
+        // Every other round, a table of allowed pairs too (ISS's Pair, and
+        // the rules of a count by bands moved onto bands), each pair of
+        // digits allowed with odds of 3 in 4.
+        let table = (round % 2 == 1).then(|| {
+            let a = rng.random_range(0..n * n);
+            let b = (a + [1, n][rng.random_range(0..2)]) % (n * n);
+            let allowed: Vec<u64> =
+                (0..n).map(|_| (0..n).fold(0, |m, y| m | u64::from(rng.random_range(0..4) > 0) << y)).collect();
+            (a, b, allowed)
+        });
+        let in_table = |g: &[u32]| {
+            table.as_ref().is_none_or(|(a, b, allowed)| allowed[g[*a] as usize - 1] >> (g[*b] - 1) & 1 == 1)
+        };
+        let holds = |g: &[u32]| relations.iter().all(|&(a, b, p)| p.allows(g[a] as u8, g[b] as u8)) && in_table(g);
         let expected = count_grids(n, (h, w), &givens, &holds);
         let mut p = puzzle((h, w), &givens);
         for &(a, b, predicate) in &relations {
             p.add_relation(Cell::new(a / n, a % n), Cell::new(b / n, b % n), predicate).unwrap();
+        }
+        if let Some((a, b, allowed)) = &table {
+            let (a, b) = (Cell::new(a / n, a % n), Cell::new(b / n, b % n));
+            p.add_constraint(Constraint::Table { a, b, allowed: allowed.clone() }).unwrap();
         }
         for (jobs, probe) in [(1, 0), (2, 3)] {
             let plan =
@@ -273,7 +290,7 @@ fn relations_of_every_kind_count_like_the_oracle_on_the_grid_engine() {
             let tally = count(&p, &plan, &mut ()).unwrap();
             assert_eq!(tally.count, expected.into(), "round {round}, {relations:?}, givens {givens:?}, {jobs} jobs");
         }
-        let plain = relations.iter().all(|&(_, _, p)| p == Predicate::NotEqual);
+        let plain = relations.iter().all(|&(_, _, p)| p == Predicate::NotEqual) && table.is_none();
         assert_eq!(Plan::new(Encoding::default()).engine_for(&p).unwrap() == EngineKind::Grid, plain);
         counted += 1;
         nonzero += usize::from(expected > 0);

@@ -12,6 +12,7 @@ use super::{Counter, Method, Plan, SymmetryUse, Tally, LEARN_BELOW, LEARN_MAX};
 use crate::count::bands::{Bands, Blank, Local, Moved, Outcome, Pieces, Route, MAX_FILLINGS};
 use crate::count::burnside::{Counts, QUICK};
 use crate::count::drive::{count_on, Resume};
+use crate::count::grid::unfit;
 use crate::count::prepared::{Prepared, Until};
 use crate::count::symmetry::Transposition;
 use crate::count::takuzu::Takuzu;
@@ -441,7 +442,15 @@ impl Counter {
         let plan = self.plan;
         let stop = stopper(&plan, start);
         let enumerate = |band: &Puzzle, max: u128, each: &mut dyn FnMut(&Grid) -> bool| {
-            let tally = Counter::new(piece_plan(&plan, start, Some(max))).count(band, &mut Each(each))?;
+            let mut piece = piece_plan(&plan, start, Some(max));
+            // The bands of a count moved onto bands hold tables of pairs,
+            // which the plan leaves to the enum engine; the grid engine
+            // enumerates them faster (8x8 up to symmetry: 88 s where it
+            // took 116 s, bench/results/orbits-2026-12-02-2.md).
+            if moved.is_some() && piece.engine.is_none() && unfit(band, piece.encoding.digits).is_none() {
+                piece.engine = Some(EngineKind::Grid);
+            }
+            let tally = Counter::new(piece).count(band, &mut Each(each))?;
             Ok::<_, CountError>(match tally.stop {
                 Stop::Complete => Some(true),
                 Stop::MaxReached => Some(false),
