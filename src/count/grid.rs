@@ -41,7 +41,6 @@ use super::halt::Halt;
 use super::pool::Pool;
 use super::{CountError, Cube, Engine, SearchStats};
 use crate::encode::{DigitEncoding, Encoded, Slot};
-
 use crate::model::{table_allows, Cell, Constraint, Digit, Grid, Predicate, Puzzle};
 
 /// The largest side the engine takes: a cell's candidates fit in 32 bits.
@@ -190,7 +189,8 @@ impl<'a> GridSearch<'a> {
         let mut tables: Vec<[u32; MAX_SIDE]> = Vec::new();
         let mut links: Vec<(usize, (u32, u32))> = Vec::new();
         // Relations, and tables of allowed pairs (two different cells:
-        // `unfit`), as (a, b, whether a pair of digits is allowed).
+        // `unfit`), as (a, b, whether it says "different digits", which
+        // pairs of digits it allows).
         let relations = puzzle.relations().iter().map(|relation| {
             let allows: Box<dyn Fn(usize, usize) -> bool> =
                 Box::new(|x, y| relation.predicate.allows(x as Digit, y as Digit));
