@@ -219,11 +219,12 @@ impl Local {
                 },
             }
         }
-        let (left_half, right_half) = halves(&unions.iter().map(HashMap::len).collect::<Vec<_>>());
-        let mut unions: Vec<Option<HashMap<u128, u128>>> = unions.into_iter().map(Some).collect();
-        let mut pick = |half: &[usize]| -> Vec<HashMap<u128, u128>> {
-            half.iter().map(|&i| unions[i].take().expect("each cycle in one half")).collect()
-        };
+        let (left_half, _) = halves(&unions.iter().map(HashMap::len).collect::<Vec<_>>());
+        let (mut left_unions, mut right_unions) = (Vec::new(), Vec::new());
+        for (i, cycle_unions) in unions.into_iter().enumerate() {
+            let half = if left_half.contains(&i) { &mut left_unions } else { &mut right_unions };
+            half.push(cycle_unions);
+        }
         let joined = |unions: &[HashMap<u128, u128>]| -> Result<Option<HashMap<u128, u128>>, CountError> {
             let mut joined: HashMap<u128, u128> = HashMap::from([(0, 1)]);
             for next in unions {
@@ -245,7 +246,6 @@ impl Local {
             }
             Ok(Some(joined))
         };
-        let (left_unions, right_unions) = (pick(&left_half), pick(&right_half));
         let (Some(left), Some(right)) = (joined(&left_unions)?, joined(&right_unions)?) else {
             return Ok(if stop() { Outcome::Stopped } else { Outcome::TooLarge(format!("past {MAX_PAIRS} pairs")) });
         };
