@@ -161,7 +161,11 @@ fn report(
         Ok(counted) => counted?,
     };
     if !conflicts.is_empty() {
-        diag!("satsudoku: {}: the givens conflict, so there is no solution: {}", task.name(), conflicts.join("; "));
+        diag!(
+            "satsudoku: {}: the givens conflict, so there is no solution: {}",
+            task.name(),
+            super::conflicts_listed(&conflicts)
+        );
     }
     printer.count(out, &item, &tally).and_then(|()| out.flush()).map_err(AppError::write("stdout"))?;
     if settings.stats {

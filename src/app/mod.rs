@@ -97,6 +97,17 @@ pub fn diag(args: fmt::Arguments) {
     let _ = writeln!(std::io::stderr(), "{args}");
 }
 
+/// The givens' conflicts as one diagnostic: the first few, then how many
+/// more (a grid given twice over has thousands).
+fn conflicts_listed(conflicts: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let first = conflicts[..conflicts.len().min(SHOWN)].join("; ");
+    match conflicts.len().saturating_sub(SHOWN) {
+        0 => first,
+        more => format!("{first}; and {more} more"),
+    }
+}
+
 /// [`diag`] with `format!` arguments.
 #[macro_export]
 macro_rules! diag {

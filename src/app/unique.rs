@@ -101,7 +101,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             if conflicts.is_empty() {
                 diag!("satsudoku: {at}: no solution, though no two givens conflict directly");
             } else {
-                diag!("satsudoku: {at}: no solution: the givens conflict: {}", conflicts.join("; "));
+                diag!("satsudoku: {at}: no solution: the givens conflict: {}", super::conflicts_listed(&conflicts));
             }
         }
         if verdict == Verdict::Undecided {

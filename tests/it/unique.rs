@@ -135,6 +135,25 @@ fn none_says_whether_the_givens_conflict() {
         .stderr(contains("no solution, though no two givens conflict directly"));
 }
 
+/// A grid given twice over has hundreds of conflicts: the first five are
+/// shown, then how many more.
+#[test]
+fn many_conflicts_are_counted_not_listed() {
+    // 8x8 (2x4 boxes), every row 12341234: in each row the four digits
+    // twice (4 pairs), in each column one digit eight times (28 pairs), in
+    // each box the four digits of its two rows twice (4 pairs): 8 x (4 +
+    // 28 + 4) = 288 conflicts, 5 shown.
+    let stderr = |command: &str| {
+        let out = satsudoku().arg(command).write_stdin("1234".repeat(16)).output().unwrap();
+        String::from_utf8(out.stderr).unwrap()
+    };
+    for command in ["unique", "count"] {
+        let said = stderr(command);
+        assert_eq!(said.matches("are both given").count(), 5, "{said}");
+        assert!(said.contains("; and 283 more\n"), "{said}");
+    }
+}
+
 #[test]
 fn every_format_is_judged() {
     satsudoku().args(["unique", "cnf-samples/contest.lp"]).assert().success().stdout(contains("unique\t"));
