@@ -248,15 +248,23 @@ pub fn markdown() -> String {
 
 /// Whether `text` looks like an ISS constraint string or link: a link to
 /// the solver with a `q` parameter, or text whose first item (after `#`
-/// comments) is a given (`.~`) or a type ISS has (`.Thermo~`).
+/// comments) is a given (`.~`) or a type ISS has (`.Thermo~`), after
+/// any empty items (`..Cage~`), or is a killer shorthand
+/// ([`is_killer_shorthand`]).
 pub fn looks_like(text: &str) -> bool {
     let trimmed = text.trim_start();
     if trimmed.starts_with("http") && trimmed.contains("Interactive-Sudoku-Solver") {
         return true;
     }
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
-    let compact: String = first.chars().filter(|c| !c.is_whitespace()).collect();
-    let Some(rest) = compact.strip_prefix('.') else { return false };
+    if is_killer_shorthand(text) {
+        return true;
+    }
+    let compact = first_line(text);
+    // Empty items come first in some of ISS's own strings (`..Cage~14~`).
+    let rest = compact.trim_start_matches('.');
+    if rest.len() == compact.len() {
+        return false;
+    }
     if rest.starts_with('~') {
         return true;
     }
@@ -266,6 +274,32 @@ pub fn looks_like(text: &str) -> bool {
     // large grid may start `.V.` too.
     let takes_cells = matches!(after, Some('~')) || (name.len() > 1 && matches!(after, None | Some('.')));
     reading(&name).is_some() && takes_cells
+}
+
+/// Whether `text`'s first line (after `#` comments) is one of ISS's
+/// killer shorthands (81 cells of totals and directions, or `3x3::k:` and
+/// 81 numbers), which only ISS reads.
+pub fn is_killer_shorthand(text: &str) -> bool {
+    matches!(short_kind(&first_line(text)), Some(Short::Killer | Short::LongKiller))
+}
+
+/// Whether `text` is one line that ISS reads as its jigsaw shorthand with
+/// givens (2 n^2 characters: the givens, then the layout) or as pencil
+/// marks (n^3 digits and dots, where ISS does not read a plain grid): a
+/// reading to try beside the others. ISS's plain grid is the `givens`
+/// format's line, read alike; its jigsaw layout without givens (n^2 cells,
+/// n symbols n times each) is also a full grid's line, and is left to the
+/// `givens` format's reading (`--format iss` reads it as ISS does).
+pub fn may_be_shorthand(text: &str) -> bool {
+    let lines = text.lines().filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#')).count();
+    lines == 1
+        && matches!(short_kind(&first_line(text)), Some(Short::Jigsaw { givens: true, .. } | Short::Marks { .. }))
+}
+
+/// The first line that is not blank or a `#` comment, whitespace dropped.
+fn first_line(text: &str) -> String {
+    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('#')).unwrap_or("");
+    first.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// The characters of a section with whitespace dropped, each with where it
@@ -431,77 +465,98 @@ pub fn parse_iss(text: &str, name: &str) -> Result<Puzzle, ParseError> {
     Reader { name, items: &all }.read()
 }
 
+/// Which of ISS's shorthands a section is, tried in ISS's order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Short {
+    /// 81 cells, each a cage's total or a direction towards it.
+    Killer,
+    /// `3x3::k:` (or `3x3:d:k:`) and 81 numbers.
+    LongKiller,
+    /// A jigsaw layout of n^2 cells (n symbols, each n times), after n^2
+    /// cells of givens if `givens`.
+    Jigsaw { n: usize, givens: bool },
+    /// n^2 cells, the values as ISS writes them and one character for the
+    /// blanks.
+    Plain { n: usize },
+    /// n^3 digits and dots: n a cell, a digit where it is a candidate.
+    Marks { n: usize },
+}
+
+/// The shorthand `text` is (its characters, whitespace dropped), as ISS
+/// tries them, if any.
+fn short_kind(text: &str) -> Option<Short> {
+    let len = text.chars().count();
+    let killer_char = |c: char| {
+        c.is_ascii_digit() || matches!(c, 'A'..='Z' | 'a'..='j' | '^' | '<' | 'v' | '>' | '`' | '\'' | ',' | '.')
+    };
+    if len == 81 && text.contains(['<', 'v', '>', '^', '`', '\'', ',']) && text.chars().all(killer_char) {
+        return Some(Short::Killer);
+    }
+    if text.starts_with("3x3:") && text.split(':').nth(2) == Some("k") {
+        return Some(Short::LongKiller);
+    }
+    let side = (1..=16).find(|&n| n * n == len || 2 * n * n == len);
+    if let Some(n) = side.filter(|_| len > 1) {
+        let mut counts = std::collections::BTreeMap::new();
+        for c in text.chars().skip(len - n * n) {
+            *counts.entry(c).or_insert(0) += 1;
+        }
+        if counts.len() == n && counts.values().all(|&k| k == n) {
+            return Some(Short::Jigsaw { n, givens: len == 2 * n * n });
+        }
+    }
+    if let Some(n) = (2..=16).find(|&n| n * n == len) {
+        let blanks: std::collections::BTreeSet<char> = text.chars().filter(|&c| short_value(c, n).is_none()).collect();
+        if blanks.len() <= 1 {
+            return Some(Short::Plain { n });
+        }
+    }
+    let marks = (2..=9).find(|&n| n * n * n == len);
+    marks.filter(|_| text.chars().all(|c| c.is_ascii_digit() || c == '.')).map(|n| Short::Marks { n })
+}
+
 /// A shorthand section (killer, jigsaw, plain grid, pencil marks, tried in
 /// ISS's order), as the items it stands for; `None` if it is none.
 fn shorthand(section: &Compact, name: &str) -> Result<Option<Vec<Item>>, ParseError> {
     let text: String = section.chars.iter().collect();
     let at = section.pos(0);
     let word = |text: String| Word { text, pos: at };
-    let len = text.chars().count();
-    let killer_char = |c: char| {
-        c.is_ascii_digit() || matches!(c, 'A'..='Z' | 'a'..='j' | '^' | '<' | 'v' | '>' | '`' | '\'' | ',' | '.')
-    };
-    if len == 81 && text.contains(['<', 'v', '>', '^', '`', '\'', ',']) && text.chars().all(killer_char) {
-        return short_killer(&text, at, name).map(Some);
-    }
-    if text.starts_with("3x3:") && text.split(':').nth(2) == Some("k") {
-        return long_killer(&text, at, name).map(Some);
-    }
-    let side = (1..=16).find(|&n| n * n == len || 2 * n * n == len);
-    if let Some(n) = side.filter(|_| len > 1) {
-        let layout: String = text.chars().skip(len - n * n).collect();
-        let mut counts = std::collections::BTreeMap::new();
-        for c in layout.chars() {
-            *counts.entry(c).or_insert(0) += 1;
-        }
-        if counts.len() == n && counts.values().all(|&k| k == n) {
+    let shape = |n: usize| Item { kind: word("Shape".into()), args: vec![word(format!("{n}x{n}"))] };
+    let given = |i: usize, n: usize, values: String| word(format!("{}_{values}", cell_id(Cell::new(i / n, i % n))));
+    let found = match short_kind(&text) {
+        None => return Ok(None),
+        Some(Short::Killer) => short_killer(&text, at, name)?,
+        Some(Short::LongKiller) => long_killer(&text, at, name)?,
+        Some(Short::Jigsaw { n, givens }) => {
+            let layout: String = text.chars().skip(if givens { n * n } else { 0 }).collect();
             let mut found = vec![
-                Item { kind: word("Shape".into()), args: vec![word(format!("{n}x{n}"))] },
+                shape(n),
                 Item { kind: word("NoBoxes".into()), args: vec![] },
                 Item { kind: word("Jigsaw".into()), args: vec![word(layout)] },
             ];
-            if len == 2 * n * n {
-                let mut givens = Vec::new();
-                for (i, c) in text.chars().take(n * n).enumerate() {
-                    if let Some(d) = short_value(c, n) {
-                        givens.push(word(format!("{}_{d}", cell_id(Cell::new(i / n, i % n)))));
-                    }
-                }
-                found.push(Item { kind: word(String::new()), args: givens });
+            if givens {
+                let values = text.chars().take(n * n).enumerate();
+                let givens = values.filter_map(|(i, c)| short_value(c, n).map(|d| given(i, n, d.to_string())));
+                found.push(Item { kind: word(String::new()), args: givens.collect() });
             }
-            return Ok(Some(found));
+            found
         }
-    }
-    // A plain grid: n x n cells, the values as ISS writes them and one
-    // other character for the blanks.
-    if let Some(n) = (2..=16).find(|&n| n * n == len) {
-        let blanks: std::collections::BTreeSet<char> = text.chars().filter(|&c| short_value(c, n).is_none()).collect();
-        if blanks.len() <= 1 {
-            let givens = text.chars().enumerate().filter_map(|(i, c)| {
-                short_value(c, n).map(|d| word(format!("{}_{d}", cell_id(Cell::new(i / n, i % n)))))
-            });
-            return Ok(Some(vec![
-                Item { kind: word("Shape".into()), args: vec![word(format!("{n}x{n}"))] },
-                Item { kind: word(String::new()), args: givens.collect() },
-            ]));
+        Some(Short::Plain { n }) => {
+            let givens =
+                text.chars().enumerate().filter_map(|(i, c)| short_value(c, n).map(|d| given(i, n, d.to_string())));
+            vec![shape(n), Item { kind: word(String::new()), args: givens.collect() }]
         }
-    }
-    // Pencil marks: n characters a cell, a digit where it is a candidate.
-    if let Some(n) = (2..=9).find(|&n| n * n * n == len) {
-        if text.chars().all(|c| c.is_ascii_digit() || c == '.') {
+        Some(Short::Marks { n }) => {
             let chars: Vec<char> = text.chars().collect();
             let marks = (0..n * n).map(|i| {
                 let values: Vec<String> =
                     chars[i * n..(i + 1) * n].iter().filter(|&&c| c != '.').map(|c| c.to_string()).collect();
-                word(format!("{}_{}", cell_id(Cell::new(i / n, i % n)), values.join("_")))
+                given(i, n, values.join("_"))
             });
-            return Ok(Some(vec![
-                Item { kind: word("Shape".into()), args: vec![word(format!("{n}x{n}"))] },
-                Item { kind: word(String::new()), args: marks.collect() },
-            ]));
+            vec![shape(n), Item { kind: word(String::new()), args: marks.collect() }]
         }
-    }
-    Ok(None)
+    };
+    Ok(Some(found))
 }
 
 /// A digit as ISS writes it in a short grid: `1`-`9` up to 9 values, `A`
@@ -2088,6 +2143,10 @@ mod tests {
         assert!(looks_like("# a comment\n.Thermo~R1C1~R1C2"));
         assert!(looks_like(".NoBoxes.Jigsaw~0"));
         assert!(looks_like(".X~R1C1~R1C2"));
+        // ISS's "Hailstone - little killer" starts with an empty item.
+        assert!(looks_like("..Cage~14~R5C3~R5C4~R6C4.Diagonal~1"));
+        assert!(looks_like("...~R1C1_5"));
+        assert!(!looks_like("..V.3...."));
         assert!(!looks_like(".V.3....."));
         assert!(!looks_like("..3.5....."));
         assert!(!looks_like(".A....."));

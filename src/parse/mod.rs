@@ -204,6 +204,9 @@ fn candidates(text: &str) -> Vec<Format> {
     if looks_like_takuzu(text) {
         found.push(Format::Takuzu);
     }
+    if iss::may_be_shorthand(text) {
+        found.push(Format::Iss);
+    }
     found
 }
 
@@ -309,6 +312,20 @@ mod tests {
         assert!(err.contains("grid") && err.contains("takuzu") && err.contains("--format"), "{err}");
         let err = detect("{\"foo\": 1}", "x", Options::default()).unwrap_err().to_string();
         assert!(err.contains("not a recognised format"), "{err}");
+        // ISS's pencil marks of a 9x9 (every candidate everywhere) are
+        // also the givens of a 27x27 when its boxes are given: refused.
+        let marks = "123456789".repeat(81);
+        assert_eq!(candidates_of(&marks), [Format::Givens, Format::Iss]);
+        assert_eq!(detect(&marks, "x", Options::default()), Ok(Format::Iss));
+        let boxed = Options { boxes: Some((9, 3)), ..Options::default() };
+        let err = detect(&marks, "x", boxed).unwrap_err().to_string();
+        assert!(err.contains("givens and as iss") && err.contains("--format"), "{err}");
+        // ISS's jigsaw shorthand with givens reads only as ISS's; its
+        // plain grid is the givens format's.
+        let jigsaw = format!("{}{}", ".".repeat(16), "1122112233443344");
+        assert_eq!(candidates_of(&jigsaw), [Format::Givens, Format::Iss]);
+        assert_eq!(detect(&jigsaw, "x", Options::default()), Ok(Format::Iss));
+        assert_eq!(candidates_of(&"1.3.".repeat(4)), [Format::Givens]);
     }
 }
 

@@ -1121,3 +1121,31 @@ fn the_grid_engine_hands_long_searches_to_varisat_sooner() {
         }
     }
 }
+
+/// Every puzzle of ISS's own list is read without `--format` as with
+/// `--format iss`: constraint strings (also those that start with an empty
+/// item, `..Cage~`), the killer shorthands, the jigsaw shorthand with
+/// givens and pencil marks are detected as ISS's (and a type refused is
+/// refused alike); a plain grid is the `givens` format's line, read
+/// alike.
+#[test]
+fn every_iss_example_is_detected() {
+    let mut detected = std::collections::BTreeMap::new();
+    for entry in corpus() {
+        let text = entry["input"].as_str().unwrap();
+        let as_iss = parse(text, "t", Some(Format::Iss));
+        let format = satsudoku::parse::detect(text, "t", Default::default());
+        let what = format!("{:?}: {:?}", entry["name"], format);
+        match format {
+            Ok(Format::Iss) => {}
+            Ok(Format::Givens) => assert_eq!(parse(text, "t", Some(Format::Givens)), as_iss, "{what}"),
+            // A puzzle refused (chaos construction, var cells) is refused
+            // for the same reason.
+            Err(ref err) => assert_eq!(Err(err), as_iss.as_ref(), "{what}"),
+            other => panic!("{:?} is detected as {other:?}", entry["name"]),
+        }
+        *detected.entry(format!("{format:?}")).or_insert(0) += 1;
+    }
+    // The corpus's plain grids are its 16x16 and 9x9 shorthands.
+    assert!(detected.get("Ok(Iss)").is_some_and(|&n| n > 200), "{detected:?}");
+}
