@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Cell, Constraint, Digit, Grid, Group, Predicate, Puzzle};
+use super::{table_allows, Cell, Constraint, Digit, Grid, Group, Predicate, Puzzle};
 
 /// One way a grid fails a puzzle. (The fields are named for what they
 /// hold; `Display` says it in words.)
@@ -67,13 +67,27 @@ pub struct Checker {
     relations: Vec<(usize, usize, Predicate)>,
     /// The position and digit of each given.
     givens: Vec<(usize, Digit)>,
+    /// The positions of each table's two cells, and its allowed pairs
+    /// (bands moved onto bands have many, checked on millions of grids).
+    tables: Vec<(usize, usize, Vec<u64>)>,
+    /// The indices of the other constraints.
+    others: Vec<usize>,
 }
 
 impl Checker {
     /// The checker of `puzzle`'s grids.
     pub fn new(puzzle: &Puzzle) -> Checker {
         let at = |cell: Cell| cell.row * puzzle.side() + cell.col;
+        let (mut tables, mut others) = (Vec::new(), Vec::new());
+        for (i, constraint) in puzzle.constraints().iter().enumerate() {
+            match constraint {
+                Constraint::Table { a, b, allowed } => tables.push((at(*a), at(*b), allowed.clone())),
+                _ => others.push(i),
+            }
+        }
         Checker {
+            tables,
+            others,
             puzzle: puzzle.clone(),
             group_cells: puzzle.groups().iter().flat_map(|g| g.cells.iter().map(|&c| at(c))).collect(),
             relations: puzzle.relations().iter().map(|r| (at(r.a), at(r.b), r.predicate)).collect(),
@@ -121,8 +135,10 @@ impl Checker {
                 return false;
             }
         }
+        let constraints = self.puzzle.constraints();
         self.relations.iter().all(|&(a, b, predicate)| predicate.allows(digits[a], digits[b]))
-            && self.puzzle.constraints().iter().all(|c| c.holds(|cell| grid.get(cell)))
+            && self.tables.iter().all(|(a, b, allowed)| table_allows(allowed, digits[*a], digits[*b]))
+            && self.others.iter().all(|&i| constraints[i].holds(|cell| grid.get(cell)))
     }
 
     /// Every violation of the puzzle by `grid`; empty when the grid is a solution.
@@ -213,13 +229,16 @@ mod tests {
     proptest::proptest! {
         /// `solves` says yes exactly when `violations` finds none, on 4x4
         /// solutions (latin4 with its digits relabelled), some with one
-        /// cell changed, against random givens and sum relations.
+        /// cell changed, against random givens, sum relations and tables
+        /// of allowed pairs (which `solves` reads apart from the other
+        /// constraints).
         #[test]
         fn solves_agrees_with_violations(
             labels in Just(vec![1u8, 2, 3, 4]).prop_shuffle(),
             change in proptest::option::of((0usize..16, 0u8..=5)),
             givens in proptest::collection::vec((0usize..16, 1u8..=4), 0..3),
             relations in proptest::collection::vec((0usize..16, 0usize..16, 0usize..3, 2u32..=8), 0..3),
+            tables in proptest::collection::vec((0usize..16, 0usize..16, proptest::collection::vec(1u64..16, 4)), 0..3),
         ) {
             let mut digits: Vec<Digit> = latin4().digits.iter().map(|&d| labels[usize::from(d) - 1]).collect();
             if let Some((at, digit)) = change {
@@ -235,6 +254,10 @@ mod tests {
                 let cmp = [std::cmp::Ordering::Less, std::cmp::Ordering::Equal, std::cmp::Ordering::Greater][cmp];
                 // Relations between a cell and itself are refused; skip them.
                 let _ = puzzle.add_relation(cell(a), cell(b), Predicate::Sum { cmp, target });
+            }
+            for (a, b, allowed) in tables {
+                // A table of a cell with itself is refused; skip it.
+                let _ = puzzle.add_constraint(Constraint::Table { a: cell(a), b: cell(b), allowed });
             }
             let checker = Checker::new(&puzzle);
             proptest::prop_assert_eq!(checker.solves(&grid), checker.violations(&grid).is_empty());

@@ -369,23 +369,36 @@ fn halves(sizes: &[usize]) -> (Vec<usize>, Vec<usize>) {
 /// same two digits as another makes a cycle of two with it). So `2^c`,
 /// `c` the cycles.
 fn two_line_fillings(signature: u128, n: usize) -> u128 {
-    let mut parent: Vec<usize> = (0..n).collect();
-    fn root(parent: &mut [usize], mut at: usize) -> usize {
-        while parent[at] != at {
-            parent[at] = parent[parent[at]];
-            at = parent[at];
+    // `n` columns of `n` bits fit 128 bits: at most 11 columns.
+    let mut parent = [0u8; 11];
+    let mut holder = [u8::MAX; 11];
+    fn root(parent: &mut [u8], mut at: u8) -> u8 {
+        while parent[usize::from(at)] != at {
+            parent[usize::from(at)] = parent[usize::from(parent[usize::from(at)])];
+            at = parent[usize::from(at)];
         }
         at
     }
-    let column = |c: usize| (signature >> (c * n)) & ((1u128 << n) - 1);
-    for d in 0..n {
-        let mut holding = (0..n).filter(|&c| column(c) >> d & 1 == 1);
-        if let (Some(a), Some(b)) = (holding.next(), holding.next()) {
-            let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-            parent[ra] = rb;
+    let mut cycles = n;
+    for c in 0..n {
+        parent[c] = c as u8;
+        let mut digits = (signature >> (c * n)) & ((1u128 << n) - 1);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            // The digit's first column met: joined with this one.
+            match holder[d] {
+                u8::MAX => holder[d] = c as u8,
+                other => {
+                    let (a, b) = (root(&mut parent, other), root(&mut parent, c as u8));
+                    if a != b {
+                        parent[usize::from(a)] = b;
+                        cycles -= 1;
+                    }
+                }
+            }
         }
     }
-    let cycles = (0..n).filter(|&c| root(&mut parent, c) == c).count();
     1 << cycles
 }
 
