@@ -29,7 +29,7 @@ mod moved;
 
 pub use moved::Moved;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use num_bigint::BigUint;
@@ -363,7 +363,7 @@ impl Local {
         let over = AtomicBool::new(false);
         let enumerated = AtomicU64::new(0);
         let tallied = per_class(jobs, &own, stop, |&band| {
-            let mut tally = Tally::new();
+            let mut tally = Tally::default();
             let mut fillings = 0u128;
             let done = enumerate(self.own[band].as_ref().expect("own"), MAX_FILLINGS, &mut |grid| {
                 fillings += 1;
@@ -482,7 +482,7 @@ fn join(
 ) -> Result<Option<(Sum, u128)>, CountError> {
     let n = h * w;
     let stack = |s: u128, k: usize| (s >> (k * w * n)) & ((1u128 << (w * n)) - 1);
-    let mut index: HashMap<u128, HashMap<u128, Vec<(u128, u64)>>> = HashMap::new();
+    let mut index: HashMap<u128, HashMap<u128, Vec<(u128, u64)>>> = HashMap::default();
     for (&s, &count) in b {
         index.entry(stack(s, 0)).or_default().entry(stack(s, 1)).or_default().push((s, count));
     }

@@ -36,7 +36,7 @@
 //! cycle's first band must have a rule of its own, and the cycles'
 //! unions are joined in two halves ([`Local::count_cycles`]).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use itertools::Itertools;
 use num_bigint::BigUint;
@@ -92,7 +92,7 @@ impl Moved {
     /// A cycle of `k` bands' unions, each with the fillings of its first
     /// band's signatures that make it ([`Moved::cycle`]).
     fn unions(&self, tally: &HashMap<u128, u64>, k: usize, n: usize) -> HashMap<u128, u128> {
-        let mut unions: HashMap<u128, u128> = HashMap::new();
+        let mut unions: HashMap<u128, u128> = HashMap::default();
         for (&signature, &fillings) in tally {
             if let Some(union) = self.cycle(signature, k, n) {
                 *unions.entry(union).or_default() += u128::from(fillings);
@@ -226,17 +226,20 @@ impl Local {
             half.push(cycle_unions);
         }
         let joined = |unions: &[HashMap<u128, u128>]| -> Result<Option<HashMap<u128, u128>>, CountError> {
-            let mut joined: HashMap<u128, u128> = HashMap::from([(0, 1)]);
+            let mut joined: HashMap<u128, u128> = HashMap::from_iter([(0, 1)]);
             for next in unions {
                 if (joined.len() as u128) * (next.len() as u128) > MAX_PAIRS {
                     return Ok(None);
                 }
-                let mut more: HashMap<u128, u128> = HashMap::new();
+                let mut more: HashMap<u128, u128> = HashMap::default();
+                // Scanned once for each of `joined`'s: a list is faster to
+                // walk than a map.
+                let next: Vec<(u128, u128)> = next.iter().map(|(&b, &y)| (b, y)).collect();
                 for (&a, &x) in &joined {
                     if stop() {
                         return Ok(None);
                     }
-                    for (&b, &y) in next.iter().filter(|&(&b, _)| a & b == 0) {
+                    for &(b, y) in next.iter().filter(|&&(b, _)| a & b == 0) {
                         let product = x.checked_mul(y).ok_or_else(super::too_large)?;
                         let entry = more.entry(a | b).or_default();
                         *entry = entry.checked_add(product).ok_or_else(super::too_large)?;
@@ -322,7 +325,7 @@ impl Local {
             }
             parts.push(valid);
         }
-        let mut unions: HashMap<u128, u128> = HashMap::new();
+        let mut unions: HashMap<u128, u128> = HashMap::default();
         for (i, combined) in parts.iter().multi_cartesian_product().enumerate() {
             if i % 4096 == 0 && stop() {
                 return None;
@@ -412,7 +415,7 @@ mod tests {
     #[test]
     fn two_line_bands_have_two_to_the_cycles_fillings() {
         for (n, w) in [(4, 2), (6, 3)] {
-            let mut tally: HashMap<u128, u128> = HashMap::new();
+            let mut tally: HashMap<u128, u128> = HashMap::default();
             for top in (0..n).permutations(n) {
                 for bottom in (0..n).permutations(n) {
                     let boxes = (0..2).all(|stack| {
