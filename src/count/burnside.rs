@@ -39,8 +39,8 @@
 //! joined as `Local::count_moved` describes; the transposition's class
 //! (transposing motions map no band onto a band) from the first band's
 //! signatures, as `burnside/transposed.rs` describes. 9x9 takes 40 s on
-//! 2 cores (26.5 minutes by the engine alone), 8x8 in 75 s
-//! (bench/results/orbits-2026-12-02-3.md).
+//! 2 cores (26.5 minutes by the engine alone), 8x8 in 70 s
+//! (bench/results/orbits-2026-12-02-4.md).
 
 use std::time::Duration;
 
