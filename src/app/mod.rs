@@ -98,7 +98,7 @@ pub fn diag(args: fmt::Arguments) {
 }
 
 /// The givens' conflicts as one diagnostic: the first few, then how many
-/// more (a grid given twice over has thousands).
+/// more (a line of givens read as the wrong grid has hundreds).
 fn conflicts_listed(conflicts: &[String]) -> String {
     const SHOWN: usize = 5;
     let first = conflicts[..conflicts.len().min(SHOWN)].join("; ");

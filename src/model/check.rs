@@ -86,12 +86,12 @@ impl Checker {
             }
         }
         Checker {
-            tables,
-            others,
             puzzle: puzzle.clone(),
             group_cells: puzzle.groups().iter().flat_map(|g| g.cells.iter().map(|&c| at(c))).collect(),
             relations: puzzle.relations().iter().map(|r| (at(r.a), at(r.b), r.predicate)).collect(),
             givens: puzzle.givens.iter().enumerate().filter_map(|(at, given)| Some((at, (*given)?))).collect(),
+            tables,
+            others,
         }
     }
 
