@@ -75,8 +75,6 @@ pub fn unfit(puzzle: &Puzzle, digits: DigitEncoding) -> Option<String> {
              relations between two cells, and this one has other rules (`--engine enum` counts them)"
                 .to_owned(),
         )
-    } else if puzzle.constraints().iter().any(|c| matches!(c, Constraint::Table { a, b, .. } if a == b)) {
-        Some("a table of allowed pairs relates a cell to itself".to_owned())
     } else {
         None
     }
@@ -188,8 +186,8 @@ impl<'a> GridSearch<'a> {
         // different cells only).
         let mut tables: Vec<[u32; MAX_SIDE]> = Vec::new();
         let mut links: Vec<(usize, (u32, u32))> = Vec::new();
-        // Relations, and tables of allowed pairs (two different cells:
-        // `unfit`), as (a, b, whether it says "different digits", which
+        // Relations, and tables of allowed pairs (two different cells: the
+        // model refuses a table that lists a cell twice), as (a, b, whether it says "different digits", which
         // pairs of digits it allows).
         let relations = puzzle.relations().iter().map(|relation| {
             let allows: Box<dyn Fn(usize, usize) -> bool> =
