@@ -226,3 +226,68 @@ fn digit_specific_rules_are_never_reduced() {
         .stdout("solutions_at_least(5).\n")
         .stderr(contains("symmetry").not().and(contains("method: enumeration")));
 }
+
+/// Layouts with extra groups (`src/count/symmetry/extra.rs`): each count,
+/// reduced by relabelling, the line orders that keep every group with a
+/// full group in place, and the implied groups, equals the oracle's (the
+/// grids with row 1 fixed, times `n!`). The extra groups are drawn at
+/// random from windows (box-shaped, anywhere), the diagonals, disjoint
+/// sets, and a line's mirror images, on 4x4 and both 6x6 box shapes; the
+/// draws include layouts with implied groups and with several line orders
+/// kept, all of them enumerated by the grid engine.
+#[test]
+fn layouts_with_extra_groups_count_as_the_oracle() {
+    use crate::common::{rng, Draw};
+    let mut random = rng(40);
+    let (mut implied, mut kept, mut both) = (0, 0, 0);
+    for case in 0..36 {
+        let (n, h, w) = [(4, 2, 2), (6, 2, 3), (6, 3, 2)][case % 3];
+        let boxes: Vec<Vec<usize>> =
+            (0..n).map(|b| (0..n).map(|k| (b / (n / w) * h + k / w) * n + b % (n / w) * w + k % w).collect()).collect();
+        let mut extras: Vec<Vec<usize>> = Vec::new();
+        for _ in 0..1 + random.below(3) {
+            let group: Vec<usize> = match random.below(5) {
+                0 | 1 => {
+                    let (r, c) = (random.below(n - h + 1), random.below(n - w + 1));
+                    (0..h * w).map(|k| (r + k / w) * n + c + k % w).collect()
+                }
+                2 => (0..n).map(|i| i * n + if random.below(2) == 0 { i } else { n - 1 - i }).collect(),
+                3 => {
+                    let p = random.below(n);
+                    boxes.iter().map(|b| b[p]).collect()
+                }
+                _ => {
+                    // Two cells and their mirror images across the middle column.
+                    let (a, b) = (random.below(n * n), random.below(n * n));
+                    let mirror = |p: usize| p / n * n + n - 1 - p % n;
+                    let mut g = vec![a, b, mirror(a), mirror(b)];
+                    g.sort_unstable();
+                    g.dedup();
+                    g
+                }
+            };
+            if !extras.contains(&group) {
+                extras.push(group);
+            }
+        }
+        let groups: Vec<Vec<usize>> = boxes.iter().cloned().chain(extras.iter().cloned()).collect();
+        let mut first_row = vec![0u32; n * n];
+        (0..n).for_each(|c| first_row[c] = c as u32 + 1);
+        let factorial: u64 = (1..=n as u64).product();
+        let oracle = crate::common::count_layout(n, &groups, &first_row, &vec![u64::MAX; n * n], &|_| true) * factorial;
+        let cell = |p: &usize| format!("r{}c{}", p / n + 1, p % n + 1);
+        let lines: Vec<String> =
+            extras.iter().map(|g| format!("extra {}", itertools::join(g.iter().map(cell), " "))).collect();
+        let text = format!("size {n}\nbox {h}x{w}\n{}\n", lines.join("\n"));
+        let (stdout, stderr) = count(&text, &[]);
+        assert_eq!(stdout, format!("solutions({oracle}).\n"), "{text}{stderr}");
+        // Order relations and all, the grid engine takes these layouts.
+        assert!(stderr.contains("engine: grid"), "{stderr}");
+        implied += usize::from(stderr.contains("implied groups added"));
+        let relations =
+            stderr.split(", ").find_map(|part| part.strip_suffix(" order relations on the lines' first cells"));
+        kept += usize::from(relations.is_some());
+        both += usize::from(relations.is_some_and(|k| k.parse::<usize>().unwrap() >= 2));
+    }
+    assert!(implied >= 3 && kept >= 6 && both >= 2, "implied {implied}, kept {kept}, two or more relations {both}");
+}
