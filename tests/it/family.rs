@@ -368,6 +368,18 @@ fn the_forums_top_band_count_comes_out() {
     assert_eq!(count_text(&text), "solutions(7802998272).\n");
 }
 
+/// Windoku's grids: 6,337,174,388,428,800 (B. Michel, "Mathematics of
+/// NRC-Sudoku", Utrecht 2007; Mathimagics, enjoysudoku forum, 2018), by
+/// the line orders that keep the windows (`src/count/symmetry/extra.rs`,
+/// whose reduction `tests/it/symmetry.rs` checks against the oracle on
+/// small layouts). 17 minutes on two cores, so run by hand: `cargo test
+/// --release --test it -- --ignored windoku_grids`.
+#[test]
+#[ignore]
+fn windoku_grids_have_the_literature_count() {
+    assert_eq!(count_text("size 9\nwindoku\n"), "solutions(6337174388428800).\n");
+}
+
 /// Subtrees dealt out in turn among `jobs` threads: this one searches
 /// those numbered `me` modulo `jobs`, in the order the search meets them
 /// (the same in every thread).
