@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::super::disjoint::DisjointSets;
 use super::super::CountError;
-use crate::model::{GroupKind, Puzzle};
+use crate::model::Puzzle;
 
 /// The most geometric symmetries built one by one, 16 bytes each and 5
 /// more while the classes are found (8x8 with 2x4 boxes has 442,368; 9x9
@@ -77,24 +77,17 @@ fn cells(n: usize, to: impl Fn(usize, usize) -> (usize, usize)) -> Motion {
 /// groups and nothing else.
 pub(super) fn extra_groups(puzzle: &Puzzle) -> Result<Vec<Cells>, CountError> {
     let unsupported = |why: &str| Err(CountError::Unsupported(format!("--up-to-symmetry: {why}")));
-    let Some((h, w)) = puzzle.boxes() else { return unsupported("the grid has no boxes") };
-    let Ok(sudoku) = Puzzle::sudoku(h, w) else { return unsupported("the grid has no boxes") };
-    let own = puzzle.groups().iter().filter(|g| g.kind != GroupKind::Extra);
-    let plain = puzzle.side() == sudoku.side()
-        && puzzle.digits() == sudoku.digits()
-        && puzzle.relations().is_empty()
-        && puzzle.constraints().is_empty()
-        && puzzle.givens().next().is_none()
-        && own.eq(sudoku.groups().iter());
-    if !plain {
+    if puzzle.boxes().is_none() {
+        return unsupported("the grid has no boxes");
+    }
+    let Some(extra) = puzzle.blank_sudoku_extras() else {
         return unsupported(
             "it counts blank Sudoku grids (rows, columns and boxes, and extra all-different groups such as \
              diagonals, disjoint groups or windows; no givens, no other rule)",
         );
-    }
+    };
     let n = puzzle.side();
-    let extra = puzzle.groups().iter().filter(|g| g.kind == GroupKind::Extra);
-    Ok(extra.map(|g| g.cells.iter().fold([0; 4], |set, c| with(set, c.row * n + c.col))).collect())
+    Ok(extra.iter().map(|g| g.cells.iter().fold([0; 4], |set, c| with(set, c.row * n + c.col))).collect())
 }
 
 /// A set of cells (of at most 15 x 15), a bit each.

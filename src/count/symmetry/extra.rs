@@ -42,7 +42,7 @@ use std::collections::HashSet;
 
 use itertools::Itertools;
 
-use crate::model::{Cell, GroupKind, Predicate, Puzzle, Relation};
+use crate::model::{Cell, Predicate, Puzzle, Relation};
 
 /// The most line orders of one kind (rows or columns) listed: 9x9 has
 /// 1,296 band-keeping row orders, 12x12 with 3x4 boxes 82,944 column
@@ -70,15 +70,7 @@ pub(super) struct Extra {
 pub(super) fn reduction(puzzle: &Puzzle) -> Option<Extra> {
     let n = puzzle.side();
     let (h, w) = puzzle.boxes()?;
-    let sudoku = Puzzle::sudoku(h, w).ok()?;
-    let own = puzzle.groups().iter().filter(|g| g.kind != GroupKind::Extra);
-    let blank = puzzle.relations().is_empty()
-        && puzzle.constraints().is_empty()
-        && puzzle.digits() == n
-        && puzzle.givens().next().is_none()
-        && own.eq(sudoku.groups().iter())
-        && puzzle.groups().iter().any(|g| g.kind == GroupKind::Extra);
-    if !blank {
+    if puzzle.blank_sudoku_extras()?.is_empty() {
         return None;
     }
     // Past the bounds before any other work.
