@@ -531,16 +531,16 @@ impl Puzzle {
     /// The extra groups of a blank Sudoku layout (diagonals, disjoint
     /// groups, windows, `extra` regions), none or more; `None` unless the
     /// puzzle's other groups are exactly a Sudoku's rows, columns and boxes,
-    /// with as many digits as the side and no givens, relations or
-    /// constraints. `--up-to-symmetry` and the line orders that keep the
-    /// extra groups (`count::symmetry`) take only such layouts.
+    /// with as many digits as the side and no givens or constraints (its
+    /// relations are the caller's to judge). `--up-to-symmetry` and the
+    /// line orders that keep the extra groups (`count::symmetry`) take
+    /// only such layouts.
     pub fn blank_sudoku_extras(&self) -> Option<Vec<&Group>> {
         let (h, w) = self.boxes?;
         let sudoku = Puzzle::sudoku(h, w).ok()?;
         let own = self.groups.iter().filter(|g| g.kind != GroupKind::Extra);
         let blank = self.side() == sudoku.side()
             && self.digits == sudoku.digits
-            && self.relations.is_empty()
             && self.constraints.is_empty()
             && self.givens().next().is_none()
             && own.eq(sudoku.groups.iter());

@@ -80,7 +80,7 @@ pub(super) fn extra_groups(puzzle: &Puzzle) -> Result<Vec<Cells>, CountError> {
     if puzzle.boxes().is_none() {
         return unsupported("the grid has no boxes");
     }
-    let Some(extra) = puzzle.blank_sudoku_extras() else {
+    let Some(extra) = puzzle.blank_sudoku_extras().filter(|_| puzzle.relations().is_empty()) else {
         return unsupported(
             "it counts blank Sudoku grids (rows, columns and boxes, and extra all-different groups such as \
              diagonals, disjoint groups or windows; no givens, no other rule)",

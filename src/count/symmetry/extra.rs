@@ -1,7 +1,8 @@
 //! Line permutations for a blank Sudoku layout with extra all-different
-//! groups (diagonals, disjoint groups, windows, any `extra` region), where
-//! the plain Sudoku's reduction does not hold: only some row and column
-//! orders keep the extra groups.
+//! groups (diagonals, disjoint groups, windows, any `extra` region) or
+//! pairs of cells that must differ (anti-king, anti-knight), where the
+//! plain Sudoku's reduction does not hold: only some row and column orders
+//! keep them.
 //!
 //! *Implied groups.* With `n` digits, a group of `n` cells holds every
 //! digit once. If `k` parallel lines hold `k - 1` pairwise disjoint full
@@ -17,7 +18,7 @@
 //! `1..n` (a factor of `n!`), and `K` the line permutations `k = (ρ, σ)`
 //! (rows by `ρ`, columns by `σ`, each keeping bands, stacks) that leave
 //! every cell of `F` in place and map every group, implied ones included,
-//! onto a group. `K` is a group (an intersection of two), each `k` maps
+//! onto a group, and every pair that must differ onto such a pair. `K` is a group (an intersection of two), each `k` maps
 //! grids onto grids and keeps `F` as it is, and `K` acts freely on them:
 //! a grid `x` with `x(ρ r, σ c) = x(r, c)` everywhere and `ρ` moving a row
 //! `r` would repeat a digit in a column `c0` of `F` (which `σ` keeps), and
@@ -65,12 +66,16 @@ pub(super) struct Extra {
 }
 
 /// The reduction of a blank Sudoku layout whose groups are its rows,
-/// columns and boxes and at least one extra group, with no other rule;
-/// `None` for any other puzzle, or past the bounds above.
+/// columns and boxes and extra groups, and whose other rules are pairs of
+/// different digits, with at least one extra group or pair; `None` for any
+/// other puzzle, or past the bounds above.
 pub(super) fn reduction(puzzle: &Puzzle) -> Option<Extra> {
     let n = puzzle.side();
     let (h, w) = puzzle.boxes()?;
-    if puzzle.blank_sudoku_extras()?.is_empty() {
+    let pairs = puzzle.relations();
+    if puzzle.blank_sudoku_extras()?.is_empty() && pairs.is_empty()
+        || pairs.iter().any(|r| r.predicate != Predicate::NotEqual)
+    {
         return None;
     }
     // Past the bounds before any other work.
@@ -81,11 +86,14 @@ pub(super) fn reduction(puzzle: &Puzzle) -> Option<Extra> {
         puzzle.groups().iter().map(|g| g.cells.iter().map(index).sorted().collect()).collect();
     let implied = implied_groups(n, &mut groups);
     let known: HashSet<&[usize]> = groups.iter().map(Vec::as_slice).collect();
+    let pair = |a: usize, b: usize| (a.min(b), a.max(b));
+    let different: HashSet<(usize, usize)> = pairs.iter().map(|r| pair(index(&r.a), index(&r.b))).collect();
     let keeps = |rho: &[usize], sigma: &[usize]| {
+        let to = |p: usize| rho[p / n] * n + sigma[p % n];
         groups.iter().all(|g| {
-            let image: Vec<usize> = g.iter().map(|&p| rho[p / n] * n + sigma[p % n]).sorted().collect();
+            let image: Vec<usize> = g.iter().map(|&p| to(p)).sorted().collect();
             known.contains(image.as_slice())
-        })
+        }) && different.iter().all(|&(a, b)| different.contains(&pair(to(a), to(b))))
     };
     let mut best: Option<(Vec<usize>, Vec<Motion>)> = None;
     for f in groups.iter().filter(|g| g.len() == n) {
@@ -247,6 +255,28 @@ mod tests {
             let extra = reduction(&p).unwrap();
             assert_eq!((extra.count, extra.implied.len()), (motions, 0), "{h}x{w}");
         }
+    }
+
+    /// Knight's-move pairs on 9x9: reading the rows upwards keeps them
+    /// (and the bands), so the middle row is fixed and the two orders of
+    /// the rows are one relation between the first column's ends.
+    #[test]
+    fn the_anti_knight_pairs_keep_the_rows_read_upwards() {
+        let mut p = Puzzle::sudoku(3, 3).unwrap();
+        for (a, b) in itertools::iproduct!(0..81usize, 0..81usize) {
+            let (dr, dc) = ((a / 9).abs_diff(b / 9), (a % 9).abs_diff(b % 9));
+            if a < b && matches!((dr, dc), (1, 2) | (2, 1)) {
+                p.add_relation(Cell::new(a / 9, a % 9), Cell::new(b / 9, b % 9), Predicate::NotEqual).unwrap();
+            }
+        }
+        let extra = reduction(&p).unwrap();
+        assert_eq!((extra.count, extra.implied.len()), (2, 0));
+        assert_eq!(extra.fixed[0], (Cell::new(4, 0), 0), "the middle row");
+        let pairs: Vec<(Cell, Cell)> = extra.order.iter().map(|r| (r.a, r.b)).collect();
+        assert_eq!(pairs, vec![(Cell::new(0, 0), Cell::new(8, 0))]);
+        // A pair that reading upwards does not keep leaves no order.
+        p.add_relation(Cell::new(0, 0), Cell::new(0, 1), Predicate::NotEqual).unwrap();
+        assert_eq!(reduction(&p).unwrap().count, 1);
     }
 
     #[test]
