@@ -187,8 +187,8 @@ impl<'a> GridSearch<'a> {
         let mut tables: Vec<[u32; MAX_SIDE]> = Vec::new();
         let mut links: Vec<(usize, (u32, u32))> = Vec::new();
         // Relations, and tables of allowed pairs (two different cells: the
-        // model refuses a table that lists a cell twice), as (a, b, whether it says "different digits", which
-        // pairs of digits it allows).
+        // model refuses a table that lists a cell twice), as (a, b, whether
+        // it says "different digits", which pairs of digits it allows).
         let relations = puzzle.relations().iter().map(|relation| {
             let allows: Box<dyn Fn(usize, usize) -> bool> =
                 Box::new(|x, y| relation.predicate.allows(x as Digit, y as Digit));

@@ -18,8 +18,9 @@
 //! `1..n` (a factor of `n!`), and `K` the line permutations `k = (ρ, σ)`
 //! (rows by `ρ`, columns by `σ`, each keeping bands, stacks) that leave
 //! every cell of `F` in place and map every group, implied ones included,
-//! onto a group, and every pair that must differ onto such a pair. `K` is a group (an intersection of two), each `k` maps
-//! grids onto grids and keeps `F` as it is, and `K` acts freely on them:
+//! onto a group, and every pair that must differ onto such a pair. `K` is
+//! a group (an intersection of two), each `k` maps grids onto grids and
+//! keeps `F` as it is, and `K` acts freely on them:
 //! a grid `x` with `x(ρ r, σ c) = x(r, c)` everywhere and `ρ` moving a row
 //! `r` would repeat a digit in a column `c0` of `F` (which `σ` keeps), and
 //! `ρ = id`, `σ` moving a column, in a row `r0` of `F`. So the grids with
@@ -39,9 +40,8 @@
 //! the full groups `F` is the one with the largest `K` (on a plain 9x9 a
 //! box: 72 x 72 = 5,184, the plain reduction's number).
 
-use std::collections::HashSet;
-
 use itertools::Itertools;
+use rustc_hash::FxHashSet;
 
 use crate::model::{Cell, Predicate, Puzzle, Relation};
 
@@ -78,56 +78,60 @@ pub(super) fn reduction(puzzle: &Puzzle) -> Option<Extra> {
     {
         return None;
     }
-    // Past the bounds before any other work.
+    // Past the bounds before any other work; within them (10x10 at most)
+    // a set of cells fits in 128 bits.
     let rows = orders(n, h)?;
     let columns = orders(n, w)?;
-    let index = |c: &Cell| c.row * n + c.col;
-    let mut groups: Vec<Vec<usize>> =
-        puzzle.groups().iter().map(|g| g.cells.iter().map(index).sorted().collect()).collect();
+    if n * n > 128 {
+        return None;
+    }
+    let bit = |c: Cell| 1u128 << (c.row * n + c.col);
+    let mut groups: Vec<u128> = puzzle.groups().iter().map(|g| g.cells.iter().fold(0, |m, &c| m | bit(c))).collect();
     let implied = implied_groups(n, &mut groups);
-    let known: HashSet<&[usize]> = groups.iter().map(Vec::as_slice).collect();
-    let pair = |a: usize, b: usize| (a.min(b), a.max(b));
-    let different: HashSet<(usize, usize)> = pairs.iter().map(|r| pair(index(&r.a), index(&r.b))).collect();
+    let known: FxHashSet<u128> = groups.iter().copied().collect();
+    let different: FxHashSet<u128> = pairs.iter().map(|r| bit(r.a) | bit(r.b)).collect();
     let keeps = |rho: &[usize], sigma: &[usize]| {
-        let to = |p: usize| rho[p / n] * n + sigma[p % n];
-        groups.iter().all(|g| {
-            let image: Vec<usize> = g.iter().map(|&p| to(p)).sorted().collect();
-            known.contains(image.as_slice())
-        }) && different.iter().all(|&(a, b)| different.contains(&pair(to(a), to(b))))
+        let image = |set: u128| cells(set).fold(0u128, |m, p| m | 1 << (rho[p / n] * n + sigma[p % n]));
+        groups.iter().all(|&g| known.contains(&image(g))) && different.iter().all(|&d| different.contains(&image(d)))
     };
-    let mut best: Option<(Vec<usize>, Vec<Motion>)> = None;
-    for f in groups.iter().filter(|g| g.len() == n) {
-        let (rhos, sigmas) = (fixing(&rows, f.iter().map(|p| p / n)), fixing(&columns, f.iter().map(|p| p % n)));
+    let mut best: Option<(u128, Vec<Motion>)> = None;
+    for &f in groups.iter().filter(|g| g.count_ones() as usize == n) {
+        let (rhos, sigmas) = (fixing(&rows, cells(f).map(|p| p / n)), fixing(&columns, cells(f).map(|p| p % n)));
         if rhos.len().saturating_mul(sigmas.len()) > MAX_PAIRS {
             continue;
         }
         let k: Vec<Motion> = itertools::iproduct!(rhos, sigmas).filter(|(rho, sigma)| keeps(rho, sigma)).collect();
         if best.as_ref().is_none_or(|(_, b)| k.len() > b.len()) {
-            best = Some((f.clone(), k));
+            best = Some((f, k));
         }
     }
     let (f, k) = best?;
-    let (r0, c0) = (f[0] / n, f.iter().map(|p| p % n).min()?);
-    let identity: Vec<usize> = (0..n).collect();
+    let (r0, c0) = (f.trailing_zeros() as usize / n, cells(f).map(|p| p % n).min()?);
     let first_moved = |o: &[usize]| (0..n).find(|&i| o[i] != i);
     let mut order = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = FxHashSet::default();
     let less = |a: Cell, b: Cell| Relation { a, b, predicate: Predicate::Less };
     for (rho, sigma) in &k {
-        if let Some(i) = first_moved(rho) {
-            if seen.insert((i, rho[i], true)) {
-                order.push(less(Cell::new(i, c0), Cell::new(rho[i], c0)));
-            }
+        // A column relation only for the `(id, σ)`: `rho` moves nothing there.
+        let (a, b) = if let Some(i) = first_moved(rho) {
+            (Cell::new(i, c0), Cell::new(rho[i], c0))
         } else if let Some(j) = first_moved(sigma) {
-            debug_assert_eq!(*rho, identity.as_slice());
-            if seen.insert((j, sigma[j], false)) {
-                order.push(less(Cell::new(r0, j), Cell::new(r0, sigma[j])));
-            }
+            (Cell::new(r0, j), Cell::new(r0, sigma[j]))
+        } else {
+            continue;
+        };
+        if seen.insert((a, b)) {
+            order.push(less(a, b));
         }
     }
-    let fixed = f.iter().enumerate().map(|(i, &p)| (Cell::new(p / n, p % n), i)).collect();
-    let cells = |g: &Vec<usize>| g.iter().map(|&p| Cell::new(p / n, p % n)).collect();
-    Some(Extra { implied: implied.iter().map(cells).collect(), fixed, order, count: k.len() as u128 })
+    let at = |p: usize| Cell::new(p / n, p % n);
+    let fixed = cells(f).enumerate().map(|(i, p)| (at(p), i)).collect();
+    Some(Extra {
+        implied: implied.into_iter().map(|g| cells(g).map(at).collect()).collect(),
+        fixed,
+        order,
+        count: k.len() as u128,
+    })
 }
 
 /// The orders among `lines` that leave each of the lines `kept` in place.
@@ -136,35 +140,36 @@ fn fixing(lines: &[Vec<usize>], kept: impl Iterator<Item = usize>) -> Vec<&[usiz
     lines.iter().filter(|o| kept.iter().all(|&l| o[l] == l)).map(Vec::as_slice).collect()
 }
 
-/// Adds to `groups` (each its cells' indices, sorted) the full groups
-/// that two or three parallel lines imply (see the module doc), until
-/// none is new; returns them.
-fn implied_groups(n: usize, groups: &mut Vec<Vec<usize>>) -> Vec<Vec<usize>> {
-    let mut known: HashSet<Vec<usize>> = groups.iter().cloned().collect();
+/// The cells of a set, a bit each (bit `r n + c` for row `r`, column `c`),
+/// in reading order.
+fn cells(mut set: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let at = set.trailing_zeros() as usize;
+            set &= set - 1;
+            at
+        })
+    })
+}
+
+/// Adds to `groups` (sets of cells) the full groups that two or three
+/// parallel lines imply (see the module doc), until none is new; returns
+/// them.
+fn implied_groups(n: usize, groups: &mut Vec<u128>) -> Vec<u128> {
+    let mut known: FxHashSet<u128> = groups.iter().copied().collect();
     let mut implied = Vec::new();
-    let line =
-        |row: bool, l: usize| -> Vec<usize> { (0..n).map(|i| if row { l * n + i } else { i * n + l }).collect() };
+    let line = |row: bool, l: usize| (0..n).fold(0u128, |m, i| m | 1 << if row { l * n + i } else { i * n + l });
     loop {
         let mut found = Vec::new();
-        let full: Vec<&Vec<usize>> = groups.iter().filter(|g| g.len() == n).collect();
+        let full: Vec<u128> = groups.iter().copied().filter(|g| g.count_ones() as usize == n).collect();
         for (row, k) in itertools::iproduct!([true, false], 2..=3.min(n)) {
             for lines in (0..n).combinations(k) {
-                let mut inside = vec![false; n * n];
-                for &l in &lines {
-                    for p in line(row, l) {
-                        inside[p] = true;
-                    }
-                }
-                let within: Vec<&&Vec<usize>> = full.iter().filter(|g| g.iter().all(|&p| inside[p])).collect();
-                for parts in within.into_iter().combinations(k - 1) {
-                    let mut rest = inside.clone();
-                    for &p in parts.iter().flat_map(|g| g.iter()) {
-                        rest[p] = false;
-                    }
+                let inside = lines.iter().fold(0u128, |m, &l| m | line(row, l));
+                let within = full.iter().copied().filter(|&g| g & !inside == 0);
+                for parts in within.combinations(k - 1) {
                     // `n` cells left exactly when the parts are disjoint.
-                    let rest: Vec<usize> = (0..n * n).filter(|&p| rest[p]).collect();
-                    if rest.len() == n && !known.contains(&rest) {
-                        known.insert(rest.clone());
+                    let rest = inside & !parts.iter().fold(0, |m, &g| m | g);
+                    if rest.count_ones() as usize == n && known.insert(rest) {
                         found.push(rest);
                     }
                 }
@@ -173,7 +178,7 @@ fn implied_groups(n: usize, groups: &mut Vec<Vec<usize>>) -> Vec<Vec<usize>> {
         if found.is_empty() {
             return implied;
         }
-        groups.extend(found.iter().cloned());
+        groups.extend(&found);
         implied.extend(found);
     }
 }
@@ -205,6 +210,8 @@ fn orders(n: usize, h: usize) -> Option<Vec<Vec<usize>>> {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::HashSet;
+
     use super::*;
 
     fn windoku() -> Puzzle {
