@@ -272,7 +272,7 @@ impl Printer for Json {
     fn candidates(&mut self, out: &mut dyn Write, item: &Item, c: &Candidates, elapsed: Duration) -> io::Result<()> {
         let n = c.side;
         let bits = |mask: u64| {
-            (1..=n as u8).filter(|d| mask >> (d - 1) & 1 == 1).map(|d| item.style.value(d)).collect::<Vec<_>>()
+            (1..=c.digits as u8).filter(|d| mask >> (d - 1) & 1 == 1).map(|d| item.style.value(d)).collect::<Vec<_>>()
         };
         let cells = (0..n * n)
             .map(|i| CellRecord {

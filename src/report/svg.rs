@@ -68,7 +68,8 @@ pub fn candidates(puzzle: &Puzzle, found: &Candidates) -> String {
         if view.big.is_some() {
             continue;
         }
-        let digits: Vec<Digit> = (1..=n as Digit).filter(|d| found.possible[i] >> (d - 1) & 1 == 1).collect();
+        let digits: Vec<Digit> =
+            (1..=found.digits as Digit).filter(|d| found.possible[i] >> (d - 1) & 1 == 1).collect();
         match digits.len() {
             0 => view.fill = Some("#555555".into()),
             1 => view.big = Some((symbol(puzzle, digits[0]), false)),

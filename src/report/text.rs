@@ -103,7 +103,7 @@ impl Printer for Text {
         let text: Vec<String> = (0..n * n)
             .map(|i| {
                 let mut text = String::new();
-                for d in 1..=n as u8 {
+                for d in 1..=c.digits as u8 {
                     if c.possible[i] >> (d - 1) & 1 == 1 {
                         push_symbol(&mut text, item.style.value(d));
                     }

@@ -131,3 +131,75 @@ fn the_candidate_grid_reads_at_a_glance() {
     assert_eq!(counted.len(), 12, "{text}");
     assert!(counted.iter().all(|l| l.ends_with(" 3:4 6:4")), "{text}");
 }
+
+/// Every filling of a 4x4 grid with the values 1 to 5 (ISS's `4x4~5`):
+/// rows, columns and 2x2 boxes all different, the givens kept; a plain
+/// backtracker in reading order.
+fn five_value_fillings(givens: &[u32; 16]) -> Vec<[u32; 16]> {
+    fn fill(at: usize, g: &mut [u32; 16], givens: &[u32; 16], found: &mut Vec<[u32; 16]>) {
+        if at == 16 {
+            found.push(*g);
+            return;
+        }
+        let (r, c) = (at / 4, at % 4);
+        for d in 1..=5 {
+            if givens[at] != 0 && givens[at] != d {
+                continue;
+            }
+            let clash = (0..at).any(|j| {
+                let (r2, c2) = (j / 4, j % 4);
+                g[j] == d && (r2 == r || c2 == c || (r2 / 2 == r / 2 && c2 / 2 == c / 2))
+            });
+            if !clash {
+                g[at] = d;
+                fill(at + 1, g, givens, found);
+            }
+        }
+        g[at] = 0;
+    }
+    let mut found = Vec::new();
+    fill(0, &mut [0; 16], givens, &mut found);
+    found
+}
+
+/// On a grid of more values than its side, a cell's candidates run to the
+/// last value: digits 5 were left out (and `--counts` panicked on them)
+/// while the candidates went only to the side.
+#[test]
+fn candidates_reach_every_value_of_a_grid_of_more_values_than_its_side() {
+    let mut rng = rng(91);
+    for _ in 0..12 {
+        let mut givens = [0u32; 16];
+        let all = five_value_fillings(&givens);
+        let solution = all[rng.below(all.len())];
+        for _ in 0..6 {
+            let at = rng.below(16);
+            givens[at] = solution[at];
+        }
+        let sols = five_value_fillings(&givens);
+        let mut iss = String::from(".Shape~4x4~5");
+        for (at, &d) in givens.iter().enumerate().filter(|(_, &d)| d != 0) {
+            iss.push_str(&format!(".~R{}C{}_{d}", at / 4 + 1, at % 4 + 1));
+        }
+        for counts in [true, false] {
+            let mut args = vec!["candidates", "--format", "iss", "--output", "json", "-"];
+            if counts {
+                args.push("--counts");
+            }
+            let out = satsudoku().args(&args).write_stdin(iss.clone()).output().unwrap();
+            assert!(out.status.success(), "{iss}: {}", String::from_utf8_lossy(&out.stderr));
+            let record: Value = serde_json::from_slice(&out.stdout).unwrap();
+            for cell in 0..16 {
+                let per: Vec<usize> = (1..=5).map(|d| sols.iter().filter(|g| g[cell] == d).count()).collect();
+                let digits: Vec<u64> = (1..=5).filter(|&d| per[d as usize - 1] > 0).collect();
+                assert_eq!(record["cells"][cell]["digits"], serde_json::json!(digits), "{iss} cell {cell}");
+                if counts {
+                    for &d in &digits {
+                        let k = record["cells"][cell]["counts"][d.to_string()].as_u64();
+                        assert_eq!(k, Some(per[d as usize - 1] as u64), "{iss} cell {cell} digit {d}");
+                    }
+                }
+            }
+        }
+    }
+}

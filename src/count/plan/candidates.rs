@@ -21,6 +21,9 @@ use crate::model::{Cell, Digit, Grid, Puzzle};
 pub struct Candidates {
     /// Cells a row.
     pub side: usize,
+    /// The digits a cell may hold, `1..=digits`: the side's, or more
+    /// (ISS's `6x6~9`).
+    pub digits: usize,
     /// Per cell in reading order, the digits found in some solution: bit
     /// `d - 1` for digit `d`.
     pub possible: Vec<u64>,
@@ -44,7 +47,7 @@ impl Candidates {
     /// The digits of `cell` found in some solution.
     pub fn digits(&self, cell: Cell) -> impl Iterator<Item = Digit> + '_ {
         let bits = self.possible[cell.row * self.side + cell.col];
-        (1..=self.side as Digit).filter(move |d| bits >> (d - 1) & 1 == 1)
+        (1..=self.digits as Digit).filter(move |d| bits >> (d - 1) & 1 == 1)
     }
 
     /// Whether every digit is decided and every count exact.
@@ -89,11 +92,11 @@ impl Counter {
 
     /// [`Counter::candidates`] before the layout is noted.
     fn search_candidates(&mut self, puzzle: &Puzzle, counts: bool) -> Result<Candidates, CountError> {
-        let n = puzzle.side();
-        let all: u64 = if n >= 64 { u64::MAX } else { (1 << n) - 1 };
+        let (n, digits) = (puzzle.side(), puzzle.digits());
+        let all: u64 = if digits >= 64 { u64::MAX } else { (1 << digits) - 1 };
         let mut possible = vec![0u64; n * n];
         if counts {
-            let mut tallies = vec![vec![BigUint::default(); n]; n * n];
+            let mut tallies = vec![vec![BigUint::default(); digits]; n * n];
             let mut tally = Tally { counts: &mut tallies, possible: &mut possible, solutions: 0 };
             let start = Instant::now();
             let found = self.enumerate(puzzle, &[], false, start, &mut tally)?;
@@ -104,6 +107,7 @@ impl Counter {
                 if stop == Stop::Complete { vec![0; n * n] } else { possible.iter().map(|p| all & !p).collect() };
             return Ok(Candidates {
                 side: n,
+                digits,
                 possible,
                 undecided,
                 counts: Some(tallies),
@@ -121,10 +125,11 @@ impl Counter {
         };
         let mut undecided = vec![all; n * n];
         match self.first_solutions(puzzle, 1, start)? {
-            None => return Ok(stopped(n, possible, undecided, &self.plan)),
+            None => return Ok(stopped(n, digits, possible, undecided, &self.plan)),
             Some(grids) if grids.is_empty() => {
                 return Ok(Candidates {
                     side: n,
+                    digits,
                     possible,
                     undecided: vec![0; n * n],
                     counts: None,
@@ -138,7 +143,7 @@ impl Counter {
         }
         for i in 0..n * n {
             let cell = Cell::new(i / n, i % n);
-            for d in 1..=n as Digit {
+            for d in 1..=digits as Digit {
                 let bit = 1u64 << (d - 1);
                 if possible[i] & bit != 0 || puzzle.given(cell).is_some_and(|g| g != d) {
                     undecided[i] &= !bit;
@@ -150,7 +155,7 @@ impl Counter {
                     continue;
                 }
                 match self.first_solutions(&tried, 1, start)? {
-                    None => return Ok(stopped(n, possible, undecided, &self.plan)),
+                    None => return Ok(stopped(n, digits, possible, undecided, &self.plan)),
                     Some(grids) => {
                         if let Some(grid) = grids.first() {
                             mark(&mut possible, grid);
@@ -164,6 +169,7 @@ impl Counter {
         let (boxes, givens) = (None, Vec::new());
         Ok(Candidates {
             side: n,
+            digits,
             possible,
             undecided,
             counts: None,
@@ -176,8 +182,9 @@ impl Counter {
 }
 
 /// What a stopped search found: the digits marked, the rest undecided.
-fn stopped(n: usize, possible: Vec<u64>, undecided: Vec<u64>, plan: &Plan) -> Candidates {
+fn stopped(n: usize, digits: usize, possible: Vec<u64>, undecided: Vec<u64>, plan: &Plan) -> Candidates {
     let stop = if plan.interrupted() { Stop::Interrupted } else { Stop::Timeout };
     let undecided = undecided.iter().zip(&possible).map(|(u, p)| u & !p).collect();
-    Candidates { side: n, possible, undecided, counts: None, solutions: None, stop, boxes: None, givens: Vec::new() }
+    let givens = Vec::new();
+    Candidates { side: n, digits, possible, undecided, counts: None, solutions: None, stop, boxes: None, givens }
 }
