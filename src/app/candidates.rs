@@ -46,7 +46,7 @@ impl Settings {
     }
 }
 
-type Found = Result<Result<(Candidates, Duration, u8), CountError>, ParseError>;
+type Found = Result<Result<(Candidates, Duration, report::Shown), CountError>, ParseError>;
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     super::catch_interrupts();
@@ -66,21 +66,25 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     plan.limits.max = settings.max;
     plan.limits.timeout = settings.timeout;
     let work = |counter: &mut Counter, index: usize| -> Found {
-        let puzzle = tasks[index].parse()?;
+        // The drawing is of square grids.
+        let puzzle = match settings.svg {
+            Some(_) => tasks[index].parse_square("candidates --svg")?,
+            None => tasks[index].parse()?,
+        };
         let start = Instant::now();
-        Ok(counter.candidates(&puzzle, settings.counts).map(|c| (c, start.elapsed(), puzzle.first_value())))
+        Ok(counter.candidates(&puzzle, settings.counts).map(|c| (c, start.elapsed(), report::Shown::of(&puzzle))))
     };
     many::for_each(tasks.len(), settings.jobs, &plan, work, |index, found: Found| {
         let task = &tasks[index];
         let item = task.item();
-        let (candidates, elapsed, first_value) = match found {
+        let (candidates, elapsed, shown) = match found {
             Err(err) => {
                 printer.error(&mut out, &item, &err.to_string()).map_err(AppError::write("stdout"))?;
                 return tallies.unreadable(task, err);
             }
             Ok(found) => found?,
         };
-        let item = item.for_values_from(first_value);
+        let item = item.shown(shown);
         printer.candidates(&mut out, &item, &candidates, elapsed).map_err(AppError::write("stdout"))?;
         if settings.svg.is_some() {
             drawn = Some(candidates.clone());

@@ -91,12 +91,16 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             if super::interrupted() {
                 break;
             }
-            let counted = task.parse().map(|puzzle| {
+            let parsed = match settings.up_to_symmetry {
+                true => task.parse_square("count --up-to-symmetry"),
+                false => task.parse(),
+            };
+            let counted = parsed.map(|puzzle| {
                 let progress = ProgressLine::new(settings.progress && tasks.len() == 1);
                 let mut view = View {
                     printer: &mut *printer,
                     out: &mut out,
-                    item: task.item().for_values_from(puzzle.first_value()),
+                    item: task.item().shown(report::Shown::of(&puzzle)),
                     progress,
                     print: settings.print,
                     write_error: None,
@@ -117,8 +121,12 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         }
     } else {
         let jobs = settings.jobs.unwrap_or_else(count::all_cores);
+        let up_to_symmetry = settings.up_to_symmetry;
         let work = |counter: &mut Counter, index: usize| -> Counted {
-            let puzzle = tasks[index].parse()?;
+            let puzzle = match up_to_symmetry {
+                true => tasks[index].parse_square("count --up-to-symmetry")?,
+                false => tasks[index].parse()?,
+            };
             Ok(with_conflicts(counter.count(&puzzle, &mut ()), &puzzle))
         };
         many::for_each(tasks.len(), jobs, &plan, work, |index, counted: Counted| {

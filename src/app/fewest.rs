@@ -17,6 +17,7 @@ pub fn run(args: &FewestArgs) -> Result<Status, AppError> {
     let source = Source::from_arg(args.input.file.as_deref());
     let reading = Reading { format: args.input.format, options: args.input.shape.options() };
     let (name, layout, _) = read_puzzle(&source, reading)?;
+    super::tasks::square_only(&layout, &name, "fewest")?;
     let found = fewest::fewest(&layout, args.counts).map_err(|e| AppError::Usage(format!("{name}: {e}")))?;
     let givens: Vec<_> = found.example.givens().collect();
     let style = satsudoku::report::PrintStyle::Grid.for_values_from(layout.first_value());

@@ -113,6 +113,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         None => satsudoku::parse::detect(&text.text, &text.name, settings.reading.options)?,
     };
     let layout = satsudoku::parse::parse_with(&text.text, &text.name, Some(format), settings.reading.options)?;
+    super::tasks::square_only(&layout, &text.name, "generate")?;
     let writer = match (settings.output, format) {
         (GenerateOutput::Givens, _) => Writer::Givens,
         (GenerateOutput::Puzzle, Format::Puzzle) | (GenerateOutput::Auto, Format::Puzzle) => Writer::Puzzle,

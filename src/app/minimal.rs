@@ -69,7 +69,7 @@ impl Answer {
     }
 }
 
-type Worked = Result<Result<(Answer, Duration, u8), CountError>, ParseError>;
+type Worked = Result<Result<(Answer, Duration, report::Shown), CountError>, ParseError>;
 
 thread_local! {
     /// Each worker's prober, kept for the next puzzle of the same layout.
@@ -106,7 +106,10 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     let mut out = BufWriter::new(io::stdout().lock());
     let question = settings.question;
     let work = |counter: &mut Counter, index: usize| -> Worked {
-        let puzzle = tasks[index].parse()?;
+        let puzzle = tasks[index].parse_square(match question {
+            Question::Minimal => "minimal",
+            Question::Rate => "rate",
+        })?;
         let start = Instant::now();
         let answer = match question {
             Question::Minimal => minimal::needs(counter, &puzzle, start).map(Answer::Needs),
@@ -117,7 +120,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
                 })
             }),
         };
-        Ok(answer.map(|answer| (answer, start.elapsed(), puzzle.first_value())))
+        Ok(answer.map(|answer| (answer, start.elapsed(), report::Shown::of(&puzzle))))
     };
     let mut plan = settings.puzzles.plan();
     if settings.progress {
@@ -128,19 +131,19 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         let task = &tasks[index];
         let item = task.item();
         let at = item.label.unwrap_or("the puzzle");
-        let (answer, elapsed, first_value) = match worked {
+        let (answer, elapsed, shown) = match worked {
             Err(err) => {
                 printer.error(&mut out, &item, &err.to_string()).map_err(AppError::write("stdout"))?;
                 return tallies.unreadable(task, err);
             }
             // A signal stopped it: undecided, as one --timeout stopped.
             Ok(Err(CountError::Stopped)) if super::interrupted() => match question {
-                Question::Minimal => (Answer::Needs(Needs::Undecided), Duration::ZERO, 1),
-                Question::Rate => (Answer::Rated(Err("undecided")), Duration::ZERO, 1),
+                Question::Minimal => (Answer::Needs(Needs::Undecided), Duration::ZERO, report::Shown::PLAIN),
+                Question::Rate => (Answer::Rated(Err("undecided")), Duration::ZERO, report::Shown::PLAIN),
             },
             Ok(worked) => worked?,
         };
-        let item = item.for_values_from(first_value);
+        let item = item.shown(shown);
         let printed = match &answer {
             Answer::Needs(needs) => {
                 if let Needs::Unique { rules_alone: true, .. } = needs {

@@ -177,10 +177,24 @@ impl Task<'_> {
         }
     }
 
+    /// [`Task::parse`] for a command that reads square grids only: a
+    /// rectangle (ISS's `Shape~6x8`) is refused, naming the command.
+    pub fn parse_square(&self, command: &str) -> Result<Puzzle, ParseError> {
+        let puzzle = self.parse()?;
+        square_only(&puzzle, &self.input.name, command)?;
+        Ok(puzzle)
+    }
+
     /// Which puzzle it is, for the printers.
     pub fn item(&self) -> Item<'_> {
         let style = if self.line.is_some() { PrintStyle::Grid } else { PrintStyle::of(self.input.format) };
-        Item { source: &self.input.name, line: self.line.map(|p| p.line()), label: self.label.as_deref(), style }
+        Item {
+            source: &self.input.name,
+            line: self.line.map(|p| p.line()),
+            label: self.label.as_deref(),
+            style,
+            shape: None,
+        }
     }
 
     /// How messages name it: the file, or `FILE: LINE` for a collection's line.
@@ -286,4 +300,18 @@ impl Task<'_> {
     fn label_or_name(&self) -> &str {
         self.label.as_deref().unwrap_or(&self.input.name)
     }
+}
+
+/// Refuses a rectangle (ISS's `Shape~6x8`) for a command that reads square
+/// grids only.
+pub fn square_only(puzzle: &Puzzle, name: &str, command: &str) -> Result<(), ParseError> {
+    if !puzzle.is_rectangle() {
+        return Ok(());
+    }
+    let (rows, cols) = puzzle.shape();
+    let message = format!(
+        "a {rows}x{cols} grid: `{command}` reads square grids only (rectangles: count, unique, candidates, \
+         export --as cnf or iss)"
+    );
+    Err(ParseError { source_name: name.to_owned(), line: 1, col: 1, message })
 }

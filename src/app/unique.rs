@@ -56,7 +56,8 @@ impl Settings {
 /// A worker's answer for one task: its verdict, the conflicts among its
 /// givens when it has none, the time it took and its boxes (for
 /// `--grids`) and first value (for the printers); or why not.
-type Judged = Result<Result<(Verdict, Vec<String>, Duration, Option<(usize, usize)>, u8), CountError>, ParseError>;
+type Judged =
+    Result<Result<(Verdict, Vec<String>, Duration, Option<(usize, usize)>, report::Shown), CountError>, ParseError>;
 
 pub fn run(settings: Settings) -> Result<Status, AppError> {
     super::catch_interrupts();
@@ -66,11 +67,15 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     let mut printer = report::printer(settings.output);
     let mut out = BufWriter::new(io::stdout().lock());
     let work = |counter: &mut Counter, index: usize| -> Judged {
-        let puzzle = tasks[index].parse()?;
+        // The drawing is of square grids.
+        let puzzle = match settings.svg {
+            Some(_) => tasks[index].parse_square("unique --svg")?,
+            None => tasks[index].parse()?,
+        };
         let start = Instant::now();
         Ok(counter.judge(&puzzle).map(|verdict| {
             let conflicts = if verdict == Verdict::None { puzzle.given_conflicts() } else { Vec::new() };
-            (verdict, conflicts, start.elapsed(), puzzle.boxes(), puzzle.first_value())
+            (verdict, conflicts, start.elapsed(), puzzle.boxes(), report::Shown::of(&puzzle))
         }))
     };
     if settings.svg.is_some() && tasks.len() != 1 {
@@ -87,15 +92,17 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         let item = task.item();
         // A puzzle a signal stopped is undecided, as one --timeout stopped.
         let stopped = matches!(judged, Ok(Err(CountError::Stopped))) && super::interrupted();
-        let (verdict, conflicts, elapsed, boxes, first_value) = match judged {
+        let (verdict, conflicts, elapsed, boxes, shown) = match judged {
             Err(err) => {
                 printer.error(&mut out, &item, &err.to_string()).map_err(AppError::write("stdout"))?;
                 return tallies.unreadable(task, err);
             }
-            Ok(Err(CountError::Stopped)) if stopped => (Verdict::Undecided, Vec::new(), Duration::ZERO, None, 1),
+            Ok(Err(CountError::Stopped)) if stopped => {
+                (Verdict::Undecided, Vec::new(), Duration::ZERO, None, report::Shown::PLAIN)
+            }
             Ok(judged) => judged?,
         };
-        let item = item.for_values_from(first_value);
+        let item = item.shown(shown);
         if verdict == Verdict::None {
             let at = item.label.unwrap_or("the puzzle");
             if conflicts.is_empty() {
@@ -111,7 +118,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         }
         printer.verdict(&mut out, &item, &verdict, elapsed).map_err(AppError::write("stdout"))?;
         if let (true, Verdict::Multiple(a, b)) = (settings.grids, &verdict) {
-            let grids = report::side_by_side(a, b, boxes, item.style);
+            let grids = report::side_by_side(a, b, boxes, &item);
             out.write_all(grids.as_bytes()).map_err(AppError::write("stdout"))?;
         }
         if settings.svg.is_some() {

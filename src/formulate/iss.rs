@@ -10,7 +10,7 @@ use super::{Formulation, Unsupported};
 use crate::model::{
     table_allows, Alternative, Cell, Constraint, Digit, GroupKind, LineRule, Predicate, Puzzle, Relation,
 };
-use crate::parse::iss::{box_dims, box_shape, boxes_of, cell_id, pair_key, regex_token};
+use crate::parse::iss::{box_dims, box_shape, boxes_of, cell_id, pair_key, rectangle_boxes, regex_token};
 
 fn refuse(what: impl Into<String>) -> Unsupported {
     Unsupported {
@@ -26,10 +26,10 @@ fn ids(cells: &[Cell]) -> String {
 
 /// `R3` or `C4` and whether `cells` runs backwards along it, when `cells`
 /// is a whole row or column.
-fn full_line(cells: &[Cell], n: usize) -> Option<(String, bool)> {
+fn full_line(cells: &[Cell], (rows, cols): (usize, usize)) -> Option<(String, bool)> {
     let first = *cells.first()?;
-    let forward: Vec<Cell> = (0..n).map(|c| Cell::new(first.row, c)).collect();
-    let down: Vec<Cell> = (0..n).map(|r| Cell::new(r, first.col)).collect();
+    let forward: Vec<Cell> = (0..cols).map(|c| Cell::new(first.row, c)).collect();
+    let down: Vec<Cell> = (0..rows).map(|r| Cell::new(r, first.col)).collect();
     for (line, name) in [(forward, format!("R{}", first.row + 1)), (down, format!("C{}", first.col + 1))] {
         if cells == line.as_slice() {
             return Some((name, false));
@@ -53,6 +53,9 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
     // On a grid whose values run from 0, each digit stands for its value
     // and 1; a grid of more values than its side says how many.
     let shift = puzzle.digit_shift();
+    if puzzle.is_rectangle() {
+        return rectangle(puzzle, shift);
+    }
     let range = match (shift, values == n) {
         (0, true) => String::new(),
         (0, false) => format!("~{values}"),
@@ -125,6 +128,54 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
         }
     }
     items.extend(rules(puzzle, values, shift)?);
+    Ok(items.join("\n") + "\n")
+}
+
+/// The string of a rectangle (`Shape~6x8`): its shape and values, its
+/// regions when they are not ISS's boxes, and its rules, the padding of its
+/// square model left out.
+fn rectangle(puzzle: &Puzzle, shift: i64) -> Result<String, Unsupported> {
+    let ((rows, cols), values) = (puzzle.shape(), puzzle.digits());
+    let long = rows.max(cols);
+    let range = match (shift, values == long) {
+        (0, true) => String::new(),
+        (0, false) => format!("~{values}"),
+        _ => format!("~0-{}", values - 1),
+    };
+    let mut items = vec![format!(".Shape~{rows}x{cols}{range}")];
+    let regions = |p: &Puzzle| -> Vec<Vec<Cell>> {
+        p.groups().iter().filter(|g| g.kind == GroupKind::Region).map(|g| g.cells.clone()).collect()
+    };
+    let mut pieces = regions(puzzle);
+    // ISS's boxes, as the reader lays them.
+    let dims = rectangle_boxes(rows, cols, long);
+    let boxes = Puzzle::rectangle(rows, cols, values, dims).map(|p| regions(&p)).map_err(|e| refuse(e.to_string()))?;
+    if dims.is_none() || boxes != pieces {
+        if dims.is_some() {
+            items.push(".NoBoxes".into());
+        }
+        if !pieces.is_empty() {
+            if pieces.iter().any(|p| p.len() != long) || pieces.len() * long != rows * cols {
+                return Err(refuse("regions on a rectangle that are not a jigsaw of it"));
+            }
+            pieces.sort();
+            let mut labels = vec!['#'; rows * cols];
+            for (k, piece) in pieces.iter().enumerate() {
+                let label = std::char::from_digit(k as u32, 36).ok_or_else(|| refuse("more than 36 regions"))?;
+                for c in piece {
+                    labels[c.row * cols + c.col] = label;
+                }
+            }
+            items.push(format!(".Jigsaw~{}", labels.into_iter().collect::<String>()));
+        }
+    }
+    let rules_only: Vec<Constraint> = puzzle
+        .constraints()
+        .iter()
+        .filter(|c| !matches!(c, Constraint::Digits { cell, .. } if !puzzle.in_grid(*cell)))
+        .cloned()
+        .collect();
+    items.extend(rules(&puzzle.with_constraints(rules_only), values, shift)?);
     Ok(items.join("\n") + "\n")
 }
 
@@ -292,18 +343,18 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             let values: Vec<String> = digits.iter().map(|&d| value(d)).collect();
             format!(".ContainAtLeast~{}~{}", values.join("_"), ids(cells))
         }
-        Constraint::XSum { cells, target } => match full_line(cells, n) {
+        Constraint::XSum { cells, target } => match full_line(cells, puzzle.shape()) {
             Some((line, false)) => format!(".XSum~{line}~{target}~"),
             Some((line, true)) => format!(".XSum~{line}~~{target}"),
             None => return Err(refuse("an x-sum clue along cells that are not a row or column")),
         },
-        Constraint::Visible { cells, target } => match full_line(cells, n) {
+        Constraint::Visible { cells, target } => match full_line(cells, puzzle.shape()) {
             Some((line, false)) => format!(".Skyscraper~{line}~{target}~"),
             Some((line, true)) => format!(".Skyscraper~{line}~~{target}"),
             None => return Err(refuse("a skyscraper clue along cells that are not a row or column")),
         },
         Constraint::Sandwich { cells, target, low, high } if *low == 1 && usize::from(*high) == n => {
-            match full_line(cells, n) {
+            match full_line(cells, puzzle.shape()) {
                 Some((line, _)) => format!(".Sandwich~{target}~{line}"),
                 None => return Err(refuse("a sandwich clue along cells that are not a row or column")),
             }
@@ -315,7 +366,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
                 format!(".Indexing~C~{}", cell_id(*cell))
             } else if *line == column && usize::from(*value) == cell.row + 1 {
                 format!(".Indexing~R~{}", cell_id(*cell))
-            } else if let (Some((id, reverse)), true) = (full_line(line, n), line.first() == Some(cell)) {
+            } else if let (Some((id, reverse)), true) = (full_line(line, puzzle.shape()), line.first() == Some(cell)) {
                 // A numbered room: the line's first digit places the value.
                 if reverse {
                     format!(".NumberedRoom~{id}~~{value}")
@@ -367,7 +418,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             }
             // ISS's skyscrapers on a grid of values from 0 (0s are no
             // buildings); on values from 1 ISS has no such rule.
-            LineRule::Skyline(target) => match full_line(cells, n) {
+            LineRule::Skyline(target) => match full_line(cells, puzzle.shape()) {
                 Some((line, false)) if shift != 0 => format!(".Skyscraper~{line}~{target}~"),
                 Some((line, true)) if shift != 0 => format!(".Skyscraper~{line}~~{target}"),
                 _ => {
@@ -378,11 +429,12 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             },
             // Several digits: an `Or` of one clue each, as ISS has them.
             LineRule::FirstHidden(targets) => {
-                let clues = (1..=64).filter(|d| targets >> (d - 1) & 1 == 1).map(|d| match full_line(cells, n) {
-                    Some((line, false)) => Ok(format!(".HiddenSkyscraper~{line}~{}~", value(d))),
-                    Some((line, true)) => Ok(format!(".HiddenSkyscraper~{line}~~{}", value(d))),
-                    None => Err(refuse("a hidden skyscraper clue along cells that are not a row or column")),
-                });
+                let clues =
+                    (1..=64).filter(|d| targets >> (d - 1) & 1 == 1).map(|d| match full_line(cells, puzzle.shape()) {
+                        Some((line, false)) => Ok(format!(".HiddenSkyscraper~{line}~{}~", value(d))),
+                        Some((line, true)) => Ok(format!(".HiddenSkyscraper~{line}~~{}", value(d))),
+                        None => Err(refuse("a hidden skyscraper clue along cells that are not a row or column")),
+                    });
                 let clues: String = clues.collect::<Result<_, _>>()?;
                 match targets.count_ones() {
                     1 => clues,
@@ -443,7 +495,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             let ties = if *alone { "" } else { ".FullRankTies~any\n" };
             let first = puzzle.constraints().iter().find(|c| matches!(c, Constraint::Rank { .. }));
             let mode = if std::ptr::eq(first.expect("this one"), constraint) { ties } else { "" };
-            match full_line(line, n) {
+            match full_line(line, puzzle.shape()) {
                 Some((id, false)) => format!("{mode}.FullRank~{id}~{rank}~"),
                 Some((id, true)) => format!("{mode}.FullRank~{id}~~{rank}"),
                 None => return Err(refuse("a full rank clue along cells that are not a row or column")),

@@ -254,6 +254,14 @@ pub fn write(
     comments: &[String],
     out: &mut dyn Write,
 ) -> Result<io::Result<()>, Unsupported> {
+    if puzzle.is_rectangle() && formulation != Formulation::Iss {
+        let (rows, cols) = puzzle.shape();
+        return Err(Unsupported {
+            formulation,
+            what: format!("a {rows}x{cols} grid"),
+            why: "rectangles are written as CNF and ISS strings only (export --as cnf or iss)",
+        });
+    }
     Ok(match formulation {
         Formulation::Cnf => unreachable!("the CNF is written by dimacs::write_dimacs"),
         Formulation::Opb => linear::Linear::binary(puzzle, formulation)?.write_opb(comments, out),

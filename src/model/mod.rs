@@ -100,6 +100,8 @@ pub enum ModelError {
     BoxSize(usize, usize),
     #[error("cell {0} is outside the {1} x {1} grid")]
     CellOutside(Cell, usize),
+    #[error("cell {cell} is outside the {rows} x {cols} grid")]
+    CellOutsideRectangle { cell: Cell, rows: usize, cols: usize },
     #[error("digit {digit} for cell {cell} is outside 1..={side}")]
     DigitOutside { cell: Cell, digit: Digit, side: usize },
     #[error("a relation needs two different cells, found {0} twice")]
@@ -116,6 +118,8 @@ pub enum ModelError {
     RegionsOverlap(Cell),
     #[error("grid side {0}: it must be 1 to {MAX_SIDE}")]
     Side(usize),
+    #[error("a {rows} x {cols} grid: a rectangle needs two different sides of at least 1")]
+    Shape { rows: usize, cols: usize },
     #[error("{0}")]
     Constraint(String),
 }
@@ -136,6 +140,9 @@ pub struct Puzzle {
     first_value: u8,
     /// Rows and columns of a box, when the grid has boxes.
     boxes: Option<(usize, usize)>,
+    /// Rows and columns of a rectangular grid ([`Puzzle::rectangle`]),
+    /// whose cells are the top-left ones of the `side x side` model.
+    shape: Option<(usize, usize)>,
     givens: Vec<Option<Digit>>,
     groups: Vec<Group>,
     relations: Vec<Relation>,
@@ -187,6 +194,7 @@ impl Puzzle {
             digits: side,
             first_value: 1,
             boxes: Some((box_rows, box_cols)),
+            shape: None,
             givens: vec![None; side * side],
             groups,
             relations: Vec::new(),
@@ -206,6 +214,7 @@ impl Puzzle {
             digits: side,
             first_value: 1,
             boxes: None,
+            shape: None,
             givens: vec![None; side * side],
             groups: Vec::new(),
             relations: Vec::new(),
@@ -270,12 +279,56 @@ impl Puzzle {
             digits: side,
             first_value: 1,
             boxes: None,
+            shape: None,
             givens: vec![None; side * side],
             groups,
             relations: Vec::new(),
             constraints: Vec::new(),
             branch: Branch::Root,
         })
+    }
+
+    /// An empty rectangular grid of `rows x cols` cells (not square) whose
+    /// cells hold `values` digits, at least as many as its longer side (as
+    /// ISS's `Shape~6x8`): each row and each column is an all-different
+    /// group, and `boxes` (`h x w` cells, as many as the longer side), if
+    /// any, tile the grid as regions. The model is the square of the longer side, the
+    /// grid its top-left cells; each other cell, padding that no group,
+    /// rule or given may name, allows only digit 1, so that it adds no
+    /// solution. [`Puzzle::shape`] and [`Puzzle::in_grid`] tell them apart,
+    /// and the printers show only the grid's.
+    pub fn rectangle(
+        rows: usize,
+        cols: usize,
+        values: usize,
+        boxes: Option<(usize, usize)>,
+    ) -> Result<Puzzle, ModelError> {
+        let side = rows.max(cols);
+        if rows == cols || rows == 0 || cols == 0 {
+            return Err(ModelError::Shape { rows, cols });
+        }
+        let mut p = Puzzle::blank(side)?;
+        p.set_digits(values)?;
+        for r in 0..rows {
+            p.groups.push(Group { kind: GroupKind::Row, cells: (0..cols).map(|c| Cell::new(r, c)).collect() });
+        }
+        for c in 0..cols {
+            p.groups.push(Group { kind: GroupKind::Column, cells: (0..rows).map(|r| Cell::new(r, c)).collect() });
+        }
+        for cell in p.cells().filter(|c| c.row >= rows || c.col >= cols).collect::<Vec<_>>() {
+            p.constraints.push(Constraint::Digits { cell, allowed: 1 });
+        }
+        p.shape = Some((rows, cols));
+        if let Some((h, w)) = boxes {
+            if h * w != side || rows % h != 0 || cols % w != 0 {
+                return Err(ModelError::BoxSize(h, w));
+            }
+            for (br, bc) in itertools::iproduct!(0..rows / h, 0..cols / w) {
+                let cells = itertools::iproduct!(0..h, 0..w).map(|(i, j)| Cell::new(br * h + i, bc * w + j)).collect();
+                p.add_region(cells)?;
+            }
+        }
+        Ok(p)
     }
 
     /// Adds an irregular region of `side` cells (a jigsaw piece) as an
@@ -334,6 +387,7 @@ impl Puzzle {
             digits: self.digits,
             first_value: self.first_value,
             boxes: self.boxes,
+            shape: self.shape,
             givens: self.givens.clone(),
             groups: self.groups.iter().filter(layout).cloned().collect(),
             relations: Vec::new(),
@@ -424,6 +478,7 @@ impl Puzzle {
         self.side == other.side
             && self.digits == other.digits
             && self.boxes == other.boxes
+            && self.shape == other.shape
             && self.groups == other.groups
             && self.relations == other.relations
             && self.constraints == other.constraints
@@ -450,7 +505,29 @@ impl Puzzle {
         if cell.row >= side || cell.col >= side {
             return Err(ModelError::CellOutside(cell, side));
         }
+        if !self.in_grid(cell) {
+            let (rows, cols) = self.shape();
+            return Err(ModelError::CellOutsideRectangle { cell, rows, cols });
+        }
         Ok(())
+    }
+
+    /// Rows and columns of the grid: `(side, side)` but for a rectangle.
+    pub fn shape(&self) -> (usize, usize) {
+        self.shape.unwrap_or((self.side, self.side))
+    }
+
+    /// Whether the grid is a rectangle of fewer rows than columns or the
+    /// reverse ([`Puzzle::rectangle`]).
+    pub fn is_rectangle(&self) -> bool {
+        self.shape.is_some()
+    }
+
+    /// Whether `cell` is one of the grid's: always but for a rectangle's
+    /// padding.
+    pub fn in_grid(&self, cell: Cell) -> bool {
+        let (rows, cols) = self.shape();
+        cell.row < rows && cell.col < cols
     }
 
     /// Number of rows and columns (and of digits, but for Takuzu).

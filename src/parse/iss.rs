@@ -98,6 +98,19 @@ const MORE_VALUES: &[&str] = &[
     "SameValues", "RegionSameValues", "Or", "And", "End", "LittleKiller", "Doppelganger", "ConnectedValues",
 ];
 
+/// The types read on a rectangular grid (`Shape~6x8`): those whose cells
+/// are all named, and the outside clues read along a row or column of the
+/// rectangle; rows and columns are then shorter than the number of values,
+/// as on a grid of more values than its side (`MORE_VALUES`). The others
+/// (rules over the whole grid, diagonals, composites) are refused by name
+/// there.
+#[rustfmt::skip]
+const RECTANGLE: &[&str] = &[
+    "", "Shape", "NoBoxes", "Jigsaw", "SearchPriority",
+    "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
+    "Sum", "Cage", "Arrow", "DoubleArrow", "Quad", "Regex", "NFA", "Skyscraper", "SameValues",
+];
+
 /// The types ISS allows inside `Or` and `And` (its categories
 /// LinesAndSets, GivenCandidates, OutsideClue, Pairwise, StateMachine and
 /// Composite: `CompositeConstraintBase._ALLOWED_CATEGORIES`); the others
@@ -144,7 +157,7 @@ impl Node<'_> {
 /// how satsudoku reads it. docs/rules.md shows this table ([`markdown`]).
 pub const TYPES: &[(&str, Reading)] = &[
     ("Given", Reading::Read("a given digit, or the cell's candidates (several givens of a cell: their intersection); `.Given~R1C1_5` and `.~R1C1_5` alike, as ISS reads an item without a type")),
-    ("Shape", Reading::Read("an N x N grid with values 1..V or 0..V-1, V = N unless given and at least N (`9x9~0-8`, `6x6~9`: see \"Values from 0\" and \"More values than the side\" below; boxes as ISS chooses them); the grid type `Raw` (`9x9~~Raw`: no rows, columns or boxes, values may repeat; see \"Raw grids\" below); rectangles and other ranges are refused")),
+    ("Shape", Reading::Read("an N x N grid with values 1..V or 0..V-1, V = N unless given and at least N (`9x9~0-8`, `6x6~9`: see \"Values from 0\" and \"More values than the side\" below; boxes as ISS chooses them); the grid type `Raw` (`9x9~~Raw`: no rows, columns or boxes, values may repeat; see \"Raw grids\" below); a rectangle R x C (`6x8`, `9x8`: values 1..max(R, C) unless given; see \"Rectangles\" below); other ranges are refused")),
     ("NoBoxes", Reading::Read("no boxes: a Latin square (with jigsaw regions, if any)")),
     ("Jigsaw", Reading::Read("irregular regions: they replace the boxes with `NoBoxes`, else they are extra regions")),
     ("Thermo", Reading::Read("`thermo`")),
@@ -462,7 +475,7 @@ pub fn parse_iss(text: &str, name: &str) -> Result<Puzzle, ParseError> {
             }
         }
     }
-    Reader { name, items: &all }.read()
+    Reader { name, items: &all, shape: Default::default() }.read()
 }
 
 /// Which of ISS's shorthands a section is, tried in ISS's order.
@@ -680,11 +693,21 @@ pub fn box_shape(n: usize) -> Option<(usize, usize)> {
 /// (`CellGeometry.boxDimsForSize`): rows and columns of a box, the
 /// shorter side first, or none.
 pub(crate) fn box_dims(n: usize, size: usize) -> Option<(usize, usize)> {
+    rectangle_boxes(n, n, size)
+}
+
+/// ISS's boxes of `size` cells on a `rows x cols` grid
+/// (`CellGeometry.boxDimsForSize`): from the squarest shape down, the box
+/// of `small x large` cells if it tiles the grid, else `large x small`;
+/// none if no shape with both sides at least 2 does.
+pub(crate) fn rectangle_boxes(rows: usize, cols: usize, size: usize) -> Option<(usize, usize)> {
     let root = (1..=size).take_while(|k| k * k <= size).last().unwrap_or(1);
     (2..=root).rev().filter(|small| size % small == 0).find_map(|small| {
         let large = size / small;
-        if n % small == 0 && n % large == 0 {
+        if rows % small == 0 && cols % large == 0 {
             Some((small, large))
+        } else if rows % large == 0 && cols % small == 0 {
+            Some((large, small))
         } else {
             None
         }
@@ -702,6 +725,9 @@ pub(crate) fn boxes_of(n: usize, (h, w): (usize, usize)) -> Vec<Vec<Cell>> {
 struct Reader<'a> {
     name: &'a str,
     items: &'a [Item],
+    /// The grid's rows and columns once [`Reader::build`] has read them,
+    /// for the cells' errors.
+    shape: std::cell::Cell<Option<(usize, usize)>>,
 }
 
 impl Reader<'_> {
@@ -715,9 +741,14 @@ impl Reader<'_> {
         if !self.items.iter().any(|i| i.kind.text == "Replicate") {
             return self.build();
         }
-        let (n, _, _, _) = self.side()?;
-        let items = self.replicated(self.items, n, 0)?;
-        Reader { name: self.name, items: &items }.build()
+        let (rows, cols, _, _, _) = self.side()?;
+        if rows != cols {
+            let at =
+                self.items.iter().find(|i| i.kind.text == "Replicate").map_or(Pos { line: 1, col: 1 }, |i| i.kind.pos);
+            return Err(self.err(at, "ISS constraint Replicate on a rectangular grid: not read yet"));
+        }
+        let items = self.replicated(self.items, rows, 0)?;
+        Reader { name: self.name, items: &items, shape: Default::default() }.build()
     }
 
     /// `items` with each `Replicate` block (to its `.End`) replaced by an
@@ -846,7 +877,12 @@ impl Reader<'_> {
             }
         }
         let tree = self.tree()?;
-        let (n, values, from_zero, raw) = self.side()?;
+        let (rows, cols, values, from_zero, raw) = self.side()?;
+        self.shape.set(Some((rows, cols)));
+        if rows != cols {
+            return self.finish(self.rectangle(rows, cols, values, raw)?, &tree, from_zero);
+        }
+        let n = rows;
         if raw {
             if let Some(item) = self.items.iter().find(|i| !RAW.contains(&i.kind.text.as_str())) {
                 let why = match SUDOKU_GRID_ONLY.contains(&item.kind.text.as_str()) {
@@ -882,6 +918,41 @@ impl Reader<'_> {
                 return Err(self.err(item.kind.pos, format!("ISS constraint {} {why}", item.kind.text)));
             }
         }
+        // Jigsaw pieces are the regions of a grid without boxes (region-sum
+        // lines read them, as ISS's do), else extra all-different groups.
+        let pieces_replace_boxes = no_boxes || dims.is_none();
+        for item in self.items.iter().filter(|i| i.kind.text == "Jigsaw") {
+            self.jigsaw(&mut p, item, pieces_replace_boxes, size)?;
+        }
+        self.finish(p, &tree, from_zero)
+    }
+
+    /// A rectangle's layout (`Shape~6x8`): rows, columns and ISS's boxes
+    /// (`CellGeometry.boxDimsForSize` for regions as large as the longer
+    /// side, `boxRegions`), unless `NoBoxes`; only the types of
+    /// [`RECTANGLE`] are read there.
+    fn rectangle(&self, rows: usize, cols: usize, values: usize, raw: bool) -> Result<Puzzle, ParseError> {
+        let at = self.items.iter().find(|i| i.kind.text == "Shape").map_or(Pos { line: 1, col: 1 }, |i| i.kind.pos);
+        if raw {
+            return Err(self.err(at, format!("a {rows}x{cols} Raw grid: rectangles are read on Sudoku grids only")));
+        }
+        if let Some(item) = self.items.iter().find(|i| !RECTANGLE.contains(&i.kind.text.as_str())) {
+            let why = "on a rectangular grid: not read yet (its meaning there is not checked against ISS's)";
+            return Err(self.err(item.kind.pos, format!("ISS constraint {} {why}", item.kind.text)));
+        }
+        let no_boxes = self.items.iter().any(|i| i.kind.text == "NoBoxes");
+        let dims = rectangle_boxes(rows, cols, rows.max(cols)).filter(|_| !no_boxes);
+        let mut p = Puzzle::rectangle(rows, cols, values, dims).map_err(|e| self.err(at, e.to_string()))?;
+        for item in self.items.iter().filter(|i| i.kind.text == "Jigsaw") {
+            self.jigsaw(&mut p, item, no_boxes || dims.is_none(), rows.max(cols))?;
+        }
+        Ok(p)
+    }
+
+    /// The rest of a puzzle once its layout (rows, columns, boxes, jigsaw
+    /// pieces) is built: values from 0, ISS's `RegionSameValues`, and the
+    /// items.
+    fn finish(&self, mut p: Puzzle, tree: &[Node], from_zero: bool) -> Result<Puzzle, ParseError> {
         if from_zero {
             p.set_values_from_zero();
             if let Some(item) = self.items.iter().find(|i| !FROM_ZERO.contains(&i.kind.text.as_str())) {
@@ -896,12 +967,6 @@ impl Reader<'_> {
                 return Err(self.err(item.kind.pos, format!("ISS constraint {} {why}", item.kind.text)));
             }
         }
-        // Jigsaw pieces are the regions of a grid without boxes (region-sum
-        // lines read them, as ISS's do), else extra all-different groups.
-        let pieces_replace_boxes = no_boxes || dims.is_none();
-        for item in self.items.iter().filter(|i| i.kind.text == "Jigsaw") {
-            self.jigsaw(&mut p, item, pieces_replace_boxes, size)?;
-        }
         // ISS's RegionSameValues: the largest of the rows, columns, boxes
         // and jigsaw pieces, which are all the groups so far.
         if let Some(item) = self.items.iter().find(|i| i.kind.text == "RegionSameValues") {
@@ -915,7 +980,7 @@ impl Reader<'_> {
             }
         }
         let mut ctx = Context::new();
-        for node in &tree {
+        for node in tree {
             self.add_node(&mut p, &mut ctx, node)?;
         }
         let at = self.items.first().map_or(Pos { line: 1, col: 1 }, |i| i.kind.pos);
@@ -989,8 +1054,8 @@ impl Reader<'_> {
     /// (the side unless the shape says), whether they run from 0
     /// (`9x9~0-8`), and whether the grid type is `Raw` (`9x9~~Raw`: no
     /// rows, columns or boxes).
-    fn side(&self) -> Result<(usize, usize, bool, bool), ParseError> {
-        let mut found: Option<(usize, usize, bool, bool)> = None;
+    fn side(&self) -> Result<(usize, usize, usize, bool, bool), ParseError> {
+        let mut found: Option<(usize, usize, usize, bool, bool)> = None;
         for item in self.items.iter().filter(|i| i.kind.text == "Shape") {
             let at = item.args.first().map_or(item.kind.pos, |w| w.pos);
             let spec: Vec<&str> = item.args.iter().map(|w| w.text.as_str()).collect();
@@ -998,20 +1063,17 @@ impl Reader<'_> {
             let (rows, cols) = dims
                 .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
                 .ok_or_else(|| self.err(at, "expected a shape such as 9x9"))?;
-            if rows != cols {
-                return Err(
-                    self.err(at, format!("a {rows}x{cols} grid: rectangular grids are not in satsudoku's model yet"))
-                );
+            // ISS's sides are 1 to 16; the model's, up to its own limit.
+            if !(1..=crate::model::MAX_SIDE).contains(&rows) || !(1..=crate::model::MAX_SIDE).contains(&cols) {
+                return Err(self.err(at, format!("expected sides from 1 to {}", crate::model::MAX_SIDE)));
             }
-            if !(1..=crate::model::MAX_SIDE).contains(&rows) {
-                return Err(self.err(at, format!("expected a side from 1 to {}", crate::model::MAX_SIDE)));
-            }
+            let long = rows.max(cols);
             // A bare count of values (`6x6~9`: 1-9), or a range from 0 or 1
             // (`9x9~0-8`, `9x9~1-9`); at least the side's, as ISS requires.
             let range = spec.get(1).copied().unwrap_or("");
             let number = |t: &str| t.parse::<usize>().ok().filter(|v| t == v.to_string());
             let read = match range.split_once('-') {
-                _ if range.is_empty() => Some((rows, false)),
+                _ if range.is_empty() => Some((long, false)),
                 None => number(range).map(|v| (v, false)),
                 Some((from, to)) => match (number(from), number(to)) {
                     (Some(0), Some(to)) => Some((to + 1, true)),
@@ -1020,8 +1082,8 @@ impl Reader<'_> {
                 },
             };
             let (values, zero) = match read {
-                Some((values, zero)) if (rows..=crate::model::MAX_SIDE).contains(&values) => (values, zero),
-                _ => return Err(self.err(item.args[1].pos, format!("values {range} on a {rows}x{rows} grid: {RANGE}"))),
+                Some((values, zero)) if (long..=crate::model::MAX_SIDE).contains(&values) => (values, zero),
+                _ => return Err(self.err(item.args[1].pos, format!("values {range} on a {rows}x{cols} grid: {RANGE}"))),
             };
             let raw = match spec.get(2).copied() {
                 None | Some("Sudoku") => false,
@@ -1034,12 +1096,12 @@ impl Reader<'_> {
             if spec.len() > 3 {
                 return Err(self.err(item.args[3].pos, "expected at most a shape, a value range and a grid type"));
             }
-            if found.is_some_and(|f| f != (rows, values, zero, raw)) {
+            if found.is_some_and(|f| f != (rows, cols, values, zero, raw)) {
                 return Err(self.err(at, "inconsistent Shape constraints"));
             }
-            found = Some((rows, values, zero, raw));
+            found = Some((rows, cols, values, zero, raw));
         }
-        Ok(found.unwrap_or((9, 9, false, false)))
+        Ok(found.unwrap_or((9, 9, 9, false, false)))
     }
 
     /// The size of the boxes and jigsaw pieces: `RegionSize`'s, else the
@@ -1069,12 +1131,14 @@ impl Reader<'_> {
     /// grids"); each piece then of the region size (ISS's handler).
     fn jigsaw(&self, p: &mut Puzzle, item: &Item, no_boxes: bool, size: usize) -> Result<(), ParseError> {
         let (n, values) = (p.side(), p.digits());
+        let (rows, cols) = p.shape();
         let Some(layout) = item.args.last().filter(|_| (1..=2).contains(&item.args.len())) else {
             return Err(self.err(item.kind.pos, "expected a jigsaw layout"));
         };
         let chars: Vec<char> = layout.text.chars().collect();
-        if chars.len() != n * n {
-            return Err(self.err(layout.pos, format!("a jigsaw layout has {} cells, not {}", n * n, chars.len())));
+        if chars.len() != rows * cols {
+            let why = format!("a jigsaw layout has {} cells, not {}", rows * cols, chars.len());
+            return Err(self.err(layout.pos, why));
         }
         let mut labels: Vec<char> = chars.clone();
         labels.sort_unstable();
@@ -1084,7 +1148,8 @@ impl Reader<'_> {
         }
         let mut left_out = false;
         for label in labels {
-            let cells: Vec<Cell> = (0..n * n).filter(|&i| chars[i] == label).map(|i| Cell::new(i / n, i % n)).collect();
+            let cells: Vec<Cell> =
+                (0..rows * cols).filter(|&i| chars[i] == label).map(|i| Cell::new(i / cols, i % cols)).collect();
             if !(n..=values).contains(&cells.len()) && !left_out {
                 left_out = true;
                 continue;
@@ -1100,13 +1165,15 @@ impl Reader<'_> {
     }
 
     fn cell(&self, word: &Word, n: usize) -> Result<Cell, ParseError> {
+        // A rectangle's cells are the top-left ones of its square model.
+        let (rows, cols) = self.shape.get().filter(|&(r, c)| r.max(c) == n).unwrap_or((n, n));
         let chars: Vec<char> = word.text.chars().collect();
         let coord = |c: char| c.to_digit(17).filter(|&d| d >= 1).map(|d| d as usize - 1);
         match chars[..] {
             [r, row, c, col] if matches!(r, 'R' | 'r') && matches!(c, 'C' | 'c') => match (coord(row), coord(col)) {
-                (Some(row), Some(col)) if row < n && col < n => Ok(Cell::new(row, col)),
+                (Some(row), Some(col)) if row < rows && col < cols => Ok(Cell::new(row, col)),
                 (Some(_), Some(_)) => {
-                    Err(self.err(word.pos, format!("cell {} is outside the {n}x{n} grid", quote(&word.text))))
+                    Err(self.err(word.pos, format!("cell {} is outside the {rows}x{cols} grid", quote(&word.text))))
                 }
                 _ => Err(self.err(word.pos, format!("expected a cell such as R1C1, found {}", quote(&word.text)))),
             },
@@ -1347,7 +1414,7 @@ impl Reader<'_> {
                     if value == 0 {
                         return Err(self.err(word.pos, "a clue of 0: ISS refuses it"));
                     }
-                    let cells = self.full_line(id, n, reverse)?;
+                    let cells = self.full_line(id, p.shape(), reverse)?;
                     if kind == "XSum" && p.first_value() == 0 {
                         let alternatives = xsum_from_zero(&cells, value, p.digits());
                         self.constraint(p, Constraint::AnyOf { alternatives }, word.pos)?;
@@ -1501,7 +1568,7 @@ impl Reader<'_> {
                         let why = "no value is 0 on a grid of values 1..N";
                         return Err(self.err(word.pos, format!("a {noun} clue of 0: {why}")));
                     }
-                    let cells = self.full_line(id, n, reverse)?;
+                    let cells = self.full_line(id, p.shape(), reverse)?;
                     if kind == "NumberedRoom" && p.first_value() == 0 {
                         // The room's value, as the digit one more.
                         let value = usize::try_from(value + 1).unwrap_or(usize::MAX);
@@ -1568,7 +1635,7 @@ impl Reader<'_> {
             "Sandwich" => {
                 let (sum, words) = self.number_first(item)?;
                 let id = words.first().ok_or_else(|| self.err(at, "expected a sum and a row or column"))?;
-                let cells = self.full_line(id, n, false)?;
+                let cells = self.full_line(id, p.shape(), false)?;
                 if p.first_value() == 0 {
                     // ISS's sandwich is its lunchbox handler on the line,
                     // which sums values: between the 0 and the largest,
@@ -1804,13 +1871,13 @@ impl Reader<'_> {
     }
 
     /// A row or column (`R3`, `C4`) from its start, or from its end.
-    fn full_line(&self, id: &Word, n: usize, reverse: bool) -> Result<Vec<Cell>, ParseError> {
+    fn full_line(&self, id: &Word, (rows, cols): (usize, usize), reverse: bool) -> Result<Vec<Cell>, ParseError> {
         let mut chars = id.text.chars();
         let kind = chars.next();
-        let index: Option<usize> = chars.as_str().parse().ok().filter(|&k| (1..=n).contains(&k));
+        let index: Option<usize> = chars.as_str().parse().ok();
         let mut cells: Vec<Cell> = match (kind, index) {
-            (Some('R'), Some(r)) => (0..n).map(|c| Cell::new(r - 1, c)).collect(),
-            (Some('C'), Some(c)) => (0..n).map(|r| Cell::new(r, c - 1)).collect(),
+            (Some('R'), Some(r)) if (1..=rows).contains(&r) => (0..cols).map(|c| Cell::new(r - 1, c)).collect(),
+            (Some('C'), Some(c)) if (1..=cols).contains(&c) => (0..rows).map(|r| Cell::new(r, c - 1)).collect(),
             _ => {
                 return Err(
                     self.err(id.pos, format!("expected a row or column such as R1 or C1, found {}", quote(&id.text)))

@@ -168,7 +168,7 @@ fn line(out: &mut dyn Write, record: &impl Serialize) -> io::Result<()> {
 
 impl Printer for Json {
     fn solution(&mut self, _out: &mut dyn Write, item: &Item, _index: u128, grid: &Grid) -> io::Result<()> {
-        self.solutions.push(one_line(grid, item.style));
+        self.solutions.push(one_line(grid, item.style, item.shape));
         Ok(())
     }
 
@@ -191,10 +191,10 @@ impl Printer for Json {
     fn verdict(&mut self, out: &mut dyn Write, item: &Item, verdict: &Verdict, elapsed: Duration) -> io::Result<()> {
         let (solution, solutions, differ) = match verdict {
             Verdict::None | Verdict::Undecided => (None, None, None),
-            Verdict::Unique(grid) => (Some(one_line(grid, item.style)), None, None),
+            Verdict::Unique(grid) => (Some(one_line(grid, item.style, item.shape)), None, None),
             Verdict::Multiple(a, b) => {
                 let cells = verdict.differing_cells().iter().map(ToString::to_string).collect();
-                (None, Some([one_line(a, item.style), one_line(b, item.style)]), Some(cells))
+                (None, Some([one_line(a, item.style, item.shape), one_line(b, item.style, item.shape)]), Some(cells))
             }
         };
         let record = VerdictRecord {
@@ -233,12 +233,12 @@ impl Printer for Json {
                 record.redundant = Some(words(redundant));
                 record.kept = Some(givens_line(solution.side(), kept, item.style));
                 record.rules_alone = Some(*rules_alone);
-                record.solution = Some(one_line(solution, item.style));
+                record.solution = Some(one_line(solution, item.style, item.shape));
             }
             Needs::Multiple { solution, added, proven } => {
                 record.add = Some(words(added));
                 record.proven = Some(*proven);
-                record.solution = Some(one_line(solution, item.style));
+                record.solution = Some(one_line(solution, item.style, item.shape));
             }
             Needs::None | Needs::Undecided => {}
         }
@@ -274,7 +274,10 @@ impl Printer for Json {
         let bits = |mask: u64| {
             (1..=c.digits as u8).filter(|d| mask >> (d - 1) & 1 == 1).map(|d| item.style.value(d)).collect::<Vec<_>>()
         };
+        // A rectangle's cells only (`item.shape`), not its model's padding.
+        let (rows, cols) = item.shape.unwrap_or((n, n));
         let cells = (0..n * n)
+            .filter(|i| i / n < rows && i % n < cols)
             .map(|i| CellRecord {
                 cell: Cell::new(i / n, i % n).to_string(),
                 digits: bits(c.possible[i]),

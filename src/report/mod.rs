@@ -12,7 +12,7 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 use crate::count::plan::{Candidates, Tally, Verdict};
-use crate::model::{push_symbol, symbol, Cell, Digit, Grid};
+use crate::model::{push_symbol, symbol, Cell, Digit, Grid, Puzzle};
 use crate::parse::Format;
 use crate::setter::minimal::Needs;
 use crate::setter::rate::Rating;
@@ -75,11 +75,32 @@ impl PrintStyle {
     }
 }
 
+/// What of a puzzle its printed grids follow: the value its digit 1
+/// stands for, and a rectangle's rows and columns (the cells shown of its
+/// square model, [`Puzzle::shape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shown {
+    /// 1, or 0 for values from 0.
+    pub first_value: u8,
+    /// Rows and columns of a rectangle; `None` for a square grid.
+    pub shape: Option<(usize, usize)>,
+}
+
+impl Shown {
+    /// How `puzzle`'s grids are shown.
+    pub fn of(puzzle: &Puzzle) -> Shown {
+        Shown { first_value: puzzle.first_value(), shape: puzzle.is_rectangle().then(|| puzzle.shape()) }
+    }
+
+    /// A square grid of values from 1.
+    pub const PLAIN: Shown = Shown { first_value: 1, shape: None };
+}
+
 impl Item<'_> {
-    /// The item with its style for a puzzle whose first value is
-    /// `first_value` ([`PrintStyle::for_values_from`]).
-    pub fn for_values_from(self, first_value: u8) -> Self {
-        Item { style: self.style.for_values_from(first_value), ..self }
+    /// The item with its style and shape for a puzzle shown as `shown`
+    /// ([`PrintStyle::for_values_from`]).
+    pub fn shown(self, shown: Shown) -> Self {
+        Item { style: self.style.for_values_from(shown.first_value), shape: shown.shape, ..self }
     }
 }
 
@@ -95,6 +116,9 @@ pub struct Item<'a> {
     pub label: Option<&'a str>,
     /// How its solutions are written.
     pub style: PrintStyle,
+    /// A rectangle's rows and columns: only those cells of its grids are
+    /// printed.
+    pub shape: Option<(usize, usize)>,
 }
 
 /// A printer of results in one format. Each call writes whole lines to
@@ -177,23 +201,30 @@ pub fn solution_facts(index: u128, grid: &Grid) -> String {
 
 /// A solution in `style`, after a `% solution K` line: facts, rows of
 /// symbols separated by spaces, or rows of 0 and 1.
-pub fn solution_text(index: u128, grid: &Grid, style: PrintStyle) -> String {
+pub fn solution_text(index: u128, grid: &Grid, style: PrintStyle, shape: Option<(usize, usize)>) -> String {
     match style {
         PrintStyle::Facts => solution_facts(index, grid),
-        _ => format!("% solution {index}\n{}", rows(grid, style)),
+        _ => format!("% solution {index}\n{}", rows(grid, style, shape)),
     }
+}
+
+/// The rows of `grid` shown: all, or a rectangle's (`shape`, rows and
+/// columns), its top-left cells.
+pub fn shown_rows(grid: &Grid, shape: Option<(usize, usize)>) -> impl Iterator<Item = &[Digit]> {
+    let (rows, cols) = shape.unwrap_or((grid.side(), grid.side()));
+    grid.rows().take(rows).map(move |row| &row[..cols])
 }
 
 /// The grid's rows in `style`: symbols separated by spaces (from 0 for
 /// [`PrintStyle::Values`]), or Takuzu's rows of 0 and 1.
-pub fn rows(grid: &Grid, style: PrintStyle) -> String {
+pub fn rows(grid: &Grid, style: PrintStyle, shape: Option<(usize, usize)>) -> String {
     match style {
         PrintStyle::Binary => binary_rows(grid),
-        PrintStyle::Facts | PrintStyle::Grid => grid.to_string(),
-        PrintStyle::Values => {
+        PrintStyle::Facts | PrintStyle::Grid if shape.is_none() => grid.to_string(),
+        PrintStyle::Facts | PrintStyle::Grid | PrintStyle::Values => {
             let mut out = String::new();
-            for row in grid.rows() {
-                let line = itertools::join(row.iter().map(|&d| symbol(d - 1)), " ");
+            for row in shown_rows(grid, shape) {
+                let line = itertools::join(row.iter().map(|&d| symbol(style.value(d))), " ");
                 let _ = writeln!(out, "{line}");
             }
             out
@@ -212,9 +243,9 @@ pub fn binary_rows(grid: &Grid) -> String {
 }
 
 /// A grid on one line: its symbols in reading order (Takuzu as 0 and 1).
-pub fn one_line(grid: &Grid, style: PrintStyle) -> String {
+pub fn one_line(grid: &Grid, style: PrintStyle, shape: Option<(usize, usize)>) -> String {
     let mut line = String::with_capacity(grid.side() * grid.side());
-    for &d in grid.rows().flat_map(|row| row.iter()) {
+    for &d in shown_rows(grid, shape).flatten() {
         push_symbol(&mut line, style.value(d));
     }
     line
@@ -267,9 +298,10 @@ pub fn steps_text(rating: &Rating) -> String {
 /// of rows, box lines where the puzzle has boxes (`boxes`), and each cell
 /// where they differ marked `*` after its digit; the two grids three
 /// spaces apart, under the titles `solution 1` and `solution 2`.
-pub fn side_by_side(a: &Grid, b: &Grid, boxes: Option<(usize, usize)>, style: PrintStyle) -> String {
-    let n = a.side();
-    let (box_rows, box_cols) = boxes.unwrap_or((n, n));
+pub fn side_by_side(a: &Grid, b: &Grid, boxes: Option<(usize, usize)>, item: &Item) -> String {
+    let (style, n) = (item.style, a.side());
+    let (rows, cols) = item.shape.unwrap_or((n, n));
+    let (box_rows, box_cols) = boxes.unwrap_or((rows, cols));
     let symbol = |g: &Grid, cell: Cell| {
         let mut text = String::new();
         let d = g.get(cell);
@@ -279,13 +311,13 @@ pub fn side_by_side(a: &Grid, b: &Grid, boxes: Option<(usize, usize)>, style: Pr
     let width = (1..=n as Digit).map(symbol_width).max().unwrap_or(1);
     let grid_lines = |g: &Grid, other: &Grid| -> Vec<String> {
         let mut lines = Vec::new();
-        let rule = vec!["-".repeat(box_cols * (width + 2) - 1); n / box_cols.max(1)].join("+-");
-        for r in 0..n {
+        let rule = vec!["-".repeat(box_cols * (width + 2) - 1); cols / box_cols.max(1)].join("+-");
+        for r in 0..rows {
             if r > 0 && r % box_rows == 0 {
                 lines.push(rule.clone());
             }
             let mut line = String::new();
-            for c in 0..n {
+            for c in 0..cols {
                 if c > 0 {
                     line.push_str(if c % box_cols == 0 { "| " } else { " " });
                 }

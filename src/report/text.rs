@@ -25,7 +25,7 @@ fn prefix(item: &Item) -> String {
 
 impl Printer for Text {
     fn solution(&mut self, out: &mut dyn Write, item: &Item, index: u128, grid: &Grid) -> io::Result<()> {
-        out.write_all(solution_text(index, grid, item.style).as_bytes())
+        out.write_all(solution_text(index, grid, item.style, item.shape).as_bytes())
     }
 
     /// An exact count is the contest's fact, `solutions(S).`; a stopped one
@@ -40,10 +40,14 @@ impl Printer for Text {
     fn verdict(&mut self, out: &mut dyn Write, item: &Item, verdict: &Verdict, _elapsed: Duration) -> io::Result<()> {
         let line = match verdict {
             Verdict::None => "none".to_owned(),
-            Verdict::Unique(grid) => format!("unique\t{}", one_line(grid, item.style)),
+            Verdict::Unique(grid) => format!("unique\t{}", one_line(grid, item.style, item.shape)),
             Verdict::Multiple(a, b) => {
                 let differ = itertools::join(verdict.differing_cells(), ",");
-                format!("multiple\t{}\t{}\t{differ}", one_line(a, item.style), one_line(b, item.style))
+                format!(
+                    "multiple\t{}\t{}\t{differ}",
+                    one_line(a, item.style, item.shape),
+                    one_line(b, item.style, item.shape)
+                )
             }
             Verdict::Undecided => "undecided".to_owned(),
         };
@@ -122,14 +126,16 @@ impl Printer for Text {
         let (box_rows, box_cols) = c.boxes.unwrap_or((n, n));
         let rule = {
             let block = "-".repeat(box_cols * (width + 1) - 1);
-            vec![block; n / box_cols.max(1)].join("-+-")
+            vec![block; item.shape.map_or(n, |(_, cols)| cols) / box_cols.max(1)].join("-+-")
         };
-        for r in 0..n {
+        // A rectangle's cells only (`item.shape`), not its model's padding.
+        let (rows, cols) = item.shape.unwrap_or((n, n));
+        for r in 0..rows {
             if r > 0 && r % box_rows == 0 {
                 writeln!(out, "{prefix}{rule}")?;
             }
             let mut line = prefix.clone();
-            for col in 0..n {
+            for col in 0..cols {
                 if col > 0 {
                     line.push_str(if col % box_cols == 0 { " | " } else { " " });
                 }

@@ -29,6 +29,7 @@ mod output;
 mod paths;
 mod progress;
 mod propagation;
+mod rectangles;
 mod robustness;
 mod rules;
 mod samples;
