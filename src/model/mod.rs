@@ -292,11 +292,11 @@ impl Puzzle {
     /// cells hold `values` digits, at least as many as its longer side (as
     /// ISS's `Shape~6x8`): each row and each column is an all-different
     /// group, and `boxes` (`h x w` cells, as many as the longer side), if
-    /// any, tile the grid as regions. The model is the square of the longer side, the
-    /// grid its top-left cells; each other cell, padding that no group,
-    /// rule or given may name, allows only digit 1, so that it adds no
-    /// solution. [`Puzzle::shape`] and [`Puzzle::in_grid`] tell them apart,
-    /// and the printers show only the grid's.
+    /// any, tile the grid as regions. The model is the square of the
+    /// longer side, the grid its top-left cells; each other cell, padding
+    /// that no group, rule or given may name, allows only digit 1, so that
+    /// it adds no solution. [`Puzzle::shape`] and [`Puzzle::in_grid`] tell
+    /// them apart, and the printers show only the grid's.
     pub fn rectangle(
         rows: usize,
         cols: usize,
