@@ -30,7 +30,8 @@ pub enum Reading {
 }
 
 const CHAOS: &str = "chaos construction: the regions are part of the solution; not in satsudoku's model yet";
-const RANGE: &str = "a value range other than 1..V or 0..V-1 with V at least the side; not in satsudoku's model yet";
+const RANGE: &str =
+    "a value range other than 1..V or 0..V-1 with V at least the (longer) side; not in satsudoku's model yet";
 
 use crate::model::nfa::MOST_MACHINE_EDGES;
 
@@ -1137,7 +1138,8 @@ impl Reader<'_> {
         };
         let chars: Vec<char> = layout.text.chars().collect();
         if chars.len() != rows * cols {
-            let why = format!("a jigsaw layout has {} cells, not {}", rows * cols, chars.len());
+            let why =
+                format!("a jigsaw layout of a {rows}x{cols} grid has {} cells, found {}", rows * cols, chars.len());
             return Err(self.err(layout.pos, why));
         }
         let mut labels: Vec<char> = chars.clone();
