@@ -354,6 +354,11 @@ fn samples() -> Samples {
         ".RegionSameValues",
         "~Raw",
         ".Or.HiddenSkyscraper~",
+        // Rectangles: plain, a killer, a jigsaw, skyscrapers.
+        ".Shape~6x8",
+        ".Shape~5x10",
+        ".Shape~4x7",
+        ".Shape~4x6",
     ];
     let first_of = |t: &str| iss.iter().find(|e| e["input"].as_str().unwrap().contains(t));
     let picked: Vec<&Value> = iss.iter().step_by(10).chain(newer.iter().filter_map(|t| first_of(t))).collect();

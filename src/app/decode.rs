@@ -110,8 +110,8 @@ fn print_and_check(
     grid: &Grid,
 ) -> Result<Status, AppError> {
     let mut out = io::stdout().lock();
-    let shape = puzzle.is_rectangle().then(|| puzzle.shape());
-    let text = report::rows(grid, PrintStyle::of(format).for_values_from(puzzle.first_value()), shape);
+    let shown = report::Shown::of(puzzle);
+    let text = report::rows(grid, PrintStyle::of(format).for_values_from(shown.first_value), shown.shape);
     out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(AppError::write("stdout"))?;
     let violations = check::violations(puzzle, grid);
     if violations.is_empty() {
