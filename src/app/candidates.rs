@@ -67,10 +67,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     plan.limits.timeout = settings.timeout;
     let work = |counter: &mut Counter, index: usize| -> Found {
         // The drawing is of square grids.
-        let puzzle = match settings.svg {
-            Some(_) => tasks[index].parse_square("candidates --svg")?,
-            None => tasks[index].parse()?,
-        };
+        let puzzle = tasks[index].parse_square(settings.svg.as_ref().map(|_| "candidates --svg"))?;
         let start = Instant::now();
         Ok(counter.candidates(&puzzle, settings.counts).map(|c| (c, start.elapsed(), report::Shown::of(&puzzle))))
     };

@@ -85,17 +85,15 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     let mut printer = report::printer(settings.output);
     let mut out = BufWriter::new(io::stdout().lock());
     let plan = settings.plan();
+    // Counting up to symmetry reads square grids only.
+    let square = settings.up_to_symmetry.then_some("count --up-to-symmetry");
     if tasks.len() <= 1 || settings.print {
         let mut counter = Counter::new(plan);
         for task in &tasks {
             if super::interrupted() {
                 break;
             }
-            let parsed = match settings.up_to_symmetry {
-                true => task.parse_square("count --up-to-symmetry"),
-                false => task.parse(),
-            };
-            let counted = parsed.map(|puzzle| {
+            let counted = task.parse_square(square).map(|puzzle| {
                 let progress = ProgressLine::new(settings.progress && tasks.len() == 1);
                 let mut view = View {
                     printer: &mut *printer,
@@ -121,12 +119,8 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         }
     } else {
         let jobs = settings.jobs.unwrap_or_else(count::all_cores);
-        let up_to_symmetry = settings.up_to_symmetry;
         let work = |counter: &mut Counter, index: usize| -> Counted {
-            let puzzle = match up_to_symmetry {
-                true => tasks[index].parse_square("count --up-to-symmetry")?,
-                false => tasks[index].parse()?,
-            };
+            let puzzle = tasks[index].parse_square(square)?;
             Ok(with_conflicts(counter.count(&puzzle, &mut ()), &puzzle))
         };
         many::for_each(tasks.len(), jobs, &plan, work, |index, counted: Counted| {

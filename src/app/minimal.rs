@@ -106,10 +106,10 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     let mut out = BufWriter::new(io::stdout().lock());
     let question = settings.question;
     let work = |counter: &mut Counter, index: usize| -> Worked {
-        let puzzle = tasks[index].parse_square(match question {
+        let puzzle = tasks[index].parse_square(Some(match question {
             Question::Minimal => "minimal",
             Question::Rate => "rate",
-        })?;
+        }))?;
         let start = Instant::now();
         let answer = match question {
             Question::Minimal => minimal::needs(counter, &puzzle, start).map(Answer::Needs),

@@ -177,11 +177,14 @@ impl Task<'_> {
         }
     }
 
-    /// [`Task::parse`] for a command that reads square grids only: a
-    /// rectangle (ISS's `Shape~6x8`) is refused, naming the command.
-    pub fn parse_square(&self, command: &str) -> Result<Puzzle, ParseError> {
+    /// [`Task::parse`], and with a `command` that reads square grids only
+    /// (`None`: any grid), a rectangle (ISS's `Shape~6x8`) refused, naming
+    /// the command.
+    pub fn parse_square(&self, command: Option<&str>) -> Result<Puzzle, ParseError> {
         let puzzle = self.parse()?;
-        square_only(&puzzle, &self.input.name, command)?;
+        if let Some(command) = command {
+            square_only(&puzzle, &self.input.name, command)?;
+        }
         Ok(puzzle)
     }
 

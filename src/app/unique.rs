@@ -68,10 +68,7 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     let mut out = BufWriter::new(io::stdout().lock());
     let work = |counter: &mut Counter, index: usize| -> Judged {
         // The drawing is of square grids.
-        let puzzle = match settings.svg {
-            Some(_) => tasks[index].parse_square("unique --svg")?,
-            None => tasks[index].parse()?,
-        };
+        let puzzle = tasks[index].parse_square(settings.svg.as_ref().map(|_| "unique --svg"))?;
         let start = Instant::now();
         Ok(counter.judge(&puzzle).map(|verdict| {
             let conflicts = if verdict == Verdict::None { puzzle.given_conflicts() } else { Vec::new() };
