@@ -375,6 +375,9 @@ fn samples() -> Samples {
             s.json.push(text.clone());
         }
     }
+    // Chaos constructions, native and ISS's.
+    s.formatted.push((Format::Puzzle, "size 4\nbox none\nchaos\ngivens\n1...\n....\n..2.\n....\n".into()));
+    s.formatted.push((Format::Iss, ".Shape~5x5.NoBoxes.ChaosConstruction.~R1C1_1.Thermo~R2C2~R2C3".into()));
     s.models.push("s SATISFIABLE\nv 1 -2 3 -4 5 0\n".into());
     s.models.push("SAT\n1 -2 3 0\n".into());
     s.models.push("s UNSATISFIABLE\n".into());
@@ -510,6 +513,7 @@ fn dictionary() -> Vec<String> {
         "box",
         "box none",
         "regions",
+        "chaos",
         "givens",
         "row(",
         "vertical(",

@@ -305,16 +305,20 @@ impl Task<'_> {
     }
 }
 
-/// Refuses a rectangle (ISS's `Shape~6x8`) for a command that reads square
-/// grids only.
+/// Refuses a rectangle (ISS's `Shape~6x8`) or a chaos construction for a
+/// command that reads square grids of given regions only.
 pub fn square_only(puzzle: &Puzzle, name: &str, command: &str) -> Result<(), ParseError> {
-    if !puzzle.is_rectangle() {
-        return Ok(());
-    }
     let (rows, cols) = puzzle.shape();
-    let message = format!(
-        "a {rows}x{cols} grid: `{command}` reads square grids only (rectangles: count, unique, candidates, \
-         export --as cnf or iss)"
-    );
+    let message = match (puzzle.is_rectangle(), puzzle.is_chaos()) {
+        (true, _) => format!(
+            "a {rows}x{cols} grid: `{command}` reads square grids only (rectangles: count, unique, candidates, \
+             export --as cnf or iss)"
+        ),
+        (_, true) => format!(
+            "a chaos construction: `{command}` reads grids whose regions are given only (chaos constructions: \
+             count, unique, candidates, export --as cnf or iss)"
+        ),
+        _ => return Ok(()),
+    };
     Err(ParseError { source_name: name.to_owned(), line: 1, col: 1, message })
 }

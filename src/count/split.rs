@@ -48,7 +48,7 @@ pub fn independent_parts(puzzle: &Puzzle, encoded: &Encoded) -> Vec<Vec<Cell>> {
     // A cell is open if one of its digits is; a primary variable not in
     // any open clause would be free, which the grid's rules never leave:
     // then nothing is split.
-    let n = puzzle.side();
+    let n = puzzle.digits();
     let mut cells_of: Vec<(usize, Vec<Cell>)> = Vec::new();
     for cell in puzzle.cells() {
         let open: Vec<usize> = (1..=n)

@@ -442,6 +442,8 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         Constraint::Lex { .. } | Constraint::Rank { .. } | Constraint::Doppelganger { .. } => false,
         // Not looked into: taken as not invariant, which is never wrong.
         Constraint::AnyOf { .. } | Constraint::ConnectedValues { .. } => false,
+        // Its labels are digits of the model, numbered in order.
+        Constraint::Chaos { .. } => false,
         Constraint::Sum { .. }
         | Constraint::Consecutive { .. }
         | Constraint::Between { .. }

@@ -43,6 +43,12 @@ fn full_line(cells: &[Cell], (rows, cols): (usize, usize)) -> Option<(String, bo
 
 /// The constraint string of `puzzle`, one item a line.
 pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
+    if let Some(grid) = puzzle.chaos_grid() {
+        // ISS's own chaos construction: its type after the grid's items.
+        let mut items = string(&grid)?;
+        items.push_str(".ChaosConstruction\n");
+        return Ok(items);
+    }
     let (n, values) = (puzzle.side(), puzzle.digits());
     if values < n {
         return Err(refuse(format!("{values} digits on a side of {n}")));
@@ -305,6 +311,7 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
     }
     let value = |d: Digit| (i64::from(d) - shift).to_string();
     Ok(match constraint {
+        Constraint::Chaos { .. } => return Err(refuse("a chaos construction inside a rule")),
         Constraint::Digits { cell, allowed } => {
             let values: Vec<String> =
                 (1..=values as Digit).filter(|d| allowed >> (d - 1) & 1 == 1).map(value).collect();

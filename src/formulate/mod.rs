@@ -228,6 +228,7 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::SameValues { .. } => "sets of the same digits (ISS's SameValues)",
         Constraint::Doppelganger { .. } => "doppelgangers (ISS's Doppelganger)",
         Constraint::AnyOf { .. } => "alternatives of rules (ISS's Or)",
+        Constraint::Chaos { .. } => "chaos construction (ISS's ChaosConstruction)",
         _ => "this constraint",
     }
 }
@@ -260,6 +261,13 @@ pub fn write(
             formulation,
             what: format!("a {rows}x{cols} grid"),
             why: "rectangles are written as CNF and ISS strings only (export --as cnf or iss)",
+        });
+    }
+    if puzzle.is_chaos() && formulation != Formulation::Iss {
+        return Err(Unsupported {
+            formulation,
+            what: "a chaos construction".to_owned(),
+            why: "chaos constructions are written as CNF and ISS strings only (export --as cnf or iss)",
         });
     }
     Ok(match formulation {

@@ -143,6 +143,12 @@ pub enum Constraint {
     /// (ISS's `ConnectedValues` over the grid; the native
     /// `connected-values`).
     ConnectedValues { side: usize, digits: u64, size: Option<usize> },
+    /// Chaos construction ([`super::Puzzle::into_chaos`]): below the
+    /// `side x side` grid, cell `(side + r, c)` holds the region label of
+    /// cell `(r, c)`; the cells of a label are `side` orthogonally
+    /// connected cells of different digits, and the labels are numbered
+    /// from 1 in the reading order of their regions' first cells.
+    Chaos { side: usize },
     /// At least one of the alternatives holds, each a set of rules that
     /// all hold (ISS's `Or`, whose branches may be `And`s; the native
     /// `either` block). Several may hold at once: the puzzle's solutions
@@ -229,6 +235,44 @@ pub fn table_allows(allowed: &[u64], i: Digit, j: Digit) -> bool {
     (1..=64).contains(&j) && allowed.get(i.wrapping_sub(1)).is_some_and(|row| row >> (j - 1) & 1 == 1)
 }
 
+/// Whether the labels under a `side x side` grid make a chaos
+/// construction's regions ([`Constraint::Chaos`]): a label `1..=side` per
+/// cell, new labels in increasing order in reading order, and each
+/// label's cells `side` of them, of different digits, connected.
+fn chaos_holds(side: usize, digit_of: &impl Fn(Cell) -> Digit) -> bool {
+    let label = |i: usize| usize::from(digit_of(Cell::new(side + i / side, i % side)));
+    let mut next = 1;
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); side];
+    for i in 0..side * side {
+        let l = label(i);
+        if l == 0 || l > next || l > side {
+            return false;
+        }
+        next = next.max(l + 1);
+        members[l - 1].push(i);
+    }
+    members.iter().all(|cells| {
+        let mut digits: Vec<Digit> = cells.iter().map(|&i| digit_of(Cell::new(i / side, i % side))).collect();
+        digits.sort_unstable();
+        digits.dedup();
+        if cells.len() != side || digits.len() != side {
+            return false;
+        }
+        // Every cell from the first by orthogonal steps within the region.
+        let mut seen = vec![cells[0]];
+        let mut at = 0;
+        while let Some(&i) = seen.get(at) {
+            at += 1;
+            for next in orthogonal(side, i) {
+                if cells.contains(&next) && !seen.contains(&next) {
+                    seen.push(next);
+                }
+            }
+        }
+        seen.len() == side
+    })
+}
+
 impl Constraint {
     /// The cells the constraint reads.
     pub fn cells(&self) -> Vec<Cell> {
@@ -260,6 +304,9 @@ impl Constraint {
                 itertools::iproduct!(0..*side, 0..*side).map(|(r, c)| Cell::new(r, c)).collect()
             }
             Constraint::Machine { segments, .. } => segments.iter().flatten().copied().unique().collect(),
+            Constraint::Chaos { side } => {
+                itertools::iproduct!(0..2 * side, 0..*side).map(|(r, c)| Cell::new(r, c)).collect()
+            }
             Constraint::ValueIndex { value, control, line } => {
                 let mut all = vec![*value, *control];
                 all.extend(line.iter().filter(|c| !all.contains(c)).copied().collect::<Vec<_>>());
@@ -335,6 +382,7 @@ impl Constraint {
                 }
                 reached == members.len() && size.is_none_or(|s| s == members.len())
             }
+            Constraint::Chaos { side } => chaos_holds(*side, &digit_of),
             Constraint::Machine { token, segments, n, .. } => {
                 let digits: Vec<Vec<Digit>> =
                     segments.iter().map(|s| s.iter().map(|&c| digit_of(c)).collect()).collect();
@@ -681,6 +729,7 @@ impl fmt::Display for Constraint {
                 write!(f, "equal sums of {}", itertools::join(parts.iter().map(|p| cells(p)), " / "))
             }
             Constraint::Doppelganger { .. } => write!(f, "doppelgangers"),
+            Constraint::Chaos { .. } => write!(f, "chaos construction"),
             Constraint::ConnectedValues { digits, size, .. } => {
                 let listed = (1..=64).filter(|d| digits >> (d - 1) & 1 == 1);
                 write!(f, "connected values {}", itertools::join(listed, " "))?;

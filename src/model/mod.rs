@@ -118,6 +118,12 @@ pub enum ModelError {
     RegionsOverlap(Cell),
     #[error("grid side {0}: it must be 1 to {MAX_SIDE}")]
     Side(usize),
+    #[error(
+        "a chaos construction on a {rows} x {cols} grid of {digits} digits: it needs a square grid of as many \
+         digits as its side, at most {}",
+        MAX_SIDE / 2
+    )]
+    Chaos { rows: usize, cols: usize, digits: usize },
     #[error("a {rows} x {cols} grid: a rectangle needs two different sides of at least 1")]
     Shape { rows: usize, cols: usize },
     #[error("{0}")]
@@ -143,6 +149,10 @@ pub struct Puzzle {
     /// Rows and columns of a rectangular grid ([`Puzzle::rectangle`]),
     /// whose cells are the top-left ones of the `side x side` model.
     shape: Option<(usize, usize)>,
+    /// Whether the regions are part of the solution (chaos construction,
+    /// [`Puzzle::into_chaos`]): the grid is then the top-left quarter of
+    /// the model, and the cells below it hold its cells' region labels.
+    chaos: bool,
     givens: Vec<Option<Digit>>,
     groups: Vec<Group>,
     relations: Vec<Relation>,
@@ -195,6 +205,7 @@ impl Puzzle {
             first_value: 1,
             boxes: Some((box_rows, box_cols)),
             shape: None,
+            chaos: false,
             givens: vec![None; side * side],
             groups,
             relations: Vec::new(),
@@ -215,6 +226,7 @@ impl Puzzle {
             first_value: 1,
             boxes: None,
             shape: None,
+            chaos: false,
             givens: vec![None; side * side],
             groups: Vec::new(),
             relations: Vec::new(),
@@ -280,6 +292,7 @@ impl Puzzle {
             first_value: 1,
             boxes: None,
             shape: None,
+            chaos: false,
             givens: vec![None; side * side],
             groups,
             relations: Vec::new(),
@@ -388,6 +401,7 @@ impl Puzzle {
             first_value: self.first_value,
             boxes: self.boxes,
             shape: self.shape,
+            chaos: self.chaos,
             givens: self.givens.clone(),
             groups: self.groups.iter().filter(layout).cloned().collect(),
             relations: Vec::new(),
@@ -461,6 +475,22 @@ impl Puzzle {
         Ok(())
     }
 
+    /// Fixes the digit of any cell of the model, a chaos construction's
+    /// region labels included (which no reader may give: their numbers
+    /// are the solver's), for a search that asks whether some solution
+    /// has it (`candidates`).
+    pub(crate) fn fix(&mut self, cell: Cell, digit: Digit) -> Result<(), ModelError> {
+        let (side, digits) = (self.side(), self.digits());
+        if cell.row >= side || cell.col >= side {
+            return Err(ModelError::CellOutside(cell, side));
+        }
+        if digit == 0 || usize::from(digit) > digits {
+            return Err(ModelError::DigitOutside { cell, digit, side: digits });
+        }
+        self.givens[cell.row * side + cell.col] = Some(digit);
+        Ok(())
+    }
+
     /// Makes a cell open again (nothing if it had no given).
     pub fn clear_given(&mut self, cell: Cell) {
         if cell.row < self.side && cell.col < self.side {
@@ -479,6 +509,7 @@ impl Puzzle {
             && self.digits == other.digits
             && self.boxes == other.boxes
             && self.shape == other.shape
+            && self.chaos == other.chaos
             && self.groups == other.groups
             && self.relations == other.relations
             && self.constraints == other.constraints
@@ -512,9 +543,80 @@ impl Puzzle {
         Ok(())
     }
 
-    /// Rows and columns of the grid: `(side, side)` but for a rectangle.
+    /// Rows and columns of the grid: `(side, side)` but for a rectangle
+    /// and a chaos construction.
     pub fn shape(&self) -> (usize, usize) {
-        self.shape.unwrap_or((self.side, self.side))
+        match self.chaos {
+            true => (self.side / 2, self.side / 2),
+            false => self.shape.unwrap_or((self.side, self.side)),
+        }
+    }
+
+    /// Whether the regions are part of the solution ([`Puzzle::into_chaos`]).
+    pub fn is_chaos(&self) -> bool {
+        self.chaos
+    }
+
+    /// This chaos construction (ISS's `ChaosConstruction`) of an `n x n`
+    /// puzzle, whose grid is divided into `n` regions of `n` orthogonally
+    /// connected cells, each holding every digit once, that the solver
+    /// finds with the digits: a solution is a grid and a region layout,
+    /// and a grid with two layouts counts twice.
+    ///
+    /// The model is the square of side `2n`: the puzzle's grid its
+    /// top-left cells, unchanged with its rules; below each cell `(r, c)`,
+    /// cell `(n + r, c)` holds the cell's region label, `1..=n`, numbered
+    /// in the reading order of the regions' first cells (so each layout
+    /// has one labelling); every other cell is padding that allows only
+    /// digit 1. A [`Constraint::Chaos`] says all this; the printers show
+    /// the grid and, under it, the labels. For a square puzzle of as many
+    /// digits as its side.
+    pub fn into_chaos(self) -> Result<Puzzle, ModelError> {
+        let n = self.side;
+        if self.chaos || self.is_rectangle() || self.digits != n || 2 * n > MAX_SIDE {
+            return Err(ModelError::Chaos { rows: self.shape().0, cols: self.shape().1, digits: self.digits });
+        }
+        let side = 2 * n;
+        let mut givens = vec![None; side * side];
+        for (cell, d) in self.givens() {
+            givens[cell.row * side + cell.col] = Some(d);
+        }
+        let mut constraints = self.constraints;
+        for (r, c) in itertools::iproduct!(0..side, n..side) {
+            constraints.push(Constraint::Digits { cell: Cell::new(r, c), allowed: 1 });
+        }
+        constraints.push(Constraint::Chaos { side: n });
+        Ok(Puzzle { side, givens, constraints, chaos: true, ..self })
+    }
+
+    /// The `n x n` puzzle of a chaos construction, without its regions:
+    /// what [`Puzzle::into_chaos`] was given (the writers of formats that
+    /// say "chaos construction" in a word write it and this).
+    pub fn chaos_grid(&self) -> Option<Puzzle> {
+        if !self.chaos {
+            return None;
+        }
+        let n = self.side / 2;
+        let mut givens = vec![None; n * n];
+        for (cell, d) in self.givens() {
+            givens[cell.row * n + cell.col] = Some(d);
+        }
+        let constraints = self
+            .constraints
+            .iter()
+            .filter(|c| match c {
+                Constraint::Chaos { .. } => false,
+                Constraint::Digits { cell, .. } => self.in_grid(*cell),
+                _ => true,
+            })
+            .cloned()
+            .collect();
+        Some(Puzzle { side: n, givens, constraints, chaos: false, ..self.clone() })
+    }
+
+    /// The region label cell of a chaos construction's cell `(r, c)`.
+    pub fn label_cell(&self, cell: Cell) -> Cell {
+        Cell::new(self.side / 2 + cell.row, cell.col)
     }
 
     /// Whether the grid is a rectangle of fewer rows than columns or the

@@ -29,7 +29,8 @@ pub enum Reading {
     Refused(&'static str),
 }
 
-const CHAOS: &str = "chaos construction: the regions are part of the solution; not in satsudoku's model yet";
+const CHAOS: &str =
+    "a clue on a chaos construction's region cells (ISS's CC cells): not in satsudoku's model yet (ChaosConstruction is)";
 const RANGE: &str =
     "a value range other than 1..V or 0..V-1 with V at least the (longer) side; not in satsudoku's model yet";
 
@@ -111,6 +112,12 @@ const RECTANGLE: &[&str] = &[
     "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
     "Sum", "Cage", "Arrow", "DoubleArrow", "Quad", "Regex", "NFA", "Skyscraper", "SameValues",
 ];
+
+/// The types that read the boxes or jigsaw regions, or lay them out: with
+/// a chaos construction, where the regions are the ones found, they are
+/// refused by name (docs/rules.md, "Chaos construction").
+const CHAOS_REGIONS: &[&str] =
+    &["Jigsaw", "RegionSize", "RegionSumLine", "RegionSameValues", "DisjointSets", "Doppelganger", "Indexing"];
 
 /// The types ISS allows inside `Or` and `And` (its categories
 /// LinesAndSets, GivenCandidates, OutsideClue, Pairwise, StateMachine and
@@ -213,7 +220,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("End", Reading::Read("closes the innermost `Or` or `And`")),
     ("Regex", Reading::Read("the line's digits match the pattern as a whole (ISS's grammar; its automaton unrolled over the line, domain consistent; refused past 200,000 edges, as state machines are)")),
     ("NFA", Reading::Read("the state machine ISS serialises (its `NFASerializer`), over the cells in order, the symbol past the digits between segments; unrolled as an automaton, domain consistent")),
-    ("ChaosConstruction", Reading::Refused(CHAOS)),
+    ("ChaosConstruction", Reading::Read("`chaos`: the grid is divided into as many regions as its side, of that many orthogonally connected cells each holding every digit once, found with the digits (the boxes stay unless `NoBoxes`, as in ISS); a solution is a grid and its layout, each counted once (ISS's canonical labels); on a square grid of as many values as its side, without the types that read regions (docs/rules.md, Chaos construction)")),
     ("ChaosArrow", Reading::Refused(CHAOS)),
     ("ChaosCount", Reading::Refused(CHAOS)),
     ("RegionSize", Reading::Read("the size of the boxes (ISS's shape for it) and jigsaw pieces, from the side to the number of values")),
@@ -880,6 +887,20 @@ impl Reader<'_> {
         let tree = self.tree()?;
         let (rows, cols, values, from_zero, raw) = self.side()?;
         self.shape.set(Some((rows, cols)));
+        if let Some(chaos) = self.items.iter().find(|i| i.kind.text == "ChaosConstruction") {
+            if let Some(item) = self.items.iter().find(|i| CHAOS_REGIONS.contains(&i.kind.text.as_str())) {
+                let why = "with ChaosConstruction: it reads or lays out regions, and the regions are the ones found; \
+                           not read yet";
+                return Err(self.err(item.kind.pos, format!("ISS constraint {} {why}", item.kind.text)));
+            }
+            if rows != cols || values != rows {
+                let why = format!(
+                    "ChaosConstruction on a {rows}x{cols} grid of {values} values: read on a square grid of as many \
+                     values as its side only"
+                );
+                return Err(self.err(chaos.kind.pos, why));
+            }
+        }
         if rows != cols {
             return self.finish(self.rectangle(rows, cols, values, raw)?, &tree, from_zero);
         }
@@ -903,6 +924,7 @@ impl Reader<'_> {
             _ => Puzzle::latin(n),
         }
         .map_err(|e| self.err(Pos { line: 1, col: 1 }, e.to_string()))?;
+        let chaos = self.items.iter().find(|i| i.kind.text == "ChaosConstruction");
         if !plain {
             // More values than the side, or regions of another size: the
             // boxes (ISS's of `size` cells) are regions.
@@ -925,7 +947,11 @@ impl Reader<'_> {
         for item in self.items.iter().filter(|i| i.kind.text == "Jigsaw") {
             self.jigsaw(&mut p, item, pieces_replace_boxes, size)?;
         }
-        self.finish(p, &tree, from_zero)
+        let p = self.finish(p, &tree, from_zero)?;
+        match chaos {
+            Some(item) => p.into_chaos().map_err(|e| self.err(item.kind.pos, e.to_string())),
+            None => Ok(p),
+        }
     }
 
     /// A rectangle's layout (`Shape~6x8`): rows, columns and ISS's boxes
@@ -1185,7 +1211,8 @@ impl Reader<'_> {
                 && word.text.ends_with(|c: char| c.is_ascii_digit())
                 && word.text.starts_with(|c: char| c.is_ascii_uppercase()) =>
             {
-                let why = "a cell outside the grid (ISS's var cells): not in satsudoku's model yet";
+                let why = "a cell outside the grid (ISS's var cells, or a chaos construction's CC region cells): not \
+                           in satsudoku's model yet";
                 Err(self.err(word.pos, format!("{}: {why}", quote(&word.text))))
             }
             _ => Err(self.err(word.pos, format!("expected a cell such as R1C1, found {}", quote(&word.text)))),
@@ -1235,7 +1262,8 @@ impl Reader<'_> {
                     self.given(p, word)?;
                 }
             }
-            "Shape" | "NoBoxes" | "Jigsaw" | "RegionSize" | "RegionSameValues" | "SearchPriority" => {}
+            "Shape" | "NoBoxes" | "Jigsaw" | "RegionSize" | "RegionSameValues" | "SearchPriority"
+            | "ChaosConstruction" => {}
             "Thermo" | "Renban" | "Palindrome" | "Zipper" | "Between" | "RegionSumLine" | "DoubleArrow"
             | "Entropic" => {
                 let cells = line(&item.args)?;

@@ -77,19 +77,26 @@ impl PrintStyle {
 
 /// What of a puzzle its printed grids follow: the value its digit 1
 /// stands for, and a rectangle's rows and columns (the cells shown of its
-/// square model, [`Puzzle::shape`]).
+/// square model, [`Puzzle::shape`]); a chaos construction's are its grid
+/// and, under it, the region labels ([`Puzzle::into_chaos`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shown {
     /// 1, or 0 for values from 0.
     pub first_value: u8,
-    /// Rows and columns of a rectangle; `None` for a square grid.
+    /// Rows and columns of a rectangle, or of a chaos construction's grid
+    /// and labels; `None` for a square grid.
     pub shape: Option<(usize, usize)>,
 }
 
 impl Shown {
     /// How `puzzle`'s grids are shown.
     pub fn of(puzzle: &Puzzle) -> Shown {
-        Shown { first_value: puzzle.first_value(), shape: puzzle.is_rectangle().then(|| puzzle.shape()) }
+        let shape = match (puzzle.is_rectangle(), puzzle.is_chaos()) {
+            (true, _) => Some(puzzle.shape()),
+            (_, true) => Some((puzzle.side(), puzzle.side() / 2)),
+            _ => None,
+        };
+        Shown { first_value: puzzle.first_value(), shape }
     }
 
     /// A square grid of values from 1.

@@ -225,7 +225,7 @@ fn rejects_a_cell_outside_the_grid() {
 fn rejects_an_unknown_directive() {
     rejects(
         "size 4\nfrobnicate r1c1\n",
-        "<stdin>:2:1: unknown directive \"frobnicate\": expected size, box, givens, regions or a rule",
+        "<stdin>:2:1: unknown directive \"frobnicate\": expected size, box, givens, regions, chaos or a rule",
     );
 }
 

@@ -243,11 +243,11 @@ fn iss_strings_from_the_command_line() {
     (givens[0], givens[6]) = (1, 1);
     let oracle = crate::common::count_grids(4, (2, 2), &givens, &|_| true);
     satsudoku().arg("count").write_stdin(link).assert().success().stdout(format!("solutions({oracle}).\n"));
-    let out = satsudoku().arg("count").write_stdin(".Shape~4x4\n.ChaosConstruction\n").assert().code(2);
+    let out = satsudoku().arg("count").write_stdin(".Shape~4x4\n.ChaosCount~R1C1~0~CC1\n").assert().code(2);
     let output = out.get_output();
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("<stdin>:2:2: ISS constraint ChaosConstruction is not read"), "{stderr}");
+    assert!(stderr.contains("<stdin>:2:2: ISS constraint ChaosCount is not read"), "{stderr}");
 }
 
 /// A short pattern whose automaton is exponential on a long line (".*1"

@@ -7,6 +7,7 @@ mod automata;
 mod bands;
 mod cages;
 mod candidates;
+mod chaos;
 mod chart;
 mod cli;
 mod conventions;

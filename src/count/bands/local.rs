@@ -147,7 +147,8 @@ impl Local {
         let n = rows * cols;
         let layout = Puzzle::sudoku(rows, cols).ok()?;
         let base = layout.groups().len();
-        let sudoku = n <= 11 && puzzle.digits() == n && puzzle.groups().get(..base)? == layout.groups();
+        let sudoku =
+            n <= 11 && puzzle.side() == n && puzzle.digits() == n && puzzle.groups().get(..base)? == layout.groups();
         sudoku.then_some((rows, cols, base))
     }
 

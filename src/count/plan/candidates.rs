@@ -150,7 +150,7 @@ impl Counter {
                     continue;
                 }
                 let mut tried = puzzle.clone();
-                if tried.set_given(cell, d).is_err() {
+                if tried.fix(cell, d).is_err() {
                     undecided[i] &= !bit;
                     continue;
                 }

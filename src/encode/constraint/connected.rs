@@ -71,9 +71,25 @@ pub(super) fn encode_connected(
         .collect();
     // Not empty.
     out.add_clause(&member);
-    // before(c): some member comes before c in reading order.
+    let rows_differ = (0..side).all(|r| differ.all_differ(&cells[r * side..(r + 1) * side]));
+    let most = connected_members(side, digits, size, rows_differ);
+    connect(&member, side, most, out);
+    if let Some(size) = size {
+        exactly(&member, size, out);
+    }
+}
+
+/// The clauses that make the cells whose `member` literal holds on a
+/// `side x side` grid (in reading order) connected, if there are any, each
+/// within `most - 1` orthogonal steps of the first: reachability as the
+/// module's doc says. Returns `before(c)` for each cell, "some member
+/// comes before `c`" (`None` for the first cell, where none does), which
+/// a chaos construction's labels read.
+fn connect(member: &[Lit], side: usize, most: usize, out: &mut dyn ClauseSink) -> Vec<Option<Lit>> {
+    let fresh = |out: &mut dyn ClauseSink| out.new_var().positive();
+    let count = member.len();
     let mut before: Vec<Option<Lit>> = vec![None];
-    for c in 1..cells.len() {
+    for c in 1..count {
         let b = fresh(out);
         out.add_clause(&[!member[c - 1], b]);
         match before[c - 1] {
@@ -85,10 +101,8 @@ pub(super) fn encode_connected(
         }
         before.push(Some(b));
     }
-    let rows_differ = (0..side).all(|r| differ.all_differ(&cells[r * side..(r + 1) * side]));
-    let most = connected_members(side, digits, size, rows_differ);
     // reached(c, 0): the root.
-    let mut reached: Vec<Lit> = (0..cells.len())
+    let mut reached: Vec<Lit> = (0..count)
         .map(|c| match before[c] {
             None => member[c],
             Some(b) => {
@@ -100,9 +114,9 @@ pub(super) fn encode_connected(
             }
         })
         .collect();
-    let neighbours: Vec<Vec<usize>> = (0..cells.len()).map(|c| orthogonal(side, c).collect()).collect();
+    let neighbours: Vec<Vec<usize>> = (0..count).map(|c| orthogonal(side, c).collect()).collect();
     for _ in 1..most {
-        let next: Vec<Lit> = (0..cells.len())
+        let next: Vec<Lit> = (0..count)
             .map(|c| {
                 let now = fresh(out);
                 out.add_clause(&[!now, member[c]]);
@@ -121,8 +135,60 @@ pub(super) fn encode_connected(
     for (c, &m) in member.iter().enumerate() {
         out.add_clause(&[!m, reached[c]]);
     }
-    if let Some(size) = size {
-        exactly(&member, size, out);
+    before
+}
+
+/// The clauses of a chaos construction on a `side x side` grid
+/// ([`crate::model::Constraint::Chaos`]), its labels in the cells below:
+/// for each label, its cells connected as [`connect`] makes them, and a
+/// first cell only after the previous label's (`label(c) = k -> before(c)`
+/// of label `k - 1`); for each label and digit, `y(c) <-> label(c) = k ∧
+/// cell = d` exactly once over the cells (a sequential counter), so each
+/// region holds every digit once and, the `side` regions sharing the
+/// `side²` cells, `side` cells. Every auxiliary variable is fixed by the
+/// digits and labels.
+pub(super) fn encode_chaos(side: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+    let count = side * side;
+    let cell = |i: usize| Cell::new(i / side, i % side);
+    let label = |i: usize| Cell::new(side + i / side, i % side);
+    let mut previous: Option<Vec<Option<Lit>>> = None;
+    for k in 1..=side as Digit {
+        let member: Vec<Lit> = (0..count).map(|i| spelling.is(label(i), k, out)).collect();
+        if let Some(before) = &previous {
+            for (i, &m) in member.iter().enumerate() {
+                match before[i] {
+                    Some(b) => out.add_clause(&[!m, b]),
+                    None => out.add_clause(&[!m]),
+                }
+            }
+        }
+        previous = Some(connect(&member, side, side, out));
+        for d in 1..=side as Digit {
+            let mut some = Vec::with_capacity(count);
+            let mut seen: Option<Lit> = None;
+            for (i, &m) in member.iter().enumerate() {
+                let holds = spelling.is(cell(i), d, out);
+                let y = out.new_var().positive();
+                out.add_clause(&[!y, m]);
+                out.add_clause(&[!y, holds]);
+                out.add_clause(&[y, !m, !holds]);
+                some.push(y);
+                // seen: some y so far; no y after one.
+                if let Some(s) = seen {
+                    out.add_clause(&[!s, !y]);
+                }
+                let now = out.new_var().positive();
+                out.add_clause(&[!y, now]);
+                let mut back = vec![!now, y];
+                if let Some(s) = seen {
+                    out.add_clause(&[!s, now]);
+                    back.push(s);
+                }
+                out.add_clause(&back);
+                seen = Some(now);
+            }
+            out.add_clause(&some);
+        }
     }
 }
 

@@ -81,6 +81,10 @@
 //! - `ConnectedValues`: reachability from the first member unrolled over
 //!   steps, every member reached, and a sequential counter for the size
 //!   (`connected.rs`); every auxiliary variable fixed by the digits.
+//! - `Chaos` (chaos construction): per label, its cells connected as
+//!   `ConnectedValues`'s, a label's first cell after the previous one's,
+//!   and per label and digit exactly one cell with both (`connected.rs`);
+//!   every auxiliary variable fixed by the digits and labels.
 //! - `Lex` (`a ≤lex rename(b)`): a defined variable `eq(k)` per position
 //!   after the first, true when the positions before `k` are equal (`eq(k)
 //!   -> eq(k-1)`, `eq(k) ∧ b = v -> a = rename(v)`, and `eq(k-1) ∧ a =
@@ -751,6 +755,7 @@ pub(super) fn encode_constraint(
         Constraint::ConnectedValues { side, digits, size } => {
             connected::encode_connected(*side, *digits, *size, n, differ, spelling, out)
         }
+        Constraint::Chaos { side } => connected::encode_chaos(*side, spelling, out),
         Constraint::AntiTaxicab { side } => {
             // A binary clause per pair of cells d apart, for d a digit.
             let cells: Vec<Cell> = itertools::iproduct!(0..*side, 0..*side).map(|(r, c)| Cell::new(r, c)).collect();

@@ -37,7 +37,7 @@ impl Directive<'_, '_, '_> {
             return Err(self.err(
                 head.pos,
                 format!(
-                    "unknown directive {}: expected size, box, givens, regions or a rule ({})",
+                    "unknown directive {}: expected size, box, givens, regions, chaos or a rule ({})",
                     quote(head.text),
                     rules::keywords()
                 ),

@@ -95,7 +95,15 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
         }
         None => return Err(p.error(first[0].pos, "expected a grid side after \"size\"")),
     };
-    let mut b = Builder { side, boxes: box_shape(side), box_pos: None, regions: None, givens: None, lines: Vec::new() };
+    let mut b = Builder {
+        side,
+        boxes: box_shape(side),
+        box_pos: None,
+        regions: None,
+        chaos: None,
+        givens: None,
+        lines: Vec::new(),
+    };
     // A layout directive given twice, or two that say different things
     // (`box` with `regions`), is an error at the second: never one
     // silently replacing the other.
@@ -110,7 +118,7 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
     let mut blocks = 0usize;
     while let Some((number, line)) = p.next_line() {
         let head = line[0];
-        if blocks > 0 && matches!(head.text, "size" | "box" | "givens" | "regions") {
+        if blocks > 0 && matches!(head.text, "size" | "box" | "givens" | "regions" | "chaos") {
             let why = format!(
                 "{} inside an either block: the layout and givens are the whole puzzle's (a given of an \
                  alternative is a line \"given r1c1 = 5\")",
@@ -156,6 +164,15 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
                     digits.extend(read_row(raw, row_number, side, name)?);
                 }
                 b.givens = Some((head.pos, digits));
+            }
+            "chaos" => {
+                once(&p, b.chaos, head, "chaos")?;
+                if let Some(extra) = line.get(1) {
+                    return Err(
+                        p.error(extra.pos, format!("expected nothing after \"chaos\", found {}", quote(extra.text)))
+                    );
+                }
+                b.chaos = Some(head.pos);
             }
             "regions" => {
                 once(&p, b.regions.as_ref().map(|r| r.0), head, "regions")?;
@@ -205,6 +222,8 @@ struct Builder<'a> {
     boxes: Option<(usize, usize)>,
     box_pos: Option<Pos>,
     regions: Option<(Pos, Vec<(char, Pos)>)>,
+    /// Where `chaos` stands: the regions are found with the digits.
+    chaos: Option<Pos>,
     givens: Option<(Pos, Vec<Option<Digit>>)>,
     lines: Vec<(usize, Vec<Word<'a>>)>,
 }
@@ -217,6 +236,25 @@ impl Builder<'_> {
             (Some((h, w)), None) => Puzzle::sudoku(h, w).map_err(model(Pos { line: 1, col: 1 }))?,
             (_, Some(_)) | (None, None) => Puzzle::latin(n).map_err(model(Pos { line: 1, col: 1 }))?,
         };
+        if let Some(at) = self.chaos {
+            // The genre has no boxes, a few puzzles keep them: which, is said.
+            if let Some((pos, _)) = &self.regions {
+                let why = format!("chaos with regions (line {}): the regions are the ones found; give one", pos.line);
+                return Err(p.error(at, why));
+            }
+            if self.box_pos.is_none() {
+                let why = "chaos: say \"box none\" (the regions replace the boxes, as usual) or \"box RxC\" (boxes \
+                           as well)";
+                return Err(p.error(at, why));
+            }
+            if let Some((number, line)) = self.lines.iter().find(|(_, l)| CHAOS_REGIONS.contains(&l[0].text)) {
+                let why = format!(
+                    "{} with chaos: it reads the boxes or regions, and the regions are the ones found; not read yet",
+                    quote(line[0].text)
+                );
+                return Err(p.error(Pos { line: *number, ..line[0].pos }, why));
+            }
+        }
         if self.regions.is_none() && self.boxes.is_none() && self.box_pos.is_none() {
             return Err(p.error(
                 Pos { line: 1, col: 1 },
@@ -253,9 +291,17 @@ impl Builder<'_> {
         let mut ctx = Context::new();
         add_lines(p, &self.lines, n, 0, &mut puzzle, &mut ctx)?;
         ctx.finish(&mut puzzle).map_err(|e| p.error(Pos { line: 1, col: 1 }, e.message))?;
-        Ok(puzzle)
+        match self.chaos {
+            Some(at) => puzzle.into_chaos().map_err(model(at)),
+            None => Ok(puzzle),
+        }
     }
 }
+
+/// The rules that read the boxes or regions (region-sum lines, box
+/// indexers, disjoint groups): refused with `chaos`, whose regions are
+/// unknown.
+const CHAOS_REGIONS: &[&str] = &["region-sum", "box-index", "disjoint"];
 
 /// A rule line: its number and words.
 type Line<'a> = (usize, Vec<Word<'a>>);

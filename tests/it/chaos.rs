@@ -1,0 +1,314 @@
+//! Chaos construction (ISS's `ChaosConstruction`, the native `chaos`): the
+//! regions are found with the digits, and a solution is a grid and its
+//! layout. Counts, candidates and unique solutions against a backtracker
+//! written here, which lays out the regions first (every partition of the
+//! grid into connected pieces, numbered by their first cells) and then
+//! fills the digits; blank 4x4 counts also against ISS's.
+
+use std::collections::HashSet;
+
+use satsudoku::formulate::iss::string;
+use satsudoku::parse::{parse, Format};
+
+use crate::common::{rng, satsudoku, Draw};
+
+/// A chaos construction as the backtracker sees it: an `n x n` grid,
+/// boxes of `h x w` cells if any, givens in reading order (0 for open).
+struct Chaos {
+    n: usize,
+    boxes: Option<(usize, usize)>,
+    givens: Vec<u8>,
+}
+
+/// A solution: the digits, then the region labels (from 1, numbered in
+/// the reading order of each region's first cell), in reading order.
+type Solution = (Vec<u8>, Vec<u8>);
+
+impl Chaos {
+    /// Every partition of the grid into `n` orthogonally connected pieces
+    /// of `n` cells, as labels: the first open cell starts the next piece,
+    /// grown from it over open cells in every way.
+    fn layouts(&self) -> Vec<Vec<u8>> {
+        let mut found = Vec::new();
+        self.lay(&mut vec![0; self.n * self.n], 1, &mut found);
+        found
+    }
+
+    fn lay(&self, labels: &mut Vec<u8>, next: u8, found: &mut Vec<Vec<u8>>) {
+        let Some(first) = labels.iter().position(|&l| l == 0) else {
+            found.push(labels.clone());
+            return;
+        };
+        for piece in self.pieces(first, labels) {
+            for &i in &piece {
+                labels[i] = next;
+            }
+            self.lay(labels, next + 1, found);
+            for &i in &piece {
+                labels[i] = 0;
+            }
+        }
+    }
+
+    /// The connected sets of `n` open cells that hold `first`.
+    fn pieces(&self, first: usize, labels: &[u8]) -> Vec<Vec<usize>> {
+        let n = self.n;
+        let neighbours = |i: usize| {
+            let (r, c) = (i / n, i % n);
+            let mut out = Vec::new();
+            if r > 0 {
+                out.push(i - n);
+            }
+            if r + 1 < n {
+                out.push(i + n);
+            }
+            if c > 0 {
+                out.push(i - 1);
+            }
+            if c + 1 < n {
+                out.push(i + 1);
+            }
+            out
+        };
+        let mut seen: HashSet<Vec<usize>> = HashSet::new();
+        let mut layer = vec![vec![first]];
+        for _ in 1..n {
+            let mut grown = Vec::new();
+            for set in &layer {
+                for &i in set {
+                    for j in neighbours(i) {
+                        if labels[j] == 0 && !set.contains(&j) {
+                            let mut bigger = set.clone();
+                            bigger.push(j);
+                            bigger.sort_unstable();
+                            if seen.insert(bigger.clone()) {
+                                grown.push(bigger);
+                            }
+                        }
+                    }
+                }
+            }
+            layer = grown;
+        }
+        layer
+    }
+
+    /// The fillings of one layout: digits cell by cell in reading order,
+    /// different in each row, column, region and box.
+    fn fill(&self, labels: &[u8], at: usize, grid: &mut Vec<u8>, found: &mut Vec<Solution>) {
+        let n = self.n;
+        if at == n * n {
+            found.push((grid.clone(), labels.to_vec()));
+            return;
+        }
+        let (r, c) = (at / n, at % n);
+        for d in 1..=n as u8 {
+            if self.givens[at] != 0 && self.givens[at] != d {
+                continue;
+            }
+            let clash = (0..at).any(|j| {
+                let (r2, c2) = (j / n, j % n);
+                let same_box = self.boxes.is_some_and(|(h, w)| r2 / h == r / h && c2 / w == c / w);
+                grid[j] == d && (r2 == r || c2 == c || labels[j] == labels[at] || same_box)
+            });
+            if !clash {
+                grid[at] = d;
+                self.fill(labels, at + 1, grid, found);
+                grid[at] = 0;
+            }
+        }
+    }
+
+    /// Every solution: each layout's fillings.
+    fn solutions(&self) -> Vec<Solution> {
+        let mut found = Vec::new();
+        for labels in self.layouts() {
+            self.fill(&labels, 0, &mut vec![0; self.n * self.n], &mut found);
+        }
+        found
+    }
+
+    /// The native `puzzle` file.
+    fn native(&self) -> String {
+        let n = self.n;
+        let boxes = self.boxes.map_or("none".to_owned(), |(h, w)| format!("{h}x{w}"));
+        let mut text = format!("size {n}\nbox {boxes}\nchaos\ngivens\n");
+        for row in self.givens.chunks(n) {
+            text.extend(row.iter().map(|&d| if d == 0 { '.' } else { char::from(b'0' + d) }));
+            text.push('\n');
+        }
+        text
+    }
+
+    /// The ISS string: its boxes are ISS's unless `NoBoxes`.
+    fn iss(&self) -> String {
+        let n = self.n;
+        let mut text = format!(".Shape~{n}x{n}");
+        if self.boxes.is_none() {
+            text.push_str(".NoBoxes");
+        }
+        text.push_str(".ChaosConstruction");
+        for (at, &d) in self.givens.iter().enumerate().filter(|(_, &d)| d != 0) {
+            text.push_str(&format!(".~R{}C{}_{d}", at / n + 1, at % n + 1));
+        }
+        text
+    }
+}
+
+fn count(format: &str, text: &str) -> String {
+    let out = satsudoku().args(["count", "--format", format, "-"]).write_stdin(text.to_owned()).output().unwrap();
+    assert!(out.status.success(), "{text}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+/// Blank 4x4 chaos constructions, without boxes and with 2x2 boxes: the
+/// backtracker's count, which ISS's counts (`node run_iss.mjs --iss
+/// '.Shape~4x4.NoBoxes.ChaosConstruction' --limit 0`, and without
+/// `.NoBoxes`) match; from the native format and from ISS's.
+#[test]
+fn blank_chaos_constructions_count_each_grid_and_layout_once() {
+    for (boxes, iss) in [(None, 13872), (Some((2, 2)), 8688)] {
+        let chaos = Chaos { n: 4, boxes, givens: vec![0; 16] };
+        let expected = chaos.solutions().len();
+        assert_eq!(expected, iss, "the backtracker against ISS");
+        assert_eq!(count("puzzle", &chaos.native()), format!("solutions({expected})."));
+        assert_eq!(count("iss", &chaos.iss()), format!("solutions({expected})."));
+    }
+}
+
+/// Random 5x5 chaos constructions with givens (some of which clash: a
+/// count of 0 is checked too), counted as the backtracker counts them.
+#[test]
+fn chaos_constructions_with_givens_count_as_a_backtracker() {
+    let mut rng = rng(2026);
+    let layouts = Chaos { n: 5, boxes: None, givens: vec![0; 25] }.layouts();
+    for round in 0..8 {
+        let mut chaos = Chaos { n: 5, boxes: None, givens: vec![0; 25] };
+        for _ in 0..5 + round % 3 {
+            chaos.givens[rng.below(25)] = 1 + rng.below(5) as u8;
+        }
+        let mut expected = 0;
+        for labels in &layouts {
+            let mut found = Vec::new();
+            chaos.fill(labels, 0, &mut vec![0; 25], &mut found);
+            expected += found.len();
+        }
+        let (format, text) = if round % 2 == 0 { ("puzzle", chaos.native()) } else { ("iss", chaos.iss()) };
+        let out = satsudoku().args(["count", "--format", format, "-"]).write_stdin(text.clone()).output().unwrap();
+        if expected == 0 && out.status.code() == Some(2) {
+            continue; // givens that clash in a row or column, refused as such
+        }
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("solutions({expected})."), "{text}");
+    }
+}
+
+/// What the commands print of a 5x5 chaos construction's solutions,
+/// against the backtracker's: `count --print` every (grid, layout) of a
+/// full grid (no grid of 5x5 has one layout only: 28 to 118 fit each of
+/// those tried, so none is unique without clues on the regions), its
+/// labels numbered as the backtracker numbers them; `unique` two of them;
+/// and `candidates` every digit and label some solution has, with givens.
+#[test]
+fn commands_show_the_digits_and_the_regions() {
+    let mut rng = rng(5);
+    let layouts = Chaos { n: 5, boxes: None, givens: vec![0; 25] }.layouts();
+    let solutions = |givens: &[u8]| {
+        let chaos = Chaos { n: 5, boxes: None, givens: givens.to_vec() };
+        let mut found = Vec::new();
+        for labels in &layouts {
+            chaos.fill(labels, 0, &mut vec![0; 25], &mut found);
+        }
+        found.sort();
+        found
+    };
+    let shown =
+        |(digits, labels): &Solution| -> String { digits.iter().chain(labels).map(|d| char::from(b'0' + d)).collect() };
+    // A filling of a random layout, all given.
+    let labels = &layouts[rng.below(layouts.len())];
+    let mut fillings = Vec::new();
+    Chaos { n: 5, boxes: None, givens: vec![0; 25] }.fill(labels, 0, &mut vec![0; 25], &mut fillings);
+    let (digits, _) = fillings[rng.below(fillings.len())].clone();
+    let all = solutions(&digits);
+    assert!(all.len() > 1);
+    let native = Chaos { n: 5, boxes: None, givens: digits.clone() }.native();
+    let out = satsudoku().args(["count", "--print", "--format", "puzzle", "-"]).write_stdin(native.clone()).output();
+    let printed = String::from_utf8_lossy(&out.unwrap().stdout).into_owned();
+    let mut grids: Vec<String> = printed
+        .split("% solution")
+        .skip(1)
+        .map(|block| {
+            let rows = block.lines().skip(1).filter(|l| !l.starts_with("solutions("));
+            rows.flat_map(|l| l.split_whitespace()).collect::<String>()
+        })
+        .collect();
+    grids.sort();
+    assert_eq!(grids, all.iter().map(shown).collect::<Vec<_>>(), "{printed}");
+    let out = satsudoku().args(["unique", "--format", "puzzle", "-"]).write_stdin(native).output().unwrap();
+    let line = String::from_utf8_lossy(&out.stdout).into_owned();
+    let words: Vec<&str> = line.trim_end().split('\t').collect();
+    assert_eq!(words[0], "multiple", "{line}");
+    assert!(words[1] != words[2] && [words[1], words[2]].iter().all(|w| grids.iter().any(|g| g == w)), "{line}");
+    // Some givens of the grid: every digit and label of some solution,
+    // and no other, in each cell.
+    let mut cells: Vec<usize> = (0..25).collect();
+    rng.shuffle(&mut cells);
+    let mut givens = vec![0; 25];
+    for &at in &cells[..9] {
+        givens[at] = digits[at];
+    }
+    let all = solutions(&givens);
+    let native = Chaos { n: 5, boxes: None, givens }.native();
+    let out = satsudoku().args(["candidates", "--format", "puzzle", "-"]).write_stdin(native.clone()).output();
+    // A given's digit is shown in brackets.
+    let shown: Vec<String> = String::from_utf8_lossy(&out.unwrap().stdout)
+        .split_whitespace()
+        .map(|w| w.trim_matches(['[', ']']).to_owned())
+        .collect();
+    assert_eq!(shown.len(), 50, "{shown:?}");
+    for (i, shown) in shown.iter().enumerate() {
+        let mut expected: Vec<u8> = all.iter().map(|(d, l)| if i < 25 { d[i] } else { l[i - 25] }).collect();
+        expected.sort_unstable();
+        expected.dedup();
+        let expected: String = expected.iter().map(|d| char::from(b'0' + d)).collect();
+        assert_eq!(*shown, expected, "cell {i} of {native}");
+    }
+}
+
+/// A chaos construction written as an ISS string reads back as the same
+/// puzzle, and what is not read with it is refused by name, with its
+/// position, exit status 2.
+#[test]
+fn chaos_round_trips_and_refuses_what_it_does_not_read() {
+    let text =
+        "size 6\nbox none\nchaos\nthermo r1c1 r1c2 r1c3\ngivens\n1.....\n......\n......\n......\n......\n.....6\n";
+    let puzzle = parse(text, "t", Some(Format::Puzzle)).unwrap();
+    assert!(puzzle.is_chaos());
+    let iss = string(&puzzle).unwrap();
+    assert!(iss.contains(".ChaosConstruction") && iss.contains(".NoBoxes"), "{iss}");
+    assert_eq!(parse(&iss, "t", Some(Format::Iss)).unwrap(), puzzle, "{iss}");
+    for (format, text, words) in [
+        ("iss", ".NoBoxes.ChaosConstruction.ChaosCount~R1C1~0~CC1~CC2", vec!["1:28:", "ChaosCount", "CC cells"]),
+        ("iss", ".NoBoxes.ChaosConstruction.Thermo~CC1~CC2", vec!["CC1", "outside the grid"]),
+        ("iss", ".ChaosConstruction.RegionSumLine~R1C1~R1C2", vec!["1:20:", "RegionSumLine", "regions"]),
+        ("iss", ".Shape~6x8.ChaosConstruction", vec!["ChaosConstruction on a 6x8 grid"]),
+        ("iss", ".Shape~6x6~7.NoBoxes.ChaosConstruction", vec!["6x6 grid of 7 values"]),
+        ("puzzle", "size 4\nchaos\n", vec!["2:1:", "box none"]),
+        ("puzzle", "size 4\nbox none\nchaos\nregion-sum r1c1 r1c2\n", vec!["4:1:", "region-sum"]),
+        ("puzzle", "size 4\nbox none\nchaos\nchaos\n", vec!["4:1:", "twice"]),
+    ] {
+        let out = satsudoku().args(["count", "--format", format, "-"]).write_stdin(text).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
+        for word in words {
+            assert!(stderr.contains(word), "{text}: {stderr}");
+        }
+    }
+    for command in [&["rate"][..], &["minimal"], &["generate"], &["fewest"], &["count", "--up-to-symmetry"]] {
+        let mut args = command.to_vec();
+        args.extend(["--format", "puzzle", "-"]);
+        let out = satsudoku().args(&args).write_stdin(text).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{command:?}: {stderr}");
+        assert!(stderr.contains("a chaos construction"), "{command:?}: {stderr}");
+    }
+}
