@@ -443,7 +443,7 @@ fn invariant(c: &Constraint, digits: &[Digit], generators: &[Vec<Digit>]) -> boo
         // Not looked into: taken as not invariant, which is never wrong.
         Constraint::AnyOf { .. } | Constraint::ConnectedValues { .. } => false,
         // Its labels are digits of the model, numbered in order.
-        Constraint::Chaos { .. } => false,
+        Constraint::Chaos { .. } | Constraint::RegionRuns { .. } => false,
         Constraint::Sum { .. }
         | Constraint::Consecutive { .. }
         | Constraint::Between { .. }

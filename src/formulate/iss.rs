@@ -47,6 +47,15 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
         // ISS's own chaos construction: its type after the grid's items.
         let mut items = string(&grid)?;
         items.push_str(".ChaosConstruction\n");
+        let n = grid.side();
+        for c in puzzle.constraints() {
+            if let Constraint::RegionRuns { control, arms, offset } = c {
+                // Every clue as a ChaosArrow (a count is one of arms of two).
+                let cc = |cell: &Cell| format!("CC{}", (cell.row - n) * n + cell.col + 1);
+                let arms = itertools::join(arms.iter().map(|arm| itertools::join(arm.iter().map(cc), "~")), "~-~");
+                items.push_str(&format!(".ChaosArrow~{}~{offset}~{arms}\n", cell_id(*control)));
+            }
+        }
         return Ok(items);
     }
     let (n, values) = (puzzle.side(), puzzle.digits());
@@ -311,7 +320,9 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
     }
     let value = |d: Digit| (i64::from(d) - shift).to_string();
     Ok(match constraint {
-        Constraint::Chaos { .. } => return Err(refuse("a chaos construction inside a rule")),
+        Constraint::Chaos { .. } | Constraint::RegionRuns { .. } => {
+            return Err(refuse("a chaos construction inside a rule"))
+        }
         Constraint::Digits { cell, allowed } => {
             let values: Vec<String> =
                 (1..=values as Digit).filter(|d| allowed >> (d - 1) & 1 == 1).map(value).collect();

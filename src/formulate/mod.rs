@@ -229,6 +229,7 @@ fn constraint_name(constraint: &Constraint) -> &'static str {
         Constraint::Doppelganger { .. } => "doppelgangers (ISS's Doppelganger)",
         Constraint::AnyOf { .. } => "alternatives of rules (ISS's Or)",
         Constraint::Chaos { .. } => "chaos construction (ISS's ChaosConstruction)",
+        Constraint::RegionRuns { .. } => "region runs (ISS's ChaosArrow and ChaosCount)",
         _ => "this constraint",
     }
 }

@@ -149,6 +149,13 @@ pub enum Constraint {
     /// connected cells of different digits, and the labels are numbered
     /// from 1 in the reading order of their regions' first cells.
     Chaos { side: usize },
+    /// A chaos construction's region runs (ISS's `ChaosArrow` and
+    /// `ChaosCount`, [`super::Puzzle::add_region_runs`]): along each arm
+    /// of region label cells, all starting at the same cell, the run of
+    /// cells in the start's region (up to the first cell in another); the
+    /// control's digit plus `offset` is the start plus every arm's run
+    /// after it.
+    RegionRuns { control: Cell, arms: Vec<Vec<Cell>>, offset: u8 },
     /// At least one of the alternatives holds, each a set of rules that
     /// all hold (ISS's `Or`, whose branches may be `And`s; the native
     /// `either` block). Several may hold at once: the puzzle's solutions
@@ -304,6 +311,9 @@ impl Constraint {
                 itertools::iproduct!(0..*side, 0..*side).map(|(r, c)| Cell::new(r, c)).collect()
             }
             Constraint::Machine { segments, .. } => segments.iter().flatten().copied().unique().collect(),
+            Constraint::RegionRuns { control, arms, .. } => {
+                std::iter::once(*control).chain(arms.iter().flatten().copied()).unique().collect()
+            }
             Constraint::Chaos { side } => {
                 itertools::iproduct!(0..2 * side, 0..*side).map(|(r, c)| Cell::new(r, c)).collect()
             }
@@ -383,6 +393,13 @@ impl Constraint {
                 reached == members.len() && size.is_none_or(|s| s == members.len())
             }
             Constraint::Chaos { side } => chaos_holds(*side, &digit_of),
+            Constraint::RegionRuns { control, arms, offset } => {
+                let runs: usize = arms
+                    .iter()
+                    .map(|arm| arm[1..].iter().take_while(|&&c| digit_of(c) == digit_of(arm[0])).count())
+                    .sum();
+                usize::from(digit_of(*control)) + usize::from(*offset) == 1 + runs
+            }
             Constraint::Machine { token, segments, n, .. } => {
                 let digits: Vec<Vec<Digit>> =
                     segments.iter().map(|s| s.iter().map(|&c| digit_of(c)).collect()).collect();
@@ -730,6 +747,10 @@ impl fmt::Display for Constraint {
             }
             Constraint::Doppelganger { .. } => write!(f, "doppelgangers"),
             Constraint::Chaos { .. } => write!(f, "chaos construction"),
+            Constraint::RegionRuns { control, arms, offset } => {
+                let arms = itertools::join(arms.iter().map(|a| cells(a)), " / ");
+                write!(f, "{control} + {offset} counts the region runs along {arms}")
+            }
             Constraint::ConnectedValues { digits, size, .. } => {
                 let listed = (1..=64).filter(|d| digits >> (d - 1) & 1 == 1);
                 write!(f, "connected values {}", itertools::join(listed, " "))?;

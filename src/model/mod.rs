@@ -18,6 +18,8 @@ pub use relation::{Predicate, Relation};
 
 use std::fmt;
 
+use itertools::Itertools;
+
 /// A digit, `1..=side`. `0` never appears in a [`Grid`] or a given.
 pub type Digit = u8;
 
@@ -589,9 +591,10 @@ impl Puzzle {
         Ok(Puzzle { side, givens, constraints, chaos: true, ..self })
     }
 
-    /// The `n x n` puzzle of a chaos construction, without its regions:
-    /// what [`Puzzle::into_chaos`] was given (the writers of formats that
-    /// say "chaos construction" in a word write it and this).
+    /// The `n x n` puzzle of a chaos construction, without its regions
+    /// and their runs: what [`Puzzle::into_chaos`] was given (the writers
+    /// of formats that say "chaos construction" in a word write it, this,
+    /// and the runs).
     pub fn chaos_grid(&self) -> Option<Puzzle> {
         if !self.chaos {
             return None;
@@ -605,13 +608,31 @@ impl Puzzle {
             .constraints
             .iter()
             .filter(|c| match c {
-                Constraint::Chaos { .. } => false,
+                Constraint::Chaos { .. } | Constraint::RegionRuns { .. } => false,
                 Constraint::Digits { cell, .. } => self.in_grid(*cell),
                 _ => true,
             })
             .cloned()
             .collect();
         Some(Puzzle { side: n, givens, constraints, chaos: false, ..self.clone() })
+    }
+
+    /// Adds a chaos construction's region runs ([`Constraint::RegionRuns`]):
+    /// the control is a cell of the grid, each arm a path of label cells
+    /// ([`Puzzle::label_cell`]), none repeated, all from the same one.
+    pub fn add_region_runs(&mut self, control: Cell, arms: Vec<Vec<Cell>>, offset: u8) -> Result<(), ModelError> {
+        let n = self.side / 2;
+        let label = |c: &Cell| self.chaos && (n..2 * n).contains(&c.row) && c.col < n;
+        let start = arms.first().and_then(|a| a.first()).copied();
+        let fits = |arm: &Vec<Cell>| arm.first() == start.as_ref() && arm.iter().all(label) && arm.iter().all_unique();
+        if !self.in_grid(control) || start.is_none() || !arms.iter().all(fits) || offset > 1 {
+            return Err(ModelError::Constraint(format!(
+                "region runs from {control}: arms of region cells from one start, on a chaos construction, and an \
+                 offset of 0 or 1"
+            )));
+        }
+        self.constraints.push(Constraint::RegionRuns { control, arms, offset });
+        Ok(())
     }
 
     /// The region label cell of a chaos construction's cell `(r, c)`.

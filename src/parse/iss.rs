@@ -29,8 +29,8 @@ pub enum Reading {
     Refused(&'static str),
 }
 
-const CHAOS: &str =
-    "a clue on a chaos construction's region cells (ISS's CC cells): not in satsudoku's model yet (ChaosConstruction is)";
+const CHAOS: &str = "a chaos construction's region cell (ISS's CC cells) in a rule other than ChaosArrow and \
+                     ChaosCount: not read yet";
 const RANGE: &str =
     "a value range other than 1..V or 0..V-1 with V at least the (longer) side; not in satsudoku's model yet";
 
@@ -221,8 +221,8 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("Regex", Reading::Read("the line's digits match the pattern as a whole (ISS's grammar; its automaton unrolled over the line, domain consistent; refused past 200,000 edges, as state machines are)")),
     ("NFA", Reading::Read("the state machine ISS serialises (its `NFASerializer`), over the cells in order, the symbol past the digits between segments; unrolled as an automaton, domain consistent")),
     ("ChaosConstruction", Reading::Read("`chaos`: the grid is divided into as many regions as its side, of that many orthogonally connected cells each holding every digit once, found with the digits (the boxes stay unless `NoBoxes`, as in ISS); a solution is a grid and its layout, each counted once (ISS's canonical labels); on a square grid of as many values as its side, without the types that read regions (docs/rules.md, Chaos construction)")),
-    ("ChaosArrow", Reading::Refused(CHAOS)),
-    ("ChaosCount", Reading::Refused(CHAOS)),
+    ("ChaosArrow", Reading::Read("region runs: the control cell's value plus the offset (0, or 1 to leave the start out) is the start plus, along each arm of CC cells from the same start, the run of cells in the start's region up to the first cell in another; with the control cell alone, its four arms to the grid's edges (ISS's handler and `expandedArms`); with ChaosConstruction only, on values from 1")),
+    ("ChaosCount", Reading::Read("region runs of one step: the control cell's value plus the offset is how many of the CC cells, the first included, are in the first's region; with the control cell alone, its own and its eight neighbours' (ISS's `expandedRegionCells`)")),
     ("RegionSize", Reading::Read("the size of the boxes (ISS's shape for it) and jigsaw pieces, from the side to the number of values")),
     ("RegionSameValues", Reading::Read("`same-values` over the largest of the rows, columns, boxes and jigsaw pieces, when they are smaller than the number of values (else nothing, as ISS)")),
     ("Var", Reading::Refused("cells outside the grid: not in satsudoku's model yet")),
@@ -948,9 +948,22 @@ impl Reader<'_> {
             self.jigsaw(&mut p, item, pieces_replace_boxes, size)?;
         }
         let p = self.finish(p, &tree, from_zero)?;
+        let clues = self.items.iter().filter(|i| matches!(i.kind.text.as_str(), "ChaosArrow" | "ChaosCount"));
         match chaos {
-            Some(item) => p.into_chaos().map_err(|e| self.err(item.kind.pos, e.to_string())),
-            None => Ok(p),
+            Some(item) => {
+                let mut p = p.into_chaos().map_err(|e| self.err(item.kind.pos, e.to_string()))?;
+                for clue in clues {
+                    self.region_runs(&mut p, clue, n)?;
+                }
+                Ok(p)
+            }
+            None => match clues.into_iter().next() {
+                Some(clue) => Err(self.err(
+                    clue.kind.pos,
+                    format!("ISS constraint {} needs ChaosConstruction (as in ISS)", clue.kind.text),
+                )),
+                None => Ok(p),
+            },
         }
     }
 
@@ -1211,12 +1224,85 @@ impl Reader<'_> {
                 && word.text.ends_with(|c: char| c.is_ascii_digit())
                 && word.text.starts_with(|c: char| c.is_ascii_uppercase()) =>
             {
-                let why = "a cell outside the grid (ISS's var cells, or a chaos construction's CC region cells): not \
-                           in satsudoku's model yet";
+                let why = match word.text.starts_with("CC") {
+                    true => CHAOS,
+                    false => "a cell outside the grid (ISS's var cells): not in satsudoku's model yet",
+                };
                 Err(self.err(word.pos, format!("{}: {why}", quote(&word.text))))
             }
             _ => Err(self.err(word.pos, format!("expected a cell such as R1C1, found {}", quote(&word.text)))),
         }
+    }
+
+    /// A `ChaosArrow` or `ChaosCount` on a chaos construction's model
+    /// ([`Puzzle::add_region_runs`]): the control, the offset, and the CC
+    /// cells (`CC1` the region cell of `R1C1`, in reading order), as arms
+    /// split at `-` or, for a count, one arm of two cells per counted cell.
+    fn region_runs(&self, p: &mut Puzzle, item: &Item, n: usize) -> Result<(), ParseError> {
+        let at = item.kind.pos;
+        let Some(first) = item.args.first() else {
+            return Err(self.err(at, format!("{} needs a control cell", item.kind.text)));
+        };
+        let control = self.cell(first, n)?;
+        let offset = match item.args.get(1).map(|w| w.text.as_str()) {
+            None | Some("") | Some("0") => 0,
+            Some("1") => 1,
+            Some(_) => return Err(self.err(item.args[1].pos, "expected an offset of 0 or 1")),
+        };
+        let label = |r: usize, c: usize| p.label_cell(Cell::new(r, c));
+        let region_cell = |word: &Word| -> Result<Cell, ParseError> {
+            let k =
+                word.text.strip_prefix("CC").and_then(|k| k.parse::<usize>().ok()).filter(|k| (1..=n * n).contains(k));
+            match k {
+                Some(k) => Ok(label((k - 1) / n, (k - 1) % n)),
+                None => Err(self.err(
+                    word.pos,
+                    format!("expected a region cell CC1 to CC{} (as in ISS), found {}", n * n, quote(&word.text)),
+                )),
+            }
+        };
+        let listed = item.args.get(2..).unwrap_or_default();
+        let (r, c) = (control.row, control.col);
+        let arms: Vec<Vec<Cell>> = if item.kind.text == "ChaosArrow" {
+            if listed.is_empty() {
+                // Left, right, up and down to the edges (ISS's expandedArms).
+                vec![
+                    (0..=c).rev().map(|j| label(r, j)).collect(),
+                    (c..n).map(|j| label(r, j)).collect(),
+                    (0..=r).rev().map(|i| label(i, c)).collect(),
+                    (r..n).map(|i| label(i, c)).collect(),
+                ]
+            } else {
+                let mut arms = vec![Vec::new()];
+                for word in listed {
+                    match word.text.as_str() {
+                        "-" => arms.push(Vec::new()),
+                        _ => arms.last_mut().expect("an arm").push(region_cell(word)?),
+                    }
+                }
+                arms
+            }
+        } else {
+            let counted: Vec<Cell> = if listed.is_empty() {
+                // Its own region cell, then its neighbours' (ISS's
+                // expandedRegionCells).
+                let steps = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)];
+                steps
+                    .iter()
+                    .filter_map(|&(dr, dc)| {
+                        let (i, j) = (r.checked_add_signed(dr)?, c.checked_add_signed(dc)?);
+                        (i < n && j < n).then(|| label(i, j))
+                    })
+                    .collect()
+            } else {
+                listed.iter().map(region_cell).collect::<Result<_, _>>()?
+            };
+            match counted[..] {
+                [only] => vec![vec![only]],
+                _ => counted[1..].iter().map(|&cell| vec![counted[0], cell]).collect(),
+            }
+        };
+        p.add_region_runs(control, arms, offset).map_err(|e| self.err(at, e.to_string()))
     }
 
     fn cells(&self, words: &[Word], n: usize) -> Result<Vec<Cell>, ParseError> {
@@ -1262,8 +1348,10 @@ impl Reader<'_> {
                     self.given(p, word)?;
                 }
             }
+            // Chaos clues name the region cells: read once the model has
+            // them (`Reader::region_runs`).
             "Shape" | "NoBoxes" | "Jigsaw" | "RegionSize" | "RegionSameValues" | "SearchPriority"
-            | "ChaosConstruction" => {}
+            | "ChaosConstruction" | "ChaosArrow" | "ChaosCount" => {}
             "Thermo" | "Renban" | "Palindrome" | "Zipper" | "Between" | "RegionSumLine" | "DoubleArrow"
             | "Entropic" => {
                 let cells = line(&item.args)?;

@@ -287,8 +287,10 @@ fn chaos_round_trips_and_refuses_what_it_does_not_read() {
     assert!(iss.contains(".ChaosConstruction") && iss.contains(".NoBoxes"), "{iss}");
     assert_eq!(parse(&iss, "t", Some(Format::Iss)).unwrap(), puzzle, "{iss}");
     for (format, text, words) in [
-        ("iss", ".NoBoxes.ChaosConstruction.ChaosCount~R1C1~0~CC1~CC2", vec!["1:28:", "ChaosCount", "CC cells"]),
-        ("iss", ".NoBoxes.ChaosConstruction.Thermo~CC1~CC2", vec!["CC1", "outside the grid"]),
+        ("iss", ".NoBoxes.ChaosConstruction.Thermo~CC1~CC2", vec!["1:35:", "CC1", "region cell"]),
+        ("iss", ".NoBoxes.ChaosConstruction.ChaosCount~R1C1~0~CC1~CC82", vec!["1:50:", "CC1 to CC81"]),
+        ("iss", ".NoBoxes.ChaosConstruction.ChaosCount~R1C1~0~R1C2", vec!["1:46:", "R1C2", "region cell"]),
+        ("iss", ".NoBoxes.ChaosCount~R1C1~0~CC1~CC2", vec!["1:10:", "needs ChaosConstruction"]),
         ("iss", ".ChaosConstruction.RegionSumLine~R1C1~R1C2", vec!["1:20:", "RegionSumLine", "regions"]),
         ("iss", ".Shape~6x8.ChaosConstruction", vec!["ChaosConstruction on a 6x8 grid"]),
         ("iss", ".Shape~6x6~7.NoBoxes.ChaosConstruction", vec!["6x6 grid of 7 values"]),
@@ -311,4 +313,130 @@ fn chaos_round_trips_and_refuses_what_it_does_not_read() {
         assert_eq!(out.status.code(), Some(2), "{command:?}: {stderr}");
         assert!(stderr.contains("a chaos construction"), "{command:?}: {stderr}");
     }
+}
+
+/// A clue of ISS's on the region cells, as the backtracker reads it.
+enum Clue {
+    /// `ChaosArrow`: the control (a grid index), the offset, the arms (grid
+    /// indices of the region cells), or none for the four to the edges.
+    Arrow(usize, u8, Vec<Vec<usize>>),
+    /// `ChaosCount`: the control, the offset, the counted cells (the first
+    /// is the one they are compared with), or none for the 3x3 around it.
+    Count(usize, u8, Vec<usize>),
+}
+
+impl Clue {
+    /// The ISS item, `CC{k + 1}` for the region cell of grid index `k`.
+    fn iss(&self, n: usize) -> String {
+        let id = |k: usize| format!("R{}C{}", k / n + 1, k % n + 1);
+        let cc = |cells: &[usize]| cells.iter().map(|k| format!("~CC{}", k + 1)).collect::<String>();
+        match self {
+            Clue::Arrow(control, offset, arms) if arms.is_empty() => format!(".ChaosArrow~{}~{offset}", id(*control)),
+            Clue::Arrow(control, offset, arms) => {
+                let arms: Vec<String> = arms.iter().map(|a| cc(a)).collect();
+                format!(".ChaosArrow~{}~{offset}{}", id(*control), arms.join("~-"))
+            }
+            Clue::Count(control, offset, cells) => format!(".ChaosCount~{}~{offset}{}", id(*control), cc(cells)),
+        }
+    }
+
+    /// Whether a solution's digits and labels satisfy it.
+    fn holds(&self, n: usize, (digits, labels): &Solution) -> bool {
+        let steps = |from: usize, dr: isize, dc: isize| -> Vec<usize> {
+            let (mut r, mut c) = ((from / n) as isize, (from % n) as isize);
+            let mut cells = Vec::new();
+            while (0..n as isize).contains(&r) && (0..n as isize).contains(&c) {
+                cells.push(r as usize * n + c as usize);
+                (r, c) = (r + dr, c + dc);
+            }
+            cells
+        };
+        let (control, offset, total) = match self {
+            Clue::Arrow(control, offset, arms) => {
+                let arms = match arms.is_empty() {
+                    true => vec![
+                        steps(*control, 0, -1),
+                        steps(*control, 0, 1),
+                        steps(*control, -1, 0),
+                        steps(*control, 1, 0),
+                    ],
+                    false => arms.clone(),
+                };
+                // The start, then each arm's cells in its region, up to the
+                // first that is not.
+                let start = labels[arms[0][0]];
+                let runs: usize = arms.iter().map(|a| a[1..].iter().take_while(|&&k| labels[k] == start).count()).sum();
+                (*control, *offset, 1 + runs)
+            }
+            Clue::Count(control, offset, cells) => {
+                let cells = match cells.is_empty() {
+                    true => {
+                        let (r, c) = ((control / n) as isize, (control % n) as isize);
+                        let mut around = vec![*control];
+                        for (dr, dc) in [(-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)] {
+                            let (i, j) = (r + dr, c + dc);
+                            if (0..n as isize).contains(&i) && (0..n as isize).contains(&j) {
+                                around.push(i as usize * n + j as usize);
+                            }
+                        }
+                        around
+                    }
+                    false => cells.clone(),
+                };
+                (*control, *offset, cells.iter().filter(|&&k| labels[k] == labels[cells[0]]).count())
+            }
+        };
+        usize::from(digits[control]) + usize::from(offset) == total
+    }
+}
+
+/// Random ISS region clues (`ChaosArrow`, `ChaosCount`: arms and counted
+/// cells listed or left to ISS's defaults, offsets 0 and 1) on blank 4x4
+/// chaos constructions: counted as the backtracker's solutions that
+/// satisfy them, read from ISS's handlers' meaning.
+#[test]
+fn region_clues_count_as_a_backtracker() {
+    let mut rng = rng(38);
+    let n = 4;
+    let all = Chaos { n, boxes: None, givens: vec![0; n * n] }.solutions();
+    let mut nonzero = 0;
+    for round in 0..24 {
+        let mut clues = Vec::new();
+        for _ in 0..1 + round % 3 {
+            let control = rng.below(n * n);
+            let offset = rng.below(2) as u8;
+            let start = rng.below(n * n);
+            let path = |rng: &mut crate::common::Rng, from: usize| {
+                // A straight arm from `from`, to the edge or shorter.
+                let (dr, dc) = [(0, 1), (1, 0), (0, -1), (-1, 0)][rng.below(4)];
+                let (mut r, mut c) = ((from / n) as isize, (from % n) as isize);
+                let mut cells = Vec::new();
+                while (0..n as isize).contains(&r) && (0..n as isize).contains(&c) && cells.len() < 1 + rng.below(4) {
+                    cells.push(r as usize * n + c as usize);
+                    (r, c) = (r + dr, c + dc);
+                }
+                cells
+            };
+            clues.push(match round % 4 {
+                0 => Clue::Arrow(control, offset, Vec::new()),
+                1 => Clue::Arrow(control, offset, (0..1 + rng.below(3)).map(|_| path(&mut rng, start)).collect()),
+                2 => Clue::Count(control, offset, Vec::new()),
+                _ => {
+                    let mut cells: Vec<usize> = (0..n * n).collect();
+                    rng.shuffle(&mut cells);
+                    Clue::Count(control, offset, cells[..1 + rng.below(6)].to_vec())
+                }
+            });
+        }
+        let expected = all.iter().filter(|s| clues.iter().all(|c| c.holds(n, s))).count();
+        nonzero += usize::from(expected > 0);
+        let text =
+            format!(".Shape~4x4.NoBoxes.ChaosConstruction{}", clues.iter().map(|c| c.iss(n)).collect::<String>());
+        assert_eq!(count("iss", &text), format!("solutions({expected})."), "{text}");
+        // Written as ISS's string (every clue a ChaosArrow), read back the same.
+        let puzzle = parse(&text, "t", Some(Format::Iss)).unwrap();
+        let written = string(&puzzle).unwrap();
+        assert_eq!(parse(&written, "t", Some(Format::Iss)).unwrap(), puzzle, "{text}\n{written}");
+    }
+    assert!(nonzero >= 8, "{nonzero} of the puzzles have solutions");
 }

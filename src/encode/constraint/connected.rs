@@ -192,6 +192,103 @@ pub(super) fn encode_chaos(side: usize, spelling: &mut Spelling, out: &mut dyn C
     }
 }
 
+/// The clauses of region runs ([`crate::model::Constraint::RegionRuns`]):
+/// `eq(c)`, "label cell `c` holds the start's label", defined both ways
+/// (`eq -> (c = k <-> start = k)` for each label, `c = k ∧ start = k ->
+/// eq`); `same(a, j)`, "the arm's cells up to `j` are all in the start's
+/// region", `same(a, j - 1) ∧ eq`; and a sequential counter over the
+/// `same` literals, whose total plus 1 is the control's digit plus
+/// `offset`, both ways (digit to total, total to digit).
+pub(super) fn encode_region_runs(
+    control: Cell,
+    arms: &[Vec<Cell>],
+    offset: u8,
+    n: usize,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    let start = arms[0][0];
+    let mut same: Vec<Lit> = Vec::new();
+    for arm in arms {
+        let mut before: Option<Lit> = None;
+        for &cell in &arm[1..] {
+            let eq = out.new_var().positive();
+            for k in 1..=n as Digit {
+                let (a, b) = (spelling.is(cell, k, out), spelling.is(start, k, out));
+                out.add_clause(&[!eq, !a, b]);
+                out.add_clause(&[!eq, a, !b]);
+                out.add_clause(&[!a, !b, eq]);
+            }
+            let now = match before {
+                None => eq,
+                Some(prev) => {
+                    let now = out.new_var().positive();
+                    out.add_clause(&[!now, prev]);
+                    out.add_clause(&[!now, eq]);
+                    out.add_clause(&[!prev, !eq, now]);
+                    now
+                }
+            };
+            same.push(now);
+            before = Some(now);
+        }
+    }
+    // at_least[t - 1]: at least t of the same literals, t = 1..=m.
+    let m = same.len();
+    let mut at_least: Vec<Lit> = Vec::new();
+    for &lit in &same {
+        let mut next = Vec::with_capacity(at_least.len() + 1);
+        for t in 0..=at_least.len() {
+            // now(t + 1) = was(t + 1) or (was(t) and lit), was(0) true.
+            let now = out.new_var().positive();
+            let was = at_least.get(t).copied();
+            let below = if t == 0 { None } else { Some(at_least[t - 1]) };
+            if let Some(w) = was {
+                out.add_clause(&[!w, now]);
+            }
+            let mut gives = vec![!lit, now];
+            gives.extend(below.map(|b| !b));
+            out.add_clause(&gives);
+            let mut back = vec![!now, lit];
+            back.extend(was);
+            out.add_clause(&back);
+            if let Some(b) = below {
+                let mut back = vec![!now, b];
+                back.extend(was);
+                out.add_clause(&back);
+            }
+            next.push(now);
+        }
+        at_least = next;
+    }
+    // The total t of same literals: the control's digit is t + 1 - offset.
+    for t in 0..=m {
+        let mut exactly: Vec<Lit> = Vec::new();
+        if t >= 1 {
+            exactly.push(!at_least[t - 1]);
+        }
+        if t < m {
+            exactly.push(at_least[t]);
+        }
+        let digit = (t + 1).checked_sub(usize::from(offset)).filter(|d| (1..=n).contains(d));
+        match digit {
+            Some(d) => {
+                let is = spelling.is(control, d as Digit, out);
+                out.add_clause(&[exactly.clone(), vec![is]].concat());
+                for &e in &exactly {
+                    out.add_clause(&[!is, !e]);
+                }
+            }
+            None => out.add_clause(&exactly),
+        }
+    }
+    for d in 1..=n {
+        if usize::from(offset) + d - 1 > m {
+            out.add_clause(&spelling.not(control, d as Digit));
+        }
+    }
+}
+
 /// Exactly `k` of `lits`: a sequential counter, `count[j]` after each
 /// literal "at least `j + 1` of those so far" (`None` while it is false
 /// whatever they hold), defined both ways.

@@ -756,6 +756,9 @@ pub(super) fn encode_constraint(
             connected::encode_connected(*side, *digits, *size, n, differ, spelling, out)
         }
         Constraint::Chaos { side } => connected::encode_chaos(*side, spelling, out),
+        Constraint::RegionRuns { control, arms, offset } => {
+            connected::encode_region_runs(*control, arms, *offset, n, spelling, out)
+        }
         Constraint::AntiTaxicab { side } => {
             // A binary clause per pair of cells d apart, for d a digit.
             let cells: Vec<Cell> = itertools::iproduct!(0..*side, 0..*side).map(|(r, c)| Cell::new(r, c)).collect();
