@@ -282,8 +282,8 @@ mod tests {
     fn chaos_regions_are_checked_on_their_own() {
         let puzzle = Puzzle::latin(4).unwrap().into_chaos().unwrap();
         let checker = Checker::new(&puzzle);
-        let square = "1234341221434321";
-        let model = |labels: &str| {
+        // The square's rows under the labels, in the model of side 8.
+        let model = |square: &str, labels: &str| {
             let mut digits = vec![1; 64];
             for (i, (d, l)) in square.bytes().zip(labels.bytes()).enumerate() {
                 digits[(i / 4) * 8 + i % 4] = d - b'0';
@@ -291,29 +291,22 @@ mod tests {
             }
             Grid::new(8, digits).unwrap()
         };
-        assert!(checker.solves(&model("1111222233334444")));
+        let square = "1234341221434321";
+        assert!(checker.solves(&model(square, "1111222233334444")));
         // 2x2 boxes: 12/34 and 34/12 repeat no digit in a box.
-        assert!(checker.solves(&model("1122112233443344")));
+        assert!(checker.solves(&model(square, "1122112233443344")));
         for labels in [
             "2222111133334444", // label 2 first
             "1111333322224444", // label 3 before label 2
             "1212121234343434", // columns 1 and 3: repeats digits, and not connected
             "1111122223333444", // sizes 5 and 3
         ] {
-            assert!(!checker.solves(&model(labels)), "{labels}");
+            assert!(!checker.solves(&model(square, labels)), "{labels}");
         }
         // Labels in order, each of 4 different digits, label 4 (r2c4, r4c1,
         // r4c3, r4c4) not connected.
         let columns = "1234214334124321";
-        let square_model = |labels: &str| {
-            let mut digits = vec![1; 64];
-            for (i, (d, l)) in columns.bytes().zip(labels.bytes()).enumerate() {
-                digits[(i / 4) * 8 + i % 4] = d - b'0';
-                digits[(4 + i / 4) * 8 + i % 4] = l - b'0';
-            }
-            Grid::new(8, digits).unwrap()
-        };
-        assert!(checker.solves(&square_model("1111222233334444")));
-        assert!(!checker.solves(&square_model("1111223422334344")));
+        assert!(checker.solves(&model(columns, "1111222233334444")));
+        assert!(!checker.solves(&model(columns, "1111223422334344")));
     }
 }
