@@ -311,7 +311,7 @@ fn count_by_exclusion_groups(
             out.add_clause(&[vec![!y], xs].concat());
             holds.push(y);
         }
-        let at_least = at_least_of(&holds, out);
+        let at_least = at_least_of(&holds, holds.len(), out);
         if let Some(&more) = at_least.get(times) {
             out.add_clause(&[!more]);
         }

@@ -25,7 +25,8 @@
 use varisat::Lit;
 
 use super::grouped::Differ;
-use super::Spelling;
+use super::{at_least_of, Spelling};
+use crate::encode::amo::{AtMostOne, Sequential};
 use crate::encode::ClauseSink;
 use crate::model::{connected_members, orthogonal, Cell, Digit};
 
@@ -164,29 +165,20 @@ pub(super) fn encode_chaos(side: usize, spelling: &mut Spelling, out: &mut dyn C
         }
         previous = Some(connect(&member, side, side, out));
         for d in 1..=side as Digit {
-            let mut some = Vec::with_capacity(count);
-            let mut seen: Option<Lit> = None;
-            for (i, &m) in member.iter().enumerate() {
-                let holds = spelling.is(cell(i), d, out);
-                let y = out.new_var().positive();
-                out.add_clause(&[!y, m]);
-                out.add_clause(&[!y, holds]);
-                out.add_clause(&[y, !m, !holds]);
-                some.push(y);
-                // seen: some y so far; no y after one.
-                if let Some(s) = seen {
-                    out.add_clause(&[!s, !y]);
-                }
-                let now = out.new_var().positive();
-                out.add_clause(&[!y, now]);
-                let mut back = vec![!now, y];
-                if let Some(s) = seen {
-                    out.add_clause(&[!s, now]);
-                    back.push(s);
-                }
-                out.add_clause(&back);
-                seen = Some(now);
-            }
+            let some: Vec<Lit> = member
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| {
+                    let holds = spelling.is(cell(i), d, out);
+                    let y = out.new_var().positive();
+                    out.add_clause(&[!y, m]);
+                    out.add_clause(&[!y, holds]);
+                    out.add_clause(&[y, !m, !holds]);
+                    y
+                })
+                .collect();
+            // At most one (its auxiliaries fixed once one y holds).
+            Sequential.encode(&some, out);
             out.add_clause(&some);
         }
     }
@@ -235,32 +227,7 @@ pub(super) fn encode_region_runs(
     }
     // at_least[t - 1]: at least t of the same literals, t = 1..=m.
     let m = same.len();
-    let mut at_least: Vec<Lit> = Vec::new();
-    for &lit in &same {
-        let mut next = Vec::with_capacity(at_least.len() + 1);
-        for t in 0..=at_least.len() {
-            // now(t + 1) = was(t + 1) or (was(t) and lit), was(0) true.
-            let now = out.new_var().positive();
-            let was = at_least.get(t).copied();
-            let below = if t == 0 { None } else { Some(at_least[t - 1]) };
-            if let Some(w) = was {
-                out.add_clause(&[!w, now]);
-            }
-            let mut gives = vec![!lit, now];
-            gives.extend(below.map(|b| !b));
-            out.add_clause(&gives);
-            let mut back = vec![!now, lit];
-            back.extend(was);
-            out.add_clause(&back);
-            if let Some(b) = below {
-                let mut back = vec![!now, b];
-                back.extend(was);
-                out.add_clause(&back);
-            }
-            next.push(now);
-        }
-        at_least = next;
-    }
+    let at_least = at_least_of(&same, m, out);
     // The total t of same literals: the control's digit is t + 1 - offset.
     for t in 0..=m {
         let mut exactly: Vec<Lit> = Vec::new();
@@ -289,50 +256,18 @@ pub(super) fn encode_region_runs(
     }
 }
 
-/// Exactly `k` of `lits`: a sequential counter, `count[j]` after each
-/// literal "at least `j + 1` of those so far" (`None` while it is false
-/// whatever they hold), defined both ways.
+/// Exactly `k` of `lits`: a sequential counter ([`at_least_of`]) up to
+/// `k + 1`, the `k`th literal true and the `k + 1`th false.
 fn exactly(lits: &[Lit], k: usize, out: &mut dyn ClauseSink) {
     if k > lits.len() {
         out.add_clause(&[]);
         return;
     }
-    // Counts past k + 1 are not needed: k + 1 is already too many.
-    let mut count: Vec<Option<Lit>> = vec![None; k + 1];
-    for &lit in lits {
-        let mut next = Vec::with_capacity(k + 1);
-        for j in 0..=k {
-            // now = count[j] or (below and lit); below is true for j = 0.
-            let (was, below) = (count[j], if j == 0 { Some(None) } else { count[j - 1].map(Some) });
-            let Some(below) = below else {
-                // below is false: now = count[j].
-                next.push(was);
-                continue;
-            };
-            let now = out.new_var().positive();
-            let mut back = vec![!now];
-            back.extend(was);
-            if let Some(was) = was {
-                out.add_clause(&[!was, now]);
-            }
-            let mut gives = vec![!lit, now];
-            gives.extend(below.map(|b| !b));
-            out.add_clause(&gives);
-            if let Some(b) = below {
-                out.add_clause(&[back.clone(), vec![b]].concat());
-            }
-            out.add_clause(&[back, vec![lit]].concat());
-            next.push(Some(now));
-        }
-        count = next;
+    let at_least = at_least_of(lits, k + 1, out);
+    if k >= 1 {
+        out.add_clause(&[at_least[k - 1]]);
     }
-    // At least k, at most k.
-    match (k, count[k.saturating_sub(1)]) {
-        (0, _) => {}
-        (_, Some(at_least)) => out.add_clause(&[at_least]),
-        (_, None) => out.add_clause(&[]),
-    }
-    if let Some(too_many) = count[k] {
+    if let Some(&too_many) = at_least.get(k) {
         out.add_clause(&[!too_many]);
     }
 }

@@ -444,16 +444,17 @@ fn at_most_one(lits: &[Lit], out: &mut dyn ClauseSink) {
 /// propagation fixes every one once the digits are set.
 fn at_least_counts(cells: &[Cell], d: Digit, spelling: &mut Spelling, out: &mut dyn ClauseSink) -> Vec<Lit> {
     let lits: Vec<Lit> = cells.iter().map(|&cell| spelling.is(cell, d, out)).collect();
-    at_least_of(&lits, out)
+    at_least_of(&lits, lits.len(), out)
 }
 
-/// [`at_least_counts`] of any literals: the `k - 1`th true exactly when at
-/// least `k` of `lits` are.
-fn at_least_of(lits: &[Lit], out: &mut dyn ClauseSink) -> Vec<Lit> {
+/// [`at_least_counts`] of any literals, counting up to `most`: the `k -
+/// 1`th true exactly when at least `k` of `lits` are, for `k` up to
+/// `most` and the number of literals.
+fn at_least_of(lits: &[Lit], most: usize, out: &mut dyn ClauseSink) -> Vec<Lit> {
     let mut before: Vec<Lit> = Vec::new();
     for (j, &x) in lits.iter().enumerate() {
         let mut now = Vec::with_capacity(j + 1);
-        for k in 1..=j + 1 {
+        for k in 1..=(j + 1).min(most) {
             let s = out.new_var().positive();
             // At least k before, or at least k - 1 before (always, for
             // k = 1) and this cell.
