@@ -469,12 +469,7 @@ impl Puzzle {
     /// Fixes the digit of a cell.
     pub fn set_given(&mut self, cell: Cell, digit: Digit) -> Result<(), ModelError> {
         self.check_cell(cell)?;
-        let (side, digits) = (self.side(), self.digits());
-        if digit == 0 || usize::from(digit) > digits {
-            return Err(ModelError::DigitOutside { cell, digit, side: digits });
-        }
-        self.givens[cell.row * side + cell.col] = Some(digit);
-        Ok(())
+        self.fix(cell, digit)
     }
 
     /// Fixes the digit of any cell of the model, a chaos construction's
@@ -621,8 +616,7 @@ impl Puzzle {
     /// the control is a cell of the grid, each arm a path of label cells
     /// ([`Puzzle::label_cell`]), none repeated, all from the same one.
     pub fn add_region_runs(&mut self, control: Cell, arms: Vec<Vec<Cell>>, offset: u8) -> Result<(), ModelError> {
-        let n = self.side / 2;
-        let label = |c: &Cell| self.chaos && (n..2 * n).contains(&c.row) && c.col < n;
+        let label = |c: &Cell| self.labelled(*c).is_some();
         let start = arms.first().and_then(|a| a.first()).copied();
         let fits = |arm: &Vec<Cell>| arm.first() == start.as_ref() && arm.iter().all(label) && arm.iter().all_unique();
         if !self.in_grid(control) || start.is_none() || !arms.iter().all(fits) || offset > 1 {
@@ -638,6 +632,13 @@ impl Puzzle {
     /// The region label cell of a chaos construction's cell `(r, c)`.
     pub fn label_cell(&self, cell: Cell) -> Cell {
         Cell::new(self.side / 2 + cell.row, cell.col)
+    }
+
+    /// The cell of a chaos construction's grid whose region label `label`
+    /// holds ([`Puzzle::label_cell`]'s inverse), if it is a label cell.
+    fn labelled(&self, label: Cell) -> Option<Cell> {
+        let cell = Cell::new(label.row.checked_sub(self.side / 2)?, label.col);
+        (self.chaos && self.in_grid(cell)).then_some(cell)
     }
 
     /// Whether the grid is a rectangle of fewer rows than columns or the

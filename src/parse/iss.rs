@@ -887,7 +887,8 @@ impl Reader<'_> {
         let tree = self.tree()?;
         let (rows, cols, values, from_zero, raw) = self.side()?;
         self.shape.set(Some((rows, cols)));
-        if let Some(chaos) = self.items.iter().find(|i| i.kind.text == "ChaosConstruction") {
+        let chaos = self.items.iter().find(|i| i.kind.text == "ChaosConstruction");
+        if let Some(chaos) = chaos {
             if let Some(item) = self.items.iter().find(|i| CHAOS_REGIONS.contains(&i.kind.text.as_str())) {
                 let why = "with ChaosConstruction: it reads or lays out regions, and the regions are the ones found; \
                            not read yet";
@@ -924,7 +925,6 @@ impl Reader<'_> {
             _ => Puzzle::latin(n),
         }
         .map_err(|e| self.err(Pos { line: 1, col: 1 }, e.to_string()))?;
-        let chaos = self.items.iter().find(|i| i.kind.text == "ChaosConstruction");
         if !plain {
             // More values than the side, or regions of another size: the
             // boxes (ISS's of `size` cells) are regions.
