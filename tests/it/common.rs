@@ -541,18 +541,41 @@ pub fn connected(n: usize, g: &[u32], digits: &[u32], size: Option<usize>) -> bo
     let mut k = 0;
     while let Some(&c) = reached.get(k) {
         k += 1;
-        let (r, col) = (c / n, c % n);
-        let near = [
-            (r > 0).then(|| c - n),
-            (r + 1 < n).then_some(c + n),
-            (col > 0).then(|| c - 1),
-            (col + 1 < n).then_some(c + 1),
-        ];
-        for m in near.into_iter().flatten() {
+        for m in neighbours(n, c) {
             if digits.contains(&g[m]) && !reached.contains(&m) {
                 reached.push(m);
             }
         }
     }
     reached.len() == members.len() && size.is_none_or(|s| s == members.len())
+}
+
+/// Orthogonal neighbours of cell `i` (in reading order) on a side of `n`.
+pub fn neighbours(n: usize, i: usize) -> Vec<usize> {
+    let (r, c) = (i / n, i % n);
+    let mut out = Vec::new();
+    if r > 0 {
+        out.push(i - n);
+    }
+    if r + 1 < n {
+        out.push(i + n);
+    }
+    if c > 0 {
+        out.push(i - 1);
+    }
+    if c + 1 < n {
+        out.push(i + 1);
+    }
+    out
+}
+
+/// Runs the binary with `args` on `input` (its stdin) and asserts that it
+/// refuses it: exit status 2, every one of `words` in stderr.
+pub fn assert_refused(args: &[&str], input: &str, words: &[&str]) {
+    let out = satsudoku().args(args).write_stdin(input).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?} on {input:?}: {stderr}");
+    for word in words {
+        assert!(stderr.contains(word), "{args:?} on {input:?}: {word:?} not in {stderr}");
+    }
 }

@@ -7,8 +7,7 @@
 use predicates::str::contains;
 use serde_json::{json, Value};
 
-use crate::common::count_grids;
-use crate::common::satsudoku;
+use crate::common::{count_grids, neighbours, satsudoku};
 
 /// The count satsudoku prints for `text`.
 fn count(text: &str) -> u64 {
@@ -36,25 +35,6 @@ fn fpuzzles(n: usize, regions: Option<&dyn Fn(usize, usize) -> Value>, extra: Va
         puzzle[key] = value.clone();
     }
     puzzle.to_string()
-}
-
-/// Orthogonal neighbours of cell `i` on a side of `n`.
-fn neighbours(n: usize, i: usize) -> Vec<usize> {
-    let (r, c) = (i / n, i % n);
-    let mut out = Vec::new();
-    if r > 0 {
-        out.push(i - n);
-    }
-    if r + 1 < n {
-        out.push(i + n);
-    }
-    if c > 0 {
-        out.push(i - 1);
-    }
-    if c + 1 < n {
-        out.push(i + 1);
-    }
-    out
 }
 
 /// Two maximum cells side by side (a fortress wall): each is compared only

@@ -7,7 +7,7 @@ use satsudoku::formulate::iss::string;
 use satsudoku::parse::{parse, Format};
 use serde_json::Value;
 
-use crate::common::{rng, satsudoku, Draw};
+use crate::common::{assert_refused, rng, satsudoku, Draw};
 
 /// A rectangle as the backtracker sees it: `rows x cols` cells, digits
 /// `1..=values`, rows and columns all different, and each box of `h x w`
@@ -166,19 +166,10 @@ fn commands_print_the_rectangle_and_refuse_outside_it() {
         (".Shape~4x6.Thermo~R4C1~R5C1", vec!["1:24:", "outside the 4x6 grid"]),
         (".Shape~4x6.AntiKnight", vec!["1:12:", "AntiKnight", "rectangular grid"]),
     ] {
-        let out = satsudoku().args(["count", "--format", "iss", "-"]).write_stdin(text).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{text}: {stderr}");
-        for word in words {
-            assert!(stderr.contains(word), "{text}: {stderr}");
-        }
+        assert_refused(&["count", "--format", "iss", "-"], text, &words);
     }
     for command in [&["rate"][..], &["minimal"], &["generate"], &["fewest"], &["count", "--up-to-symmetry"]] {
-        let mut args = command.to_vec();
-        args.extend(["--format", "iss", "-"]);
-        let out = satsudoku().args(&args).write_stdin(input).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{command:?}: {stderr}");
-        assert!(stderr.contains("a 4x6 grid") && stderr.contains("square grids only"), "{command:?}: {stderr}");
+        let args = [command, &["--format", "iss", "-"]].concat();
+        assert_refused(&args, input, &["a 4x6 grid", "square grids only"]);
     }
 }

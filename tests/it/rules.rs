@@ -236,13 +236,6 @@ fn a_state_machine_reads_natively_as_iss_reads_it() {
 /// Each rule line, on a 4x4, is refused (exit 2) with the message.
 fn refused(cases: &[(&str, &str)]) {
     for (bad, message) in cases {
-        let out = crate::common::satsudoku()
-            .args(["count", "--format", "puzzle", "-"])
-            .write_stdin(format!("size 4\n{bad}"))
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{bad}: {err}");
-        assert!(err.contains(message), "{bad}: {err}");
+        crate::common::assert_refused(&["count", "--format", "puzzle", "-"], &format!("size 4\n{bad}"), &[message]);
     }
 }

@@ -12,7 +12,7 @@ use satsudoku::encode::{encode, Encoding};
 use satsudoku::model::rules::{by_keyword, Args, Context};
 use satsudoku::model::Puzzle;
 
-use super::common::{count_grids, random_grid, rng, satsudoku, Draw};
+use super::common::{assert_refused, count_grids, random_grid, rng, satsudoku, Draw};
 
 /// Givens as a line: digits, `.` for 0.
 fn line_of(givens: &[u32]) -> String {
@@ -550,8 +550,6 @@ fn fewest_refuses_clearly() {
         (".".repeat(81), vec![], "7 million CPU hours"),
         ("size 6\n".to_owned(), vec!["--counts"], "at most 20 cells"),
     ] {
-        let out = satsudoku().arg("fewest").args(args).arg("-").write_stdin(input).output().unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&out.stderr).contains(says), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_refused(&[&["fewest"], &args[..], &["-"]].concat(), &input, &[says]);
     }
 }

@@ -365,13 +365,7 @@ impl Spec {
 
     /// Orthogonal neighbours of a cell.
     fn neighbours(&self, c: usize) -> Vec<usize> {
-        let (n, r, k) = (self.n as i64, (c / self.n) as i64, (c % self.n) as i64);
-        [(0, 1), (1, 0), (0, -1), (-1, 0)]
-            .iter()
-            .map(|&(dr, dk)| (r + dr, k + dk))
-            .filter(|&(r, k)| (0..n).contains(&r) && (0..n).contains(&k))
-            .map(|(r, k)| (r * n + k) as usize)
-            .collect()
+        crate::common::neighbours(self.n, c)
     }
 
     /// Whether cell `c` is a minimum (`minimum`) or a maximum cell.
