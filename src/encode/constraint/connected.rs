@@ -146,8 +146,12 @@ fn connect(member: &[Lit], side: usize, most: usize, out: &mut dyn ClauseSink) -
 /// of label `k - 1`); for each label and digit, `y(c) <-> label(c) = k ∧
 /// cell = d` exactly once over the cells (a sequential counter), so each
 /// region holds every digit once and, the `side` regions sharing the
-/// `side²` cells, `side` cells. Every auxiliary variable is fixed by the
-/// digits and labels.
+/// `side²` cells, `side` cells. That size is also said outright, an
+/// exactly-`side` counter over each label's cells: redundant, but unit
+/// propagation then sees a region that is full or cannot grow (ISS's
+/// examples "Cavernous Construction" and "Sunblock" went from 15 s and
+/// 7 s to about 1.5 s). Every auxiliary variable is fixed by the digits
+/// and labels.
 pub(super) fn encode_chaos(side: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
     let count = side * side;
     let cell = |i: usize| Cell::new(i / side, i % side);
@@ -164,6 +168,7 @@ pub(super) fn encode_chaos(side: usize, spelling: &mut Spelling, out: &mut dyn C
             }
         }
         previous = Some(connect(&member, side, side, out));
+        exactly(&member, side, out);
         for d in 1..=side as Digit {
             let some: Vec<Lit> = member
                 .iter()
