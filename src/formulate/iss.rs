@@ -48,12 +48,37 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
         let mut items = string(&grid)?;
         items.push_str(".ChaosConstruction\n");
         let n = grid.side();
+        let cc = |cell: &Cell| format!("CC{}", (cell.row - n) * n + cell.col + 1);
+        let ccs = |cells: &[Cell]| itertools::join(cells.iter().map(cc), "~");
+        let label = |cell: &Cell| !puzzle.in_grid(*cell);
+        // The rules on the labels, which the grid has not: region runs
+        // (every clue as a ChaosArrow, a count being one of arms of two),
+        // and the rules that ask only which labels are equal.
         for c in puzzle.constraints() {
-            if let Constraint::RegionRuns { control, arms, offset } = c {
-                // Every clue as a ChaosArrow (a count is one of arms of two).
-                let cc = |cell: &Cell| format!("CC{}", (cell.row - n) * n + cell.col + 1);
-                let arms = itertools::join(arms.iter().map(|arm| itertools::join(arm.iter().map(cc), "~")), "~-~");
-                items.push_str(&format!(".ChaosArrow~{}~{offset}~{arms}\n", cell_id(*control)));
+            match c {
+                Constraint::Chaos { .. } | Constraint::Digits { .. } => {}
+                Constraint::RegionRuns { control, arms, offset } => {
+                    let arms = itertools::join(arms.iter().map(|arm| ccs(arm)), "~-~");
+                    items.push_str(&format!(".ChaosArrow~{}~{offset}~{arms}\n", cell_id(*control)));
+                }
+                Constraint::SameValues { sets } if sets.iter().flatten().all(label) => {
+                    items.push_str(&format!(".SameValues~{}~{}\n", sets.len(), ccs(&sets.concat())));
+                }
+                Constraint::CountDistinct { control, cells, .. } if !label(control) && cells.iter().all(label) => {
+                    items.push_str(&format!(".CountDistinct~{}~{}\n", cell_id(*control), ccs(cells)));
+                }
+                c if c.cells().iter().any(label) => {
+                    return Err(refuse(format!("{c} on a chaos construction's region labels")));
+                }
+                _ => {}
+            }
+        }
+        for r in puzzle.relations().iter().filter(|r| label(&r.a) || label(&r.b)) {
+            match r.predicate {
+                Predicate::Equal if label(&r.a) && label(&r.b) => {
+                    items.push_str(&format!(".SameValues~2~{}\n", ccs(&[r.a, r.b])));
+                }
+                _ => return Err(refuse("a relation on a chaos construction's region labels other than equal")),
             }
         }
         return Ok(items);

@@ -126,6 +126,8 @@ pub enum ModelError {
         MAX_SIDE / 2
     )]
     Chaos { rows: usize, cols: usize, digits: usize },
+    #[error("cell {0} holds a chaos construction's region label: labels are found with the digits, never given")]
+    LabelGiven(Cell),
     #[error("a {rows} x {cols} grid: a rectangle needs two different sides of at least 1")]
     Shape { rows: usize, cols: usize },
     #[error("{0}")]
@@ -469,6 +471,9 @@ impl Puzzle {
     /// Fixes the digit of a cell.
     pub fn set_given(&mut self, cell: Cell, digit: Digit) -> Result<(), ModelError> {
         self.check_cell(cell)?;
+        if self.labelled(cell).is_some() {
+            return Err(ModelError::LabelGiven(cell));
+        }
         self.fix(cell, digit)
     }
 
@@ -528,12 +533,14 @@ impl Puzzle {
         Ok(())
     }
 
+    /// A cell of the grid, or a chaos construction's region label (which
+    /// rules may read: [`Puzzle::into_chaos`]), not padding.
     fn check_cell(&self, cell: Cell) -> Result<(), ModelError> {
         let side = self.side();
         if cell.row >= side || cell.col >= side {
             return Err(ModelError::CellOutside(cell, side));
         }
-        if !self.in_grid(cell) {
+        if !self.in_grid(cell) && self.labelled(cell).is_none() {
             let (rows, cols) = self.shape();
             return Err(ModelError::CellOutsideRectangle { cell, rows, cols });
         }
@@ -587,9 +594,9 @@ impl Puzzle {
     }
 
     /// The `n x n` puzzle of a chaos construction, without its regions
-    /// and their runs: what [`Puzzle::into_chaos`] was given (the writers
-    /// of formats that say "chaos construction" in a word write it, this,
-    /// and the runs).
+    /// and the rules on their labels: what [`Puzzle::into_chaos`] was
+    /// given (the writers of formats that say "chaos construction" in a
+    /// word write it, this, and the rules on the labels).
     pub fn chaos_grid(&self) -> Option<Puzzle> {
         if !self.chaos {
             return None;
@@ -599,17 +606,10 @@ impl Puzzle {
         for (cell, d) in self.givens() {
             givens[cell.row * n + cell.col] = Some(d);
         }
-        let constraints = self
-            .constraints
-            .iter()
-            .filter(|c| match c {
-                Constraint::Chaos { .. } | Constraint::RegionRuns { .. } => false,
-                Constraint::Digits { cell, .. } => self.in_grid(*cell),
-                _ => true,
-            })
-            .cloned()
-            .collect();
-        Some(Puzzle { side: n, givens, constraints, chaos: false, ..self.clone() })
+        let constraints =
+            self.constraints.iter().filter(|c| c.cells().iter().all(|&cell| self.in_grid(cell))).cloned().collect();
+        let relations = self.relations.iter().filter(|r| self.in_grid(r.a) && self.in_grid(r.b)).cloned().collect();
+        Some(Puzzle { side: n, givens, constraints, relations, chaos: false, ..self.clone() })
     }
 
     /// Adds a chaos construction's region runs ([`Constraint::RegionRuns`]):

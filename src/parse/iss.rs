@@ -29,8 +29,17 @@ pub enum Reading {
     Refused(&'static str),
 }
 
-const CHAOS: &str = "a chaos construction's region cell (ISS's CC cells) in a rule other than ChaosArrow and \
-                     ChaosCount: not read yet";
+const CHAOS: &str = "a chaos construction's region cell (ISS's CC cells) in a rule other than ChaosArrow, \
+                     ChaosCount, SameValues (on region cells only) and CountDistinct (counting region cells only), \
+                     or in an Or or And: not read yet";
+/// Whether `item` is a rule on a chaos construction's region cells that
+/// [`Reader::label_rule`] reads: a `SameValues` or `CountDistinct` naming
+/// a `CC` cell.
+fn on_labels(item: &Item) -> bool {
+    matches!(item.kind.text.as_str(), "SameValues" | "CountDistinct")
+        && item.args.iter().any(|w| w.text.starts_with("CC"))
+}
+
 const RANGE: &str =
     "a value range other than 1..V or 0..V-1 with V at least the (longer) side; not in satsudoku's model yet";
 
@@ -204,7 +213,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("AllDifferent", Reading::Read("`extra`")),
     ("Quad", Reading::Read("`quadruple`: the 2x2 from the cell holds the values (as often as listed)")),
     ("ContainAtLeast", Reading::Read("the cells hold the values, each at least as often as listed")),
-    ("SameValues", Reading::Read("`same-values`: the cells in order split into the sets, each holding the same values as often (one set a cell: all the cells hold one value)")),
+    ("SameValues", Reading::Read("`same-values`: the cells in order split into the sets, each holding the same values as often (one set a cell: all the cells hold one value); with ChaosConstruction, on CC cells only too: their regions (docs/rules.md, Chaos construction)")),
     ("Indexing", Reading::Read("`column-index` (C) or `row-index` (R)")),
     ("StrictKropki", Reading::Read("`negative white black`")),
     ("StrictXV", Reading::Read("`negative x v`")),
@@ -243,7 +252,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("ConnectedValues", Reading::Read("`connected-values` over the grid: the cells holding one of the values form one region, not empty, orthogonally connected, of the size if given; over a group of `Var` cells refused, as `Var` is")),
     ("EqualSum", Reading::Read("the segments (split at `-`) have equal sums, as region-sum lines do")),
     ("CountingCircles", Reading::Read("`counting-circles`")),
-    ("CountDistinct", Reading::Read("`count-distinct`: the control cell first")),
+    ("CountDistinct", Reading::Read("`count-distinct`: the control cell first; with ChaosConstruction, counting CC cells only too: how many regions they meet")),
     ("SumLine", Reading::Read("`sum-line`; a loop (`LOOP`): `sum-loop`")),
     ("Lunchbox", Reading::Read("`lunchbox`: different digits; the smallest and largest by value, the cells between them by the listed order")),
 ];
@@ -955,6 +964,9 @@ impl Reader<'_> {
                 for clue in clues {
                     self.region_runs(&mut p, clue, n)?;
                 }
+                for item in self.items.iter().filter(|i| on_labels(i)) {
+                    self.label_rule(&mut p, item, n)?;
+                }
                 Ok(p)
             }
             None => match clues.into_iter().next() {
@@ -1020,7 +1032,10 @@ impl Reader<'_> {
             }
         }
         let mut ctx = Context::new();
-        for node in tree {
+        // Rules on a chaos construction's labels are read once the model
+        // has them ([`Reader::label_rule`]).
+        let chaos = self.items.iter().any(|i| i.kind.text == "ChaosConstruction");
+        for node in tree.iter().filter(|node| !(chaos && matches!(node, Node::Item(i) if on_labels(i)))) {
             self.add_node(&mut p, &mut ctx, node)?;
         }
         let at = self.items.first().map_or(Pos { line: 1, col: 1 }, |i| i.kind.pos);
@@ -1250,17 +1265,7 @@ impl Reader<'_> {
             Some(_) => return Err(self.err(item.args[1].pos, "expected an offset of 0 or 1")),
         };
         let label = |r: usize, c: usize| p.label_cell(Cell::new(r, c));
-        let region_cell = |word: &Word| -> Result<Cell, ParseError> {
-            let k =
-                word.text.strip_prefix("CC").and_then(|k| k.parse::<usize>().ok()).filter(|k| (1..=n * n).contains(k));
-            match k {
-                Some(k) => Ok(label((k - 1) / n, (k - 1) % n)),
-                None => Err(self.err(
-                    word.pos,
-                    format!("expected a region cell CC1 to CC{} (as in ISS), found {}", n * n, quote(&word.text)),
-                )),
-            }
-        };
+        let region_cell = |word: &Word| self.region_cell(p, word, n);
         let listed = item.args.get(2..).unwrap_or_default();
         let (r, c) = (control.row, control.col);
         let arms: Vec<Vec<Cell>> = if item.kind.text == "ChaosArrow" {
@@ -1303,6 +1308,71 @@ impl Reader<'_> {
             }
         };
         p.add_region_runs(control, arms, offset).map_err(|e| self.err(at, e.to_string()))
+    }
+
+    /// A region cell `CCk` of a chaos construction's model of an `n x n`
+    /// grid: the label cell of the grid's `k`th cell in reading order.
+    fn region_cell(&self, p: &Puzzle, word: &Word, n: usize) -> Result<Cell, ParseError> {
+        let k = word.text.strip_prefix("CC").and_then(|k| k.parse::<usize>().ok()).filter(|k| (1..=n * n).contains(k));
+        match k {
+            Some(k) => Ok(p.label_cell(Cell::new((k - 1) / n, (k - 1) % n))),
+            None => Err(self.err(
+                word.pos,
+                format!("expected a region cell CC1 to CC{} (as in ISS), found {}", n * n, quote(&word.text)),
+            )),
+        }
+    }
+
+    /// A `SameValues` on region cells (the cells in the same region, or
+    /// the sets meeting the same regions as often) or a `CountDistinct`
+    /// counting them (how many regions they meet), on a chaos
+    /// construction's model: rules that ask only which labels are equal,
+    /// so that satsudoku's labels (numbered by the regions' first cells)
+    /// may stand for ISS's. A region cell with a grid cell in one such set
+    /// is refused: it would compare a label with a digit.
+    fn label_rule(&self, p: &mut Puzzle, item: &Item, n: usize) -> Result<(), ParseError> {
+        let at = item.kind.pos;
+        let mixed = |word: &Word| {
+            let why = format!(
+                "{} with region cells (CC) and grid cells such as {} in one set: not read",
+                item.kind.text,
+                quote(&word.text)
+            );
+            self.err(word.pos, why)
+        };
+        let labels = |words: &[Word]| -> Result<Vec<Cell>, ParseError> {
+            words
+                .iter()
+                .map(|w| if w.text.starts_with("CC") { self.region_cell(p, w, n) } else { Err(mixed(w)) })
+                .collect()
+        };
+        let mut ctx = Context::new();
+        if item.kind.text == "SameValues" {
+            let (sets, words) = self.number_first(item)?;
+            let cells = labels(words)?;
+            if sets < 1 || cells.is_empty() || cells.len() % sets as usize != 0 {
+                let why = format!("{} cells do not split into {sets} sets of one size", cells.len());
+                return Err(self.err(item.args[0].pos, why));
+            }
+            let size = cells.len() / sets as usize;
+            if size == 1 {
+                for pair in cells.windows(2) {
+                    self.relation(p, pair[0], pair[1], Predicate::Equal, at)?;
+                }
+            } else if sets >= 2 {
+                let parts = cells.chunks(size).map(<[Cell]>::to_vec).collect();
+                self.rule(p, &mut ctx, "same-values", Args { parts, ..Args::default() }, at)?;
+            }
+        } else {
+            let Some((first, rest)) = item.args.split_first().filter(|(_, rest)| !rest.is_empty()) else {
+                return Err(self.err(at, "CountDistinct needs at least 2 cells"));
+            };
+            let control = self.cell(first, n)?;
+            let mut cells = vec![control];
+            cells.extend(labels(rest)?);
+            self.rule(p, &mut ctx, "count-distinct", Args { cells, ..Args::default() }, at)?;
+        }
+        ctx.finish(p).map_err(|e| self.err(at, e.message))
     }
 
     fn cells(&self, words: &[Word], n: usize) -> Result<Vec<Cell>, ParseError> {

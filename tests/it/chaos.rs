@@ -274,6 +274,13 @@ fn chaos_round_trips_and_refuses_what_it_does_not_read() {
         ("iss", ".NoBoxes.ChaosConstruction.ChaosCount~R1C1~0~CC1~CC82", vec!["1:50:", "CC1 to CC81"]),
         ("iss", ".NoBoxes.ChaosConstruction.ChaosCount~R1C1~0~R1C2", vec!["1:46:", "R1C2", "region cell"]),
         ("iss", ".NoBoxes.ChaosCount~R1C1~0~CC1~CC2", vec!["1:10:", "needs ChaosConstruction"]),
+        (
+            "iss",
+            ".NoBoxes.ChaosConstruction.SameValues~2~CC1~R1C2",
+            vec!["1:45:", "R1C2", "region cells (CC) and grid cells"],
+        ),
+        ("iss", ".NoBoxes.ChaosConstruction.CountDistinct~CC1~CC2", vec!["1:42:", "CC1", "region cell"]),
+        ("iss", ".NoBoxes.SameValues~2~CC1~CC2", vec!["1:23:", "CC1", "region cell"]),
         ("iss", ".ChaosConstruction.RegionSumLine~R1C1~R1C2", vec!["1:20:", "RegionSumLine", "regions"]),
         ("iss", ".Shape~6x8.ChaosConstruction", vec!["ChaosConstruction on a 6x8 grid"]),
         ("iss", ".Shape~6x6~7.NoBoxes.ChaosConstruction", vec!["6x6 grid of 7 values"]),
@@ -297,6 +304,13 @@ enum Clue {
     /// `ChaosCount`: the control, the offset, the counted cells (the first
     /// is the one they are compared with), or none for the 3x3 around it.
     Count(usize, u8, Vec<usize>),
+    /// `SameValues` on region cells: the number of sets, the cells (split
+    /// in order into sets of one size, each meeting the same regions as
+    /// often).
+    Same(usize, Vec<usize>),
+    /// `CountDistinct` counting region cells: the control, the cells (how
+    /// many regions they meet).
+    Distinct(usize, Vec<usize>),
 }
 
 impl Clue {
@@ -311,6 +325,8 @@ impl Clue {
                 format!(".ChaosArrow~{}~{offset}{}", id(*control), arms.join("~-"))
             }
             Clue::Count(control, offset, cells) => format!(".ChaosCount~{}~{offset}{}", id(*control), cc(cells)),
+            Clue::Same(sets, cells) => format!(".SameValues~{sets}{}", cc(cells)),
+            Clue::Distinct(control, cells) => format!(".CountDistinct~{}{}", id(*control), cc(cells)),
         }
     }
 
@@ -326,6 +342,19 @@ impl Clue {
             cells
         };
         let (control, offset, total) = match self {
+            Clue::Same(sets, cells) => {
+                let sorted = |set: &[usize]| {
+                    let mut of: Vec<u8> = set.iter().map(|&k| labels[k]).collect();
+                    of.sort_unstable();
+                    of
+                };
+                let size = cells.len() / sets;
+                return cells.chunks(size).all(|set| sorted(set) == sorted(&cells[..size]));
+            }
+            Clue::Distinct(control, cells) => {
+                let met: HashSet<u8> = cells.iter().map(|&k| labels[k]).collect();
+                return usize::from(digits[*control]) == met.len();
+            }
             Clue::Arrow(control, offset, arms) => {
                 let arms = match arms.is_empty() {
                     true => vec![
@@ -365,16 +394,17 @@ impl Clue {
 }
 
 /// Random ISS region clues (`ChaosArrow`, `ChaosCount`: arms and counted
-/// cells listed or left to ISS's defaults, offsets 0 and 1) on blank 4x4
-/// chaos constructions: counted as the backtracker's solutions that
-/// satisfy them, read from ISS's handlers' meaning.
+/// cells listed or left to ISS's defaults, offsets 0 and 1; `SameValues`
+/// and `CountDistinct` on region cells) on blank 4x4 chaos constructions:
+/// counted as the backtracker's solutions that satisfy them, read from
+/// ISS's handlers' meaning, and written back as ISS strings the same.
 #[test]
 fn region_clues_count_as_a_backtracker() {
     let mut rng = rng(38);
     let n = 4;
     let all = Chaos { n, boxes: None, givens: vec![0; n * n] }.solutions();
     let mut nonzero = 0;
-    for round in 0..24 {
+    for round in 0..36 {
         let mut clues = Vec::new();
         for _ in 0..1 + round % 3 {
             let control = rng.below(n * n);
@@ -391,15 +421,18 @@ fn region_clues_count_as_a_backtracker() {
                 }
                 cells
             };
-            clues.push(match round % 4 {
+            let mut cells: Vec<usize> = (0..n * n).collect();
+            rng.shuffle(&mut cells);
+            clues.push(match round % 6 {
                 0 => Clue::Arrow(control, offset, Vec::new()),
                 1 => Clue::Arrow(control, offset, (0..1 + rng.below(3)).map(|_| path(&mut rng, start)).collect()),
                 2 => Clue::Count(control, offset, Vec::new()),
-                _ => {
-                    let mut cells: Vec<usize> = (0..n * n).collect();
-                    rng.shuffle(&mut cells);
-                    Clue::Count(control, offset, cells[..1 + rng.below(6)].to_vec())
+                3 => Clue::Count(control, offset, cells[..1 + rng.below(6)].to_vec()),
+                4 => {
+                    let (sets, size) = (2 + rng.below(2), 1 + rng.below(2));
+                    Clue::Same(sets, cells[..sets * size].to_vec())
                 }
+                _ => Clue::Distinct(control, cells[..1 + rng.below(8)].to_vec()),
             });
         }
         let expected = all.iter().filter(|s| clues.iter().all(|c| c.holds(n, s))).count();
@@ -407,10 +440,10 @@ fn region_clues_count_as_a_backtracker() {
         let text =
             format!(".Shape~4x4.NoBoxes.ChaosConstruction{}", clues.iter().map(|c| c.iss(n)).collect::<String>());
         assert_eq!(count("iss", &text), format!("solutions({expected})."), "{text}");
-        // Written as ISS's string (every clue a ChaosArrow), read back the same.
+        // Written as ISS's string (every region run a ChaosArrow), read back the same.
         let puzzle = parse(&text, "t", Some(Format::Iss)).unwrap();
         let written = string(&puzzle).unwrap();
         assert_eq!(parse(&written, "t", Some(Format::Iss)).unwrap(), puzzle, "{text}\n{written}");
     }
-    assert!(nonzero >= 8, "{nonzero} of the puzzles have solutions");
+    assert!(nonzero >= 12, "{nonzero} of the puzzles have solutions");
 }
