@@ -1349,20 +1349,7 @@ impl Reader<'_> {
         let mut ctx = Context::new();
         if item.kind.text == "SameValues" {
             let (sets, words) = self.number_first(item)?;
-            let cells = labels(words)?;
-            if sets < 1 || cells.is_empty() || cells.len() % sets as usize != 0 {
-                let why = format!("{} cells do not split into {sets} sets of one size", cells.len());
-                return Err(self.err(item.args[0].pos, why));
-            }
-            let size = cells.len() / sets as usize;
-            if size == 1 {
-                for pair in cells.windows(2) {
-                    self.relation(p, pair[0], pair[1], Predicate::Equal, at)?;
-                }
-            } else if sets >= 2 {
-                let parts = cells.chunks(size).map(<[Cell]>::to_vec).collect();
-                self.rule(p, &mut ctx, "same-values", Args { parts, ..Args::default() }, at)?;
-            }
+            self.same_values(p, &mut ctx, item, sets, labels(words)?)?;
         } else {
             let Some((first, rest)) = item.args.split_first().filter(|(_, rest)| !rest.is_empty()) else {
                 return Err(self.err(at, "CountDistinct needs at least 2 cells"));
@@ -1373,6 +1360,33 @@ impl Reader<'_> {
             self.rule(p, &mut ctx, "count-distinct", Args { cells, ..Args::default() }, at)?;
         }
         ctx.finish(p).map_err(|e| self.err(at, e.message))
+    }
+
+    /// ISS's `SameValues` on `cells` split in order into `sets` sets of one
+    /// size (its `splitCells`): one cell a set, all equal.
+    fn same_values(
+        &self,
+        p: &mut Puzzle,
+        ctx: &mut Context,
+        item: &Item,
+        sets: i64,
+        cells: Vec<Cell>,
+    ) -> Result<(), ParseError> {
+        let at = item.kind.pos;
+        if sets < 1 || cells.is_empty() || cells.len() % sets as usize != 0 {
+            let why = format!("{} cells do not split into {sets} sets of one size", cells.len());
+            return Err(self.err(item.args[0].pos, why));
+        }
+        let size = cells.len() / sets as usize;
+        if size == 1 {
+            for pair in cells.windows(2) {
+                self.relation(p, pair[0], pair[1], Predicate::Equal, at)?;
+            }
+        } else if sets >= 2 {
+            let parts = cells.chunks(size).map(<[Cell]>::to_vec).collect();
+            self.rule(p, ctx, "same-values", Args { parts, ..Args::default() }, at)?;
+        }
+        Ok(())
     }
 
     fn cells(&self, words: &[Word], n: usize) -> Result<Vec<Cell>, ParseError> {
@@ -1916,21 +1930,7 @@ impl Reader<'_> {
             }
             "SameValues" => {
                 let (sets, words) = self.number_first(item)?;
-                let cells = line(words)?;
-                // ISS's `splitCells`: the cells in order, `sets` sets of one size.
-                if sets < 1 || cells.is_empty() || cells.len() % sets as usize != 0 {
-                    let why = format!("{} cells do not split into {sets} sets of one size", cells.len());
-                    return Err(self.err(item.args[0].pos, why));
-                }
-                let size = cells.len() / sets as usize;
-                if size == 1 {
-                    for pair in cells.windows(2) {
-                        self.relation(p, pair[0], pair[1], Predicate::Equal, at)?;
-                    }
-                } else if sets >= 2 {
-                    let parts = cells.chunks(size).map(<[Cell]>::to_vec).collect();
-                    self.rule(p, ctx, "same-values", Args { parts, ..Args::default() }, at)?;
-                }
+                self.same_values(p, ctx, item, sets, line(words)?)?;
             }
             "Indexing" => {
                 let keyword = match item.args.first().map(|w| w.text.as_str()) {
