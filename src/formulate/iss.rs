@@ -48,9 +48,10 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
         let mut items = string(&grid)?;
         items.push_str(".ChaosConstruction\n");
         let n = grid.side();
-        let cc = |cell: &Cell| format!("CC{}", (cell.row - n) * n + cell.col + 1);
+        // `CCk`: the label of the grid's `k`th cell in reading order.
+        let cc = |cell: &Cell| puzzle.labelled(*cell).map_or(String::new(), |c| format!("CC{}", c.row * n + c.col + 1));
         let ccs = |cells: &[Cell]| itertools::join(cells.iter().map(cc), "~");
-        let label = |cell: &Cell| !puzzle.in_grid(*cell);
+        let label = |cell: &Cell| puzzle.labelled(*cell).is_some();
         // The rules on the labels, which the grid has not: region runs
         // (every clue as a ChaosArrow, a count being one of arms of two),
         // and the rules that ask only which labels are equal.

@@ -636,7 +636,7 @@ impl Puzzle {
 
     /// The cell of a chaos construction's grid whose region label `label`
     /// holds ([`Puzzle::label_cell`]'s inverse), if it is a label cell.
-    fn labelled(&self, label: Cell) -> Option<Cell> {
+    pub fn labelled(&self, label: Cell) -> Option<Cell> {
         let cell = Cell::new(label.row.checked_sub(self.side / 2)?, label.col);
         (self.chaos && self.in_grid(cell)).then_some(cell)
     }
