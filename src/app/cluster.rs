@@ -196,8 +196,14 @@ pub fn count_cube(settings: CubeSettings) -> Result<Status, AppError> {
     let tally = tally?;
     // The result names its cube (`CUBEFILE<TAB>solutions(S).`), so that the
     // lines of many workers gathered in one log say which cube each is.
-    let item =
-        report::Item { source: &name, line: None, label: Some(&name), style: report::PrintStyle::Grid, shape: None };
+    let item = report::Item {
+        source: &name,
+        line: None,
+        label: Some(&name),
+        style: report::PrintStyle::Grid,
+        shape: None,
+        vars: 0,
+    };
     let mut stdout = std::io::stdout().lock();
     report::printer(settings.output).count(&mut stdout, &item, &tally).map_err(AppError::write("stdout"))?;
     if settings.stats {

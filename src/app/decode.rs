@@ -111,7 +111,7 @@ fn print_and_check(
 ) -> Result<Status, AppError> {
     let mut out = io::stdout().lock();
     let shown = report::Shown::of(puzzle);
-    let text = report::rows(grid, PrintStyle::of(format).for_values_from(shown.first_value), shown.shape);
+    let text = report::rows(grid, PrintStyle::of(format).for_values_from(shown.first_value), shown.shape, shown.vars);
     out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(AppError::write("stdout"))?;
     let violations = check::violations(puzzle, grid);
     if violations.is_empty() {

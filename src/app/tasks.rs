@@ -197,6 +197,7 @@ impl Task<'_> {
             label: self.label.as_deref(),
             style,
             shape: None,
+            vars: 0,
         }
     }
 
@@ -305,11 +306,17 @@ impl Task<'_> {
     }
 }
 
-/// Refuses a rectangle (ISS's `Shape~6x8`) or a chaos construction for a
-/// command that reads square grids of given regions only.
+/// Refuses a rectangle (ISS's `Shape~6x8`), a chaos construction or a grid
+/// with cells outside it for a command that reads square grids of given
+/// regions only.
 pub fn square_only(puzzle: &Puzzle, name: &str, command: &str) -> Result<(), ParseError> {
     let (rows, cols) = puzzle.shape();
     let message = match (puzzle.is_rectangle(), puzzle.is_chaos()) {
+        _ if puzzle.vars() > 0 => format!(
+            "{} cells outside the grid (ISS's Var): `{command}` reads grids alone (cells outside: count, unique, \
+             candidates, export --as cnf or iss)",
+            puzzle.vars()
+        ),
         (true, _) => format!(
             "a {rows}x{cols} grid: `{command}` reads square grids only (rectangles: count, unique, candidates, \
              export --as cnf or iss)"

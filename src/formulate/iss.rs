@@ -84,6 +84,9 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
         }
         return Ok(items);
     }
+    if let Some((grid, rest)) = puzzle.var_parts() {
+        return with_vars(puzzle, &grid, &rest);
+    }
     let (n, values) = (puzzle.side(), puzzle.digits());
     if values < n {
         return Err(refuse(format!("{values} digits on a side of {n}")));
@@ -170,6 +173,42 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
     }
     items.extend(rules(puzzle, values, shift)?);
     Ok(items.join("\n") + "\n")
+}
+
+/// The string of a puzzle with cells outside its grid
+/// ([`Puzzle::var_parts`]): the grid's items, one `Var` of prefix `V`
+/// (its cells `VV1`, `VV2` ..., or `VV` alone), and the rules that name
+/// them, written as any rule and then renamed.
+fn with_vars(puzzle: &Puzzle, grid: &Puzzle, rest: &Puzzle) -> Result<String, Unsupported> {
+    if puzzle.side() > 16 {
+        return Err(refuse(format!("{} cells outside the grid on a model of side {}", puzzle.vars(), puzzle.side())));
+    }
+    let mut items = string(grid)?;
+    let count = puzzle.vars();
+    items.push_str(&format!(".Var~V~~{count}\n"));
+    let names: Vec<(String, String)> = puzzle
+        .var_cells()
+        .enumerate()
+        .map(|(i, c)| (cell_id(c), if count == 1 { "VV".to_owned() } else { format!("VV{}", i + 1) }))
+        .collect();
+    // Each item (a line may hold several, as an `Or`'s) renamed word by
+    // word, but for a state machine's, pattern's or pair key's first word.
+    let renamed = |item: &str| {
+        let keyed = ["NFA~", "Regex~", "Pair~", "PairX~", "Binary~", "BinaryX~"].iter().any(|t| item.starts_with(t));
+        let words = item.split('~').enumerate().map(|(k, word)| {
+            let (id, tail) = word.split_once('_').map_or((word, ""), |(id, _)| (id, &word[id.len()..]));
+            match names.iter().find(|(old, _)| old == id) {
+                Some((_, name)) if k > usize::from(keyed) => format!("{name}{tail}"),
+                _ => word.to_owned(),
+            }
+        });
+        itertools::join(words, "~")
+    };
+    for line in rules(rest, puzzle.digits(), puzzle.digit_shift())? {
+        items.push_str(&itertools::join(line.split('.').map(renamed), "."));
+        items.push('\n');
+    }
+    Ok(items)
 }
 
 /// The string of a rectangle (`Shape~6x8`): its shape and values, its

@@ -264,6 +264,13 @@ pub fn write(
             why: "rectangles are written as CNF and ISS strings only (export --as cnf or iss)",
         });
     }
+    if puzzle.vars() > 0 && formulation != Formulation::Iss {
+        return Err(Unsupported {
+            formulation,
+            what: format!("{} cells outside the grid", puzzle.vars()),
+            why: "cells outside the grid (ISS's Var) are written as CNF and ISS strings only (export --as cnf or iss)",
+        });
+    }
     if puzzle.is_chaos() && formulation != Formulation::Iss {
         return Err(Unsupported {
             formulation,

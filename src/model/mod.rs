@@ -150,9 +150,14 @@ pub struct Puzzle {
     first_value: u8,
     /// Rows and columns of a box, when the grid has boxes.
     boxes: Option<(usize, usize)>,
-    /// Rows and columns of a rectangular grid ([`Puzzle::rectangle`]),
-    /// whose cells are the top-left ones of the `side x side` model.
+    /// Rows and columns of a rectangular grid ([`Puzzle::rectangle`]), or
+    /// of a grid with cells outside it ([`Puzzle::add_vars`]), whose cells
+    /// are the top-left ones of the `side x side` model.
     shape: Option<(usize, usize)>,
+    /// How many cells outside the grid hold values too (ISS's `Var`,
+    /// [`Puzzle::add_vars`]): the model's cells in reading order from the
+    /// row under the grid, as many a row as the grid has columns.
+    vars: usize,
     /// Whether the regions are part of the solution (chaos construction,
     /// [`Puzzle::into_chaos`]): the grid is then the top-left quarter of
     /// the model, and the cells below it hold its cells' region labels.
@@ -209,6 +214,7 @@ impl Puzzle {
             first_value: 1,
             boxes: Some((box_rows, box_cols)),
             shape: None,
+            vars: 0,
             chaos: false,
             givens: vec![None; side * side],
             groups,
@@ -230,6 +236,7 @@ impl Puzzle {
             first_value: 1,
             boxes: None,
             shape: None,
+            vars: 0,
             chaos: false,
             givens: vec![None; side * side],
             groups: Vec::new(),
@@ -296,6 +303,7 @@ impl Puzzle {
             first_value: 1,
             boxes: None,
             shape: None,
+            vars: 0,
             chaos: false,
             givens: vec![None; side * side],
             groups,
@@ -405,6 +413,7 @@ impl Puzzle {
             first_value: self.first_value,
             boxes: self.boxes,
             shape: self.shape,
+            vars: self.vars,
             chaos: self.chaos,
             givens: self.givens.clone(),
             groups: self.groups.iter().filter(layout).cloned().collect(),
@@ -511,6 +520,7 @@ impl Puzzle {
             && self.digits == other.digits
             && self.boxes == other.boxes
             && self.shape == other.shape
+            && self.vars == other.vars
             && self.chaos == other.chaos
             && self.groups == other.groups
             && self.relations == other.relations
@@ -540,15 +550,16 @@ impl Puzzle {
         if cell.row >= side || cell.col >= side {
             return Err(ModelError::CellOutside(cell, side));
         }
-        if !self.in_grid(cell) && self.labelled(cell).is_none() {
+        if !self.in_grid(cell) && self.labelled(cell).is_none() && !self.is_var(cell) {
             let (rows, cols) = self.shape();
             return Err(ModelError::CellOutsideRectangle { cell, rows, cols });
         }
         Ok(())
     }
 
-    /// Rows and columns of the grid: `(side, side)` but for a rectangle
-    /// and a chaos construction.
+    /// Rows and columns of the grid: `(side, side)` but for a rectangle,
+    /// a grid with cells outside it ([`Puzzle::add_vars`]) and a chaos
+    /// construction.
     pub fn shape(&self) -> (usize, usize) {
         match self.chaos {
             true => (self.side / 2, self.side / 2),
@@ -577,7 +588,7 @@ impl Puzzle {
     /// digits as its side.
     pub fn into_chaos(self) -> Result<Puzzle, ModelError> {
         let n = self.side;
-        if self.chaos || self.is_rectangle() || self.digits != n || 2 * n > MAX_SIDE {
+        if self.chaos || self.shape.is_some() || self.digits != n || 2 * n > MAX_SIDE {
             return Err(ModelError::Chaos { rows: self.shape().0, cols: self.shape().1, digits: self.digits });
         }
         let side = 2 * n;
@@ -644,11 +655,114 @@ impl Puzzle {
     /// Whether the grid is a rectangle of fewer rows than columns or the
     /// reverse ([`Puzzle::rectangle`]).
     pub fn is_rectangle(&self) -> bool {
-        self.shape.is_some()
+        self.shape.is_some_and(|(rows, cols)| rows != cols)
+    }
+
+    /// The grid's longer side, which the rules read as the side: the
+    /// model's [`Puzzle::side`] but with cells outside the grid
+    /// ([`Puzzle::add_vars`]).
+    pub fn grid_side(&self) -> usize {
+        self.shape.map_or(self.side, |(rows, cols)| rows.max(cols))
+    }
+
+    /// Adds `count` cells outside the grid that hold digits as the grid's
+    /// do, under no rule until one names them (ISS's `Var` cells), and
+    /// returns them, after those added before. The model grows to a square
+    /// that holds the grid, top left as before, and under it the cells
+    /// outside, as many a row as the grid has columns; every other cell is
+    /// padding that allows only digit 1. Boxes become regions of the same
+    /// cells (the model is no Sudoku of boxes any more). For a puzzle of
+    /// no givens and no rules yet (its layout only), not a chaos
+    /// construction.
+    pub fn add_vars(&mut self, count: usize) -> Result<Vec<Cell>, ModelError> {
+        let (rows, cols) = self.shape();
+        let padding = |c: &Constraint| matches!(c, Constraint::Digits { cell, allowed: 1 } if !self.in_grid(*cell));
+        let layout_only = self.givens().next().is_none() && self.relations.is_empty();
+        if self.chaos || !layout_only || !self.constraints.iter().all(padding) {
+            return Err(ModelError::Constraint(
+                "cells outside the grid are added to a layout of no givens or rules, not a chaos construction"
+                    .to_owned(),
+            ));
+        }
+        let first = self.vars;
+        let total = first + count;
+        let side = cols.max(rows + total.div_ceil(cols)).max(self.side);
+        if side > MAX_SIDE {
+            return Err(ModelError::Constraint(format!(
+                "{total} cells outside a {rows}x{cols} grid: they need a model of side {side}, past {MAX_SIDE}"
+            )));
+        }
+        self.side = side;
+        self.shape = Some((rows, cols));
+        self.vars = total;
+        self.boxes = None;
+        for group in self.groups.iter_mut().filter(|g| g.kind == GroupKind::Box) {
+            group.kind = GroupKind::Region;
+        }
+        self.givens = vec![None; side * side];
+        let open = |cell: &Cell| cell.row < rows && cell.col < cols || self.is_var(*cell);
+        let padded: Vec<Cell> = self.cells().filter(|c| !open(c)).collect();
+        self.constraints = padded.into_iter().map(|cell| Constraint::Digits { cell, allowed: 1 }).collect();
+        Ok(self.var_cells().skip(first).collect())
+    }
+
+    /// The cells outside the grid ([`Puzzle::add_vars`]), in order.
+    pub fn var_cells(&self) -> impl Iterator<Item = Cell> + '_ {
+        let cols = self.shape().1;
+        (0..self.vars).map(move |i| Cell::new(self.shape().0 + i / cols, i % cols))
+    }
+
+    /// Whether `cell` is one outside the grid ([`Puzzle::add_vars`]).
+    pub fn is_var(&self, cell: Cell) -> bool {
+        let (rows, cols) = self.shape();
+        cell.row >= rows && cell.col < cols && (cell.row - rows) * cols + cell.col < self.vars
+    }
+
+    /// How many cells outside the grid there are ([`Puzzle::add_vars`]).
+    pub fn vars(&self) -> usize {
+        self.vars
+    }
+
+    /// A puzzle with cells outside its grid ([`Puzzle::add_vars`]) in two
+    /// parts, for the writers that declare those cells apart: the grid's
+    /// (its layout, givens and the rules on its cells only, on a model of
+    /// the grid's side, as before the cells were added) and the rest (the
+    /// givens and rules that name a cell outside, on this model, with no
+    /// layout). `None` for a puzzle of none.
+    pub fn var_parts(&self) -> Option<(Puzzle, Puzzle)> {
+        if self.vars == 0 {
+            return None;
+        }
+        let (rows, cols) = self.shape();
+        let n = rows.max(cols);
+        let inside = |cells: &[Cell]| cells.iter().all(|&c| self.in_grid(c));
+        let outside = |cells: &[Cell]| cells.iter().any(|&c| self.is_var(c));
+        let mut grid = if rows == cols {
+            Puzzle::blank(n).ok()?
+        } else {
+            Puzzle::rectangle(rows, cols, self.digits, None).ok()?
+        };
+        grid.digits = self.digits;
+        grid.first_value = self.first_value;
+        grid.groups = self.groups.iter().filter(|g| inside(&g.cells)).cloned().collect();
+        grid.constraints.extend(self.constraints.iter().filter(|c| inside(&c.cells())).cloned());
+        grid.relations = self.relations.iter().filter(|r| inside(&[r.a, r.b])).cloned().collect();
+        for (cell, d) in self.givens().filter(|&(c, _)| self.in_grid(c)) {
+            grid.givens[cell.row * n + cell.col] = Some(d);
+        }
+        let mut rest = self.without_givens();
+        rest.groups = self.groups.iter().filter(|g| outside(&g.cells)).cloned().collect();
+        rest.constraints = self.constraints.iter().filter(|c| outside(&c.cells())).cloned().collect();
+        rest.relations = self.relations.iter().filter(|r| outside(&[r.a, r.b])).cloned().collect();
+        for (cell, d) in self.givens().filter(|&(c, _)| self.is_var(c)) {
+            rest.givens[cell.row * self.side + cell.col] = Some(d);
+        }
+        Some((grid, rest))
     }
 
     /// Whether `cell` is one of the grid's: always but for a rectangle's
-    /// padding.
+    /// padding, a chaos construction's labels and the cells outside the
+    /// grid ([`Puzzle::add_vars`]).
     pub fn in_grid(&self, cell: Cell) -> bool {
         let (rows, cols) = self.shape();
         cell.row < rows && cell.col < cols

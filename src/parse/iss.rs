@@ -61,7 +61,7 @@ use crate::model::nfa::MOST_MACHINE_EDGES;
 /// (docs/rules.md, "Values from 0").
 #[rustfmt::skip]
 const FROM_ZERO: &[&str] = &[
-    "", "Shape", "NoBoxes", "Jigsaw", "RegionSize", "SearchPriority",
+    "", "Shape", "Var", "NoBoxes", "Jigsaw", "RegionSize", "SearchPriority",
     "Thermo", "Whisper", "Renban", "Between", "Lockout", "Palindrome", "GreaterThan", "WhiteDot",
     "AntiKnight", "AntiKing", "AntiConsecutive", "Diagonal", "Windoku", "DisjointSets", "AllDifferent",
     "SameValues", "Pair", "PairX", "Binary", "BinaryX", "Modular", "EqualityCage", "GlobalMod",
@@ -79,7 +79,7 @@ const FROM_ZERO: &[&str] = &[
 /// oracle. The others are refused by name there.
 #[rustfmt::skip]
 const RAW: &[&str] = &[
-    "", "Shape", "SearchPriority", "Or", "And", "End",
+    "", "Shape", "Var", "SearchPriority", "Or", "And", "End",
     "ContainExact", "ContainAtLeast", "Sum", "Cage", "Arrow", "SameValues", "AllDifferent",
     "Thermo", "WhiteDot", "BlackDot", "GreaterThan", "Palindrome", "Pair",
 ];
@@ -102,7 +102,7 @@ const SUDOKU_GRID_ONLY: &[&str] = &[
 /// values). The others are refused by name there.
 #[rustfmt::skip]
 const MORE_VALUES: &[&str] = &[
-    "", "Shape", "NoBoxes", "Jigsaw", "RegionSize", "SearchPriority",
+    "", "Shape", "Var", "NoBoxes", "Jigsaw", "RegionSize", "SearchPriority",
     "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
     "Sum", "Cage", "Arrow", "DoubleArrow", "Quad", "Diagonal", "AntiKnight", "AntiKing", "Regex", "NFA",
     "Skyscraper", "NumberedRoom", "DisjointSets", "GlobalEntropy", "CountingCircles", "DutchFlatmates",
@@ -117,9 +117,21 @@ const MORE_VALUES: &[&str] = &[
 /// there.
 #[rustfmt::skip]
 const RECTANGLE: &[&str] = &[
-    "", "Shape", "NoBoxes", "Jigsaw", "SearchPriority",
+    "", "Shape", "Var", "NoBoxes", "Jigsaw", "SearchPriority",
     "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
     "Sum", "Cage", "Arrow", "DoubleArrow", "Quad", "Regex", "NFA", "Skyscraper", "SameValues",
+];
+
+/// The types read with cells outside the grid (`Var`): those whose cells
+/// are all named and whose meaning is not the grid's side but its values
+/// (as [`RECTANGLE`]'s), and the layout. The others, which read the whole
+/// grid, are refused by name there.
+#[rustfmt::skip]
+const VAR: &[&str] = &[
+    "", "Shape", "NoBoxes", "Jigsaw", "SearchPriority", "Var", "Replicate", "End",
+    "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
+    "Sum", "Cage", "Arrow", "DoubleArrow", "Regex", "NFA", "SameValues", "EqualSum", "ValueIndexing",
+    "Pair", "PairX", "Binary", "BinaryX", "Or", "And", "Palindrome",
 ];
 
 /// The types that read the boxes or jigsaw regions, or lay them out: with
@@ -234,7 +246,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("ChaosCount", Reading::Read("region runs of one step: the control cell's value plus the offset is how many of the CC cells, the first included, are in the first's region; with the control cell alone, its own and its eight neighbours' (ISS's `expandedRegionCells`)")),
     ("RegionSize", Reading::Read("the size of the boxes (ISS's shape for it) and jigsaw pieces, from the side to the number of values")),
     ("RegionSameValues", Reading::Read("`same-values` over the largest of the rows, columns, boxes and jigsaw pieces, when they are smaller than the number of values (else nothing, as ISS)")),
-    ("Var", Reading::Refused("cells outside the grid: not in satsudoku's model yet")),
+    ("Var", Reading::Read("cells outside the grid, `VA` (one cell) or `VA1`, `VA2` ... (the prefix's letters after `V`), holding values as the grid's cells do, under the rules that name them; a size of `K` or `RxC` cells (1 if none); with the types of a rectangle's list and `EqualSum`, `ValueIndexing`, `Pair`, `Binary`, `Palindrome`, `Or`, `And` and `Replicate` (whose cells ISS shifts only on the grid), not with the types that read the whole grid (docs/rules.md, \"Cells outside the grid\")")),
     ("Doppelganger", Reading::Read("on a grid of values 0-N (`9x9~0-9`): every row, column and box holds a 0 and misses one other value, no two of a kind miss the same one, and at each 0 its regions miss three different values (ISS's handler's rules 1-3)")),
     ("AntiTaxicab", Reading::Read("`antitaxicab`")),
     ("GlobalEntropy", Reading::Read("`global-entropy` (ISS: 9 digits only)")),
@@ -492,7 +504,7 @@ pub fn parse_iss(text: &str, name: &str) -> Result<Puzzle, ParseError> {
             }
         }
     }
-    Reader { name, items: &all, shape: Default::default() }.read()
+    Reader { name, items: &all, shape: Default::default(), vars: Default::default() }.read()
 }
 
 /// Which of ISS's shorthands a section is, tried in ISS's order.
@@ -745,6 +757,9 @@ struct Reader<'a> {
     /// The grid's rows and columns once [`Reader::build`] has read them,
     /// for the cells' errors.
     shape: std::cell::Cell<Option<(usize, usize)>>,
+    /// The cells outside the grid (`Var`) by name, once the model has
+    /// them ([`Reader::add_vars`]).
+    vars: std::cell::RefCell<Vec<(String, Cell)>>,
 }
 
 impl Reader<'_> {
@@ -765,7 +780,7 @@ impl Reader<'_> {
             return Err(self.err(at, "ISS constraint Replicate on a rectangular grid: not read yet"));
         }
         let items = self.replicated(self.items, rows, 0)?;
-        Reader { name: self.name, items: &items, shape: Default::default() }.build()
+        Reader { name: self.name, items: &items, shape: Default::default(), vars: Default::default() }.build()
     }
 
     /// `items` with each `Replicate` block (to its `.End`) replaced by an
@@ -800,8 +815,15 @@ impl Reader<'_> {
             let Some(end) = end else {
                 return Err(self.err(item.kind.pos, "this Replicate has no .End"));
             };
+            let declared = self.declared_vars()?;
             for inner in &items[i + 1..end] {
                 let kind = inner.kind.text.as_str();
+                let id = |w: &Word| w.text.split('_').next().unwrap_or("").to_owned();
+                if let Some(word) = inner.args.iter().find(|w| declared.contains(&id(w))) {
+                    let why =
+                        format!("{} inside Replicate: a cell outside the grid (ISS refuses it too)", quote(&word.text));
+                    return Err(self.err(word.pos, why));
+                }
                 if !(COMPOSABLE.contains(&kind) || matches!(kind, "Replicate" | "End")) || OUTSIDE_CLUES.contains(&kind)
                 {
                     let why = format!("ISS constraint {kind} is not allowed inside Replicate (as in ISS)");
@@ -911,6 +933,14 @@ impl Reader<'_> {
                 return Err(self.err(chaos.kind.pos, why));
             }
         }
+        if let (Some(_), Some(item)) = (
+            self.items.iter().find(|i| i.kind.text == "Var"),
+            self.items.iter().find(|i| !VAR.contains(&i.kind.text.as_str())),
+        ) {
+            let why = "with cells outside the grid (Var): not read yet (it reads the whole grid, or its meaning there \
+                       is not checked against ISS's)";
+            return Err(self.err(item.kind.pos, format!("ISS constraint {} {why}", item.kind.text)));
+        }
         if rows != cols {
             return self.finish(self.rectangle(rows, cols, values, raw)?, &tree, from_zero);
         }
@@ -1005,6 +1035,7 @@ impl Reader<'_> {
     /// pieces) is built: values from 0, ISS's `RegionSameValues`, and the
     /// items.
     fn finish(&self, mut p: Puzzle, tree: &[Node], from_zero: bool) -> Result<Puzzle, ParseError> {
+        self.add_vars(&mut p)?;
         if from_zero {
             p.set_values_from_zero();
             if let Some(item) = self.items.iter().find(|i| !FROM_ZERO.contains(&i.kind.text.as_str())) {
@@ -1221,6 +1252,9 @@ impl Reader<'_> {
     }
 
     fn cell(&self, word: &Word, n: usize) -> Result<Cell, ParseError> {
+        if let Some(&(_, cell)) = self.vars.borrow().iter().find(|(name, _)| *name == word.text) {
+            return Ok(cell);
+        }
         // A rectangle's cells are the top-left ones of its square model.
         let (rows, cols) = self.shape.get().filter(|&(r, c)| r.max(c) == n).unwrap_or((n, n));
         let chars: Vec<char> = word.text.chars().collect();
@@ -1236,17 +1270,77 @@ impl Reader<'_> {
             // ISS's cells outside the grid (`Var` groups, a doppelganger's
             // missing values): letters then a number.
             _ if word.text.trim_end_matches(|c: char| c.is_ascii_digit()).chars().all(|c| c.is_ascii_uppercase())
-                && word.text.ends_with(|c: char| c.is_ascii_digit())
+                && (word.text.ends_with(|c: char| c.is_ascii_digit()) || word.text.starts_with('V'))
                 && word.text.starts_with(|c: char| c.is_ascii_uppercase()) =>
             {
-                let why = match word.text.starts_with("CC") {
-                    true => CHAOS,
-                    false => "a cell outside the grid (ISS's var cells): not in satsudoku's model yet",
+                let why = match &word.text {
+                    t if t.starts_with("CC") => CHAOS,
+                    t if t.starts_with("DG") => "a doppelganger's cell outside the grid: not read yet",
+                    _ => "a cell outside the grid that no Var declares",
                 };
                 Err(self.err(word.pos, format!("{}: {why}", quote(&word.text))))
             }
             _ => Err(self.err(word.pos, format!("expected a cell such as R1C1, found {}", quote(&word.text)))),
         }
+    }
+
+    /// The names of the cells outside the grid that the `Var` items
+    /// declare, in order: `V` and the prefix for a group of one cell, and
+    /// then `1`, `2` ... for more (ISS's `VarCellRegistry`). A size is `K`
+    /// or `RxC` cells (none: 1); what ISS reads as 1 otherwise (any other
+    /// word) is refused.
+    fn declared_vars(&self) -> Result<Vec<String>, ParseError> {
+        let mut names = Vec::new();
+        let mut prefixes: Vec<&str> = Vec::new();
+        for item in self.items.iter().filter(|i| i.kind.text == "Var") {
+            let Some(prefix) = item.args.first() else {
+                return Err(self.err(item.kind.pos, "a Var needs a prefix of capital letters"));
+            };
+            if prefix.text.is_empty() || !prefix.text.chars().all(|c| c.is_ascii_uppercase()) {
+                let why = format!("a Var's prefix is capital letters A-Z (as in ISS), found {}", quote(&prefix.text));
+                return Err(self.err(prefix.pos, why));
+            }
+            if prefixes.contains(&prefix.text.as_str()) {
+                let why = format!("a second Var of prefix {} (ISS refuses it too)", quote(&prefix.text));
+                return Err(self.err(prefix.pos, why));
+            }
+            prefixes.push(&prefix.text);
+            let count = match item.args.get(2).filter(|w| !w.text.is_empty()) {
+                None => 1,
+                Some(size) => {
+                    let number = |t: &str| t.parse::<usize>().ok().filter(|&k| k >= 1 && !t.starts_with('0'));
+                    let count = match size.text.split_once('x') {
+                        Some((r, c)) => number(r).zip(number(c)).and_then(|(r, c)| r.checked_mul(c)),
+                        None => number(&size.text),
+                    };
+                    match count.filter(|&k| k <= crate::model::MAX_SIDE * crate::model::MAX_SIDE) {
+                        Some(k) => k,
+                        None => {
+                            let why = format!("expected a Var size of K or RxC cells, found {}", quote(&size.text));
+                            return Err(self.err(size.pos, why));
+                        }
+                    }
+                }
+            };
+            match count {
+                1 => names.push(format!("V{}", prefix.text)),
+                _ => names.extend((1..=count).map(|k| format!("V{}{k}", prefix.text))),
+            }
+        }
+        Ok(names)
+    }
+
+    /// Adds the cells outside the grid that the `Var` items declare
+    /// ([`Puzzle::add_vars`]), to the layout `p`, and their names.
+    fn add_vars(&self, p: &mut Puzzle) -> Result<(), ParseError> {
+        let names = self.declared_vars()?;
+        if names.is_empty() {
+            return Ok(());
+        }
+        let at = self.items.iter().find(|i| i.kind.text == "Var").map_or(Pos { line: 1, col: 1 }, |i| i.kind.pos);
+        let cells = p.add_vars(names.len()).map_err(|e| self.err(at, e.to_string()))?;
+        *self.vars.borrow_mut() = names.into_iter().zip(cells).collect();
+        Ok(())
     }
 
     /// A `ChaosArrow` or `ChaosCount` on a chaos construction's model
@@ -1421,7 +1515,7 @@ impl Reader<'_> {
     }
 
     fn add(&self, p: &mut Puzzle, ctx: &mut Context, item: &Item) -> Result<(), ParseError> {
-        let n = p.side();
+        let n = p.grid_side();
         let at = item.kind.pos;
         let kind = item.kind.text.as_str();
         let line = |words: &[Word]| self.cells(words, n);
@@ -1435,7 +1529,7 @@ impl Reader<'_> {
             // Chaos clues name the region cells: read once the model has
             // them (`Reader::region_runs`).
             "Shape" | "NoBoxes" | "Jigsaw" | "RegionSize" | "RegionSameValues" | "SearchPriority"
-            | "ChaosConstruction" | "ChaosArrow" | "ChaosCount" => {}
+            | "ChaosConstruction" | "ChaosArrow" | "ChaosCount" | "Var" => {}
             "Thermo" | "Renban" | "Palindrome" | "Zipper" | "Between" | "RegionSumLine" | "DoubleArrow"
             | "Entropic" => {
                 let cells = line(&item.args)?;
@@ -2043,7 +2137,7 @@ impl Reader<'_> {
 
     /// A given: `R1C1_5`, or candidates `R1C1_1_2`.
     fn given(&self, p: &mut Puzzle, word: &Word) -> Result<(), ParseError> {
-        let n = p.side();
+        let n = p.grid_side();
         let mut parts = word.text.split('_');
         let id = Word { text: parts.next().unwrap_or("").to_owned(), pos: word.pos };
         let cell = self.cell(&id, n)?;
@@ -2359,8 +2453,10 @@ mod tests {
         assert_eq!(p.given(Cell::new(0, 0)), Some(5));
         let err = parse_iss(".~R1C1_5\n.Thermo~R1C2~R1Cz", "t").unwrap_err();
         assert_eq!((err.line, err.col), (2, 14), "{err}");
-        let err = parse_iss(".Var~A~~2", "t").unwrap_err();
-        assert!(err.message.contains("Var is not read"), "{err}");
+        let err = parse_iss(".Container", "t").unwrap_err();
+        assert!(err.message.contains("Container is not read"), "{err}");
+        let p = parse_iss(".Var~A~~2.~VA2_3", "t").unwrap();
+        assert_eq!((p.vars(), p.side(), p.given(Cell::new(9, 1))), (2, 10, Some(3)));
         let err = parse_iss(".Foo~R1C1", "t").unwrap_err();
         assert!(err.message.contains("unknown ISS constraint type"), "{err}");
     }

@@ -168,7 +168,7 @@ fn line(out: &mut dyn Write, record: &impl Serialize) -> io::Result<()> {
 
 impl Printer for Json {
     fn solution(&mut self, _out: &mut dyn Write, item: &Item, _index: u128, grid: &Grid) -> io::Result<()> {
-        self.solutions.push(one_line(grid, item.style, item.shape));
+        self.solutions.push(one_line(grid, item.style, item.shape, item.vars));
         Ok(())
     }
 
@@ -191,10 +191,17 @@ impl Printer for Json {
     fn verdict(&mut self, out: &mut dyn Write, item: &Item, verdict: &Verdict, elapsed: Duration) -> io::Result<()> {
         let (solution, solutions, differ) = match verdict {
             Verdict::None | Verdict::Undecided => (None, None, None),
-            Verdict::Unique(grid) => (Some(one_line(grid, item.style, item.shape)), None, None),
+            Verdict::Unique(grid) => (Some(one_line(grid, item.style, item.shape, item.vars)), None, None),
             Verdict::Multiple(a, b) => {
                 let cells = verdict.differing_cells().iter().map(ToString::to_string).collect();
-                (None, Some([one_line(a, item.style, item.shape), one_line(b, item.style, item.shape)]), Some(cells))
+                (
+                    None,
+                    Some([
+                        one_line(a, item.style, item.shape, item.vars),
+                        one_line(b, item.style, item.shape, item.vars),
+                    ]),
+                    Some(cells),
+                )
             }
         };
         let record = VerdictRecord {
@@ -233,12 +240,12 @@ impl Printer for Json {
                 record.redundant = Some(words(redundant));
                 record.kept = Some(givens_line(solution.side(), kept, item.style));
                 record.rules_alone = Some(*rules_alone);
-                record.solution = Some(one_line(solution, item.style, item.shape));
+                record.solution = Some(one_line(solution, item.style, item.shape, item.vars));
             }
             Needs::Multiple { solution, added, proven } => {
                 record.add = Some(words(added));
                 record.proven = Some(*proven);
-                record.solution = Some(one_line(solution, item.style, item.shape));
+                record.solution = Some(one_line(solution, item.style, item.shape, item.vars));
             }
             Needs::None | Needs::Undecided => {}
         }

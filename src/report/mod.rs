@@ -86,28 +86,30 @@ pub struct Shown {
     /// Rows and columns of a rectangle, or of a chaos construction's grid
     /// and labels; `None` for a square grid.
     pub shape: Option<(usize, usize)>,
+    /// How many cells outside the grid follow its rows ([`Puzzle::add_vars`]).
+    pub vars: usize,
 }
 
 impl Shown {
     /// How `puzzle`'s grids are shown.
     pub fn of(puzzle: &Puzzle) -> Shown {
-        let shape = match (puzzle.is_rectangle(), puzzle.is_chaos()) {
+        let shape = match (puzzle.is_rectangle() || puzzle.vars() > 0, puzzle.is_chaos()) {
             (true, _) => Some(puzzle.shape()),
             (_, true) => Some((puzzle.side(), puzzle.side() / 2)),
             _ => None,
         };
-        Shown { first_value: puzzle.first_value(), shape }
+        Shown { first_value: puzzle.first_value(), shape, vars: puzzle.vars() }
     }
 
     /// A square grid of values from 1.
-    pub const PLAIN: Shown = Shown { first_value: 1, shape: None };
+    pub const PLAIN: Shown = Shown { first_value: 1, shape: None, vars: 0 };
 }
 
 impl Item<'_> {
     /// The item with its style and shape for a puzzle shown as `shown`
     /// ([`PrintStyle::for_values_from`]).
     pub fn shown(self, shown: Shown) -> Self {
-        Item { style: self.style.for_values_from(shown.first_value), shape: shown.shape, ..self }
+        Item { style: self.style.for_values_from(shown.first_value), shape: shown.shape, vars: shown.vars, ..self }
     }
 }
 
@@ -126,6 +128,8 @@ pub struct Item<'a> {
     /// A rectangle's rows and columns: only those cells of its grids are
     /// printed.
     pub shape: Option<(usize, usize)>,
+    /// How many cells outside the grid are printed after its rows.
+    pub vars: usize,
 }
 
 /// A printer of results in one format. Each call writes whole lines to
@@ -208,29 +212,38 @@ pub fn solution_facts(index: u128, grid: &Grid) -> String {
 
 /// A solution in `style`, after a `% solution K` line: facts, rows of
 /// symbols separated by spaces, or rows of 0 and 1.
-pub fn solution_text(index: u128, grid: &Grid, style: PrintStyle, shape: Option<(usize, usize)>) -> String {
+pub fn solution_text(
+    index: u128,
+    grid: &Grid,
+    style: PrintStyle,
+    shape: Option<(usize, usize)>,
+    vars: usize,
+) -> String {
     match style {
         PrintStyle::Facts => solution_facts(index, grid),
-        _ => format!("% solution {index}\n{}", rows(grid, style, shape)),
+        _ => format!("% solution {index}\n{}", rows(grid, style, shape, vars)),
     }
 }
 
 /// The rows of `grid` shown: all, or a rectangle's (`shape`, rows and
-/// columns), its top-left cells.
-pub fn shown_rows(grid: &Grid, shape: Option<(usize, usize)>) -> impl Iterator<Item = &[Digit]> {
+/// columns), its top-left cells, and then the `vars` cells outside the
+/// grid ([`Puzzle::add_vars`]), as many a row as the grid has columns.
+pub fn shown_rows(grid: &Grid, shape: Option<(usize, usize)>, vars: usize) -> impl Iterator<Item = &[Digit]> {
     let (rows, cols) = shape.unwrap_or((grid.side(), grid.side()));
-    grid.rows().take(rows).map(move |row| &row[..cols])
+    let outside = grid.rows().skip(rows).take(vars.div_ceil(cols)).enumerate();
+    let grid_rows = grid.rows().take(rows).map(move |row| &row[..cols]);
+    grid_rows.chain(outside.map(move |(i, row)| &row[..cols.min(vars - i * cols)]))
 }
 
 /// The grid's rows in `style`: symbols separated by spaces (from 0 for
 /// [`PrintStyle::Values`]), or Takuzu's rows of 0 and 1.
-pub fn rows(grid: &Grid, style: PrintStyle, shape: Option<(usize, usize)>) -> String {
+pub fn rows(grid: &Grid, style: PrintStyle, shape: Option<(usize, usize)>, vars: usize) -> String {
     match style {
         PrintStyle::Binary => binary_rows(grid),
         PrintStyle::Facts | PrintStyle::Grid if shape.is_none() => grid.to_string(),
         PrintStyle::Facts | PrintStyle::Grid | PrintStyle::Values => {
             let mut out = String::new();
-            for row in shown_rows(grid, shape) {
+            for row in shown_rows(grid, shape, vars) {
                 let line = itertools::join(row.iter().map(|&d| symbol(style.value(d))), " ");
                 let _ = writeln!(out, "{line}");
             }
@@ -250,9 +263,9 @@ pub fn binary_rows(grid: &Grid) -> String {
 }
 
 /// A grid on one line: its symbols in reading order (Takuzu as 0 and 1).
-pub fn one_line(grid: &Grid, style: PrintStyle, shape: Option<(usize, usize)>) -> String {
+pub fn one_line(grid: &Grid, style: PrintStyle, shape: Option<(usize, usize)>, vars: usize) -> String {
     let mut line = String::with_capacity(grid.side() * grid.side());
-    for &d in shown_rows(grid, shape).flatten() {
+    for &d in shown_rows(grid, shape, vars).flatten() {
         push_symbol(&mut line, style.value(d));
     }
     line

@@ -25,7 +25,7 @@ fn prefix(item: &Item) -> String {
 
 impl Printer for Text {
     fn solution(&mut self, out: &mut dyn Write, item: &Item, index: u128, grid: &Grid) -> io::Result<()> {
-        out.write_all(solution_text(index, grid, item.style, item.shape).as_bytes())
+        out.write_all(solution_text(index, grid, item.style, item.shape, item.vars).as_bytes())
     }
 
     /// An exact count is the contest's fact, `solutions(S).`; a stopped one
@@ -40,13 +40,13 @@ impl Printer for Text {
     fn verdict(&mut self, out: &mut dyn Write, item: &Item, verdict: &Verdict, _elapsed: Duration) -> io::Result<()> {
         let line = match verdict {
             Verdict::None => "none".to_owned(),
-            Verdict::Unique(grid) => format!("unique\t{}", one_line(grid, item.style, item.shape)),
+            Verdict::Unique(grid) => format!("unique\t{}", one_line(grid, item.style, item.shape, item.vars)),
             Verdict::Multiple(a, b) => {
                 let differ = itertools::join(verdict.differing_cells(), ",");
                 format!(
                     "multiple\t{}\t{}\t{differ}",
-                    one_line(a, item.style, item.shape),
-                    one_line(b, item.style, item.shape)
+                    one_line(a, item.style, item.shape, item.vars),
+                    one_line(b, item.style, item.shape, item.vars)
                 )
             }
             Verdict::Undecided => "undecided".to_owned(),

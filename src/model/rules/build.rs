@@ -53,7 +53,7 @@ pub(super) fn killer(p: &mut Puzzle, ctx: &mut Context, a: &Args) -> Result<(), 
     }
     ctx.caged.extend(cells);
     if let Some(value) = a.value {
-        let (k, n) = (cells.len() as i64, p.side() as i64);
+        let (k, n) = (cells.len() as i64, p.grid_side() as i64);
         let (lo, hi) = distinct_sum_range(k, n);
         if k <= n && !(lo..=hi).contains(&value) {
             return Err(RuleError::value(format!("a cage of {k} distinct digits sums to {lo}..{hi}, not {value}")));
@@ -113,22 +113,22 @@ fn clue(a: &Args, max: i64) -> Result<i64, RuleError> {
 /// An x-sum: the first `x` cells from the clue sum to its number, `x` the
 /// first cell's digit.
 pub(super) fn xsum(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
-    let n = p.side() as i64;
+    let n = p.grid_side() as i64;
     let target = clue(a, n * (n + 1) / 2)? as i32;
     p.add_constraint(Constraint::XSum { cells: a.cells.clone(), target }).map_err(RuleError::from)
 }
 
 /// A sandwich sum: the cells between 1 and the largest digit sum to the number.
 pub(super) fn sandwich(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
-    let n = p.side() as i64;
+    let n = p.grid_side() as i64;
     let target = clue(a, n * (n + 1) / 2 - 1 - n)? as i32;
-    let high = Digit::try_from(p.side()).map_err(|_| RuleError::from("the grid is too large for a sandwich"))?;
+    let high = Digit::try_from(p.grid_side()).map_err(|_| RuleError::from("the grid is too large for a sandwich"))?;
     p.add_constraint(Constraint::Sandwich { cells: a.cells.clone(), target, low: 1, high }).map_err(RuleError::from)
 }
 
 /// A skyscraper clue: that many cells seen from it.
 pub(super) fn skyscraper(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
-    let target = clue(a, p.side() as i64)?;
+    let target = clue(a, p.grid_side() as i64)?;
     if target == 0 {
         return Err(RuleError::value("a skyscraper clue sees at least 1 cell, found 0"));
     }
@@ -277,7 +277,7 @@ pub(super) fn every_pair(p: &mut Puzzle, cells: &[Cell], predicate: Predicate) -
 pub(super) fn lockout(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     let cells = &a.cells;
     let ends = (cells[0], cells[cells.len() - 1]);
-    p.add_relation(ends.0, ends.1, Predicate::DifferenceAtLeast { min: (p.side() / 2) as u32 })?;
+    p.add_relation(ends.0, ends.1, Predicate::DifferenceAtLeast { min: (p.grid_side() / 2) as u32 })?;
     let inner = cells[1..cells.len() - 1].to_vec();
     if inner.is_empty() {
         return Ok(());
@@ -366,7 +366,7 @@ pub(super) fn anti_taxicab(p: &mut Puzzle) -> Result<(), RuleError> {
 /// A numbered room clue outside the grid: the line's first digit `D` says
 /// where the clue's digit stands on the line, in cell `D`.
 pub(super) fn numbered_room(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
-    let value = clue(a, p.side() as i64)?;
+    let value = clue(a, p.grid_side() as i64)?;
     if value == 0 {
         return Err(RuleError::value("a numbered room's digit is one of 1..N, not 0"));
     }
@@ -436,7 +436,7 @@ pub(super) fn equality_cage(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
 /// clue's value (on a grid of values from 0, the digit one more).
 pub(super) fn hidden_skyscraper(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
     let shift = p.digit_shift();
-    let value = clue(a, p.side() as i64 - shift)?;
+    let value = clue(a, p.grid_side() as i64 - shift)?;
     if value + shift == 0 {
         return Err(RuleError::value("a hidden skyscraper's digit is one of 1..N, not 0"));
     }
@@ -551,7 +551,7 @@ pub(super) fn count_distinct(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> 
 /// A full rank clue: its reading and rank, made once the tie mode is known
 /// ([`Context::finish`]).
 pub(super) fn full_rank(p: &mut Puzzle, a: &Args, ctx: &mut Context) -> Result<(), RuleError> {
-    let readings = 4 * p.side() as i64;
+    let readings = 4 * p.grid_side() as i64;
     let rank = required(a)?;
     if !(1..=readings).contains(&rank) {
         return Err(RuleError::value(format!("a full rank clue from 1 to {readings}, found {rank}")));

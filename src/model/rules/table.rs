@@ -30,7 +30,7 @@ pub(super) const RULES: &[Rule] = &[
         "The diagonal from bottom left to top right holds different digits.",
         "",
         |p, _, _| {
-            let n = p.side();
+            let n = p.grid_side();
             p.add_group((0..n).map(|i| Cell::new(n - 1 - i, i)).collect()).map_err(RuleError::from)
         },
     ),
@@ -42,7 +42,7 @@ pub(super) const RULES: &[Rule] = &[
         "The diagonal from top left to bottom right holds different digits.",
         "",
         |p, _, _| {
-            let n = p.side();
+            let n = p.grid_side();
             p.add_group((0..n).map(|i| Cell::new(i, i)).collect()).map_err(RuleError::from)
         },
     ),
@@ -53,7 +53,7 @@ pub(super) const RULES: &[Rule] = &[
         Value::No,
         "Cells a chess knight's move apart hold different digits.",
         "",
-        |p, _, _| relate_all(p, &pairs_at(p.side(), &KNIGHT), Predicate::NotEqual),
+        |p, _, _| relate_all(p, &pairs_at(p.grid_side(), &KNIGHT), Predicate::NotEqual),
     ),
     rule(
         "antitaxicab",
@@ -107,7 +107,7 @@ pub(super) const RULES: &[Rule] = &[
         Value::No,
         "Cells a chess king's move apart hold different digits.",
         "",
-        |p, _, _| relate_all(p, &pairs_at(p.side(), &KING_DIAGONAL), Predicate::NotEqual),
+        |p, _, _| relate_all(p, &pairs_at(p.grid_side(), &KING_DIAGONAL), Predicate::NotEqual),
     ),
     rule(
         "nonconsecutive",
@@ -129,7 +129,7 @@ pub(super) const RULES: &[Rule] = &[
         "Four extra 3x3 regions (9x9 only), inset one cell from the box corners, hold different digits.",
         "",
         |p, _, _| {
-            if p.side() != 9 {
+            if p.grid_side() != 9 {
                 return Err("windoku needs a 9 x 9 grid".into());
             }
             for (r0, c0) in itertools::iproduct!([1, 5], [1, 5]) {
@@ -147,7 +147,7 @@ pub(super) const RULES: &[Rule] = &[
         "Cells in the same position of their boxes hold different digits.",
         "",
         |p, _, _| {
-            let n = p.side();
+            let n = p.grid_side();
             let (h, w) = p.boxes().ok_or("disjoint groups need boxes")?;
             for (i, j) in itertools::iproduct!(0..h, 0..w) {
                 let cells = itertools::iproduct!(0..n / h, 0..n / w).map(|(br, bc)| Cell::new(br * h + i, bc * w + j));
@@ -341,7 +341,7 @@ pub(super) const RULES: &[Rule] = &[
         "Neighbours on the line differ by at least N (half the side, rounded up, if not given: 5 on 9x9; 4 is Dutch).",
         "r1c1 r1c2 r1c3",
         |p, a, _| {
-            let min = positive(a, p.side().div_ceil(2) as u32)?;
+            let min = positive(a, p.grid_side().div_ceil(2) as u32)?;
             along(p, &a.cells, Predicate::DifferenceAtLeast { min })
         },
     ),
@@ -379,7 +379,7 @@ pub(super) const RULES: &[Rule] = &[
         "The 2x2 holds each listed digit (as often as it is listed).",
         "r1c1 1 2",
         |p, a, _| {
-            let n = p.side();
+            let n = p.grid_side();
             let mut digits = Vec::with_capacity(a.list.len());
             for d in &a.list {
                 match d.parse::<Digit>() {
@@ -642,7 +642,7 @@ pub(super) const RULES: &[Rule] = &[
         Value::No,
         "Any three cells in a row on the line hold a low, a middle and a high digit (1-3, 4-6, 7-9 on 9x9).",
         "r1c1 r1c2 r1c3",
-        |p, a, _| every_nth(p, &a.cells, 3, entropy_classes(p.side() as u32)),
+        |p, a, _| every_nth(p, &a.cells, 3, entropy_classes(p.grid_side() as u32)),
     ),
     rule(
         "modular",
