@@ -884,6 +884,23 @@ fn or_and_and_count_as_the_oracle() {
     }
 }
 
+/// `puzzle` (read from the ISS string `text`) counts `expected`, and so
+/// does its string written back (`export --as iss`) and read again.
+fn counts_both_ways(counter: &mut Counter, puzzle: &Puzzle, text: &str, expected: u64) {
+    assert_eq!(counter.count(puzzle, &mut ()).unwrap().count.to_string(), expected.to_string(), "{text}");
+    let again = satsudoku::formulate::iss::string(puzzle).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let back = parse(&again, "t", Some(Format::Iss)).unwrap_or_else(|e| panic!("{again}: {e}"));
+    assert_eq!(counter.count(&back, &mut ()).unwrap().count.to_string(), expected.to_string(), "{again}");
+}
+
+/// Each ISS string is refused with a message that says what is expected.
+fn refused(cases: &[(&str, &str)]) {
+    for (text, message) in cases {
+        let e = parse(text, "t", Some(Format::Iss)).unwrap_err().to_string();
+        assert!(e.contains(message), "{text}: {e}");
+    }
+}
+
 /// Counts the fillings of an `n x n` grid with values `1..=values` in
 /// which each row's, column's and group's cells differ, the `given` cells
 /// hold their values, and `keep` holds: plain backtracking in reading
@@ -993,12 +1010,9 @@ fn cells_outside_the_grid_count_as_the_oracle() {
         assert_eq!(puzzle.vars(), *extra, "{text}");
         let expected = count_with_outside(*n, *extra, *values, groups, givens, *keep);
         assert!(expected > 0, "{text}: a case with no solution proves little");
-        assert_eq!(counter.count(&puzzle, &mut ()).unwrap().count.to_string(), expected.to_string(), "{text}");
-        let again = satsudoku::formulate::iss::string(&puzzle).unwrap_or_else(|e| panic!("{text}: {e}"));
-        let back = parse(&again, "t", Some(Format::Iss)).unwrap_or_else(|e| panic!("{again}: {e}"));
-        assert_eq!(counter.count(&back, &mut ()).unwrap().count.to_string(), expected.to_string(), "{again}");
+        counts_both_ways(&mut counter, &puzzle, text, expected);
     }
-    for (text, message) in [
+    refused(&[
         (".Shape~3x3.Var~a", "a Var's prefix is capital letters A-Z"),
         (".Shape~3x3.Var~A.Var~A", "a second Var of prefix \"A\""),
         (".Shape~3x3.Var~A~~0", "expected a Var size of K or RxC cells, found \"0\""),
@@ -1010,10 +1024,7 @@ fn cells_outside_the_grid_count_as_the_oracle() {
         (".Shape~4x4~0-4.Doppelganger.Thermo~DGR1~R1C1", "a doppelganger's cell outside the grid: not read yet"),
         (".Var~A~~9999", "expected a Var size of K or RxC cells, found \"9999\""),
         (".Var~A~~600", "600 cells outside a 9x9 grid: they need a model of side 76, past 64"),
-    ] {
-        let e = parse(text, "t", Some(Format::Iss)).unwrap_err().to_string();
-        assert!(e.contains(message), "{text}: {e}");
-    }
+    ]);
 }
 
 /// The cells outside the grid print after its rows, on the command line:
@@ -1142,21 +1153,14 @@ fn grids_of_more_values_count_as_the_oracle() {
         assert_eq!(puzzle.digits(), *values as usize, "{text}");
         let expected = count_fillings(*n, *values, groups, givens, *keep);
         assert!(expected > 0, "{text}: a case with no solution proves little");
-        assert_eq!(counter.count(&puzzle, &mut ()).unwrap().count.to_string(), expected.to_string(), "{text}");
-        // Written back (`export --as iss`) and read again: the same count.
-        let again = satsudoku::formulate::iss::string(&puzzle).unwrap_or_else(|e| panic!("{text}: {e}"));
-        let back = parse(&again, "t", Some(Format::Iss)).unwrap_or_else(|e| panic!("{again}: {e}"));
-        assert_eq!(counter.count(&back, &mut ()).unwrap().count.to_string(), expected.to_string(), "{again}");
+        counts_both_ways(&mut counter, &puzzle, text, expected);
     }
-    for (text, message) in [
+    refused(&[
         (".Shape~4x4~3", "values 3 on a 4x4 grid"),
         (".Shape~4x4~6.RegionSize~7", "regions of 7 cells"),
         (".Shape~4x4~6.Sandwich~5~R1", "ISS constraint Sandwich on a grid of 6 values"),
         (".Shape~4x4~6.RegionSize~5.NoBoxes.Jigsaw~AAAAABBBBBCCCDDD", "jigsaw region 'D' has 3 cells, not 5"),
-    ] {
-        let e = parse(text, "t", Some(Format::Iss)).unwrap_err().to_string();
-        assert!(e.contains(message), "{text}: {e}");
-    }
+    ]);
 }
 
 /// ISS's `Replicate`: the items up to its `.End` shifted onto each target
