@@ -282,16 +282,20 @@ fn rules(puzzle: &Puzzle, values: usize, shift: i64) -> Result<Vec<String>, Unsu
         }
     }
     for r in puzzle.relations() {
-        items.push(relation_item(values, shift, r)?);
+        items.push(relation_item(puzzle, values, shift, r)?);
     }
     Ok(items)
 }
 
 /// The item of relation `r` on a grid of `values` values, whose digits
 /// stand for their values and `shift`.
-fn relation_item(values: usize, shift: i64, r: &Relation) -> Result<String, Unsupported> {
+fn relation_item(puzzle: &Puzzle, values: usize, shift: i64, r: &Relation) -> Result<String, Unsupported> {
     let (a, b) = (cell_id(r.a), cell_id(r.b));
-    let adjacent = r.a.row.abs_diff(r.b.row) + r.a.col.abs_diff(r.b.col) == 1;
+    // Neighbours as ISS sees them: in the grid, or both outside it in the
+    // one group written, laid out in the grid's columns as the model's are
+    // ([`with_vars`]); a cell in the grid and one outside never are.
+    let adjacent =
+        r.a.row.abs_diff(r.b.row) + r.a.col.abs_diff(r.b.col) == 1 && puzzle.in_grid(r.a) == puzzle.in_grid(r.b);
     Ok(match r.predicate {
         Predicate::Less => format!(".Thermo~{a}~{b}"),
         Predicate::Equal => format!(".Palindrome~{a}~{b}"),
@@ -326,7 +330,7 @@ fn or_item(puzzle: &Puzzle, alternatives: &[Alternative]) -> Result<String, Unsu
             items += &format!(".AllDifferent~{}", ids(cells));
         }
         for r in &a.relations {
-            items += &relation_item(values, shift, r)?;
+            items += &relation_item(puzzle, values, shift, r)?;
         }
         for c in &a.constraints {
             if matches!(c, Constraint::Classes { .. } | Constraint::Rank { .. } | Constraint::DistinctReadings { .. }) {

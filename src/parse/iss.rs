@@ -131,7 +131,7 @@ const VAR: &[&str] = &[
     "", "Shape", "NoBoxes", "Jigsaw", "SearchPriority", "Var", "Replicate", "End",
     "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
     "Sum", "Cage", "Arrow", "DoubleArrow", "Regex", "NFA", "SameValues", "EqualSum", "ValueIndexing",
-    "Pair", "PairX", "Binary", "BinaryX", "Or", "And", "Palindrome",
+    "Pair", "PairX", "Binary", "BinaryX", "Or", "And", "Palindrome", "Doppelganger",
 ];
 
 /// The types that read the boxes or jigsaw regions, or lay them out: with
@@ -246,8 +246,8 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("ChaosCount", Reading::Read("region runs of one step: the control cell's value plus the offset is how many of the CC cells, the first included, are in the first's region; with the control cell alone, its own and its eight neighbours' (ISS's `expandedRegionCells`)")),
     ("RegionSize", Reading::Read("the size of the boxes (ISS's shape for it) and jigsaw pieces, from the side to the number of values")),
     ("RegionSameValues", Reading::Read("`same-values` over the largest of the rows, columns, boxes and jigsaw pieces, when they are smaller than the number of values (else nothing, as ISS)")),
-    ("Var", Reading::Read("cells outside the grid, `VA` (one cell) or `VA1`, `VA2` ... (the prefix's letters after `V`), holding values as the grid's cells do, under the rules that name them; a size of `K` or `RxC` cells (1 if none); with the types of a rectangle's list and `EqualSum`, `ValueIndexing`, `Pair`, `Binary`, `Palindrome`, `Or`, `And` and `Replicate` (whose cells ISS shifts only on the grid), not with the types that read the whole grid (docs/rules.md, \"Cells outside the grid\")")),
-    ("Doppelganger", Reading::Read("on a grid of values 0-N (`9x9~0-9`): every row, column and box holds a 0 and misses one other value, no two of a kind miss the same one, and at each 0 its regions miss three different values (ISS's handler's rules 1-3)")),
+    ("Var", Reading::Read("cells outside the grid, `VA` (one cell) or `VA1`, `VA2` ... (the prefix's letters after `V`), holding values as the grid's cells do, under the rules that name them; a size of `K` or `RxC` cells (1 if none); with the types of a rectangle's list and `EqualSum`, `ValueIndexing`, `Pair`, `Binary`, `Palindrome`, `Or`, `And` and `Replicate` (whose cells ISS shifts only on the grid), not with the types that read the whole grid; neighbours as ISS lays each group out (docs/rules.md, \"Cells outside the grid\")")),
+    ("Doppelganger", Reading::Read("on a grid of values 0-N (`9x9~0-9`): every row, column and box holds a 0 and misses one other value, no two of a kind miss the same one, and at each 0 its regions miss three different values (ISS's handler's rules 1-3); its cells outside the grid (`DGR1` ... each column's missing value, `DGC1` ... each row's, `DGB1` ... each box's, `DGZ` 0) when a rule names one (docs/rules.md, \"More values than the side\")")),
     ("AntiTaxicab", Reading::Read("`antitaxicab`")),
     ("GlobalEntropy", Reading::Read("`global-entropy` (ISS: 9 digits only)")),
     ("GlobalMod", Reading::Read("`global-modular` (ISS: 9 digits only)")),
@@ -757,9 +757,21 @@ struct Reader<'a> {
     /// The grid's rows and columns once [`Reader::build`] has read them,
     /// for the cells' errors.
     shape: std::cell::Cell<Option<(usize, usize)>>,
-    /// The cells outside the grid (`Var`) by name, once the model has
-    /// them ([`Reader::add_vars`]).
-    vars: std::cell::RefCell<Vec<(String, Cell)>>,
+    /// The cells outside the grid (`Var`), once the model has them
+    /// ([`Reader::add_vars`]).
+    vars: std::cell::RefCell<Vec<(Outside, Cell)>>,
+}
+
+/// A cell outside the grid as ISS declares it: its name, and its place in
+/// its group, laid out in rows of `columns` cells (ISS's `CellGraph`, by
+/// which two cells of one group may be neighbours; none of another group
+/// or of the grid is).
+#[derive(Clone, Debug)]
+struct Outside {
+    name: String,
+    group: usize,
+    index: usize,
+    columns: usize,
 }
 
 impl Reader<'_> {
@@ -819,7 +831,7 @@ impl Reader<'_> {
             for inner in &items[i + 1..end] {
                 let kind = inner.kind.text.as_str();
                 let id = |w: &Word| w.text.split('_').next().unwrap_or("").to_owned();
-                if let Some(word) = inner.args.iter().find(|w| declared.contains(&id(w))) {
+                if let Some(word) = inner.args.iter().find(|w| declared.iter().any(|o| o.name == id(w))) {
                     let why =
                         format!("{} inside Replicate: a cell outside the grid (ISS refuses it too)", quote(&word.text));
                     return Err(self.err(word.pos, why));
@@ -933,10 +945,8 @@ impl Reader<'_> {
                 return Err(self.err(chaos.kind.pos, why));
             }
         }
-        if let (Some(_), Some(item)) = (
-            self.items.iter().find(|i| i.kind.text == "Var"),
-            self.items.iter().find(|i| !VAR.contains(&i.kind.text.as_str())),
-        ) {
+        let outside = !self.declared_vars()?.is_empty();
+        if let (true, Some(item)) = (outside, self.items.iter().find(|i| !VAR.contains(&i.kind.text.as_str()))) {
             let why = "with cells outside the grid (Var): not read yet (it reads the whole grid, or its meaning there \
                        is not checked against ISS's)";
             return Err(self.err(item.kind.pos, format!("ISS constraint {} {why}", item.kind.text)));
@@ -1252,7 +1262,7 @@ impl Reader<'_> {
     }
 
     fn cell(&self, word: &Word, n: usize) -> Result<Cell, ParseError> {
-        if let Some(&(_, cell)) = self.vars.borrow().iter().find(|(name, _)| *name == word.text) {
+        if let Some(cell) = self.var(&word.text) {
             return Ok(cell);
         }
         // A rectangle's cells are the top-left ones of its square model.
@@ -1289,8 +1299,18 @@ impl Reader<'_> {
     /// then `1`, `2` ... for more (ISS's `VarCellRegistry`). A size is `K`
     /// or `RxC` cells (none: 1); what ISS reads as 1 otherwise (any other
     /// word) is refused.
-    fn declared_vars(&self) -> Result<Vec<String>, ParseError> {
+    fn declared_vars(&self) -> Result<Vec<Outside>, ParseError> {
+        let (rows, cols, ..) = self.side()?;
         let mut names = Vec::new();
+        let group = |names: &mut Vec<Outside>, prefix: &str, count: usize, columns: usize| {
+            let group = names.last().map_or(0, |o: &Outside| o.group + 1);
+            // ISS lays out a group of a count alone in rows of the grid's.
+            let columns = if columns == 0 { cols } else { columns };
+            names.extend((0..count).map(|index| {
+                let name = if count == 1 { prefix.to_owned() } else { format!("{prefix}{}", index + 1) };
+                Outside { name, group, index, columns }
+            }));
+        };
         let mut prefixes: Vec<&str> = Vec::new();
         for item in self.items.iter().filter(|i| i.kind.text == "Var") {
             let Some(prefix) = item.args.first() else {
@@ -1305,16 +1325,16 @@ impl Reader<'_> {
                 return Err(self.err(prefix.pos, why));
             }
             prefixes.push(&prefix.text);
-            let count = match item.args.get(2).filter(|w| !w.text.is_empty()) {
-                None => 1,
+            let (count, columns) = match item.args.get(2).filter(|w| !w.text.is_empty()) {
+                None => (1, 0),
                 Some(size) => {
                     let number = |t: &str| t.parse::<usize>().ok().filter(|&k| k >= 1 && !t.starts_with('0'));
-                    let count = match size.text.split_once('x') {
-                        Some((r, c)) => number(r).zip(number(c)).and_then(|(r, c)| r.checked_mul(c)),
-                        None => number(&size.text),
+                    let shape = match size.text.split_once('x') {
+                        Some((r, c)) => number(r).zip(number(c)).and_then(|(r, c)| Some((r.checked_mul(c)?, c))),
+                        None => number(&size.text).map(|k| (k, 0)),
                     };
-                    match count.filter(|&k| k <= crate::model::MAX_SIDE * crate::model::MAX_SIDE) {
-                        Some(k) => k,
+                    match shape.filter(|&(k, c)| k <= crate::model::MAX_SIDE * crate::model::MAX_SIDE && c <= 16) {
+                        Some(shape) => shape,
                         None => {
                             let why = format!("expected a Var size of K or RxC cells, found {}", quote(&size.text));
                             return Err(self.err(size.pos, why));
@@ -1322,12 +1342,42 @@ impl Reader<'_> {
                     }
                 }
             };
-            match count {
-                1 => names.push(format!("V{}", prefix.text)),
-                _ => names.extend((1..=count).map(|k| format!("V{}{k}", prefix.text))),
-            }
+            group(&mut names, &format!("V{}", prefix.text), count, columns);
+        }
+        // A doppelganger's cells, when a rule names one: `DGZ` (ISS's
+        // hidden 0), `DGC1`.. the value each row misses, `DGR1`.. each
+        // column's, `DGB1`.. each box's (as many as ISS's boxes for the
+        // side, with or without `NoBoxes`): ISS's `getVarCellGroups`.
+        let named = self.items.iter().flat_map(|i| &i.args).any(|w| w.text.starts_with("DG"));
+        if named && self.items.iter().any(|i| i.kind.text == "Doppelganger") {
+            let boxes = box_dims(rows.max(cols), rows.max(cols));
+            group(&mut names, "DGZ", 1, 0);
+            group(&mut names, "DGR", cols, 0);
+            group(&mut names, "DGC", rows, 0);
+            group(&mut names, "DGB", boxes.map_or(0, |(h, w)| h * w), boxes.map_or(0, |(_, w)| w));
         }
         Ok(names)
+    }
+
+    /// A cell outside the grid by name, once the model has it.
+    fn var(&self, name: &str) -> Option<Cell> {
+        self.vars.borrow().iter().find(|(o, _)| o.name == name).map(|&(_, cell)| cell)
+    }
+
+    /// Whether two cells are orthogonal neighbours as ISS's `CellGraph`
+    /// sees them: in the grid, or in one group of cells outside it, laid
+    /// out in its rows.
+    fn touch(&self, a: Cell, b: Cell) -> bool {
+        let vars = self.vars.borrow();
+        let place = |c: Cell| vars.iter().find(|(_, cell)| *cell == c).map(|(o, _)| (o.group, o.index, o.columns));
+        match (place(a), place(b)) {
+            (None, None) => a.row.abs_diff(b.row) + a.col.abs_diff(b.col) == 1,
+            (Some((g, i, w)), Some((h, j, _))) if g == h => {
+                let (lo, hi) = (i.min(j), i.max(j));
+                hi - lo == w || (hi - lo == 1 && hi % w != 0)
+            }
+            _ => false,
+        }
     }
 
     /// Adds the cells outside the grid that the `Var` items declare
@@ -1919,6 +1969,26 @@ impl Reader<'_> {
                 if boxes {
                     regions.push(kind(G::Region));
                 }
+                // The cells outside the grid that a rule names: each the
+                // value its row, column or box misses (all different from
+                // its cells, as many as the values), and `DGZ` 0, as are
+                // the box cells of a grid without boxes (ISS's handlers).
+                if let Some(zero) = self.var("DGZ") {
+                    let mut fixed = vec![zero];
+                    for (prefix, lines) in ["DGC", "DGR", "DGB"].iter().zip(&regions) {
+                        for (k, line) in lines.iter().enumerate() {
+                            let cell = self.var(&format!("{prefix}{}", k + 1)).expect("declared");
+                            let group = line.iter().copied().chain([cell]).collect();
+                            p.add_group(group).map_err(|e| self.err(at, e.to_string()))?;
+                        }
+                    }
+                    if !boxes {
+                        fixed.extend((1..=n).filter_map(|k| self.var(&format!("DGB{k}"))));
+                    }
+                    for cell in fixed {
+                        p.set_given(cell, 1).map_err(|e| self.err(at, e.to_string()))?;
+                    }
+                }
                 self.constraint(p, Constraint::Doppelganger { regions }, at)?;
             }
             "GlobalEntropy" | "GlobalMod" => {
@@ -1945,7 +2015,7 @@ impl Reader<'_> {
             }
             "WhiteDot" | "BlackDot" | "X" | "V" | "GreaterThan" => {
                 let cells = line(&item.args)?;
-                let pairs = adjacent_pairs(&cells);
+                let pairs = adjacent_pairs(&cells, |a, b| self.touch(a, b));
                 if pairs.is_empty() {
                     return Err(self.err(at, format!("{kind} enforces nothing: no two of its cells are neighbours")));
                 }
@@ -2343,10 +2413,9 @@ pub fn pair_key(n: usize, allows: impl Fn(usize, usize) -> bool) -> String {
     values.iter().map(|&v| char::from(BASE64[v])).collect()
 }
 
-/// Pairs of orthogonal neighbours among `cells`, each once, the earlier
-/// cell first (ISS's `_adjacentCellPairs`).
-fn adjacent_pairs(cells: &[Cell]) -> Vec<(Cell, Cell)> {
-    let touch = |a: Cell, b: Cell| a.row.abs_diff(b.row) + a.col.abs_diff(b.col) == 1;
+/// Pairs of orthogonal neighbours (`touch`) among `cells`, each once, the
+/// earlier cell first (ISS's `_adjacentCellPairs`).
+fn adjacent_pairs(cells: &[Cell], touch: impl Fn(Cell, Cell) -> bool) -> Vec<(Cell, Cell)> {
     let mut pairs = Vec::new();
     for (i, &a) in cells.iter().enumerate() {
         for &b in &cells[i + 1..] {
