@@ -447,8 +447,9 @@ fn constraint_item(puzzle: &Puzzle, constraint: &Constraint) -> Result<String, U
             }
         }
         Constraint::Index { cell, line, value } => {
-            let row: Vec<Cell> = (0..n).map(|c| Cell::new(cell.row, c)).collect();
-            let column: Vec<Cell> = (0..n).map(|r| Cell::new(r, cell.col)).collect();
+            let (rows, cols) = puzzle.shape();
+            let row: Vec<Cell> = (0..cols).map(|c| Cell::new(cell.row, c)).collect();
+            let column: Vec<Cell> = (0..rows).map(|r| Cell::new(r, cell.col)).collect();
             if *line == row && usize::from(*value) == cell.col + 1 {
                 format!(".Indexing~C~{}", cell_id(*cell))
             } else if *line == column && usize::from(*value) == cell.row + 1 {

@@ -119,7 +119,8 @@ const MORE_VALUES: &[&str] = &[
 const RECTANGLE: &[&str] = &[
     "", "Shape", "Var", "NoBoxes", "Jigsaw", "SearchPriority",
     "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
-    "Sum", "Cage", "Arrow", "DoubleArrow", "Quad", "Regex", "NFA", "Skyscraper", "SameValues",
+    "Sum", "Cage", "Arrow", "DoubleArrow", "Quad", "Regex", "NFA", "Skyscraper", "SameValues", "Indexing",
+    "AntiKnight", "AntiKing",
 ];
 
 /// The types read with cells outside the grid (`Var`): those whose cells
@@ -213,8 +214,8 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("X", Reading::Read("`x` on each pair of orthogonal neighbours among the cells")),
     ("V", Reading::Read("`v` on each pair of orthogonal neighbours among the cells")),
     ("GreaterThan", Reading::Read("`greater`: each cell above the later cells next to it")),
-    ("AntiKnight", Reading::Read("`antiknight`")),
-    ("AntiKing", Reading::Read("`antiking`")),
+    ("AntiKnight", Reading::Read("`antiknight`; on a rectangle too, within it")),
+    ("AntiKing", Reading::Read("`antiking`; on a rectangle too, within it")),
     (
         "AntiConsecutive",
         Reading::Read("no orthogonal neighbours consecutive, dots or not (`nonconsecutive` spares dotted pairs)"),
@@ -226,7 +227,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("Quad", Reading::Read("`quadruple`: the 2x2 from the cell holds the values (as often as listed)")),
     ("ContainAtLeast", Reading::Read("the cells hold the values, each at least as often as listed")),
     ("SameValues", Reading::Read("`same-values`: the cells in order split into the sets, each holding the same values as often (one set a cell: all the cells hold one value); with ChaosConstruction, on CC cells only too: their regions (docs/rules.md, Chaos construction)")),
-    ("Indexing", Reading::Read("`column-index` (C) or `row-index` (R)")),
+    ("Indexing", Reading::Read("`column-index` (C) or `row-index` (R); on a rectangle, the control's row or column as long as it is (a digit past it names no cell, as in ISS's handler)")),
     ("StrictKropki", Reading::Read("`negative white black`")),
     ("StrictXV", Reading::Read("`negative x v`")),
     ("Pair", Reading::Read("a relation given by its allowed pairs (ISS's key), on each two consecutive cells of each group")),
@@ -2107,10 +2108,11 @@ impl Reader<'_> {
                     // ISS's builder: a column index names the control's
                     // row, cell by cell, with the value of its column
                     // number (1 to N whatever the values' offset).
+                    let (rows, cols) = p.shape();
                     for &control in &cells {
                         let (line, number): (Vec<Cell>, usize) = match keyword {
-                            "column-index" => ((0..n).map(|c| Cell::new(control.row, c)).collect(), control.col + 1),
-                            _ => ((0..n).map(|r| Cell::new(r, control.col)).collect(), control.row + 1),
+                            "column-index" => ((0..cols).map(|c| Cell::new(control.row, c)).collect(), control.col + 1),
+                            _ => ((0..rows).map(|r| Cell::new(r, control.col)).collect(), control.row + 1),
                         };
                         let alternatives = index_from_zero(control, &line, number + 1, p.digits());
                         self.constraint(p, Constraint::AnyOf { alternatives }, at)?;

@@ -299,12 +299,14 @@ pub(super) enum Indexer {
 /// Indexer cells (as the editor's solvers read them: a row indexer's digit
 /// names the row where its own row number stands in its column).
 pub(super) fn indexer(p: &mut Puzzle, a: &Args, kind: Indexer) -> Result<(), RuleError> {
-    let n = p.side();
+    let (n, (rows, cols)) = (p.side(), p.shape());
     let region = p.regions();
     for &cell in &a.cells {
+        // A rectangle's column is shorter than its row (or the reverse):
+        // a digit past its line names no cell (ISS's handler).
         let (line, position): (Vec<Cell>, usize) = match kind {
-            Indexer::Row => ((0..n).map(|r| Cell::new(r, cell.col)).collect(), cell.row),
-            Indexer::Column => ((0..n).map(|c| Cell::new(cell.row, c)).collect(), cell.col),
+            Indexer::Row => ((0..rows).map(|r| Cell::new(r, cell.col)).collect(), cell.row),
+            Indexer::Column => ((0..cols).map(|c| Cell::new(cell.row, c)).collect(), cell.col),
             Indexer::Box => {
                 let r = region[cell.row * n + cell.col]
                     .ok_or_else(|| RuleError::from(format!("box indexer {cell} is in no box or region")))?;

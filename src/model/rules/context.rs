@@ -272,18 +272,19 @@ pub const MOST_NESTED: usize = 16;
 
 /// Every pair of orthogonally adjacent cells, once.
 pub fn orthogonal_pairs(n: usize) -> Vec<(Cell, Cell)> {
-    pairs_at(n, &[(0, 1), (1, 0)])
+    pairs_at((n, n), &[(0, 1), (1, 0)])
 }
 
-/// Cells `(dr, dc)` apart for each step, each unordered pair once.
-pub(super) fn pairs_at(n: usize, steps: &[(i64, i64)]) -> Vec<(Cell, Cell)> {
+/// Cells `(dr, dc)` apart for each step on a grid of `(rows, cols)`, each
+/// unordered pair once.
+pub(super) fn pairs_at((rows, cols): (usize, usize), steps: &[(i64, i64)]) -> Vec<(Cell, Cell)> {
     let mut pairs = Vec::new();
-    for r in 0..n as i64 {
-        for c in 0..n as i64 {
+    for r in 0..rows as i64 {
+        for c in 0..cols as i64 {
             for &(dr, dc) in steps {
                 let (r2, c2) = (r + dr, c + dc);
                 let later = (r2, c2) > (r, c);
-                if later && (0..n as i64).contains(&r2) && (0..n as i64).contains(&c2) {
+                if later && (0..rows as i64).contains(&r2) && (0..cols as i64).contains(&c2) {
                     pairs.push((Cell::new(r as usize, c as usize), Cell::new(r2 as usize, c2 as usize)));
                 }
             }

@@ -53,7 +53,7 @@ pub(super) const RULES: &[Rule] = &[
         Value::No,
         "Cells a chess knight's move apart hold different digits.",
         "",
-        |p, _, _| relate_all(p, &pairs_at(p.grid_side(), &KNIGHT), Predicate::NotEqual),
+        |p, _, _| relate_all(p, &pairs_at(p.shape(), &KNIGHT), Predicate::NotEqual),
     ),
     rule(
         "antitaxicab",
@@ -107,7 +107,7 @@ pub(super) const RULES: &[Rule] = &[
         Value::No,
         "Cells a chess king's move apart hold different digits.",
         "",
-        |p, _, _| relate_all(p, &pairs_at(p.grid_side(), &KING_DIAGONAL), Predicate::NotEqual),
+        |p, _, _| relate_all(p, &pairs_at(p.shape(), &KING_DIAGONAL), Predicate::NotEqual),
     ),
     rule(
         "nonconsecutive",
