@@ -120,7 +120,7 @@ const RECTANGLE: &[&str] = &[
     "", "Shape", "Var", "NoBoxes", "Jigsaw", "SearchPriority",
     "Thermo", "Whisper", "Renban", "BlackDot", "WhiteDot", "X", "V", "GreaterThan", "AllDifferent",
     "Sum", "Cage", "Arrow", "DoubleArrow", "Quad", "Regex", "NFA", "Skyscraper", "SameValues", "Indexing",
-    "AntiKnight", "AntiKing",
+    "AntiKnight", "AntiKing", "Or", "And", "End",
 ];
 
 /// The types read with cells outside the grid (`Var`): those whose cells
@@ -787,12 +787,8 @@ impl Reader<'_> {
             return self.build();
         }
         let (rows, cols, _, _, _) = self.side()?;
-        if rows != cols {
-            let at =
-                self.items.iter().find(|i| i.kind.text == "Replicate").map_or(Pos { line: 1, col: 1 }, |i| i.kind.pos);
-            return Err(self.err(at, "ISS constraint Replicate on a rectangular grid: not read yet"));
-        }
-        let items = self.replicated(self.items, rows, 0)?;
+        self.shape.set(Some((rows, cols)));
+        let items = self.replicated(self.items, (rows, cols), 0)?;
         Reader { name: self.name, items: &items, shape: Default::default(), vars: Default::default() }.build()
     }
 
@@ -804,7 +800,8 @@ impl Reader<'_> {
     /// a cell (or a given's cell), except a state machine's, pattern's or
     /// pair key's first word; a cell shifted off the grid is an error, as
     /// in ISS. Blocks nest, `depth` of them around `items`.
-    fn replicated(&self, items: &[Item], n: usize, depth: usize) -> Result<Vec<Item>, ParseError> {
+    fn replicated(&self, items: &[Item], (rows, cols): (usize, usize), depth: usize) -> Result<Vec<Item>, ParseError> {
+        let n = rows.max(cols);
         let mut out = Vec::with_capacity(items.len());
         let mut i = 0;
         while i < items.len() {
@@ -847,7 +844,7 @@ impl Reader<'_> {
                 let why = format!("Replicate nested deeper than {}: not read", rules::MOST_NESTED);
                 return Err(self.err(item.kind.pos, why));
             }
-            let body = self.replicated(&items[i + 1..end], n, depth + 1)?;
+            let body = self.replicated(&items[i + 1..end], (rows, cols), depth + 1)?;
             let word = |k: usize| item.args.get(k).filter(|w| !w.text.is_empty());
             let origin = match word(1) {
                 Some(w) => self.cell(w, n)?,
@@ -862,11 +859,13 @@ impl Reader<'_> {
                         );
                     };
                     for b in (0..6).filter(|b| value >> b & 1 == 1) {
-                        let at = origin.row * n + origin.col + 6 * k + b;
-                        if at >= n * n {
+                        // Cells in reading order of the grid's rows (ISS's
+                        // cell indices), from the origin's.
+                        let at = origin.row * cols + origin.col + 6 * k + b;
+                        if at >= rows * cols {
                             return Err(self.err(bits.pos, "a Replicate target past the grid's last cell"));
                         }
-                        targets.push(Cell::new(at / n, at % n));
+                        targets.push(Cell::new(at / cols, at % cols));
                     }
                 }
             }
@@ -878,7 +877,7 @@ impl Reader<'_> {
             for target in targets {
                 let by = (target.row as isize - origin.row as isize, target.col as isize - origin.col as isize);
                 for inner in &body {
-                    out.push(self.shifted(inner, by, n)?);
+                    out.push(self.shifted(inner, by, (rows, cols))?);
                 }
             }
             out.push(Item { kind: Word { text: "End".into(), pos: items[end].kind.pos }, args: Vec::new() });
@@ -888,7 +887,7 @@ impl Reader<'_> {
     }
 
     /// `item` with the cells it names moved `by` rows and columns.
-    fn shifted(&self, item: &Item, by: (isize, isize), n: usize) -> Result<Item, ParseError> {
+    fn shifted(&self, item: &Item, by: (isize, isize), (rows, cols): (usize, usize)) -> Result<Item, ParseError> {
         let keyed = matches!(item.kind.text.as_str(), "NFA" | "Regex" | "Pair" | "PairX" | "Binary" | "BinaryX");
         let mut moved = item.clone();
         for (k, word) in moved.args.iter_mut().enumerate() {
@@ -902,8 +901,8 @@ impl Reader<'_> {
             let id_word = Word { text: id.to_owned(), pos: word.pos };
             let Some(cell) = self.cell(&id_word, crate::model::MAX_SIDE).ok() else { continue };
             let (row, col) = (cell.row as isize + by.0, cell.col as isize + by.1);
-            if !(0..n as isize).contains(&row) || !(0..n as isize).contains(&col) {
-                let why = format!("{} replicated falls outside the {n}x{n} grid", quote(&word.text));
+            if !(0..rows as isize).contains(&row) || !(0..cols as isize).contains(&col) {
+                let why = format!("{} replicated falls outside the {rows}x{cols} grid", quote(&word.text));
                 return Err(self.err(word.pos, why));
             }
             let id = cell_id(Cell::new(row as usize, col as usize));

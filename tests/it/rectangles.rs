@@ -148,10 +148,12 @@ fn indexes(rect: &Rect, g: &[u32], controls: &[(usize, usize)], by_column: bool)
     })
 }
 
-/// ISS's rules over the whole rectangle (anti-knight, anti-king) and its
+/// ISS's rules over the whole rectangle (anti-knight, anti-king), its
 /// indexing, whose line is the control's row or column, as long as the
 /// rectangle has columns or rows (a digit past it names no cell: ISS's
-/// handler), against the backtracker, before and after `export --as iss`
+/// handler), `Or`, `And` and `Replicate` (its targets counted along the
+/// rectangle's rows, as ISS's cell indices are), against the
+/// backtracker, before and after `export --as iss`
 /// (ISS's "Answers on a Postcard", a 6x9 with both, is checked with its
 /// published solution in tests/it/iss.rs).
 #[test]
@@ -159,7 +161,7 @@ fn whole_grid_rules_and_indexing_on_rectangles_count_as_a_backtracker() {
     const KNIGHT: [(isize, isize); 4] = [(1, 2), (2, 1), (1, -2), (2, -1)];
     const KING: [(isize, isize); 2] = [(1, 1), (1, -1)];
     type Case = (&'static str, usize, usize, Option<(usize, usize)>, Vec<(usize, u32)>, fn(&Rect, &[u32]) -> bool);
-    let cases: [Case; 6] = [
+    let cases: [Case; 9] = [
         (".Shape~3x4.AntiKnight", 3, 4, None, vec![], |r, g| none_apart(r, g, &KNIGHT)),
         (".Shape~2x4.AntiKing", 2, 4, Some((2, 2)), vec![], |r, g| none_apart(r, g, &KING)),
         (".Shape~4x6.AntiKnight.~R1C1_1~R2C3_2~R3C5_3", 4, 6, Some((2, 3)), vec![(0, 1), (8, 2), (16, 3)], |r, g| {
@@ -170,6 +172,19 @@ fn whole_grid_rules_and_indexing_on_rectangles_count_as_a_backtracker() {
         (".Shape~4x3.Indexing~C~R2C2.Indexing~R~R4C1", 4, 3, None, vec![], |r, g| {
             indexes(r, g, &[(1, 1)], true) && indexes(r, g, &[(3, 0)], false)
         }),
+        // Alternatives, and copies of a rule on the rectangle's cells in
+        // reading order: "R" is bits 0 and 4, R1C1 and (three columns a
+        // row) R2C2.
+        (".Shape~2x3.Or.~R1C1_1.~R1C2_1.End", 2, 3, None, vec![], |_, g| g[0] == 1 || g[1] == 1),
+        (".Shape~4x3.Replicate~R.Thermo~R1C1~R1C2.End", 4, 3, None, vec![], |_, g| g[0] < g[1] && g[4] < g[5]),
+        (
+            ".Shape~2x4.And.Thermo~R1C1~R2C1.End.Or.WhiteDot~R2C3~R2C4.Thermo~R1C4~R1C3.End",
+            2,
+            4,
+            Some((2, 2)),
+            vec![],
+            |_, g| g[0] < g[4] && (g[6].abs_diff(g[7]) == 1 || g[3] < g[2]),
+        ),
     ];
     for (text, rows, cols, boxes, given, keep) in cases {
         let mut givens = vec![0; rows * cols];
