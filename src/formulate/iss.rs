@@ -122,7 +122,7 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
     if raw {
         // Rules are written as on any grid; the reader checks each is one
         // it reads on a Raw grid.
-        items.extend(rules(puzzle, values, shift)?);
+        items.extend(rules(puzzle)?);
         return Ok(items.join("\n") + "\n");
     }
     let regions: Vec<&Vec<Cell>> =
@@ -171,7 +171,7 @@ pub fn string(puzzle: &Puzzle) -> Result<String, Unsupported> {
             }
         }
     }
-    items.extend(rules(puzzle, values, shift)?);
+    items.extend(rules(puzzle)?);
     Ok(items.join("\n") + "\n")
 }
 
@@ -204,7 +204,7 @@ fn with_vars(puzzle: &Puzzle, grid: &Puzzle, rest: &Puzzle) -> Result<String, Un
         });
         itertools::join(words, "~")
     };
-    for line in rules(rest, puzzle.digits(), puzzle.digit_shift())? {
+    for line in rules(rest)? {
         items.push_str(&itertools::join(line.split('.').map(renamed), "."));
         items.push('\n');
     }
@@ -255,13 +255,14 @@ fn rectangle(puzzle: &Puzzle, shift: i64) -> Result<String, Unsupported> {
         .filter(|c| !matches!(c, Constraint::Digits { cell, .. } if !puzzle.in_grid(*cell)))
         .cloned()
         .collect();
-    items.extend(rules(&puzzle.with_constraints(rules_only), values, shift)?);
+    items.extend(rules(&puzzle.with_constraints(rules_only))?);
     Ok(items.join("\n") + "\n")
 }
 
 /// The items of the puzzle's extra groups, givens, constraints and
 /// relations (after its shape and layout).
-fn rules(puzzle: &Puzzle, values: usize, shift: i64) -> Result<Vec<String>, Unsupported> {
+fn rules(puzzle: &Puzzle) -> Result<Vec<String>, Unsupported> {
+    let shift = puzzle.digit_shift();
     let mut items = Vec::new();
     for group in puzzle.groups() {
         match group.kind {
@@ -282,14 +283,15 @@ fn rules(puzzle: &Puzzle, values: usize, shift: i64) -> Result<Vec<String>, Unsu
         }
     }
     for r in puzzle.relations() {
-        items.push(relation_item(puzzle, values, shift, r)?);
+        items.push(relation_item(puzzle, r)?);
     }
     Ok(items)
 }
 
-/// The item of relation `r` on a grid of `values` values, whose digits
-/// stand for their values and `shift`.
-fn relation_item(puzzle: &Puzzle, values: usize, shift: i64, r: &Relation) -> Result<String, Unsupported> {
+/// The item of relation `r` on `puzzle`'s grid, its values and their
+/// shift from the digits.
+fn relation_item(puzzle: &Puzzle, r: &Relation) -> Result<String, Unsupported> {
+    let (values, shift) = (puzzle.digits(), puzzle.digit_shift());
     let (a, b) = (cell_id(r.a), cell_id(r.b));
     // Neighbours as ISS sees them: in the grid, or both outside it in the
     // one group written, laid out in the grid's columns as the model's are
@@ -322,7 +324,6 @@ fn relation_item(puzzle: &Puzzle, values: usize, shift: i64, r: &Relation) -> Re
 /// is one item. Rules that ISS writes once for the whole grid (its global
 /// windows, full rank) are refused inside.
 fn or_item(puzzle: &Puzzle, alternatives: &[Alternative]) -> Result<String, Unsupported> {
-    let (values, shift) = (puzzle.digits(), puzzle.digit_shift());
     let mut out = String::from(".Or");
     for a in alternatives {
         let mut items = String::new();
@@ -330,7 +331,7 @@ fn or_item(puzzle: &Puzzle, alternatives: &[Alternative]) -> Result<String, Unsu
             items += &format!(".AllDifferent~{}", ids(cells));
         }
         for r in &a.relations {
-            items += &relation_item(puzzle, values, shift, r)?;
+            items += &relation_item(puzzle, r)?;
         }
         for c in &a.constraints {
             if matches!(c, Constraint::Classes { .. } | Constraint::Rank { .. } | Constraint::DistinctReadings { .. }) {

@@ -804,6 +804,8 @@ impl Reader<'_> {
         let n = rows.max(cols);
         let mut out = Vec::with_capacity(items.len());
         let mut i = 0;
+        // The cells outside the grid, which no copy may name (as in ISS).
+        let declared = self.declared_vars()?;
         while i < items.len() {
             let item = &items[i];
             if item.kind.text != "Replicate" {
@@ -825,7 +827,6 @@ impl Reader<'_> {
             let Some(end) = end else {
                 return Err(self.err(item.kind.pos, "this Replicate has no .End"));
             };
-            let declared = self.declared_vars()?;
             for inner in &items[i + 1..end] {
                 let kind = inner.kind.text.as_str();
                 let id = |w: &Word| w.text.split('_').next().unwrap_or("").to_owned();
