@@ -514,6 +514,9 @@ fn dictionary() -> Vec<String> {
         "box none",
         "regions",
         "chaos",
+        "values 1-",
+        "outside ",
+        " v1",
         "givens",
         "row(",
         "vertical(",
@@ -585,15 +588,30 @@ fn dictionary() -> Vec<String> {
 /// the table with their example's cells and numbers redrawn.
 fn generate_native(rng: &mut Rng) -> String {
     let n = *rng.pick(&[1, 2, 3, 4, 4, 4, 5, 6, 6, 6, 8, 9]);
-    let mut text = format!("size {n}\n");
+    // Now and then a rectangle, more values, cells outside the grid.
+    let (rows, cols) = if rng.chance(5) { (n, 1 + rng.below(n + 1)) } else { (n, n) };
+    let mut text = match rows == cols {
+        true => format!("size {n}\n"),
+        false => format!("size {rows}x{cols}\n"),
+    };
     if rng.chance(4) {
         text += &format!("box {}x{}\n", 1 + rng.below(3), 1 + rng.below(3));
+    } else if rows != cols && rng.chance(2) {
+        text += "box none\n";
+    }
+    let values = if rng.chance(6) { n + rng.below(3) } else { n };
+    if values != n {
+        text += &format!("values {}-{values}\n", rng.below(2));
+    }
+    let outside = if rng.chance(6) { rng.below(4) } else { 0 };
+    if outside > 0 {
+        text += &format!("outside {outside}\n");
     }
     if rng.chance(2) {
         text += "givens\n";
-        for _ in 0..n {
-            let row: String = (0..n)
-                .map(|_| if rng.chance(5) { char::from_digit(1 + rng.below(n) as u32, 36).unwrap() } else { '.' })
+        for _ in 0..rows {
+            let row: String = (0..cols)
+                .map(|_| if rng.chance(5) { char::from_digit(1 + rng.below(values) as u32, 36).unwrap() } else { '.' })
                 .collect();
             text += &row;
             text.push('\n');
@@ -606,7 +624,10 @@ fn generate_native(rng: &mut Rng) -> String {
             .split_whitespace()
             .map(|w| {
                 if w.starts_with('r') && w.contains('c') && w[1..].starts_with(|c: char| c.is_ascii_digit()) {
-                    format!("r{}c{}", rng.below(n + 2), rng.below(n + 2))
+                    if outside > 0 && rng.chance(4) {
+                        return format!("v{}", rng.below(outside + 2));
+                    }
+                    format!("r{}c{}", rng.below(rows + 2), rng.below(cols + 2))
                 } else if w.parse::<i64>().is_ok() {
                     rng.below(2 * n + 3).to_string()
                 } else {

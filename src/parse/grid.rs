@@ -76,19 +76,30 @@ fn read_cell(c: char, pos: Pos, side: usize, name: &str) -> Result<Option<Option
 
 /// The cells of one row of a grid, `side` of them, each a digit up to `side`.
 pub fn read_row(raw: &str, line: usize, side: usize, name: &str) -> Result<Vec<Option<Digit>>, ParseError> {
-    let mut cells = Vec::with_capacity(side);
+    read_row_of(raw, line, side, side, name)
+}
+
+/// The cells of one row of `count` cells, each a digit up to `digits`.
+pub fn read_row_of(
+    raw: &str,
+    line: usize,
+    count: usize,
+    digits: usize,
+    name: &str,
+) -> Result<Vec<Option<Digit>>, ParseError> {
+    let mut cells = Vec::with_capacity(count);
     for (i, c) in raw.chars().enumerate() {
         let pos = Pos { line, col: i + 1 };
-        if let Some(cell) = read_cell(c, pos, side, name)? {
+        if let Some(cell) = read_cell(c, pos, digits, name)? {
             cells.push(cell);
         }
-        if cells.len() > side {
-            return Err(pos.error(name, format!("expected {side} cells in the row, found more")));
+        if cells.len() > count {
+            return Err(pos.error(name, format!("expected {count} cells in the row, found more")));
         }
     }
-    if cells.len() < side {
+    if cells.len() < count {
         let end = Pos { line, col: raw.chars().count() + 1 };
-        return Err(end.error(name, format!("expected {side} cells in the row, found {}", cells.len())));
+        return Err(end.error(name, format!("expected {count} cells in the row, found {}", cells.len())));
     }
     Ok(cells)
 }

@@ -1012,6 +1012,60 @@ fn cells_outside_the_grid_count_as_the_oracle() {
         assert!(expected > 0, "{text}: a case with no solution proves little");
         counts_both_ways(&mut counter, &puzzle, text, expected);
     }
+    // The native format's cells outside the grid (`outside K`, named
+    // `v1`..`vK`), on the same oracle.
+    let native: &[Case] = &[
+        ("size 3\nbox none\noutside 2\n", 3, 2, 3, vec![], vec![], |_| true),
+        (
+            "size 3\nbox none\noutside 2\nkiller r1c1 v1 = 4\nextra v1 v2 r1c2\n",
+            3,
+            2,
+            3,
+            vec![vec![9, 10, 1]],
+            vec![],
+            |g| g[0] + g[9] == 4 && g[0] != g[9],
+        ),
+        ("size 3\nbox none\noutside 2\narrow v1 : r1c1 r2c2\nthermo r3c3 v2\n", 3, 2, 3, vec![], vec![], |g| {
+            g[9] == g[0] + g[4] && g[8] < g[10]
+        }),
+        (
+            "size 4\noutside 2\ngivens\n.3..\n....\n....\n....\nwhite v1 v2\ngiven v2 = 2\n",
+            4,
+            2,
+            4,
+            boxes_4x4(),
+            vec![(1, 3), (17, 2)],
+            |g| g[16].abs_diff(g[17]) == 1,
+        ),
+        (
+            "size 3\nbox none\nvalues 1-4\noutside 1\neither\nthermo v1 r1c1\nor\nx v1 r3c3\nend\n",
+            3,
+            1,
+            4,
+            vec![],
+            vec![],
+            |g| g[9] < g[0] || g[9] + g[8] == 10,
+        ),
+    ];
+    for (text, n, extra, values, groups, givens, keep) in native {
+        let puzzle = parse(text, "t", Some(Format::Puzzle)).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(puzzle.vars(), *extra, "{text}");
+        let expected = count_with_outside(*n, *extra, *values, groups, givens, *keep);
+        assert!(expected > 0, "{text}: a case with no solution proves little");
+        counts_both_ways(&mut counter, &puzzle, text, expected);
+    }
+    for (text, why) in [
+        ("size 3\nbox none\nkiller v1 = 2\n", "3:8: \"v1\" is a cell outside the grid, and the puzzle has none"),
+        ("size 3\nbox none\noutside 2\nkiller v3 = 2\n", "4:8: expected a cell r1c1 or v1 to v2, found \"v3\""),
+        ("size 3\nbox none\noutside 1\nantiking\n", "4:1: antiking with cells outside the grid (line 3)"),
+        ("size 3\nbox none\noutside 1\ndiagonal+\n", "4:1: diagonal+ on cells outside the grid (line 3)"),
+        ("size 3\nbox none\noutside 0\n", "3:9: expected how many cells outside the grid"),
+        ("size 9\noutside 600\n", "600 cells outside a 9x9 grid"),
+        ("size 3\nbox none\noutside 1\nquadruple v1 1\n", "4:11: quadruple: the cell is the top left of a 2 x 2"),
+    ] {
+        let e = parse(text, "t", Some(Format::Puzzle)).expect_err(text).to_string();
+        assert!(e.contains(why), "{text}: {e}");
+    }
     // A doppelganger's cells outside the grid, named by a rule: each the
     // value its column (`DGR`), row (`DGC`) or box (`DGB`) misses, so
     // that the count is the grids' where the rule holds on those.

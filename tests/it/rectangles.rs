@@ -20,6 +20,52 @@ struct Rect {
     givens: Vec<u32>,
     /// A rule every filling must also keep (on its digits in reading order).
     keep: fn(&Rect, &[u32]) -> bool,
+    /// Rules of the native format every filling keeps too.
+    lines: Vec<Line>,
+}
+
+/// A rule line of the native format, as the backtracker checks it: cells
+/// by their index in reading order.
+#[derive(Clone, Debug)]
+enum Line {
+    /// Digits increase along the cells.
+    Thermo(Vec<usize>),
+    /// Different digits summing to the number.
+    Killer(Vec<usize>, u32),
+    /// Two digits one apart.
+    White(usize, usize),
+    /// One digit twice the other.
+    Black(usize, usize),
+    /// Two digits summing to 10.
+    X(usize, usize),
+}
+
+impl Line {
+    fn holds(&self, g: &[u32]) -> bool {
+        match self {
+            Line::Thermo(cells) => cells.windows(2).all(|w| g[w[0]] < g[w[1]]),
+            Line::Killer(cells, sum) => {
+                let distinct = cells.iter().enumerate().all(|(i, &a)| cells[..i].iter().all(|&b| g[a] != g[b]));
+                distinct && cells.iter().map(|&c| g[c]).sum::<u32>() == *sum
+            }
+            Line::White(a, b) => g[*a].abs_diff(g[*b]) == 1,
+            Line::Black(a, b) => g[*a] == 2 * g[*b] || g[*b] == 2 * g[*a],
+            Line::X(a, b) => g[*a] + g[*b] == 10,
+        }
+    }
+
+    /// The line in the native format, on a grid of `cols` columns.
+    fn native(&self, cols: usize) -> String {
+        let name = |&i: &usize| format!("r{}c{}", i / cols + 1, i % cols + 1);
+        let list = |cells: &[usize]| cells.iter().map(name).collect::<Vec<_>>().join(" ");
+        match self {
+            Line::Thermo(cells) => format!("thermo {}", list(cells)),
+            Line::Killer(cells, sum) => format!("killer {} = {sum}", list(cells)),
+            Line::White(a, b) => format!("white {} {}", name(a), name(b)),
+            Line::Black(a, b) => format!("black {} {}", name(a), name(b)),
+            Line::X(a, b) => format!("x {} {}", name(a), name(b)),
+        }
+    }
 }
 
 impl Rect {
@@ -31,7 +77,7 @@ impl Rect {
 
     fn fill(&self, at: usize, grid: &mut [u32]) -> u64 {
         if at == grid.len() {
-            return u64::from((self.keep)(self, grid));
+            return u64::from((self.keep)(self, grid) && self.lines.iter().all(|l| l.holds(grid)));
         }
         let (r, c) = (at / self.cols, at % self.cols);
         let mut found = 0;
@@ -69,6 +115,34 @@ impl Rect {
         }
         text
     }
+
+    /// The native `puzzle` text: `size` (a side, or `RxC`), `box`,
+    /// `values` when more than the longer side, the givens, the lines.
+    fn native(&self) -> String {
+        let long = self.rows.max(self.cols);
+        let mut text = match self.rows == self.cols {
+            true => format!("size {long}\n"),
+            false => format!("size {}x{}\n", self.rows, self.cols),
+        };
+        match self.boxes {
+            Some((h, w)) => text.push_str(&format!("box {h}x{w}\n")),
+            None => text.push_str("box none\n"),
+        }
+        if self.values as usize != long {
+            text.push_str(&format!("values 1-{}\n", self.values));
+        }
+        text.push_str("givens\n");
+        for row in self.givens.chunks(self.cols) {
+            let symbol = |&d: &u32| if d == 0 { '.' } else { char::from_digit(d, 36).unwrap() };
+            text.extend(row.iter().map(symbol));
+            text.push('\n');
+        }
+        for line in &self.lines {
+            text.push_str(&line.native(self.cols));
+            text.push('\n');
+        }
+        text
+    }
 }
 
 /// Counts of random rectangles with givens, boxes as ISS places them (or
@@ -98,7 +172,8 @@ fn rectangles_count_as_a_backtracker() {
         // More values than the side: boxes of the side's cells would not
         // hold every value; ISS keeps them, so does the reader.
         let boxes = if round % 3 == 2 { None } else { iss_boxes };
-        let mut rect = Rect { rows, cols, values, boxes, givens: vec![0; rows * cols], keep: |_, _| true };
+        let mut rect =
+            Rect { rows, cols, values, boxes, givens: vec![0; rows * cols], keep: |_, _| true, lines: vec![] };
         // A few givens, which may clash (a count of 0 is checked too); none
         // on some small ones, where a blank layout's shortcuts could apply.
         let givens = match (rows * cols, round % 4) {
@@ -118,6 +193,85 @@ fn rectangles_count_as_a_backtracker() {
             continue; // givens that clash in a group, refused as such
         }
         assert_eq!(stdout.trim(), format!("solutions({expected})."), "{text}");
+    }
+}
+
+/// The native format's rectangles (`size RxC`), and squares of more
+/// values than their side (`values 1-V`), with givens and random rules
+/// that read their cells only (thermometers, cages, Kropki dots, X), count
+/// as the backtracker finds them; rules that read the whole grid's
+/// shape are refused there by name.
+#[test]
+fn native_rectangles_and_more_values_count_as_a_backtracker() {
+    type Shape = (usize, usize, Option<(usize, usize)>);
+    let shapes: [Shape; 7] = [
+        (2, 3, None),
+        (3, 2, None),
+        (2, 4, Some((2, 2))),
+        (3, 4, None),
+        (4, 3, None),
+        (3, 3, None),
+        (4, 4, Some((2, 2))),
+    ];
+    let mut rng = rng(91);
+    let mut solved = 0;
+    for round in 0..40 {
+        let (rows, cols, boxes) = shapes[round % shapes.len()];
+        let long = rows.max(cols) as u32;
+        let values = if rows == cols || round % 3 == 0 { long + 1 } else { long };
+        let mut rect =
+            Rect { rows, cols, values, boxes, givens: vec![0; rows * cols], keep: |_, _| true, lines: vec![] };
+        for _ in 0..rng.below(3) {
+            let at = rng.below(rows * cols);
+            rect.givens[at] = 1 + rng.below(values as usize) as u32;
+        }
+        // Neighbours in a row or a column, no cell in two rules (two
+        // dots on one pair, or two cages on one cell, are refused).
+        let mut used = Vec::new();
+        let mut pair = |rng: &mut crate::common::Rng| loop {
+            let a = rng.below(rows * cols);
+            let b = if rng.below(2) == 0 { a + 1 } else { a + cols };
+            if b < rows * cols && (b == a + cols || b % cols != 0) && !used.contains(&a) && !used.contains(&b) {
+                used.extend([a, b]);
+                return (a, b);
+            }
+        };
+        for _ in 0..1 + rng.below(2) {
+            let (a, b) = pair(&mut rng);
+            let line = match rng.below(5) {
+                0 => Line::Thermo(vec![a, b]),
+                1 => Line::Killer(vec![a, b], 3 + rng.below(2 * values as usize - 3) as u32),
+                2 => Line::White(a, b),
+                3 => Line::Black(a, b),
+                _ => Line::X(a, b),
+            };
+            rect.lines.push(line);
+        }
+        let expected = rect.count();
+        let text = rect.native();
+        let out = satsudoku().args(["count", "--format", "puzzle", "-"]).write_stdin(text.clone()).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        if expected == 0 && out.status.code() == Some(2) {
+            continue; // givens that clash in a group, or a dot no digits fit, refused as such
+        }
+        assert_eq!(stdout.trim(), format!("solutions({expected})."), "{text}");
+        solved += usize::from(expected > 0);
+    }
+    assert!(solved >= 20, "only {solved} rounds with solutions");
+    for (text, words) in [
+        ("size 2x3\n", vec!["1:1:", "box RxC"]),
+        ("size 6x4\nbox 2x3\n", vec!["2:5:", "do not tile the 6x4 grid"]),
+        ("size 2x3\nbox none\nxsum r1c1 = 3\n", vec!["3:1:", "xsum on a rectangle", "not read there"]),
+        ("size 4\nvalues 1-5\ndiagonal+\n", vec!["3:1:", "more values than its side (line 2)"]),
+        ("size 4\nvalues 0-3\n", vec!["2:8:", "values from 0", "ISS strings"]),
+        ("size 4\nvalues 1-3\n", vec!["2:8:", "from the side 4"]),
+        ("size 4\nvalues 1-6\nwhisper r1c1 r1c2\n", vec!["3:1:", "whisper without '= N'"]),
+        ("size 2x3\nbox none\ngivens\n1..\n..4\n", vec!["5:3:", "above the grid's 3 digits"]),
+        ("size 2x3\nbox none\nthermo r1c1 r3c1\n", vec!["3:13:", "outside the 2 x 3 grid"]),
+        ("size 3x2\nbox none\nchaos\n", vec!["3:1:", "chaos on a rectangle"]),
+        ("size 3x3\n", vec!["1:6:", "write \"size 3\""]),
+    ] {
+        assert_refused(&["count", "--format", "puzzle", "-"], text, &words);
     }
 }
 
@@ -191,7 +345,7 @@ fn whole_grid_rules_and_indexing_on_rectangles_count_as_a_backtracker() {
         for (at, d) in given {
             givens[at] = d;
         }
-        let rect = Rect { rows, cols, values: rows.max(cols) as u32, boxes, givens, keep };
+        let rect = Rect { rows, cols, values: rows.max(cols) as u32, boxes, givens, keep, lines: vec![] };
         let expected = rect.count();
         assert!(expected > 0, "{text}: a case with no solution proves little");
         let puzzle = parse(text, "t", Some(Format::Iss)).unwrap_or_else(|e| panic!("{text}: {e}"));

@@ -53,8 +53,11 @@ pub(super) fn killer(p: &mut Puzzle, ctx: &mut Context, a: &Args) -> Result<(), 
     }
     ctx.caged.extend(cells);
     if let Some(value) = a.value {
-        let (k, n) = (cells.len() as i64, p.grid_side() as i64);
+        // The values are the digits 1..=digits less the shift (0, or 1
+        // when they run from 0).
+        let (k, n) = (cells.len() as i64, p.digits() as i64);
         let (lo, hi) = distinct_sum_range(k, n);
+        let (lo, hi) = (lo - k * p.digit_shift(), hi - k * p.digit_shift());
         if k <= n && !(lo..=hi).contains(&value) {
             return Err(RuleError::value(format!("a cage of {k} distinct digits sums to {lo}..{hi}, not {value}")));
         }

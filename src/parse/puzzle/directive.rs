@@ -2,7 +2,7 @@
 //! ([`crate::model::rules`]) and its arguments, read by the rule's shape
 //! into [`Args`]; errors point at the word that is wrong.
 
-use super::{Parser, Word};
+use super::{Grid, Parser, Word, NOT_SQUARE};
 use crate::model::rules::{self, Args, Context, Rule, Shape, Value};
 use crate::model::{Cell, Puzzle};
 use crate::parse::{quote, ParseError, Pos};
@@ -11,7 +11,7 @@ use crate::parse::{quote, ParseError, Pos};
 pub(super) struct Directive<'p, 'a, 'w> {
     pub(super) p: &'p Parser<'a>,
     pub(super) line: &'p [Word<'w>],
-    pub(super) n: usize,
+    pub(super) grid: &'p Grid,
 }
 
 /// A rule line's cells before a `:`, after it, and the number after `=`.
@@ -43,7 +43,26 @@ impl Directive<'_, '_, '_> {
                 ),
             ));
         };
+        if let Some(what) = self.grid.restricted {
+            let said = self.grid.at.map_or(String::new(), |at| format!(" (line {})", at.line));
+            if matches!(head.text, "antiknight" | "antiking") && !self.grid.outside.is_empty() {
+                let why = format!("{} with {what}{said}: it reads the whole grid; not read there", head.text);
+                return Err(self.err(head.pos, why));
+            }
+            if !NOT_SQUARE.contains(&head.text) {
+                let why = format!(
+                    "{} on {what}{said}: not read there; the rules read there are {} (docs/formats.md)",
+                    head.text,
+                    NOT_SQUARE.join(", ")
+                );
+                return Err(self.err(head.pos, why));
+            }
+        }
         let (args, value_pos) = self.args(rule)?;
+        if self.grid.restricted.is_some() && head.text == "whisper" && args.value.is_none() {
+            let why = "whisper without '= N' on this grid: its usual difference is the side's; give it";
+            return Err(self.err(head.pos, why));
+        }
         (rule.build)(puzzle, &args, ctx).map_err(|e| {
             let at = if e.at_value { value_pos.unwrap_or(head.pos) } else { head.pos };
             self.err(at, format!("{}: {e}", head.text))
@@ -168,15 +187,30 @@ impl Directive<'_, '_, '_> {
         Ok(parts)
     }
 
-    /// A cell `rRcC`, from 1 (from 0 to side + 1 when `outside`).
+    /// A cell `rRcC`, from 1 (from 0 to side + 1 when `outside`), or
+    /// `vK`, the grid's `K`-th cell outside it (`outside K`).
     fn cell(&self, text: &str, pos: Pos, outside: bool) -> Result<Cell, ParseError> {
+        let grid = self.grid;
+        if let Some(k) = text.strip_prefix(['v', 'V']).and_then(|k| k.parse::<usize>().ok()) {
+            return match grid.outside.get(k.wrapping_sub(1)) {
+                Some(&cell) if !outside => Ok(cell),
+                _ if grid.outside.is_empty() => Err(self.err(
+                    pos,
+                    format!("{} is a cell outside the grid, and the puzzle has none (\"outside K\")", quote(text)),
+                )),
+                _ => Err(self
+                    .err(pos, format!("expected a cell r1c1 or v1 to v{}, found {}", grid.outside.len(), quote(text)))),
+            };
+        }
         let bad = || self.err(pos, format!("expected a cell such as r1c1, found {}", quote(text)));
         let rest = text.strip_prefix(['r', 'R']).ok_or_else(bad)?;
         let (row, col) = rest.split_once(['c', 'C']).ok_or_else(bad)?;
         let (row, col) = (row.parse::<usize>().map_err(|_| bad())?, col.parse::<usize>().map_err(|_| bad())?);
-        let range = if outside { 0..=self.n + 1 } else { 1..=self.n };
-        if !range.contains(&row) || !range.contains(&col) {
-            return Err(self.err(pos, format!("cell {} is outside the {n} x {n} grid", quote(text), n = self.n)));
+        let (rows, cols) =
+            if outside { (0..=grid.rows + 1, 0..=grid.cols + 1) } else { (1..=grid.rows, 1..=grid.cols) };
+        if !rows.contains(&row) || !cols.contains(&col) {
+            let why = format!("cell {} is outside the {} x {} grid", quote(text), grid.rows, grid.cols);
+            return Err(self.err(pos, why));
         }
         // Outside cells are kept 1-based for `looking_in`; inside ones are 0-based.
         Ok(if outside { Cell::new(row, col) } else { Cell::new(row - 1, col - 1) })
@@ -185,7 +219,7 @@ impl Directive<'_, '_, '_> {
     /// The cells a clue at `clue` (1-based, just outside the grid) looks
     /// along, from its side.
     fn looking_in(&self, clue: Cell, pos: Pos) -> Result<Vec<Cell>, ParseError> {
-        crate::model::rules::line_from_clue(clue.row, clue.col, self.n).ok_or_else(|| {
+        crate::model::rules::line_from_clue(clue.row, clue.col, self.grid.rows).ok_or_else(|| {
             self.err(pos, "expected a clue just outside the grid: row or column 0, or one past the last, not a corner")
         })
     }
@@ -224,11 +258,12 @@ impl Directive<'_, '_, '_> {
 
     /// `quadruple CELL D...`: the 2 x 2 from CELL holds the digits.
     fn quad(&self) -> Result<Args, ParseError> {
-        let (head, n) = (self.head(), self.n);
+        let (head, grid) = (self.head(), self.grid);
+        let n = grid.digits;
         let corner =
             self.line.get(1).ok_or_else(|| self.err(head.pos, format!("{} takes a cell, then digits", head.text)))?;
         let cell = self.cell(corner.text, corner.pos, false)?;
-        if cell.row + 1 >= n || cell.col + 1 >= n {
+        if cell.row + 1 >= grid.rows || cell.col + 1 >= grid.cols {
             return Err(
                 self.err(corner.pos, format!("{}: the cell is the top left of a 2 x 2 inside the grid", head.text))
             );

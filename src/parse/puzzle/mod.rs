@@ -10,7 +10,7 @@
 //! killer r1c1 r1c2 = 7    # one constraint a line
 //! ```
 
-use super::grid::{box_shape, read_row};
+use super::grid::{box_shape, read_row_of};
 use super::{quote, ParseError, Pos};
 use crate::model::rules::{self, Context};
 use crate::model::{Cell, Constraint, Digit, ModelError, Puzzle};
@@ -77,6 +77,47 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// Cells outside the grid a puzzle may name at most (the model then
+/// refuses those that do not fit its largest square).
+const MOST_OUTSIDE: usize = crate::model::MAX_SIDE * crate::model::MAX_SIDE;
+
+/// `size`'s argument: a side `N` (an N x N grid) or a rectangle `RxC`
+/// of different sides, each 1 to the model's largest side.
+fn size(text: &str) -> Option<(usize, usize)> {
+    let fits = |t: &str| t.parse::<usize>().ok().filter(|n| (1..=crate::model::MAX_SIDE).contains(n));
+    match text.split_once(['x', 'X']) {
+        Some((r, c)) => Some((fits(r)?, fits(c)?)).filter(|(r, c)| r != c),
+        None => fits(text).map(|n| (n, n)),
+    }
+}
+
+/// `values 1-V`: the digits the cells hold, 1 to V, V at least the
+/// (longer) side. Values from 0, which ISS strings read, are refused here.
+fn values(p: &Parser, line: &[Word], side: usize) -> Result<usize, ParseError> {
+    let Some(w) = line.get(1) else {
+        return Err(p.error(line[0].pos, "expected \"values 1-V\": the cells hold 1 to V"));
+    };
+    if let Some(extra) = line.get(2) {
+        return Err(p.error(extra.pos, format!("expected nothing after the values, found {}", quote(extra.text))));
+    }
+    let range = w.text.split_once('-').and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)));
+    match range {
+        Some((1, v)) if (side..=crate::model::MAX_SIDE).contains(&v) => Ok(v),
+        Some((0, _)) => Err(p.error(
+            w.pos,
+            "values from 0: read from ISS strings (Shape~9x9~0-8), not in the puzzle format yet (docs/formats.md)",
+        )),
+        _ => Err(p.error(
+            w.pos,
+            format!(
+                "expected values 1-V with V from the side {side} to {}, found {}",
+                crate::model::MAX_SIDE,
+                quote(w.text)
+            ),
+        )),
+    }
+}
+
 /// Parses a `puzzle` file.
 pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
     let mut p = Parser { name, lines: text.lines().collect(), next: 0 };
@@ -86,19 +127,30 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
     if first[0].text != "size" {
         return Err(p.error(first[0].pos, format!("expected \"size N\" first, found {}", quote(first[0].text))));
     }
-    let side = match first.get(1).map(|w| (w, w.text.parse::<usize>())) {
-        Some((_, Ok(n))) if (1..=crate::model::MAX_SIDE).contains(&n) && first.len() == 2 => n,
+    let (rows, cols) = match first.get(1).map(|w| (w, size(w.text))) {
+        Some((_, Some(shape))) if first.len() == 2 => shape,
+        Some((w, _)) if w.text.split_once(['x', 'X']).is_some_and(|(r, c)| r == c) => {
+            let side = w.text.split_once(['x', 'X']).map_or("", |(r, _)| r);
+            return Err(p.error(w.pos, format!("size {} is a square: write \"size {side}\"", w.text)));
+        }
         Some((w, _)) => {
-            let message =
-                format!("expected a grid side 1..{} after \"size\", found {}", crate::model::MAX_SIDE, quote(w.text));
+            let message = format!(
+                "expected a grid side 1..{m} or a rectangle RxC after \"size\", found {}",
+                quote(w.text),
+                m = crate::model::MAX_SIDE
+            );
             return Err(p.error(w.pos, message));
         }
         None => return Err(p.error(first[0].pos, "expected a grid side after \"size\"")),
     };
+    let side = rows.max(cols);
     let mut b = Builder {
-        side,
-        boxes: box_shape(side),
+        rows,
+        cols,
+        boxes: if rows == cols { box_shape(side) } else { None },
         box_pos: None,
+        values: None,
+        outside: None,
         regions: None,
         chaos: None,
         givens: None,
@@ -118,7 +170,7 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
     let mut blocks = 0usize;
     while let Some((number, line)) = p.next_line() {
         let head = line[0];
-        if blocks > 0 && matches!(head.text, "size" | "box" | "givens" | "regions" | "chaos") {
+        if blocks > 0 && matches!(head.text, "size" | "box" | "values" | "outside" | "givens" | "regions" | "chaos") {
             let why = format!(
                 "{} inside an either block: the layout and givens are the whole puzzle's (a given of an \
                  alternative is a line \"given r1c1 = 5\")",
@@ -153,15 +205,39 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
                 };
                 b.box_pos = Some(arg.pos);
             }
+            "values" => {
+                once(&p, b.values.map(|v| v.1), head, "values")?;
+                if let Some(at) = b.givens.as_ref().map(|g| g.0) {
+                    let why = format!("values after givens (line {}): give values first", at.line);
+                    return Err(p.error(head.pos, why));
+                }
+                b.values = Some((values(&p, &line, side)?, head.pos));
+            }
+            "outside" => {
+                once(&p, b.outside.map(|o| o.1), head, "outside")?;
+                let count = match line.get(1).map(|w| (w, w.text.parse::<usize>())) {
+                    Some((_, Ok(k))) if (1..=MOST_OUTSIDE).contains(&k) && line.len() == 2 => k,
+                    Some((w, _)) => {
+                        let why = format!(
+                            "expected how many cells outside the grid, 1..{MOST_OUTSIDE}, found {}",
+                            quote(w.text)
+                        );
+                        return Err(p.error(w.pos, why));
+                    }
+                    None => return Err(p.error(head.pos, "expected \"outside K\": K cells v1..vK outside the grid")),
+                };
+                b.outside = Some((count, head.pos));
+            }
             "givens" => {
                 once(&p, b.givens.as_ref().map(|g| g.0), head, "givens")?;
-                let mut digits = Vec::with_capacity(side * side);
-                for _ in 0..side {
+                let digits_up_to = b.values.map_or(side, |v| v.0);
+                let mut digits = Vec::with_capacity(rows * cols);
+                for _ in 0..rows {
                     let Some((row_number, _)) = p.next_line() else {
-                        return Err(p.error(p.end(), format!("expected {side} rows of givens, found end of input")));
+                        return Err(p.error(p.end(), format!("expected {rows} rows of givens, found end of input")));
                     };
                     let raw = p.lines[row_number - 1].split('#').next().unwrap_or("");
-                    digits.extend(read_row(raw, row_number, side, name)?);
+                    digits.extend(read_row_of(raw, row_number, cols, digits_up_to, name)?);
                 }
                 b.givens = Some((head.pos, digits));
             }
@@ -185,11 +261,11 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
                         ),
                     ));
                 }
-                let mut labels = Vec::with_capacity(side * side);
-                for _ in 0..side {
+                let mut labels = Vec::with_capacity(rows * cols);
+                for _ in 0..rows {
                     let Some((row_number, row)) = p.next_line() else {
                         return Err(
-                            p.error(p.end(), format!("expected {side} rows of region labels, found end of input"))
+                            p.error(p.end(), format!("expected {rows} rows of region labels, found end of input"))
                         );
                     };
                     let chars: Vec<(char, Pos)> = row
@@ -201,10 +277,10 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
                                 .map(move |(i, c)| (c, Pos { line: row_number, col: w.pos.col + i }))
                         })
                         .collect();
-                    if chars.len() != side {
-                        let at = chars.get(side).map_or(row[0].pos, |c| c.1);
+                    if chars.len() != cols {
+                        let at = chars.get(cols).map_or(row[0].pos, |c| c.1);
                         return Err(
-                            p.error(at, format!("expected {side} region labels in the row, found {}", chars.len()))
+                            p.error(at, format!("expected {cols} region labels in the row, found {}", chars.len()))
                         );
                     }
                     labels.extend(chars);
@@ -218,9 +294,14 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
 }
 
 struct Builder<'a> {
-    side: usize,
+    rows: usize,
+    cols: usize,
     boxes: Option<(usize, usize)>,
     box_pos: Option<Pos>,
+    /// `values 1-V` and where it stands.
+    values: Option<(usize, Pos)>,
+    /// `outside K` and where it stands.
+    outside: Option<(usize, Pos)>,
     regions: Option<(Pos, Vec<(char, Pos)>)>,
     /// Where `chaos` stands: the regions are found with the digits.
     chaos: Option<Pos>,
@@ -230,11 +311,54 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     fn build(self, p: &Parser) -> Result<Puzzle, ParseError> {
-        let n = self.side;
+        let (rows, cols) = (self.rows, self.cols);
+        let n = rows.max(cols);
+        let start = Pos { line: 1, col: 1 };
         let model = |pos: Pos| move |e: ModelError| p.error(pos, e.to_string());
+        let values = self.values.map_or(n, |v| v.0);
+        let (values_at, outside_at) = (self.values.map(|v| v.1), self.outside.map(|o| o.1));
+        // Not a square of digits 1..side: only the rules of `NOT_SQUARE`.
+        let restricted = if rows != cols {
+            Some("a rectangle")
+        } else if values > n {
+            Some("a grid of more values than its side")
+        } else {
+            self.outside.map(|_| "cells outside the grid")
+        };
+        if let (Some(at), Some(what)) = (self.chaos, restricted) {
+            return Err(p.error(at, format!("chaos on {what}: not read (ISS has no such puzzle either)")));
+        }
+        if rows != cols && self.box_pos.is_none() && self.regions.is_none() {
+            let why = format!("size {rows}x{cols}: say \"box RxC\" (boxes of {n} cells), \"box none\" or \"regions\"");
+            return Err(p.error(start, why));
+        }
+        if let (Some((h, w)), Some(at)) = (self.boxes, self.box_pos) {
+            if rows % h != 0 || cols % w != 0 {
+                return Err(p.error(at, format!("boxes of {h}x{w} do not tile the {rows}x{cols} grid")));
+            }
+        }
         let mut puzzle = match (self.boxes, &self.regions) {
-            (Some((h, w)), None) => Puzzle::sudoku(h, w).map_err(model(Pos { line: 1, col: 1 }))?,
-            (_, Some(_)) | (None, None) => Puzzle::latin(n).map_err(model(Pos { line: 1, col: 1 }))?,
+            _ if rows != cols => Puzzle::rectangle(rows, cols, values, self.boxes).map_err(model(start))?,
+            (Some((h, w)), None) if values == n => Puzzle::sudoku(h, w).map_err(model(start))?,
+            (Some((h, w)), None) => {
+                // More values than the side, boxes kept as regions (as ISS's
+                // `Shape~6x6~9` keeps them): a box then holds different
+                // digits, not every digit.
+                let mut latin = Puzzle::latin(n).map_err(model(start))?;
+                latin.set_digits(values).map_err(model(values_at.unwrap_or(start)))?;
+                for (br, bc) in itertools::iproduct!(0..n / h, 0..n / w) {
+                    let cells = itertools::iproduct!(0..h, 0..w).map(|(i, j)| Cell::new(br * h + i, bc * w + j));
+                    latin.add_region(cells.collect()).map_err(model(start))?;
+                }
+                latin
+            }
+            (_, Some(_)) | (None, None) => {
+                let mut latin = Puzzle::latin(n).map_err(model(start))?;
+                if values > n {
+                    latin.set_digits(values).map_err(model(values_at.unwrap_or(start)))?;
+                }
+                latin
+            }
         };
         if let Some(at) = self.chaos {
             // The genre has no boxes, a few puzzles keep them: which, is said.
@@ -257,7 +381,7 @@ impl Builder<'_> {
         }
         if self.regions.is_none() && self.boxes.is_none() && self.box_pos.is_none() {
             return Err(p.error(
-                Pos { line: 1, col: 1 },
+                start,
                 format!("size {n} has no usual box shape: give \"box RxC\", \"box none\" or \"regions\""),
             ));
         }
@@ -273,7 +397,7 @@ impl Builder<'_> {
                     .iter()
                     .enumerate()
                     .filter(|(_, l)| l.0 == label)
-                    .map(|(i, _)| Cell::new(i / n, i % n))
+                    .map(|(i, _)| Cell::new(i / cols, i % cols))
                     .collect();
                 let at = labels.iter().find(|l| l.0 == label).map_or(*pos, |l| l.1);
                 puzzle
@@ -281,15 +405,20 @@ impl Builder<'_> {
                     .map_err(|e| p.error(at, format!("region {}: {e}", quote(&label.to_string()))))?;
             }
         }
+        let outside = match self.outside {
+            Some((count, at)) => puzzle.add_vars(count).map_err(model(at))?,
+            None => Vec::new(),
+        };
         if let Some((pos, digits)) = &self.givens {
             for (i, d) in digits.iter().enumerate() {
                 if let Some(d) = d {
-                    puzzle.set_given(Cell::new(i / n, i % n), *d).map_err(model(*pos))?;
+                    puzzle.set_given(Cell::new(i / cols, i % cols), *d).map_err(model(*pos))?;
                 }
             }
         }
+        let grid = Grid { rows, cols, digits: values, outside, restricted, at: outside_at.or(values_at) };
         let mut ctx = Context::new();
-        add_lines(p, &self.lines, n, 0, &mut puzzle, &mut ctx)?;
+        add_lines(p, &self.lines, &grid, 0, &mut puzzle, &mut ctx)?;
         ctx.finish(&mut puzzle).map_err(|e| p.error(Pos { line: 1, col: 1 }, e.message))?;
         match self.chaos {
             Some(at) => puzzle.into_chaos().map_err(model(at)),
@@ -303,6 +432,35 @@ impl Builder<'_> {
 /// unknown.
 const CHAOS_REGIONS: &[&str] = &["region-sum", "box-index", "disjoint"];
 
+/// What the rule lines may name: the grid's rows and columns, its digits
+/// (1 to `digits`), the cells outside it (`v1`, `v2`, ...), and, on a
+/// grid that is not a square of digits 1 to its side, what it is (only
+/// the rules of [`NOT_SQUARE`] are read there).
+pub(super) struct Grid {
+    rows: usize,
+    cols: usize,
+    digits: usize,
+    outside: Vec<Cell>,
+    restricted: Option<&'static str>,
+    /// Where the directive that restricts it stands, if a line says so.
+    at: Option<Pos>,
+}
+
+/// The rules read on a rectangle, a grid of more values than its side, or
+/// with cells outside the grid: those that name all their cells and mean
+/// the same whatever the side (the digits listed, their sums, orders,
+/// differences, ratios and equalities; a whisper with its difference
+/// given), as ISS reads them there (`src/parse/iss.rs`'s `RECTANGLE`,
+/// `MORE_VALUES` and `VAR`). The anti-knight and anti-king rules read any
+/// grid's cells, not the cells outside. Others (outside clues, diagonals,
+/// rules that split the values or read the boxes) are refused by name.
+#[rustfmt::skip]
+const NOT_SQUARE: &[&str] = &[
+    "extra", "killer", "arrow", "double-arrow", "thermo", "slow-thermo", "greater", "white", "black", "x",
+    "v", "sum", "odd", "even", "palindrome", "clone", "renban", "whisper", "between", "state-machine",
+    "same-values", "equal-sums", "quadruple", "given", "antiknight", "antiking",
+];
+
 /// A rule line: its number and words.
 type Line<'a> = (usize, Vec<Word<'a>>);
 
@@ -313,7 +471,7 @@ type Line<'a> = (usize, Vec<Word<'a>>);
 fn add_lines(
     p: &Parser,
     lines: &[Line],
-    n: usize,
+    grid: &Grid,
     depth: usize,
     puzzle: &mut Puzzle,
     ctx: &mut Context,
@@ -339,7 +497,7 @@ fn add_lines(
                 for (at, branch_lines) in branches {
                     let mut branch = start.clone();
                     let mut own = Context::new();
-                    add_lines(p, branch_lines, n, depth + 1, &mut branch, &mut own)?;
+                    add_lines(p, branch_lines, grid, depth + 1, &mut branch, &mut own)?;
                     let found = rules::alternative(&start, &branch, &own, ctx).map_err(|e| p.error(at, e.message))?;
                     alternatives.extend(found);
                 }
@@ -352,7 +510,7 @@ fn add_lines(
                 return Err(p.error(head.pos, format!("{} outside an either block", head.text)));
             }
             _ => {
-                Directive { p, line, n }.add(puzzle, ctx)?;
+                Directive { p, line, grid }.add(puzzle, ctx)?;
                 i += 1;
             }
         }
