@@ -1394,10 +1394,11 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// A `ChaosArrow` or `ChaosCount` on a chaos construction's model
-    /// ([`Puzzle::add_region_runs`]): the control, the offset, and the CC
-    /// cells (`CC1` the region cell of `R1C1`, in reading order), as arms
-    /// split at `-` or, for a count, one arm of two cells per counted cell.
+    /// A `ChaosArrow` or `ChaosCount` on a chaos construction's model, as
+    /// the rules `chaos-arrow` and `chaos-count`: the control, the offset,
+    /// and the grid cells of the CC cells (`CC1` the region cell of
+    /// `R1C1`, in reading order), in arms split at `-` or, for a count,
+    /// one list.
     fn region_runs(&self, p: &mut Puzzle, item: &Item, n: usize) -> Result<(), ParseError> {
         let at = item.kind.pos;
         let Some(first) = item.args.first() else {
@@ -1409,50 +1410,22 @@ impl Reader<'_> {
             Some("1") => 1,
             Some(_) => return Err(self.err(item.args[1].pos, "expected an offset of 0 or 1")),
         };
-        let label = |r: usize, c: usize| p.label_cell(Cell::new(r, c));
-        let region_cell = |word: &Word| self.region_cell(p, word, n);
+        // The rule reads the grid cells whose regions it means.
+        let grid_cell = |word: &Word| self.region_cell(p, word, n).map(|label| Cell::new(label.row - n, label.col));
         let listed = item.args.get(2..).unwrap_or_default();
-        let (r, c) = (control.row, control.col);
-        let arms: Vec<Vec<Cell>> = if item.kind.text == "ChaosArrow" {
-            if listed.is_empty() {
-                // Left, right, up and down to the edges (ISS's expandedArms).
-                vec![
-                    (0..=c).rev().map(|j| label(r, j)).collect(),
-                    (c..n).map(|j| label(r, j)).collect(),
-                    (0..=r).rev().map(|i| label(i, c)).collect(),
-                    (r..n).map(|i| label(i, c)).collect(),
-                ]
-            } else {
-                let mut arms = vec![Vec::new()];
-                for word in listed {
-                    match word.text.as_str() {
-                        "-" => arms.push(Vec::new()),
-                        _ => arms.last_mut().expect("an arm").push(region_cell(word)?),
-                    }
-                }
-                arms
+        let mut parts: Vec<Vec<Cell>> = Vec::new();
+        let keyword = if item.kind.text == "ChaosArrow" { "chaos-arrow" } else { "chaos-count" };
+        if !listed.is_empty() {
+            parts.push(Vec::new());
+        }
+        for word in listed {
+            match word.text.as_str() {
+                "-" if keyword == "chaos-arrow" => parts.push(Vec::new()),
+                _ => parts.last_mut().expect("a part").push(grid_cell(word)?),
             }
-        } else {
-            let counted: Vec<Cell> = if listed.is_empty() {
-                // Its own region cell, then its neighbours' (ISS's
-                // expandedRegionCells).
-                let steps = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)];
-                steps
-                    .iter()
-                    .filter_map(|&(dr, dc)| {
-                        let (i, j) = (r.checked_add_signed(dr)?, c.checked_add_signed(dc)?);
-                        (i < n && j < n).then(|| label(i, j))
-                    })
-                    .collect()
-            } else {
-                listed.iter().map(region_cell).collect::<Result<_, _>>()?
-            };
-            match counted[..] {
-                [only] => vec![vec![only]],
-                _ => counted[1..].iter().map(|&cell| vec![counted[0], cell]).collect(),
-            }
-        };
-        p.add_region_runs(control, arms, offset).map_err(|e| self.err(at, e.to_string()))
+        }
+        let args = Args { cells: vec![control], parts, value: Some(offset), ..Args::default() };
+        self.rule(p, &mut Context::new(), keyword, args, at)
     }
 
     /// A region cell `CCk` of a chaos construction's model of an `n x n`

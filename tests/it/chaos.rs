@@ -287,6 +287,19 @@ fn chaos_round_trips_and_refuses_what_it_does_not_read() {
         ("puzzle", "size 4\nchaos\n", vec!["2:1:", "box none"]),
         ("puzzle", "size 4\nbox none\nchaos\nregion-sum r1c1 r1c2\n", vec!["4:1:", "region-sum"]),
         ("puzzle", "size 4\nbox none\nchaos\nchaos\n", vec!["4:1:", "twice"]),
+        ("puzzle", "size 4\nbox none\nchaos-count r1c1\n", vec!["3:1:", "on a chaos construction only"]),
+        ("puzzle", "size 4\nbox none\nsame-values @r1c1 : @r2c2\n", vec!["3:1:", "on a chaos construction only"]),
+        ("puzzle", "size 4\nbox none\nchaos\nthermo @r1c1 r1c2\n", vec!["4:8:", "\"@r1c1\" in thermo"]),
+        ("puzzle", "size 4\nbox none\nchaos\nsame-values @r1c1 : r1c2\n", vec!["4:13:", "with grid cells"]),
+        ("puzzle", "size 4\nbox none\nchaos\ncount-distinct @r1c1 @r1c2\n", vec!["4:16:", "with grid cells"]),
+        ("puzzle", "size 4\nbox none\nchaos\nchaos-arrow r1c1 = 2\n", vec!["4:20:", "an offset of 0 or 1"]),
+        (
+            "puzzle",
+            "size 4\nbox none\nchaos\nchaos-arrow r1c1 : r2c1 r2c2 : r3c3\n",
+            vec!["4:1:", "the first from r2c1, another from r3c3"],
+        ),
+        ("puzzle", "size 4\nbox none\nchaos\nchaos-count r1c1 r2c2\n", vec!["4:18:", "then ':'"]),
+        ("puzzle", "size 4\nbox none\nchaos\neither\nchaos-count r1c1\nend\n", vec!["5:1:", "inside an either"]),
     ] {
         assert_refused(&["count", "--format", format, "-"], text, &words);
     }
@@ -327,6 +340,30 @@ impl Clue {
             Clue::Count(control, offset, cells) => format!(".ChaosCount~{}~{offset}{}", id(*control), cc(cells)),
             Clue::Same(sets, cells) => format!(".SameValues~{sets}{}", cc(cells)),
             Clue::Distinct(control, cells) => format!(".CountDistinct~{}{}", id(*control), cc(cells)),
+        }
+    }
+
+    /// The native rule line: `chaos-arrow` and `chaos-count` name the grid
+    /// cells whose regions they read, `same-values` and `count-distinct`
+    /// the region labels `@r1c1`.
+    fn native(&self, n: usize) -> String {
+        let id = |k: &usize| format!("r{}c{}", k / n + 1, k % n + 1);
+        let list = |cells: &[usize]| cells.iter().map(id).collect::<Vec<_>>().join(" ");
+        let labels = |cells: &[usize]| cells.iter().map(|k| format!("@{}", id(k))).collect::<Vec<_>>().join(" ");
+        match self {
+            Clue::Arrow(control, offset, arms) => {
+                let arms: String = arms.iter().map(|a| format!(" : {}", list(a))).collect();
+                format!("chaos-arrow {}{arms} = {offset}", id(control))
+            }
+            Clue::Count(control, offset, cells) if cells.is_empty() => {
+                format!("chaos-count {} = {offset}", id(control))
+            }
+            Clue::Count(control, offset, cells) => format!("chaos-count {} : {} = {offset}", id(control), list(cells)),
+            Clue::Same(sets, cells) => {
+                let parts: Vec<String> = cells.chunks(cells.len() / sets).map(labels).collect();
+                format!("same-values {}", parts.join(" : "))
+            }
+            Clue::Distinct(control, cells) => format!("count-distinct {} {}", id(control), labels(cells)),
         }
     }
 
@@ -440,6 +477,10 @@ fn region_clues_count_as_a_backtracker() {
         let text =
             format!(".Shape~4x4.NoBoxes.ChaosConstruction{}", clues.iter().map(|c| c.iss(n)).collect::<String>());
         assert_eq!(count("iss", &text), format!("solutions({expected})."), "{text}");
+        // The same clues in the native format.
+        let native =
+            format!("size 4\nbox none\nchaos\n{}\n", clues.iter().map(|c| c.native(n)).collect::<Vec<_>>().join("\n"));
+        assert_eq!(count("puzzle", &native), format!("solutions({expected})."), "{native}");
         // Written as ISS's string (every region run a ChaosArrow), read back the same.
         let puzzle = parse(&text, "t", Some(Format::Iss)).unwrap();
         let written = string(&puzzle).unwrap();

@@ -605,3 +605,66 @@ pub(super) fn connected_values(p: &mut Puzzle, a: &Args) -> Result<(), RuleError
     }
     p.add_constraint(Constraint::ConnectedValues { side: p.side(), digits, size }).map_err(RuleError::from)
 }
+
+/// A chaos construction's region runs (ISS's `ChaosArrow` with `arrow`,
+/// `ChaosCount` without; [`Puzzle::add_region_runs`]): `a.cells[0]` the
+/// control, `a.parts` the listed grid cells (an arrow's arms, each from
+/// the same start; a count's one part, the cells counted, the first the
+/// one compared), `a.value` the offset. Listed none, an arrow's arms run
+/// from the control to the four edges (ISS's `expandedArms`) and a count
+/// reads the control's cell and its eight neighbours (`expandedRegionCells`).
+pub(super) fn region_runs(p: &mut Puzzle, a: &Args, arrow: bool) -> Result<(), RuleError> {
+    if !p.is_chaos() {
+        return Err("region runs on a chaos construction only (a \"chaos\" line)".into());
+    }
+    let offset = match a.value.unwrap_or(0) {
+        0 => 0,
+        1 => 1,
+        v => return Err(RuleError::value(format!("an offset of 0 or 1, not {v}"))),
+    };
+    let (&control, n) = (a.cells.first().ok_or("a control cell first")?, p.side() / 2);
+    let (r, c) = (control.row, control.col);
+    let parts = &a.parts;
+    let grid_arms: Vec<Vec<Cell>> = match (arrow, parts.is_empty()) {
+        (true, true) => vec![
+            (0..=c).rev().map(|j| Cell::new(r, j)).collect(),
+            (c..n).map(|j| Cell::new(r, j)).collect(),
+            (0..=r).rev().map(|i| Cell::new(i, c)).collect(),
+            (r..n).map(|i| Cell::new(i, c)).collect(),
+        ],
+        (true, false) => parts.clone(),
+        (false, empty) => {
+            let counted: Vec<Cell> = match empty {
+                true => {
+                    let steps = [(0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1)];
+                    steps
+                        .iter()
+                        .filter_map(|&(dr, dc)| {
+                            let (i, j) = (r.checked_add_signed(dr)?, c.checked_add_signed(dc)?);
+                            (i < n && j < n).then(|| Cell::new(i, j))
+                        })
+                        .collect()
+                }
+                false if parts.len() == 1 => parts[0].clone(),
+                false => return Err("a count takes one list of cells after its ':'".into()),
+            };
+            match counted[..] {
+                [only] => vec![vec![only]],
+                _ => counted[1..].iter().map(|&cell| vec![counted[0], cell]).collect(),
+            }
+        }
+    };
+    let start = grid_arms.first().and_then(|arm| arm.first());
+    if let Some(other) = grid_arms.iter().filter_map(|arm| arm.first()).find(|&first| Some(first) != start) {
+        let start = start.expect("a first arm");
+        return Err(format!(
+            "every arm starts from one cell (its region): the first from {start}, another from {other}"
+        )
+        .into());
+    }
+    if let Some(cell) = grid_arms.iter().flatten().find(|cell| cell.row >= n || cell.col >= n) {
+        return Err(format!("cell {cell} is outside the chaos construction's grid").into());
+    }
+    let arms = grid_arms.iter().map(|arm| arm.iter().map(|&cell| p.label_cell(cell)).collect()).collect();
+    p.add_region_runs(control, arms, offset).map_err(RuleError::from)
+}

@@ -79,6 +79,10 @@ pub enum Shape {
     /// cells; native: `KEYWORD WORD CELLS [: CELLS ...]`; not in the
     /// f-puzzles editor.
     WordParts,
+    /// A control cell, then parts of cells, each after a `:`, and a
+    /// number (a chaos construction's region runs); native: `KEYWORD CELL
+    /// [: CELLS ...] [= N]`; not in the f-puzzles editor.
+    Runs,
 }
 
 /// Whether a rule takes a number (`= N`, f-puzzles' `value`).

@@ -58,6 +58,7 @@ impl Directive<'_, '_, '_> {
                 return Err(self.err(head.pos, why));
             }
         }
+        self.labels_fit(head)?;
         let (args, value_pos) = self.args(rule)?;
         if self.grid.restricted.is_some() && head.text == "whisper" && args.value.is_none() {
             let why = "whisper without '= N' on this grid: its usual difference is the side's; give it";
@@ -67,6 +68,40 @@ impl Directive<'_, '_, '_> {
             let at = if e.at_value { value_pos.unwrap_or(head.pos) } else { head.pos };
             self.err(at, format!("{}: {e}", head.text))
         })
+    }
+
+    /// Region labels (`@r1c1`) in `same-values` (every cell) and
+    /// `count-distinct` (every cell but the first): rules that ask only
+    /// which labels are equal, so that satsudoku's labels may stand for
+    /// any numbering (docs/rules.md, "Chaos construction"). Elsewhere, or
+    /// mixed with grid cells there, a label would be compared with a digit.
+    fn labels_fit(&self, head: Word) -> Result<(), ParseError> {
+        let cells = self.line[1..].iter().filter(|w| !matches!(w.text, ":" | "="));
+        let Some(label) = self.line[1..].iter().find(|w| w.text.starts_with('@')) else { return Ok(()) };
+        let fits = match head.text {
+            "same-values" => cells.clone().all(|w| w.text.starts_with('@')),
+            "count-distinct" => {
+                cells.clone().skip(1).all(|w| w.text.starts_with('@')) && !self.line[1].text.starts_with('@')
+            }
+            _ => false,
+        };
+        if fits {
+            return Ok(());
+        }
+        let why = match head.text {
+            "same-values" | "count-distinct" => format!(
+                "{}: region labels such as {} with grid cells: not read (a label would be compared with a digit; \
+                 same-values takes labels only, count-distinct a grid cell and then labels)",
+                head.text,
+                quote(label.text)
+            ),
+            _ => format!(
+                "{} in {}: region labels are read in same-values and count-distinct only",
+                quote(label.text),
+                head.text
+            ),
+        };
+        Err(self.err(label.pos, why))
     }
 
     /// The rule's arguments, as its shape says, and where its number is.
@@ -94,6 +129,7 @@ impl Directive<'_, '_, '_> {
             }
             Shape::Quad => self.quad(),
             Shape::Parts => self.cell_parts(rule, 1, 2),
+            Shape::Runs => self.runs(rule, value_at),
             Shape::WordParts => {
                 let Some(word) = self.line.get(1) else {
                     let why = format!("{} takes a word, then cells: {}", head.text, rule.example);
@@ -202,6 +238,14 @@ impl Directive<'_, '_, '_> {
                     .err(pos, format!("expected a cell r1c1 or v1 to v{}, found {}", grid.outside.len(), quote(text)))),
             };
         }
+        if let Some(cell) = text.strip_prefix('@') {
+            if !grid.chaos || cell.starts_with('@') {
+                let why = format!("{}: a region label, read on a chaos construction only", quote(text));
+                return Err(self.err(pos, why));
+            }
+            let cell = self.cell(cell, pos, false)?;
+            return Ok(Cell::new(grid.rows + cell.row, cell.col));
+        }
         let bad = || self.err(pos, format!("expected a cell such as r1c1, found {}", quote(text)));
         let rest = text.strip_prefix(['r', 'R']).ok_or_else(bad)?;
         let (row, col) = rest.split_once(['c', 'C']).ok_or_else(bad)?;
@@ -254,6 +298,51 @@ impl Directive<'_, '_, '_> {
             return Err(self.err(head.pos, format!("{} takes {what}: {}", head.text, rule.example)));
         }
         Ok(Args { parts, ..Args::default() })
+    }
+
+    /// `KEYWORD CELL [: CELLS ...] [= N]`: a control cell, parts of cells
+    /// each after a `:` (none empty), and the number.
+    fn runs(&self, rule: &Rule, value_at: &mut Option<Pos>) -> Result<Args, ParseError> {
+        let head = self.head();
+        let (mut words, mut value) = (&self.line[1..], None);
+        if let [rest @ .., eq, v] = words {
+            if eq.text == "=" {
+                let number = v
+                    .text
+                    .parse::<i64>()
+                    .map_err(|_| self.err(v.pos, format!("expected a number after '=', found {}", quote(v.text))))?;
+                (words, value, *value_at) = (rest, Some(number), Some(v.pos));
+            }
+        }
+        let Some((first, rest)) = words.split_first().filter(|(w, _)| w.text != ":" && w.text != "=") else {
+            return Err(self.err(head.pos, format!("{} takes a cell first: {}", head.text, rule.example)));
+        };
+        let control = self.cell(first.text, first.pos, false)?;
+        let mut parts: Vec<Vec<Cell>> = Vec::new();
+        let mut colon = head.pos;
+        for w in rest {
+            match w.text {
+                ":" => {
+                    if parts.last().is_some_and(Vec::is_empty) {
+                        return Err(self.err(w.pos, format!("{}: a part with no cells before this ':'", head.text)));
+                    }
+                    parts.push(Vec::new());
+                    colon = w.pos;
+                }
+                "=" => return Err(self.err(w.pos, format!("{}: '= N' comes last", head.text))),
+                text => match parts.last_mut() {
+                    Some(part) => part.push(self.cell(text, w.pos, false)?),
+                    None => {
+                        let why = format!("{} takes one cell, then ':' before more cells: {}", head.text, rule.example);
+                        return Err(self.err(w.pos, why));
+                    }
+                },
+            }
+        }
+        if parts.last().is_some_and(Vec::is_empty) {
+            return Err(self.err(colon, format!("{}: a part with no cells after this ':'", head.text)));
+        }
+        Ok(Args { cells: vec![control], parts, value, ..Args::default() })
     }
 
     /// `quadruple CELL D...`: the 2 x 2 from CELL holds the digits.

@@ -178,6 +178,10 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
             );
             return Err(p.error(head.pos, why));
         }
+        if blocks > 0 && on_labels(&line) {
+            let why = format!("{} inside an either block: rules on a chaos construction's regions are not", head.text);
+            return Err(p.error(head.pos, format!("{why} read there")));
+        }
         match head.text {
             "either" => blocks += 1,
             "end" => blocks = blocks.saturating_sub(1),
@@ -416,14 +420,24 @@ impl Builder<'_> {
                 }
             }
         }
-        let grid = Grid { rows, cols, digits: values, outside, restricted, at: outside_at.or(values_at) };
-        let mut ctx = Context::new();
-        add_lines(p, &self.lines, &grid, 0, &mut puzzle, &mut ctx)?;
-        ctx.finish(&mut puzzle).map_err(|e| p.error(Pos { line: 1, col: 1 }, e.message))?;
-        match self.chaos {
-            Some(at) => puzzle.into_chaos().map_err(model(at)),
-            None => Ok(puzzle),
+        let chaos = self.chaos.is_some();
+        let grid = Grid { rows, cols, digits: values, outside, restricted, at: outside_at.or(values_at), chaos };
+        // The rules on a chaos construction's regions are read once the
+        // model has them (after `into_chaos`).
+        let (on_regions, on_grid): (Vec<Line>, Vec<Line>) = self.lines.into_iter().partition(|(_, l)| on_labels(l));
+        if let Some((number, line)) = on_regions.first().filter(|_| !chaos) {
+            let why = format!("{}: region runs and region labels (@) on a chaos construction only", line[0].text);
+            return Err(p.error(Pos { line: *number, ..line[0].pos }, why));
         }
+        let mut ctx = Context::new();
+        add_lines(p, &on_grid, &grid, 0, &mut puzzle, &mut ctx)?;
+        ctx.finish(&mut puzzle).map_err(|e| p.error(start, e.message))?;
+        let Some(at) = self.chaos else { return Ok(puzzle) };
+        let mut puzzle = puzzle.into_chaos().map_err(model(at))?;
+        let mut ctx = Context::new();
+        add_lines(p, &on_regions, &grid, 0, &mut puzzle, &mut ctx)?;
+        ctx.finish(&mut puzzle).map_err(|e| p.error(start, e.message))?;
+        Ok(puzzle)
     }
 }
 
@@ -444,6 +458,8 @@ pub(super) struct Grid {
     restricted: Option<&'static str>,
     /// Where the directive that restricts it stands, if a line says so.
     at: Option<Pos>,
+    /// A chaos construction: `@r1c1` names the region label of `r1c1`.
+    chaos: bool,
 }
 
 /// The rules read on a rectangle, a grid of more values than its side, or
@@ -460,6 +476,12 @@ const NOT_SQUARE: &[&str] = &[
     "v", "sum", "odd", "even", "palindrome", "clone", "renban", "whisper", "between", "state-machine",
     "same-values", "equal-sums", "quadruple", "given", "antiknight", "antiking",
 ];
+
+/// Whether a rule line reads a chaos construction's regions: region runs,
+/// or a rule naming a region label (`@r1c1`).
+fn on_labels(line: &[Word]) -> bool {
+    matches!(line[0].text, "chaos-arrow" | "chaos-count") || line.iter().any(|w| w.text.starts_with('@'))
+}
 
 /// A rule line: its number and words.
 type Line<'a> = (usize, Vec<Word<'a>>);
