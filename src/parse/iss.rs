@@ -43,8 +43,6 @@ fn on_labels(item: &Item) -> bool {
 const RANGE: &str =
     "a value range other than 1..V or 0..V-1 with V at least the (longer) side; not in satsudoku's model yet";
 
-use crate::model::nfa::MOST_MACHINE_EDGES;
-
 /// The types read on a grid whose values run from 0 (`Shape~9x9~0-8`):
 /// those whose meaning depends on orders, differences, equalities or
 /// residues of values, or on values listed (read as the digits that stand
@@ -225,13 +223,13 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("DisjointSets", Reading::Read("`disjoint`")),
     ("AllDifferent", Reading::Read("`extra`")),
     ("Quad", Reading::Read("`quadruple`: the 2x2 from the cell holds the values (as often as listed)")),
-    ("ContainAtLeast", Reading::Read("the cells hold the values, each at least as often as listed")),
+    ("ContainAtLeast", Reading::Read("the cells hold the values, each at least as often as listed (`contain-at-least`)")),
     ("SameValues", Reading::Read("`same-values`: the cells in order split into the sets, each holding the same values as often (one set a cell: all the cells hold one value); with ChaosConstruction, on CC cells only too: their regions (docs/rules.md, Chaos construction)")),
     ("Indexing", Reading::Read("`column-index` (C) or `row-index` (R); on a rectangle, the control's row or column as long as it is (a digit past it names no cell, as in ISS's handler)")),
     ("StrictKropki", Reading::Read("`negative white black`")),
     ("StrictXV", Reading::Read("`negative x v`")),
-    ("Pair", Reading::Read("a relation given by its allowed pairs (ISS's key), on each two consecutive cells of each group")),
-    ("PairX", Reading::Read("a symmetric relation given by its allowed pairs, on every two cells of each group")),
+    ("Pair", Reading::Read("a relation given by its allowed pairs (ISS's key), on each two consecutive cells of each group (`pair`, the pairs listed)")),
+    ("PairX", Reading::Read("a symmetric relation given by its allowed pairs, on every two cells of each group (`pair-all`)")),
     ("Binary", Reading::Read("`Pair` with ISS's legacy key (`-` and `_` swapped)")),
     ("BinaryX", Reading::Read("`PairX` with ISS's legacy key (`-` and `_` swapped)")),
     ("SearchPriority", Reading::Ignored("the solver's search order, not a rule")),
@@ -240,7 +238,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("And", Reading::Read("all the items up to its `.End` hold: one alternative of an `Or` (at the root, the items themselves)")),
     ("Replicate", Reading::Read("the items up to its `.End`, shifted so that the origin (`R1C1` unless given) falls on each cell the bitset names, all holding (an `And` of the copies; ISS's builder)")),
     ("End", Reading::Read("closes the innermost `Or` or `And`")),
-    ("Regex", Reading::Read("the line's digits match the pattern as a whole (ISS's grammar; its automaton unrolled over the line, domain consistent; refused past 200,000 edges, as state machines are)")),
+    ("Regex", Reading::Read("the line's digits match the pattern as a whole (`regex`; ISS's grammar; its automaton unrolled over the line, domain consistent; refused past 200,000 edges, as state machines are)")),
     ("NFA", Reading::Read("the state machine ISS serialises (its `NFASerializer`), over the cells in order, the symbol past the digits between segments; unrolled as an automaton, domain consistent")),
     ("ChaosConstruction", Reading::Read("`chaos`: the grid is divided into as many regions as its side, of that many orthogonally connected cells each holding every digit once, found with the digits (the boxes stay unless `NoBoxes`, as in ISS); a solution is a grid and its layout, each counted once (ISS's canonical labels); on a square grid of as many values as its side, without the types that read regions (docs/rules.md, Chaos construction)")),
     ("ChaosArrow", Reading::Read("region runs: the control cell's value plus the offset (0, or 1 to leave the start out) is the start plus, along each arm of CC cells from the same start, the run of cells in the start's region up to the first cell in another; with the control cell alone, its four arms to the grid's edges (ISS's handler and `expandedArms`); with ChaosConstruction only, on values from 1")),
@@ -2108,19 +2106,13 @@ impl Reader<'_> {
                     pattern = crate::model::regex::shift_symbols(&pattern, 0, p.digits(), 1)
                         .map_err(|e| self.err(token.pos, format!("the pattern {}: {e}", quote(&pattern))))?;
                 }
-                let regex = crate::model::regex::Regex::new(&pattern, p.digits())
-                    .map_err(|e| self.err(token.pos, format!("the pattern {}: {e}", quote(&pattern))))?;
                 // Lines: an empty item ends one.
-                for group in item.args[1..].split(|w| w.text.is_empty()) {
-                    let cells = line(group)?;
-                    if !regex.unrolls_within(cells.len(), p.digits(), MOST_MACHINE_EDGES) {
-                        let large = "a regular expression whose unrolled automaton passes 200,000 edges on these cells: not read yet";
-                        return Err(self.err(token.pos, large));
-                    }
-                    if !cells.is_empty() {
-                        self.constraint(p, Constraint::Regular { cells, pattern: pattern.clone() }, at)?;
-                    }
-                }
+                let parts = item.args[1..]
+                    .split(|w| w.text.is_empty())
+                    .map(line)
+                    .filter(|cells| !cells.as_ref().is_ok_and(Vec::is_empty))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.rule(p, ctx, "regex", Args { list: vec![pattern], parts, ..Args::default() }, token.pos)?;
             }
             "Pair" | "PairX" | "Binary" | "BinaryX" => {
                 let key = item.args.first().ok_or_else(|| self.err(at, "expected a key and cells"))?;
@@ -2128,13 +2120,6 @@ impl Reader<'_> {
                 let allowed = pair_table(&key.text, p.digits(), legacy).ok_or_else(|| {
                     self.err(key.pos, format!("expected a pair key in base64url, found {}", quote(&key.text)))
                 })?;
-                let every = kind.ends_with('X');
-                if every && (0..n).any(|i| (0..n).any(|j| (allowed[i] >> j & 1) != (allowed[j] >> i & 1))) {
-                    return Err(self.err(
-                        key.pos,
-                        format!("{kind} with a key that is not symmetric: which way it applies is not defined"),
-                    ));
-                }
                 // Groups: a `_name` starts one, an empty item ends one.
                 let mut groups: Vec<Vec<Cell>> = vec![Vec::new()];
                 for word in &item.args[1..] {
@@ -2145,21 +2130,8 @@ impl Reader<'_> {
                         groups.last_mut().expect("a group").push(cell);
                     }
                 }
-                for group in groups {
-                    for (i, &a) in group.iter().enumerate() {
-                        let partners: &[Cell] = if every {
-                            &group[i + 1..]
-                        } else {
-                            group.get(i + 1..(i + 2).min(group.len())).unwrap_or(&[])
-                        };
-                        for &b in partners {
-                            if a == b {
-                                return Err(self.err(at, format!("{kind} relates cell {a} to itself")));
-                            }
-                            self.constraint(p, Constraint::Table { a, b, allowed: allowed.clone() }, at)?;
-                        }
-                    }
-                }
+                rules::table_pairs(p, &allowed, &groups, kind.ends_with('X'))
+                    .map_err(|e| self.err(at, format!("{kind}: {}", e.message)))?;
             }
             other => return Err(self.err(at, format!("ISS constraint {other} is not read"))),
         }

@@ -206,3 +206,84 @@ fn regular_expression_propagation_is_domain_consistent() {
         panic!("{e}");
     }
 }
+
+/// The native `regex`, `pair`, `pair-all` and `contain-at-least` lines
+/// (ISS's `Regex`, `Pair`, `PairX` and `ContainAtLeast` with their
+/// patterns and pairs written out) on 4x4 Sudokus with two givens, counted
+/// as the backtracker counts the grids that keep them: the `regex` crate
+/// matches the pattern, the pairs and digits are checked here.
+#[test]
+fn native_patterns_pairs_and_contents_count_as_the_oracle() {
+    use super::common::{count_grids, random_grid};
+    use satsudoku::parse::{parse, Format};
+    type Keep = Box<dyn Fn(&[u32]) -> bool>;
+    let name = |c: usize| format!("r{}c{}", c / 4 + 1, c % 4 + 1);
+    let mut rng = rng(40);
+    let mut nonzero = 0;
+    for round in 0..40 {
+        let grid = random_grid(&mut rng, 4, (2, 2));
+        let mut givens = vec![0u32; 16];
+        for _ in 0..2 {
+            let c = rng.below(16);
+            givens[c] = grid[c];
+        }
+        // A path of 2 to 4 distinct cells.
+        let mut cells: Vec<usize> = (0..16).collect();
+        rng.shuffle(&mut cells);
+        let cells: Vec<usize> = cells[..2 + rng.below(3)].to_vec();
+        let listed = cells.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ");
+        let (line, keep): (String, Keep) = match round % 4 {
+            0 => {
+                let pattern = random_pattern(&mut rng, 4, 2);
+                let oracle = regex::Regex::new(&format!("^(?:{pattern})$")).unwrap();
+                let line = format!("regex {pattern} {listed}");
+                let cells = cells.clone();
+                (line, Box::new(move |g| oracle.is_match(&cells.iter().map(|&c| g[c].to_string()).collect::<String>())))
+            }
+            1 | 2 => {
+                let every = round % 4 == 2;
+                let mut pairs: Vec<(u32, u32)> = Vec::new();
+                for _ in 0..3 + rng.below(6) {
+                    let (a, b) = (1 + rng.below(4) as u32, 1 + rng.below(4) as u32);
+                    pairs.push((a, b));
+                    if every {
+                        pairs.push((b, a));
+                    }
+                }
+                let list = pairs.iter().map(|(a, b)| format!("{a}-{b}")).collect::<Vec<_>>().join(",");
+                let keyword = if every { "pair-all" } else { "pair" };
+                let cells = cells.clone();
+                let keep: Keep = Box::new(move |g| {
+                    let ok = |i: usize, j: usize| pairs.contains(&(g[cells[i]], g[cells[j]]));
+                    match every {
+                        true => (0..cells.len()).all(|i| (i + 1..cells.len()).all(|j| ok(i, j))),
+                        false => (1..cells.len()).all(|i| ok(i - 1, i)),
+                    }
+                });
+                (format!("{keyword} {list} {listed}"), keep)
+            }
+            _ => {
+                let digits: Vec<u32> = (0..1 + rng.below(cells.len())).map(|_| 1 + rng.below(4) as u32).collect();
+                let number: String = digits.iter().map(u32::to_string).collect();
+                let cells = cells.clone();
+                let keep: Keep = Box::new(move |g| {
+                    (1..=4).all(|d| {
+                        let wanted = digits.iter().filter(|&&x| x == d).count();
+                        cells.iter().filter(|&&c| g[c] == d).count() >= wanted
+                    })
+                });
+                (format!("contain-at-least {listed} = {number}"), keep)
+            }
+        };
+        let expected = count_grids(4, (2, 2), &givens, &*keep);
+        nonzero += usize::from(expected > 0);
+        let rows: String =
+            givens.chunks(4).map(|r| r.iter().map(|d| d.to_string()).collect::<String>() + "\n").collect();
+        let text = format!("size 4\ngivens\n{rows}{line}\n");
+        let puzzle = parse(&text, "t", Some(Format::Puzzle)).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let plan = satsudoku::count::plan::Plan::new(Encoding::default());
+        let counted = satsudoku::count::plan::count(&puzzle, &plan, &mut ()).unwrap().count;
+        assert_eq!(counted, expected.into(), "{text}");
+    }
+    assert!(nonzero >= 15, "only {nonzero} of the puzzles have solutions");
+}

@@ -451,7 +451,7 @@ pub(super) fn hidden_skyscraper(p: &mut Puzzle, a: &Args) -> Result<(), RuleErro
 
 /// The digits written as one number (`= 557`: 5, 5 and 7), on grids of at
 /// most 9 digits.
-fn digits_of_value(p: &Puzzle, a: &Args) -> Result<Vec<Digit>, RuleError> {
+pub(super) fn digits_of_value(p: &Puzzle, a: &Args) -> Result<Vec<Digit>, RuleError> {
     let value = required(a)?;
     if p.digits() > 9 {
         return Err("digits written as one number: only on grids of 9 digits or fewer".into());
@@ -667,4 +667,61 @@ pub(super) fn region_runs(p: &mut Puzzle, a: &Args, arrow: bool) -> Result<(), R
     }
     let arms = grid_arms.iter().map(|arm| arm.iter().map(|&cell| p.label_cell(cell)).collect()).collect();
     p.add_region_runs(control, arms, offset).map_err(RuleError::from)
+}
+
+/// A regular expression over each part's digits (ISS's `Regex`; the
+/// grammar is [`crate::model::regex`]): `a.list[0]` the pattern.
+pub(super) fn regex(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let pattern = a.list.first().ok_or("a pattern, then cells")?;
+    let n = p.digits();
+    let regex = crate::model::regex::Regex::new(pattern, n).map_err(|e| format!("the pattern {pattern:?}: {e}"))?;
+    for cells in &a.parts {
+        if !regex.unrolls_within(cells.len(), n, crate::model::nfa::MOST_MACHINE_EDGES) {
+            return Err("a regular expression whose unrolled automaton passes 200,000 edges on these cells: not read \
+                        yet"
+            .into());
+        }
+        p.add_constraint(Constraint::Regular { cells: cells.clone(), pattern: pattern.clone() })?;
+    }
+    Ok(())
+}
+
+/// Pairs of digits allowed on two cells (ISS's `Pair`, and `PairX` with
+/// `every`): `a.list[0]` lists them, `a-b` comma-separated; on each two
+/// consecutive cells of each part, or with `every` on every two, whose
+/// list must then go both ways.
+pub(super) fn pairs(p: &mut Puzzle, a: &Args, every: bool) -> Result<(), RuleError> {
+    let list = a.list.first().ok_or("pairs of digits, then cells")?;
+    let n = p.digits();
+    let mut allowed = vec![0u64; n];
+    for pair in list.split(',') {
+        let digit = |t: &str| t.parse::<usize>().ok().filter(|d| (1..=n).contains(d) && t == d.to_string());
+        match pair.split_once('-').and_then(|(x, y)| Some((digit(x)?, digit(y)?))) {
+            Some((x, y)) => allowed[x - 1] |= 1 << (y - 1),
+            None => return Err(format!("expected pairs of digits 1 to {n} such as 1-2,2-3, found {pair:?}").into()),
+        }
+    }
+    table_pairs(p, &allowed, &a.parts, every)
+}
+
+/// [`Constraint::Table`] of the `allowed` pairs (bit `j` of `allowed[i]`:
+/// digits `i + 1` then `j + 1`) on each two consecutive cells of each
+/// part, or with `every` on every two cells, the table then symmetric.
+pub fn table_pairs(p: &mut Puzzle, allowed: &[u64], parts: &[Vec<Cell>], every: bool) -> Result<(), RuleError> {
+    let n = allowed.len();
+    if every && (0..n).any(|i| (0..n).any(|j| (allowed[i] >> j & 1) != (allowed[j] >> i & 1))) {
+        return Err("pairs that do not go both ways, on every two cells: which way each applies is not defined".into());
+    }
+    for part in parts {
+        for (i, &x) in part.iter().enumerate() {
+            let partners = if every { &part[i + 1..] } else { part.get(i + 1..(i + 2).min(part.len())).unwrap_or(&[]) };
+            for &y in partners {
+                if x == y {
+                    return Err(format!("cell {x} paired with itself").into());
+                }
+                p.add_constraint(Constraint::Table { a: x, b: y, allowed: allowed.to_vec() })?;
+            }
+        }
+    }
+    Ok(())
 }

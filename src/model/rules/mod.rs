@@ -25,7 +25,7 @@ mod build;
 mod context;
 mod table;
 
-pub use build::{entropy_windows, every_nth, merged_terms, modular_windows, windows_2x2};
+pub use build::{entropy_windows, every_nth, merged_terms, modular_windows, table_pairs, windows_2x2};
 pub use context::{alternative, orthogonal_pairs, Context, Ties, MOST_NESTED};
 
 use super::{Cell, Puzzle};

@@ -613,6 +613,45 @@ pub(super) const RULES: &[Rule] = &[
         |p, a, _| state_machine(p, a),
     ),
     rule(
+        "regex",
+        None,
+        Shape::WordParts,
+        Value::No,
+        "The digits along each part's cells, read in order, match the pattern as a whole (ISS's Regex and its grammar: digits, any digit ., classes such as [1-3] and [^5], alternation, groups, the repeats *, +, ?, {m,n}; no spaces).",
+        "1[2-4]*9 r1c1 r1c2 r1c3",
+        |p, a, _| regex(p, a),
+    ),
+    rule(
+        "pair",
+        None,
+        Shape::WordParts,
+        Value::No,
+        "Each two consecutive cells of each part hold one of the listed pairs of digits a-b, in that order (ISS's Pair, its pairs listed).",
+        "1-2,2-3,3-4 r1c1 r1c2 r1c3",
+        |p, a, _| pairs(p, a, false),
+    ),
+    rule(
+        "pair-all",
+        None,
+        Shape::WordParts,
+        Value::No,
+        "Every two cells of each part hold one of the listed pairs of digits, which goes both ways (ISS's PairX).",
+        "1-2,2-1,1-3,3-1 r1c1 r1c2 r2c1",
+        |p, a, _| pairs(p, a, true),
+    ),
+    rule(
+        "contain-at-least",
+        None,
+        Shape::Cells { min: 1 },
+        Value::Required,
+        "The cells hold each digit of the number at least as often as it is written there (ISS's ContainAtLeast).",
+        "r1c1 r1c2 r1c3 = 12",
+        |p, a, _| {
+            let digits = digits_of_value(p, a)?;
+            p.add_constraint(Constraint::Contains { cells: a.cells.clone(), digits }).map_err(RuleError::from)
+        },
+    ),
+    rule(
         "equal-sums",
         None,
         Shape::Parts,

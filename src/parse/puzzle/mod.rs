@@ -474,7 +474,8 @@ pub(super) struct Grid {
 const NOT_SQUARE: &[&str] = &[
     "extra", "killer", "arrow", "double-arrow", "thermo", "slow-thermo", "greater", "white", "black", "x",
     "v", "sum", "odd", "even", "palindrome", "clone", "renban", "whisper", "between", "state-machine",
-    "same-values", "equal-sums", "quadruple", "given", "antiknight", "antiking",
+    "same-values", "equal-sums", "quadruple", "given", "antiknight", "antiking", "regex", "pair", "pair-all",
+    "contain-at-least",
 ];
 
 /// Whether a rule line reads a chaos construction's regions: region runs,
