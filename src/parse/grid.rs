@@ -76,21 +76,28 @@ fn read_cell(c: char, pos: Pos, side: usize, name: &str) -> Result<Option<Option
 
 /// The cells of one row of a grid, `side` of them, each a digit up to `side`.
 pub fn read_row(raw: &str, line: usize, side: usize, name: &str) -> Result<Vec<Option<Digit>>, ParseError> {
-    read_row_of(raw, line, side, side, name)
+    read_row_of(raw, line, side, (side, 1), name)
 }
 
-/// The cells of one row of `count` cells, each a digit up to `digits`.
+/// The cells of one row of `count` cells, each a value from `first` (0
+/// or 1) of `digits` values, as the digit that stands for it; from 0,
+/// `0` is a value, and only `.` and `_` are blanks.
 pub fn read_row_of(
     raw: &str,
     line: usize,
     count: usize,
-    digits: usize,
+    (digits, first): (usize, u8),
     name: &str,
 ) -> Result<Vec<Option<Digit>>, ParseError> {
     let mut cells = Vec::with_capacity(count);
     for (i, c) in raw.chars().enumerate() {
         let pos = Pos { line, col: i + 1 };
-        if let Some(cell) = read_cell(c, pos, digits, name)? {
+        let cell = match (first, c) {
+            (0, '0') => Some(Some(1)),
+            (0, _) => read_cell(c, pos, digits - 1, name)?.map(|d| d.map(|d| d + 1)),
+            _ => read_cell(c, pos, digits, name)?,
+        };
+        if let Some(cell) = cell {
             cells.push(cell);
         }
         if cells.len() > count {

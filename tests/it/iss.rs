@@ -1105,6 +1105,61 @@ fn cells_outside_the_grid_count_as_the_oracle() {
     ]);
 }
 
+/// The native format's values from 0 (`values 0-V`): givens written as
+/// values (`0` one of them), sums of values in cages and arrows, orders,
+/// differences and given values, and ISS's doppelganger on a 4x4 of
+/// values 0-4, against the test's own enumeration (digit `d` the value
+/// `d - 1`); rules that read values themselves are refused there.
+#[test]
+fn native_values_from_zero_count_as_the_oracle() {
+    type Case = (&'static str, usize, u32, Vec<Vec<usize>>, Vec<(usize, u32)>, Rule);
+    let cases: &[Case] = &[
+        ("size 3\nbox none\nvalues 0-2\ngivens\n0..\n...\n...\n", 3, 3, vec![], vec![(0, 1)], |_| true),
+        ("size 3\nbox none\nvalues 0-2\nkiller r1c2 r1c3 = 3\n", 3, 3, vec![], vec![], |g| {
+            (g[1] - 1) + (g[2] - 1) == 3
+        }),
+        ("size 3\nbox none\nvalues 0-2\narrow r2c2 : r1c1 r3c3\n", 3, 3, vec![], vec![], |g| {
+            g[4] - 1 == (g[0] - 1) + (g[8] - 1)
+        }),
+        ("size 3\nbox none\nvalues 0-3\nthermo r1c1 r2c1 r3c1\ngiven r2c2 = 0\n", 3, 4, vec![], vec![(4, 1)], |g| {
+            g[0] < g[3] && g[3] < g[6]
+        }),
+        (
+            "size 4\nvalues 0-3\ngivens\n.3..\n....\n....\n...0\nwhite r2c1 r2c2\n",
+            4,
+            4,
+            boxes_4x4(),
+            vec![(1, 4), (15, 1)],
+            |g| g[4].abs_diff(g[5]) == 1,
+        ),
+        ("size 4\nbox 2x2\nvalues 0-4\ndoppelganger\ngiven r1c1 = 0\n", 4, 5, boxes_4x4(), vec![(0, 1)], |g| {
+            doppelganger(g).is_some()
+        }),
+        ("size 4\nbox 2x2\nvalues 0-4\ndoppelganger\nkiller r1c1 r1c2 = 7\n", 4, 5, boxes_4x4(), vec![], |g| {
+            doppelganger(g).is_some() && (g[0] - 1) + (g[1] - 1) == 7
+        }),
+    ];
+    let mut counter = Counter::new(Plan::new(Encoding::default()));
+    for (text, n, values, groups, givens, keep) in cases {
+        let puzzle = parse(text, "t", Some(Format::Puzzle)).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let expected = count_fillings(*n, *values, groups, givens, *keep);
+        assert!(expected > 0, "{text}: a case with no solution proves little");
+        counts_both_ways(&mut counter, &puzzle, text, expected);
+    }
+    for (text, why) in [
+        ("size 3\nbox none\nvalues 0-2\nx r1c1 r1c2\n", "4:1: x on a grid of values from 0 (line 3): not read there"),
+        ("size 3\nbox none\nvalues 0-2\ngivens\n3..\n", "5:1: digit \"3\""),
+        ("size 3\nbox none\nvalues 0-2\ngiven r1c1 = 3\n", "4:14: given: expected a value from 0 to 2, found 3"),
+        ("size 3\nbox none\nvalues 0-1\n", "3:8: expected values 1-V or 0-V, as many as the side 3"),
+        ("size 4\nbox 2x2\nvalues 0-3\ndoppelganger\n", "4:1: doppelganger: a doppelganger needs values 0-4"),
+        ("size 4\nvalues 0-4\nregions\naabb\naabb\nccdd\nccdd\ndoppelganger\n", "8:1: doppelganger with regions"),
+        ("size 3\nbox none\nvalues 0-2\nchaos\n", "4:1: chaos on a grid of values from 0"),
+    ] {
+        let e = parse(text, "t", Some(Format::Puzzle)).expect_err(text).to_string();
+        assert!(e.contains(why), "{text}: {e}");
+    }
+}
+
 /// The cells outside the grid print after its rows, on the command line:
 /// `unique`'s line, `count --print`'s rows; the formats without them
 /// refuse them by name.

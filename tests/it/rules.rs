@@ -96,8 +96,10 @@ fn every_rule_reads_alike_in_both_formats() {
     let chaos = Puzzle::latin(9).unwrap().into_chaos().unwrap();
     for rule in RULES {
         // Region runs read a chaos construction's regions.
-        let (layout, empty) = match rule.shape {
-            Shape::Runs => ("box none\nchaos\n", &chaos),
+        let doppelganger = parse("size 9\nvalues 0-9\n", "native", Some(Format::Puzzle)).unwrap();
+        let (layout, empty) = match (rule.shape, rule.keyword) {
+            (Shape::Runs, _) => ("box none\nchaos\n", &chaos),
+            (_, "doppelganger") => ("values 0-9\n", &doppelganger),
             _ => ("", &empty),
         };
         let native = format!("size 9\n{layout}{} {}\n", rule.keyword, rule.example);

@@ -725,3 +725,23 @@ pub fn table_pairs(p: &mut Puzzle, allowed: &[u64], parts: &[Vec<Cell>], every: 
     }
     Ok(())
 }
+
+/// ISS's `Doppelganger` on a square grid of values 0 to N: the rows, the
+/// columns and the regions of N cells (the boxes, kept as regions since
+/// the values outnumber the side), each of which holds a 0 and misses
+/// one other value ([`Constraint::Doppelganger`]).
+pub(super) fn doppelganger(p: &mut Puzzle) -> Result<(), RuleError> {
+    let n = p.grid_side();
+    if p.first_value() != 0 || p.digits() != n + 1 || p.is_rectangle() || p.vars() > 0 {
+        return Err(format!("a doppelganger needs values 0-{n} on the {n} x {n} grid (\"values 0-{n}\")").into());
+    }
+    let kind = |k: GroupKind| -> Vec<Vec<Cell>> {
+        p.groups().iter().filter(|g| g.kind == k && g.cells.len() == n).map(|g| g.cells.clone()).collect()
+    };
+    let mut regions = vec![kind(GroupKind::Row), kind(GroupKind::Column)];
+    let boxes = kind(GroupKind::Region);
+    if !boxes.is_empty() {
+        regions.push(boxes);
+    }
+    p.add_constraint(Constraint::Doppelganger { regions }).map_err(RuleError::from)
+}

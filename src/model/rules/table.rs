@@ -269,13 +269,15 @@ pub(super) const RULES: &[Rule] = &[
         None,
         Shape::EachCell,
         Value::Required,
-        "Each cell holds the digit: a given as a rule line (inside an `either` block, a given of the alternative).",
+        "Each cell holds the digit (the value, on a grid of values from 0): a given as a rule line (inside an `either` block, a given of the alternative).",
         "r1c1 = 5",
         |p, a, _| {
-            let n = p.digits() as i64;
-            let d = a.value.filter(|v| (1..=n).contains(v)).ok_or_else(|| {
-                RuleError::value(format!("expected a digit from 1 to {n}, found {}", a.value.unwrap_or(0)))
+            let (first, shift) = (i64::from(p.first_value()), p.digit_shift());
+            let last = first + p.digits() as i64 - 1;
+            let value = a.value.filter(|v| (first..=last).contains(v)).ok_or_else(|| {
+                RuleError::value(format!("expected a value from {first} to {last}, found {}", a.value.unwrap_or(0)))
             })?;
+            let d = value + shift;
             let allowed = 1u64 << (d - 1);
             a.cells.iter().try_for_each(|&cell| p.add_constraint(Constraint::Digits { cell, allowed })).map_err(RuleError::from)
         },
@@ -611,6 +613,15 @@ pub(super) const RULES: &[Rule] = &[
         "The digits along the cells are a word the state machine accepts (ISS's NFA, in its serialised form); segments split at ':' are read with the symbol past the digits between two.",
         "QGo r1c1 r4c2",
         |p, a, _| state_machine(p, a),
+    ),
+    rule(
+        "doppelganger",
+        None,
+        Shape::Whole,
+        Value::No,
+        "On an N x N grid of values 0 to N, every row, column and box holds a 0 and misses one other value, no two rows (columns, boxes) miss the same, and at each 0 the values its three miss differ (ISS's Doppelganger).",
+        "",
+        |p, _, _| doppelganger(p),
     ),
     rule(
         "regex",

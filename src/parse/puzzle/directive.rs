@@ -2,7 +2,7 @@
 //! ([`crate::model::rules`]) and its arguments, read by the rule's shape
 //! into [`Args`]; errors point at the word that is wrong.
 
-use super::{Grid, Parser, Word, NOT_SQUARE};
+use super::{Grid, Parser, Word};
 use crate::model::rules::{self, Args, Context, Rule, Shape, Value};
 use crate::model::{Cell, Puzzle};
 use crate::parse::{quote, ParseError, Pos};
@@ -43,24 +43,24 @@ impl Directive<'_, '_, '_> {
                 ),
             ));
         };
-        if let Some(what) = self.grid.restricted {
-            let said = self.grid.at.map_or(String::new(), |at| format!(" (line {})", at.line));
+        let said = self.grid.at.map_or(String::new(), |at| format!(" (line {})", at.line));
+        for &(what, read) in &self.grid.restricted {
             if matches!(head.text, "antiknight" | "antiking") && !self.grid.outside.is_empty() {
                 let why = format!("{} with {what}{said}: it reads the whole grid; not read there", head.text);
                 return Err(self.err(head.pos, why));
             }
-            if !NOT_SQUARE.contains(&head.text) {
+            if !read.contains(&head.text) {
                 let why = format!(
                     "{} on {what}{said}: not read there; the rules read there are {} (docs/formats.md)",
                     head.text,
-                    NOT_SQUARE.join(", ")
+                    read.join(", ")
                 );
                 return Err(self.err(head.pos, why));
             }
         }
         self.labels_fit(head)?;
         let (args, value_pos) = self.args(rule)?;
-        if self.grid.restricted.is_some() && head.text == "whisper" && args.value.is_none() {
+        if !self.grid.restricted.is_empty() && head.text == "whisper" && args.value.is_none() {
             let why = "whisper without '= N' on this grid: its usual difference is the side's; give it";
             return Err(self.err(head.pos, why));
         }

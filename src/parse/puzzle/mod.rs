@@ -91,26 +91,24 @@ fn size(text: &str) -> Option<(usize, usize)> {
     }
 }
 
-/// `values 1-V`: the digits the cells hold, 1 to V, V at least the
-/// (longer) side. Values from 0, which ISS strings read, are refused here.
-fn values(p: &Parser, line: &[Word], side: usize) -> Result<usize, ParseError> {
+/// `values 1-V` or `values 0-V`: the values the cells hold, V at least
+/// the (longer) side, or V + 1 from 0; how many, and whether from 0.
+fn values(p: &Parser, line: &[Word], side: usize) -> Result<(usize, bool), ParseError> {
     let Some(w) = line.get(1) else {
-        return Err(p.error(line[0].pos, "expected \"values 1-V\": the cells hold 1 to V"));
+        return Err(p.error(line[0].pos, "expected \"values 1-V\" or \"values 0-V\""));
     };
     if let Some(extra) = line.get(2) {
         return Err(p.error(extra.pos, format!("expected nothing after the values, found {}", quote(extra.text))));
     }
     let range = w.text.split_once('-').and_then(|(a, b)| Some((a.parse::<usize>().ok()?, b.parse::<usize>().ok()?)));
     match range {
-        Some((1, v)) if (side..=crate::model::MAX_SIDE).contains(&v) => Ok(v),
-        Some((0, _)) => Err(p.error(
-            w.pos,
-            "values from 0: read from ISS strings (Shape~9x9~0-8), not in the puzzle format yet (docs/formats.md)",
-        )),
+        Some((first @ (0 | 1), last)) if (side..=crate::model::MAX_SIDE).contains(&(last + 1 - first)) => {
+            Ok((last + 1 - first, first == 0))
+        }
         _ => Err(p.error(
             w.pos,
             format!(
-                "expected values 1-V with V from the side {side} to {}, found {}",
+                "expected values 1-V or 0-V, as many as the side {side} or more (up to {}), found {}",
                 crate::model::MAX_SIDE,
                 quote(w.text)
             ),
@@ -210,12 +208,13 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
                 b.box_pos = Some(arg.pos);
             }
             "values" => {
-                once(&p, b.values.map(|v| v.1), head, "values")?;
+                once(&p, b.values.map(|v| v.2), head, "values")?;
                 if let Some(at) = b.givens.as_ref().map(|g| g.0) {
                     let why = format!("values after givens (line {}): give values first", at.line);
                     return Err(p.error(head.pos, why));
                 }
-                b.values = Some((values(&p, &line, side)?, head.pos));
+                let (count, from_zero) = values(&p, &line, side)?;
+                b.values = Some((count, from_zero, head.pos));
             }
             "outside" => {
                 once(&p, b.outside.map(|o| o.1), head, "outside")?;
@@ -234,14 +233,14 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
             }
             "givens" => {
                 once(&p, b.givens.as_ref().map(|g| g.0), head, "givens")?;
-                let digits_up_to = b.values.map_or(side, |v| v.0);
+                let (digits_up_to, first) = b.values.map_or((side, 1), |v| (v.0, u8::from(!v.1)));
                 let mut digits = Vec::with_capacity(rows * cols);
                 for _ in 0..rows {
                     let Some((row_number, _)) = p.next_line() else {
                         return Err(p.error(p.end(), format!("expected {rows} rows of givens, found end of input")));
                     };
                     let raw = p.lines[row_number - 1].split('#').next().unwrap_or("");
-                    digits.extend(read_row_of(raw, row_number, cols, digits_up_to, name)?);
+                    digits.extend(read_row_of(raw, row_number, cols, (digits_up_to, first), name)?);
                 }
                 b.givens = Some((head.pos, digits));
             }
@@ -302,8 +301,8 @@ struct Builder<'a> {
     cols: usize,
     boxes: Option<(usize, usize)>,
     box_pos: Option<Pos>,
-    /// `values 1-V` and where it stands.
-    values: Option<(usize, Pos)>,
+    /// `values`: how many, whether from 0, and where it stands.
+    values: Option<(usize, bool, Pos)>,
     /// `outside K` and where it stands.
     outside: Option<(usize, Pos)>,
     regions: Option<(Pos, Vec<(char, Pos)>)>,
@@ -320,16 +319,24 @@ impl Builder<'_> {
         let start = Pos { line: 1, col: 1 };
         let model = |pos: Pos| move |e: ModelError| p.error(pos, e.to_string());
         let values = self.values.map_or(n, |v| v.0);
-        let (values_at, outside_at) = (self.values.map(|v| v.1), self.outside.map(|o| o.1));
-        // Not a square of digits 1..side: only the rules of `NOT_SQUARE`.
-        let restricted = if rows != cols {
-            Some("a rectangle")
-        } else if values > n {
-            Some("a grid of more values than its side")
-        } else {
-            self.outside.map(|_| "cells outside the grid")
-        };
-        if let (Some(at), Some(what)) = (self.chaos, restricted) {
+        let from_zero = self.values.is_some_and(|v| v.1);
+        let (values_at, outside_at) = (self.values.map(|v| v.2), self.outside.map(|o| o.1));
+        // Not a square of digits 1..side: only the rules of `NOT_SQUARE`
+        // (and from 0, of `FROM_ZERO`).
+        let mut restricted: Vec<(&'static str, &'static [&'static str])> = Vec::new();
+        if rows != cols {
+            restricted.push(("a rectangle", NOT_SQUARE));
+        }
+        if values > n {
+            restricted.push(("a grid of more values than its side", NOT_SQUARE));
+        }
+        if self.outside.is_some() {
+            restricted.push(("cells outside the grid", NOT_SQUARE));
+        }
+        if from_zero {
+            restricted.push(("a grid of values from 0", FROM_ZERO));
+        }
+        if let (Some(at), Some((what, _))) = (self.chaos, restricted.first()) {
             return Err(p.error(at, format!("chaos on {what}: not read (ISS has no such puzzle either)")));
         }
         if rows != cols && self.box_pos.is_none() && self.regions.is_none() {
@@ -364,6 +371,9 @@ impl Builder<'_> {
                 latin
             }
         };
+        if from_zero {
+            puzzle.set_values_from_zero();
+        }
         if let Some(at) = self.chaos {
             // The genre has no boxes, a few puzzles keep them: which, is said.
             if let Some((pos, _)) = &self.regions {
@@ -422,6 +432,13 @@ impl Builder<'_> {
         }
         let chaos = self.chaos.is_some();
         let grid = Grid { rows, cols, digits: values, outside, restricted, at: outside_at.or(values_at), chaos };
+        if let Some((number, line)) =
+            self.regions.as_ref().and(self.lines.iter().find(|(_, l)| l[0].text == "doppelganger"))
+        {
+            let why =
+                "doppelganger with regions: ISS's reads the rows, columns and boxes; a jigsaw's pieces are not read";
+            return Err(p.error(Pos { line: *number, ..line[0].pos }, why));
+        }
         // The rules on a chaos construction's regions are read once the
         // model has them (after `into_chaos`).
         let (on_regions, on_grid): (Vec<Line>, Vec<Line>) = self.lines.into_iter().partition(|(_, l)| on_labels(l));
@@ -455,7 +472,9 @@ pub(super) struct Grid {
     cols: usize,
     digits: usize,
     outside: Vec<Cell>,
-    restricted: Option<&'static str>,
+    /// What the grid is where it is not a square of digits 1 to its side,
+    /// each with the rules read there.
+    restricted: Vec<(&'static str, &'static [&'static str])>,
     /// Where the directive that restricts it stands, if a line says so.
     at: Option<Pos>,
     /// A chaos construction: `@r1c1` names the region label of `r1c1`.
@@ -475,7 +494,7 @@ const NOT_SQUARE: &[&str] = &[
     "extra", "killer", "arrow", "double-arrow", "thermo", "slow-thermo", "greater", "white", "black", "x",
     "v", "sum", "odd", "even", "palindrome", "clone", "renban", "whisper", "between", "state-machine",
     "same-values", "equal-sums", "quadruple", "given", "antiknight", "antiking", "regex", "pair", "pair-all",
-    "contain-at-least",
+    "contain-at-least", "doppelganger",
 ];
 
 /// Whether a rule line reads a chaos construction's regions: region runs,
@@ -483,6 +502,20 @@ const NOT_SQUARE: &[&str] = &[
 fn on_labels(line: &[Word]) -> bool {
     matches!(line[0].text, "chaos-arrow" | "chaos-count") || line.iter().any(|w| w.text.starts_with('@'))
 }
+
+/// The rules read on a grid whose values run from 0 (`values 0-V`):
+/// those whose meaning reads differences, orders or equalities of values
+/// (the same on the digits that stand for them), sums of values (the
+/// builders count the shift: cages, arrows of one circle cell, equal
+/// sums), all-different sets, given values, and the doppelganger. Those
+/// that read values themselves (parities, ratios, X and V, listed digits,
+/// patterns) are refused by name there: ISS strings read more of them.
+#[rustfmt::skip]
+const FROM_ZERO: &[&str] = &[
+    "thermo", "slow-thermo", "greater", "white", "renban", "whisper", "between", "palindrome", "clone",
+    "extra", "same-values", "killer", "arrow", "equal-sums", "antiknight", "antiking", "diagonal+",
+    "diagonal-", "disjoint", "nonconsecutive", "lockout", "modular", "doppelganger", "given",
+];
 
 /// A rule line: its number and words.
 type Line<'a> = (usize, Vec<Word<'a>>);
