@@ -281,10 +281,12 @@ impl Printer for Json {
         let bits = |mask: u64| {
             (1..=c.digits as u8).filter(|d| mask >> (d - 1) & 1 == 1).map(|d| item.style.value(d)).collect::<Vec<_>>()
         };
-        // A rectangle's cells only (`item.shape`), not its model's padding.
+        // A rectangle's cells only (`item.shape`) and the cells outside the
+        // grid after them, not its model's padding.
         let (rows, cols) = item.shape.unwrap_or((n, n));
+        let outside = |i: usize| i / n >= rows && i % n < cols && (i / n - rows) * cols + i % n < item.vars;
         let cells = (0..n * n)
-            .filter(|i| i / n < rows && i % n < cols)
+            .filter(|&i| i / n < rows && i % n < cols || outside(i))
             .map(|i| CellRecord {
                 cell: Cell::new(i / n, i % n).to_string(),
                 digits: bits(c.possible[i]),

@@ -143,6 +143,12 @@ impl Printer for Text {
             }
             writeln!(out, "{}", line.trim_end())?;
         }
+        // The cells outside the grid, as many a row as it has columns, as
+        // `count --print` writes them.
+        for row in (0..item.vars).collect::<Vec<_>>().chunks(cols.max(1)) {
+            let cells = row.iter().map(|&k| format!("{:<width$}", text[(rows + k / cols) * n + k % cols]));
+            writeln!(out, "{prefix}{}", itertools::join(cells, " ").trim_end())?;
+        }
         if let Some(counts) = &c.counts {
             for (i, per_digit) in counts.iter().enumerate() {
                 let found: Vec<_> = per_digit.iter().enumerate().filter(|(_, k)| k.bits() > 0).collect();

@@ -1161,7 +1161,8 @@ fn native_values_from_zero_count_as_the_oracle() {
 }
 
 /// The cells outside the grid print after its rows, on the command line:
-/// `unique`'s line, `count --print`'s rows; the formats without them
+/// `unique`'s line, `count --print`'s rows, `candidates` (text and
+/// JSON); the formats without them
 /// refuse them by name.
 #[test]
 fn cells_outside_the_grid_print_after_the_grid() {
@@ -1176,6 +1177,20 @@ fn cells_outside_the_grid_print_after_the_grid() {
         .assert()
         .success()
         .stdout("% solution 1\n1 2 3\n2 3 1\n3 1 2\n2 3\nsolutions(1).\n");
+    // Candidates: the cells outside follow the grid's rows. By hand:
+    // R1C1 and v1 are 1 and 3 (a cage of 4), so R1C2 is 2 and v2 is R1C1.
+    let native = "size 3\nbox none\noutside 2\nkiller r1c1 v1 = 4\nextra v1 v2 r1c2\n";
+    let out = satsudoku().args(["candidates", "--format", "puzzle", "-"]).write_stdin(native).output().unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(shown.lines().next(), Some("13  2   13"), "{shown}");
+    assert_eq!(shown.lines().last(), Some("13  13"), "{shown}");
+    assert_eq!(shown.lines().count(), 4, "{shown}");
+    let args = ["candidates", "--output", "json", "--format", "puzzle", "-"];
+    let out = satsudoku().args(args).write_stdin(native).output().unwrap();
+    let record: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cells = record["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 11, "{record}");
+    assert_eq!((&cells[9]["cell"], &cells[10]["digits"]), (&serde_json::json!("r4c1"), &serde_json::json!([1, 3])));
     satsudoku()
         .args(["export", "--as", "mzn", "-"])
         .write_stdin(text)
