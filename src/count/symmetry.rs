@@ -348,7 +348,9 @@ impl Transposition {
 /// follow from a relation between the mirrored cells (compared as tables
 /// over all digit pairs) or from their givens.
 pub fn transposition(puzzle: &Puzzle) -> Option<Transposition> {
-    if !puzzle.constraints().is_empty() {
+    // The renaming is of the side's digits: a grid of more values than its
+    // side has none (its givens' digits pass the side).
+    if !puzzle.constraints().is_empty() || puzzle.digits() != puzzle.side() {
         return None;
     }
     let n = puzzle.side();

@@ -203,7 +203,16 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
                 };
                 b.boxes = match arg.text {
                     "none" => None,
-                    text => Some(super::grid::parse_box(text, side).map_err(|m| p.error(arg.pos, m))?),
+                    // Boxes of more cells than the side, up to the values
+                    // (ISS's `RegionSize`), are checked once the values are known.
+                    text => Some(match super::grid::parse_box(text, side) {
+                        Ok(shape) => shape,
+                        Err(m) => text
+                            .split_once(['x', 'X'])
+                            .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
+                            .filter(|&(r, c)| r >= 1 && c >= 1 && r * c > side && r * c <= crate::model::MAX_SIDE)
+                            .ok_or_else(|| p.error(arg.pos, m))?,
+                    }),
                 };
                 b.box_pos = Some(arg.pos);
             }
@@ -347,6 +356,14 @@ impl Builder<'_> {
             if rows % h != 0 || cols % w != 0 {
                 return Err(p.error(at, format!("boxes of {h}x{w} do not tile the {rows}x{cols} grid")));
             }
+            if h * w != n && (h * w > values || rows != cols) {
+                let why = format!(
+                    "boxes of {h}x{w} ({} cells) on a grid of side {n}: boxes hold as many cells as the side, or on \
+                     a square of more values up to as many as its values (\"values 1-V\")",
+                    h * w
+                );
+                return Err(p.error(at, why));
+            }
         }
         let mut puzzle = match (self.boxes, &self.regions) {
             _ if rows != cols => Puzzle::rectangle(rows, cols, values, self.boxes).map_err(model(start))?,
@@ -357,6 +374,8 @@ impl Builder<'_> {
                 // digits, not every digit.
                 let mut latin = Puzzle::latin(n).map_err(model(start))?;
                 latin.set_digits(values).map_err(model(values_at.unwrap_or(start)))?;
+                // Boxes of more cells than the side (ISS's `RegionSize`)
+                // tile the grid all the same.
                 for (br, bc) in itertools::iproduct!(0..n / h, 0..n / w) {
                     let cells = itertools::iproduct!(0..h, 0..w).map(|(i, j)| Cell::new(br * h + i, bc * w + j));
                     latin.add_region(cells.collect()).map_err(model(start))?;
