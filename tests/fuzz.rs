@@ -637,7 +637,7 @@ fn generate_native(rng: &mut Rng) -> String {
             .collect();
         // Now and then inside alternatives: `either`, `or`, `end` lines.
         if rng.chance(6) {
-            text += ["either\n", "or\n", "end\n"][rng.below(3)];
+            text += ["either\n", "or\n", "end\n", "replicate r1c1 : r2c2 r1c3\n"][rng.below(4)];
         }
         text += &format!("{} {}\n", rule.keyword, words.join(" "));
     }

@@ -236,7 +236,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("Container", Reading::Refused("ISS's root, never written in a string")),
     ("Or", Reading::Read("`either`: at least one of the items up to its `.End` holds (an `And`, or an item that stands for several rules, is one alternative); a selector variable per alternative, the count projected on the cells; an `Or` whose items are each one hidden skyscraper clue on the same line becomes one clue of all their values (the same grids, propagated as one automaton)")),
     ("And", Reading::Read("all the items up to its `.End` hold: one alternative of an `Or` (at the root, the items themselves)")),
-    ("Replicate", Reading::Read("the items up to its `.End`, shifted so that the origin (`R1C1` unless given) falls on each cell the bitset names, all holding (an `And` of the copies; ISS's builder)")),
+    ("Replicate", Reading::Read("the items up to its `.End`, shifted so that the origin (`R1C1` unless given) falls on each cell the bitset names, all holding (an `And` of the copies; ISS's builder); natively a `replicate ORIGIN : TARGETS` block")),
     ("End", Reading::Read("closes the innermost `Or` or `And`")),
     ("Regex", Reading::Read("the line's digits match the pattern as a whole (`regex`; ISS's grammar; its automaton unrolled over the line, domain consistent; refused past 200,000 edges, as state machines are)")),
     ("NFA", Reading::Read("the state machine ISS serialises (its `NFASerializer`), over the cells in order, the symbol past the digits between segments; unrolled as an automaton, domain consistent (`state-machine`)")),

@@ -249,3 +249,66 @@ fn refused(cases: &[(&str, &str)]) {
         crate::common::assert_refused(&["count", "--format", "puzzle", "-"], &format!("size 4\n{bad}"), &[message]);
     }
 }
+
+/// `replicate ORIGIN : TARGETS ... end` (ISS's `Replicate`) on 4x4
+/// Sudokus: a random template of a thermometer and a white dot, copied so
+/// that the origin falls on each target (blocks nested on some rounds),
+/// counted as the backtracker counts the grids that keep every copy; the
+/// same puzzle as its copies written out; copies that leave the grid, an
+/// `or` inside, and cells outside the grid inside are refused.
+#[test]
+fn replicate_blocks_count_as_the_oracle() {
+    use crate::common::{count_grids, rng, Draw};
+    use satsudoku::count::plan::{count, Plan};
+    use satsudoku::encode::Encoding;
+    let name = |(r, c): (usize, usize)| format!("r{}c{}", r + 1, c + 1);
+    let mut rng = rng(41);
+    let mut nonzero = 0;
+    for round in 0..24 {
+        // The template near the origin r1c1, the targets where it fits.
+        let (a, b) = ((0, 0), [(0, 1), (1, 0)][rng.below(2)]);
+        let (c, d) = ((1, 1), [(1, 2), (2, 1)][rng.below(2)]);
+        let fits = |(r, c): (usize, usize)| r + 2 < 4 && c + 2 < 4;
+        let mut targets: Vec<(usize, usize)> = (0..16).map(|k| (k / 4, k % 4)).filter(|&t| fits(t)).collect();
+        rng.shuffle(&mut targets);
+        targets.truncate(1 + rng.below(targets.len()));
+        let nested = round % 3 == 2 && targets.iter().all(|&(r, _)| r == 0);
+        let mut text =
+            format!("size 4\nreplicate r1c1 : {}\n", targets.iter().map(|&t| name(t)).collect::<Vec<_>>().join(" "));
+        // Nested: an inner copy one row down as well.
+        if nested {
+            text += "replicate r1c1 : r1c1 r2c1\n";
+        }
+        text += &format!("thermo {} {}\nwhite {} {}\n", name(a), name(b), name(c), name(d));
+        text += if nested { "end\nend\n" } else { "end\n" };
+        let mut shifts: Vec<(usize, usize)> = targets.clone();
+        if nested {
+            shifts = shifts.iter().flat_map(|&(r, c)| [(r, c), (r + 1, c)]).collect();
+        }
+        let at = |(r, c): (usize, usize), (dr, dc): (usize, usize)| (r + dr) * 4 + c + dc;
+        let keep =
+            |g: &[u32]| shifts.iter().all(|&s| g[at(a, s)] < g[at(b, s)] && g[at(c, s)].abs_diff(g[at(d, s)]) == 1);
+        let expected = count_grids(4, (2, 2), &[0; 16], &keep);
+        nonzero += usize::from(expected > 0);
+        let puzzle = parse(&text, "t", Some(Format::Puzzle)).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let counted = count(&puzzle, &Plan::new(Encoding::default()), &mut ()).unwrap().count;
+        assert_eq!(counted, expected.into(), "{text}");
+        let mut written = String::from("size 4\n");
+        for &(dr, dc) in &shifts {
+            let m = |(r, c): (usize, usize)| name((r + dr, c + dc));
+            written += &format!("thermo {} {}\nwhite {} {}\n", m(a), m(b), m(c), m(d));
+        }
+        assert_eq!(parse(&written, "t", Some(Format::Puzzle)).unwrap(), puzzle, "{text}\n{written}");
+    }
+    assert!(nonzero >= 8, "only {nonzero} with solutions");
+    for (text, why) in [
+        ("size 4\nreplicate r1c1 : r1c4\nthermo r1c1 r1c2\nend\n", "3:13: cell \"r1c2\" moved by a replicate block"),
+        ("size 4\nreplicate r1c1 : r2c2\nthermo r1c1 r1c2\nor\nend\n", "4:1: or inside a replicate block"),
+        ("size 4\nreplicate r1c1 r2c2\nend\n", "2:1: replicate takes a cell, ':'"),
+        ("size 4\nreplicate r1c1 : r2c2\nthermo r1c1 r1c2\n", "2:1: a replicate block with no end"),
+        ("size 3\nbox none\noutside 1\nreplicate r1c1 : r2c2\nend\n", "4:1: replicate with cells outside the grid"),
+    ] {
+        let e = parse(text, "t", Some(Format::Puzzle)).expect_err(text).to_string();
+        assert!(e.contains(why), "{text}: {e}");
+    }
+}

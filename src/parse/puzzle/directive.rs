@@ -12,6 +12,8 @@ pub(super) struct Directive<'p, 'a, 'w> {
     pub(super) p: &'p Parser<'a>,
     pub(super) line: &'p [Word<'w>],
     pub(super) grid: &'p Grid,
+    /// How far its cells move (rows, columns), inside `replicate` blocks.
+    pub(super) shift: (isize, isize),
 }
 
 /// A rule line's cells before a `:`, after it, and the number after `=`.
@@ -227,6 +229,10 @@ impl Directive<'_, '_, '_> {
     /// `vK`, the grid's `K`-th cell outside it (`outside K`).
     fn cell(&self, text: &str, pos: Pos, outside: bool) -> Result<Cell, ParseError> {
         let grid = self.grid;
+        if self.shift != (0, 0) && text.starts_with(['v', 'V', '@']) {
+            let why = format!("{} inside a replicate block: its copies move grid cells only", quote(text));
+            return Err(self.err(pos, why));
+        }
         if let Some(k) = text.strip_prefix(['v', 'V']).and_then(|k| k.parse::<usize>().ok()) {
             return match grid.outside.get(k.wrapping_sub(1)) {
                 Some(&cell) if !outside => Ok(cell),
@@ -256,6 +262,22 @@ impl Directive<'_, '_, '_> {
             let why = format!("cell {} is outside the {} x {} grid", quote(text), grid.rows, grid.cols);
             return Err(self.err(pos, why));
         }
+        // Inside a `replicate` block, the copy's cell.
+        let moved = |at: usize, by: isize| at.checked_add_signed(by);
+        let (row, col) = match (moved(row, self.shift.0), moved(col, self.shift.1)) {
+            (Some(r), Some(c)) if rows.contains(&r) && cols.contains(&c) => (r, c),
+            _ => {
+                let why = format!(
+                    "cell {} moved by a replicate block ({:+} rows, {:+} columns) leaves the {} x {} grid",
+                    quote(text),
+                    self.shift.0,
+                    self.shift.1,
+                    grid.rows,
+                    grid.cols
+                );
+                return Err(self.err(pos, why));
+            }
+        };
         // Outside cells are kept 1-based for `looking_in`; inside ones are 0-based.
         Ok(if outside { Cell::new(row, col) } else { Cell::new(row - 1, col - 1) })
     }
@@ -343,6 +365,31 @@ impl Directive<'_, '_, '_> {
             return Err(self.err(colon, format!("{}: a part with no cells after this ':'", head.text)));
         }
         Ok(Args { cells: vec![control], parts, value, ..Args::default() })
+    }
+
+    /// `replicate ORIGIN : TARGETS`: the cell the lines' positions are
+    /// read from, and the cells it moves to, one copy each.
+    pub(super) fn replicate(&self) -> Result<(Cell, Vec<Cell>), ParseError> {
+        let head = self.head();
+        let usage = "replicate takes a cell, ':', then the cells it moves to: replicate r1c1 : r1c4 r4c1";
+        let words = &self.line[1..];
+        let Some(colon) = words.iter().position(|w| w.text == ":") else { return Err(self.err(head.pos, usage)) };
+        let ([origin], targets) = (&words[..colon], &words[colon + 1..]) else {
+            return Err(self.err(head.pos, usage));
+        };
+        if targets.is_empty() {
+            return Err(self.err(head.pos, usage));
+        }
+        if self.grid.chaos || !self.grid.outside.is_empty() {
+            let why = "replicate with cells outside the grid or a chaos construction: not read";
+            return Err(self.err(head.pos, why));
+        }
+        // Both where the block stands: an outer block's copy moves the
+        // cells the lines name, not these.
+        let unmoved = Directive { shift: (0, 0), ..*self };
+        let origin = unmoved.cell(origin.text, origin.pos, false)?;
+        let targets = targets.iter().map(|w| unmoved.cell(w.text, w.pos, false)).collect::<Result<Vec<_>, _>>()?;
+        Ok((origin, targets))
     }
 
     /// `quadruple CELL D...`: the 2 x 2 from CELL holds the digits.

@@ -170,18 +170,18 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
         let head = line[0];
         if blocks > 0 && matches!(head.text, "size" | "box" | "values" | "outside" | "givens" | "regions" | "chaos") {
             let why = format!(
-                "{} inside an either block: the layout and givens are the whole puzzle's (a given of an \
-                 alternative is a line \"given r1c1 = 5\")",
+                "{} inside a block: the layout and givens are the whole puzzle's (a given of an alternative \
+                 or a copy is a line \"given r1c1 = 5\")",
                 head.text
             );
             return Err(p.error(head.pos, why));
         }
         if blocks > 0 && on_labels(&line) {
-            let why = format!("{} inside an either block: rules on a chaos construction's regions are not", head.text);
+            let why = format!("{} inside a block: rules on a chaos construction's regions are not", head.text);
             return Err(p.error(head.pos, format!("{why} read there")));
         }
         match head.text {
-            "either" => blocks += 1,
+            "either" | "replicate" => blocks += 1,
             "end" => blocks = blocks.saturating_sub(1),
             _ => {}
         }
@@ -466,12 +466,12 @@ impl Builder<'_> {
             return Err(p.error(Pos { line: *number, ..line[0].pos }, why));
         }
         let mut ctx = Context::new();
-        add_lines(p, &on_grid, &grid, 0, &mut puzzle, &mut ctx)?;
+        add_lines(p, &on_grid, &grid, Scope::ROOT, &mut puzzle, &mut ctx)?;
         ctx.finish(&mut puzzle).map_err(|e| p.error(start, e.message))?;
         let Some(at) = self.chaos else { return Ok(puzzle) };
         let mut puzzle = puzzle.into_chaos().map_err(model(at))?;
         let mut ctx = Context::new();
-        add_lines(p, &on_regions, &grid, 0, &mut puzzle, &mut ctx)?;
+        add_lines(p, &on_regions, &grid, Scope::ROOT, &mut puzzle, &mut ctx)?;
         ctx.finish(&mut puzzle).map_err(|e| p.error(start, e.message))?;
         Ok(puzzle)
     }
@@ -539,15 +539,35 @@ const FROM_ZERO: &[&str] = &[
 /// A rule line: its number and words.
 type Line<'a> = (usize, Vec<Word<'a>>);
 
-/// Adds the rule lines to `puzzle`: each a rule, or an `either` block
+/// Where rule lines are read: the shift their cells move by (inside
+/// `replicate` blocks), how many copies of them the blocks around make,
+/// and how many blocks are around them.
+#[derive(Clone, Copy)]
+struct Scope {
+    shift: (isize, isize),
+    copies: usize,
+    depth: usize,
+}
+
+impl Scope {
+    const ROOT: Scope = Scope { shift: (0, 0), copies: 1, depth: 0 };
+}
+
+/// The most copies of a line that `replicate` blocks make, nested ones
+/// multiplied: memory stays proportional to the puzzle.
+const MOST_COPIES: usize = 4096;
+
+/// Adds the rule lines to `puzzle`: each a rule, an `either` block
 /// (`either`, the alternatives' lines split at `or` lines, `end`), which
-/// becomes one [`Constraint::AnyOf`]; blocks nest, up to
-/// [`rules::MOST_NESTED`] (`depth` of them around these lines).
+/// becomes one [`Constraint::AnyOf`], or a `replicate` block (`replicate
+/// ORIGIN : TARGETS`, lines, `end`: the lines once for each target, their
+/// cells shifted so that the origin falls on it; ISS's `Replicate`);
+/// blocks nest, up to [`rules::MOST_NESTED`].
 fn add_lines(
     p: &Parser,
     lines: &[Line],
     grid: &Grid,
-    depth: usize,
+    scope: Scope,
     puzzle: &mut Puzzle,
     ctx: &mut Context,
 ) -> Result<(), ParseError> {
@@ -561,8 +581,8 @@ fn add_lines(
             );
         }
         match head.text {
-            "either" if depth == rules::MOST_NESTED => {
-                let why = format!("either blocks nested deeper than {}: not read", rules::MOST_NESTED);
+            "either" | "replicate" if scope.depth == rules::MOST_NESTED => {
+                let why = format!("blocks nested deeper than {}: not read", rules::MOST_NESTED);
                 return Err(p.error(head.pos, why));
             }
             "either" => {
@@ -572,7 +592,8 @@ fn add_lines(
                 for (at, branch_lines) in branches {
                     let mut branch = start.clone();
                     let mut own = Context::new();
-                    add_lines(p, branch_lines, grid, depth + 1, &mut branch, &mut own)?;
+                    let inner = Scope { depth: scope.depth + 1, ..scope };
+                    add_lines(p, branch_lines, grid, inner, &mut branch, &mut own)?;
                     let found = rules::alternative(&start, &branch, &own, ctx).map_err(|e| p.error(at, e.message))?;
                     alternatives.extend(found);
                 }
@@ -581,11 +602,35 @@ fn add_lines(
                     .map_err(|e| p.error(head.pos, e.to_string()))?;
                 i = next;
             }
+            "replicate" => {
+                let (body, next) = either_block(p, lines, i)?;
+                let [(_, body)] = body[..] else {
+                    let or =
+                        lines[i + 1..next].iter().find(|(_, l)| l[0].text == "or").map_or(head.pos, |l| l.1[0].pos);
+                    return Err(p.error(or, "or inside a replicate block: its lines are copies, not alternatives"));
+                };
+                let directive = Directive { p, line, grid, shift: scope.shift };
+                let (origin, targets) = directive.replicate()?;
+                let copies = scope.copies.saturating_mul(targets.len());
+                if copies > MOST_COPIES {
+                    let why = format!("replicate blocks making {copies} copies of a line: more than {MOST_COPIES}");
+                    return Err(p.error(head.pos, why));
+                }
+                for target in targets {
+                    let shift = (
+                        scope.shift.0 + target.row as isize - origin.row as isize,
+                        scope.shift.1 + target.col as isize - origin.col as isize,
+                    );
+                    let inner = Scope { shift, copies, depth: scope.depth + 1 };
+                    add_lines(p, body, grid, inner, puzzle, ctx)?;
+                }
+                i = next;
+            }
             "or" | "end" => {
-                return Err(p.error(head.pos, format!("{} outside an either block", head.text)));
+                return Err(p.error(head.pos, format!("{} outside an either or replicate block", head.text)));
             }
             _ => {
-                Directive { p, line, grid }.add(puzzle, ctx)?;
+                Directive { p, line, grid, shift: scope.shift }.add(puzzle, ctx)?;
                 i += 1;
             }
         }
@@ -606,7 +651,7 @@ fn either_block<'l, 'a>(
     let (mut from, mut at) = (start + 1, lines[start].1[0].pos);
     for (i, (_, line)) in lines.iter().enumerate().skip(start + 1) {
         match (line[0].text, depth) {
-            ("either", _) => depth += 1,
+            ("either" | "replicate", _) => depth += 1,
             ("end", 0) => {
                 branches.push((at, &lines[from..i]));
                 return Ok((branches, i + 1));
@@ -619,5 +664,6 @@ fn either_block<'l, 'a>(
             _ => {}
         }
     }
-    Err(p.error(lines[start].1[0].pos, "an either block with no end: close it with a line \"end\""))
+    let what = if lines[start].1[0].text == "either" { "an either" } else { "a replicate" };
+    Err(p.error(lines[start].1[0].pos, format!("{what} block with no end: close it with a line \"end\"")))
 }
