@@ -298,8 +298,8 @@ fn chaos_round_trips_and_refuses_what_it_does_not_read() {
             "size 4\nbox none\nchaos\nchaos-arrow r1c1 : r2c1 r2c2 : r3c3\n",
             vec!["4:1:", "the first from r2c1, another from r3c3"],
         ),
-        ("puzzle", "size 4\nbox none\nchaos\nchaos-count r1c1 r2c2\n", vec!["4:18:", "then ':'"]),
-        ("puzzle", "size 4\nbox none\nchaos\neither\nchaos-count r1c1\nend\n", vec!["5:1:", "inside an either"]),
+        ("puzzle", "size 4\nbox none\nchaos\nchaos-count r1c1 r2c2\n", vec!["4:1:", "takes one cell, then ':'"]),
+        ("puzzle", "size 4\nbox none\nchaos\neither\nchaos-count r1c1\nend\n", vec!["5:1:", "inside an either block"]),
     ] {
         assert_refused(&["count", "--format", format, "-"], text, &words);
     }

@@ -81,7 +81,7 @@ fn malformed_alternatives_are_located_errors() {
     let deep = |open: &str, close: &str, k: usize| format!("{}{}", open.repeat(k), close.repeat(k));
     for (text, message) in [
         ("size 4\nor\n".to_owned(), "<stdin>:2:1: or outside an either block"),
-        ("size 4\nend\n".to_owned(), "<stdin>:2:1: end outside an either block"),
+        ("size 4\nend\n".to_owned(), "<stdin>:2:1: end outside an either or replicate block"),
         ("size 4\neither\nthermo r1c1 r1c2\n".to_owned(), "<stdin>:2:1: an either block with no end"),
         ("size 4\neither now\nend\n".to_owned(), "<stdin>:2:8: expected nothing after either"),
         ("size 4\neither\nx r1c1 r1c2\nor\nnonconsecutive\nend\n".to_owned(), "<stdin>:4:1: nonconsecutive inside"),

@@ -130,14 +130,14 @@ impl Directive<'_, '_, '_> {
                 Ok(Args { list: words.iter().map(|w| w.text.to_owned()).collect(), ..Args::default() })
             }
             Shape::Quad => self.quad(),
-            Shape::Parts => self.cell_parts(rule, 1, 2),
+            Shape::Parts => self.cell_parts(rule, &self.line[1..], 2),
             Shape::Runs => self.runs(rule, value_at),
             Shape::WordParts => {
                 let Some(word) = self.line.get(1) else {
                     let why = format!("{} takes a word, then cells: {}", head.text, rule.example);
                     return Err(self.err(head.pos, why));
                 };
-                let args = self.cell_parts(rule, 2, 1)?;
+                let args = self.cell_parts(rule, &self.line[2..], 1)?;
                 Ok(Args { list: vec![word.text.to_owned()], ..args })
             }
             _ => {
@@ -290,13 +290,13 @@ impl Directive<'_, '_, '_> {
         })
     }
 
-    /// Parts of cells from word `from` of the line on, each `:` starting
+    /// Parts of cells in `words` (of the line), each `:` starting
     /// the next: at least `fewest`, none empty, no number.
-    fn cell_parts(&self, rule: &Rule, from: usize, fewest: usize) -> Result<Args, ParseError> {
+    fn cell_parts(&self, rule: &Rule, words: &[Word], fewest: usize) -> Result<Args, ParseError> {
         let head = self.head();
         let mut parts = vec![Vec::new()];
         let mut colon = head.pos;
-        for w in self.line.get(from..).unwrap_or_default() {
+        for w in words {
             match w.text {
                 ":" => {
                     if parts.last().is_some_and(Vec::is_empty) {
@@ -336,34 +336,14 @@ impl Directive<'_, '_, '_> {
                 (words, value, *value_at) = (rest, Some(number), Some(v.pos));
             }
         }
-        let Some((first, rest)) = words.split_first().filter(|(w, _)| w.text != ":" && w.text != "=") else {
-            return Err(self.err(head.pos, format!("{} takes a cell first: {}", head.text, rule.example)));
-        };
-        let control = self.cell(first.text, first.pos, false)?;
-        let mut parts: Vec<Vec<Cell>> = Vec::new();
-        let mut colon = head.pos;
-        for w in rest {
-            match w.text {
-                ":" => {
-                    if parts.last().is_some_and(Vec::is_empty) {
-                        return Err(self.err(w.pos, format!("{}: a part with no cells before this ':'", head.text)));
-                    }
-                    parts.push(Vec::new());
-                    colon = w.pos;
-                }
-                "=" => return Err(self.err(w.pos, format!("{}: '= N' comes last", head.text))),
-                text => match parts.last_mut() {
-                    Some(part) => part.push(self.cell(text, w.pos, false)?),
-                    None => {
-                        let why = format!("{} takes one cell, then ':' before more cells: {}", head.text, rule.example);
-                        return Err(self.err(w.pos, why));
-                    }
-                },
+        let mut parts = self.cell_parts(rule, words, 1)?.parts;
+        let control = match parts.remove(0)[..] {
+            [control] => control,
+            _ => {
+                let why = format!("{} takes one cell, then ':' before more cells: {}", head.text, rule.example);
+                return Err(self.err(head.pos, why));
             }
-        }
-        if parts.last().is_some_and(Vec::is_empty) {
-            return Err(self.err(colon, format!("{}: a part with no cells after this ':'", head.text)));
-        }
+        };
         Ok(Args { cells: vec![control], parts, value, ..Args::default() })
     }
 

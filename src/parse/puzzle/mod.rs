@@ -165,24 +165,29 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
     };
     // `either` blocks open (the rule lines inside are read later): the
     // layout and the givens are the puzzle's, never an alternative's.
-    let mut blocks = 0usize;
+    // The blocks open, innermost last.
+    let mut blocks: Vec<&str> = Vec::new();
     while let Some((number, line)) = p.next_line() {
         let head = line[0];
-        if blocks > 0 && matches!(head.text, "size" | "box" | "values" | "outside" | "givens" | "regions" | "chaos") {
+        let inside = blocks.last().map(|&open| if open == "either" { "an either block" } else { "a replicate block" });
+        let layout = matches!(head.text, "size" | "box" | "values" | "outside" | "givens" | "regions" | "chaos");
+        if let (Some(inside), true) = (inside, layout) {
             let why = format!(
-                "{} inside a block: the layout and givens are the whole puzzle's (a given of an alternative \
-                 or a copy is a line \"given r1c1 = 5\")",
+                "{} inside {inside}: the layout and givens are the whole puzzle's (a given of an alternative or \
+                 a copy is a line \"given r1c1 = 5\")",
                 head.text
             );
             return Err(p.error(head.pos, why));
         }
-        if blocks > 0 && on_labels(&line) {
-            let why = format!("{} inside a block: rules on a chaos construction's regions are not", head.text);
+        if let (Some(inside), true) = (inside, on_labels(&line)) {
+            let why = format!("{} inside {inside}: rules on a chaos construction's regions are not", head.text);
             return Err(p.error(head.pos, format!("{why} read there")));
         }
         match head.text {
-            "either" | "replicate" => blocks += 1,
-            "end" => blocks = blocks.saturating_sub(1),
+            "either" | "replicate" => blocks.push(head.text),
+            "end" => {
+                blocks.pop();
+            }
             _ => {}
         }
         match head.text {
@@ -582,7 +587,7 @@ fn add_lines(
         }
         match head.text {
             "either" | "replicate" if scope.depth == rules::MOST_NESTED => {
-                let why = format!("blocks nested deeper than {}: not read", rules::MOST_NESTED);
+                let why = format!("{} blocks nested deeper than {}: not read", head.text, rules::MOST_NESTED);
                 return Err(p.error(head.pos, why));
             }
             "either" => {
@@ -627,7 +632,8 @@ fn add_lines(
                 i = next;
             }
             "or" | "end" => {
-                return Err(p.error(head.pos, format!("{} outside an either or replicate block", head.text)));
+                let block = if head.text == "or" { "an either block" } else { "an either or replicate block" };
+                return Err(p.error(head.pos, format!("{} outside {block}", head.text)));
             }
             _ => {
                 Directive { p, line, grid, shift: scope.shift }.add(puzzle, ctx)?;
