@@ -680,7 +680,7 @@ impl Reader<'_> {
                 })?;
                 vec![one(line)]
             }
-            Shape::Whole | Shape::Names | Shape::Parts | Shape::WordParts | Shape::Runs => Vec::new(),
+            Shape::Whole | Shape::Names | Shape::Parts | Shape::WordParts | Shape::Runs | Shape::Terms => Vec::new(),
         })
     }
 

@@ -201,8 +201,8 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("Arrow", Reading::Read("`arrow` with a one-cell circle, the first cell")),
     ("DoubleArrow", Reading::Read("`double-arrow`")),
     ("PillArrow", Reading::Read("`arrow` whose first 2 or 3 cells are the pill, read in reading order (digits 1..9 only)")),
-    ("Cage", Reading::Read("a cage: different digits, summing to the sum unless it is 0 or empty (cages may overlap; a cell listed twice counts twice in the sum, as ISS's sum handler adds it)")),
-    ("Sum", Reading::Read("a sum, with the coefficients if given (`S_=_c1_c2...`); digits may repeat")),
+    ("Cage", Reading::Read("a cage: different digits, summing to the sum unless it is 0 or empty (cages may overlap; a cell listed twice counts twice in the sum, as ISS's sum handler adds it); natively `killer`, or `extra` and `sum-of` for cages that overlap")),
+    ("Sum", Reading::Read("a sum, with the coefficients if given (`S_=_c1_c2...`); digits may repeat; natively `sum-of` (`-10*r1c1` a coefficient)")),
     ("LittleKiller", Reading::Read("`little-killer` along ISS's diagonal from the named cell")),
     ("XSum", Reading::Read("`xsum` clues, from the start and the end of the row or column")),
     ("Sandwich", Reading::Read("`sandwich` (the line's 1 and N)")),
@@ -1701,11 +1701,8 @@ impl Reader<'_> {
                 if target.abs() >= 1 << 30 {
                     return Err(bad());
                 }
-                // A cell listed twice counts twice (ISS adds its terms). Each
-                // term's value is its digit less the shift.
-                let target = target + p.digit_shift() * coefficients.iter().sum::<i64>();
-                let terms = merged_terms(cells.into_iter().zip(coefficients.into_iter().map(|c| c as i32)));
-                self.constraint(p, Constraint::Sum { terms, target: target as i32 }, at)?;
+                let list = coefficients.iter().map(i64::to_string).collect();
+                self.rule(p, ctx, "sum-of", Args { cells, list, value: Some(target), ..Args::default() }, at)?;
             }
             "LittleKiller" => {
                 let (sum, words) = self.number_first(item)?;

@@ -207,8 +207,9 @@ fn regular_expression_propagation_is_domain_consistent() {
     }
 }
 
-/// The native `regex`, `pair`, `pair-all` and `contain-at-least` lines
-/// (ISS's `Regex`, `Pair`, `PairX` and `ContainAtLeast` with their
+/// The native `regex`, `pair`, `pair-all`, `contain-at-least` and
+/// `sum-of` lines (ISS's `Regex`, `Pair`, `PairX`, `ContainAtLeast` and
+/// `Sum` with their
 /// patterns and pairs written out) on 4x4 Sudokus with two givens, counted
 /// as the backtracker counts the grids that keep them: the `regex` crate
 /// matches the pattern, the pairs and digits are checked here.
@@ -232,7 +233,17 @@ fn native_patterns_pairs_and_contents_count_as_the_oracle() {
         rng.shuffle(&mut cells);
         let cells: Vec<usize> = cells[..2 + rng.below(3)].to_vec();
         let listed = cells.iter().map(|&c| name(c)).collect::<Vec<_>>().join(" ");
-        let (line, keep): (String, Keep) = match round % 4 {
+        let (line, keep): (String, Keep) = match round % 5 {
+            4 => {
+                // ISS's Sum: coefficients, a cell listed twice counting twice.
+                let mut terms: Vec<(i64, usize)> = cells.iter().map(|&c| (rng.below(7) as i64 - 3, c)).collect();
+                terms.push((1, cells[0]));
+                let target = terms.iter().map(|&(k, c)| k * i64::from(grid[c])).sum::<i64>();
+                let words: Vec<String> = terms.iter().map(|&(k, c)| format!("{k}*{}", name(c))).collect();
+                let keep: Keep =
+                    Box::new(move |g| terms.iter().map(|&(k, c)| k * i64::from(g[c])).sum::<i64>() == target);
+                (format!("sum-of {} = {target}", words.join(" ")), keep)
+            }
             0 => {
                 let pattern = random_pattern(&mut rng, 4, 2);
                 let oracle = regex::Regex::new(&format!("^(?:{pattern})$")).unwrap();
@@ -241,7 +252,7 @@ fn native_patterns_pairs_and_contents_count_as_the_oracle() {
                 (line, Box::new(move |g| oracle.is_match(&cells.iter().map(|&c| g[c].to_string()).collect::<String>())))
             }
             1 | 2 => {
-                let every = round % 4 == 2;
+                let every = round % 5 == 2;
                 let mut pairs: Vec<(u32, u32)> = Vec::new();
                 for _ in 0..3 + rng.below(6) {
                     let (a, b) = (1 + rng.below(4) as u32, 1 + rng.below(4) as u32);

@@ -1016,6 +1016,10 @@ fn cells_outside_the_grid_count_as_the_oracle() {
     // `v1`..`vK`), on the same oracle.
     let native: &[Case] = &[
         ("size 3\nbox none\noutside 2\n", 3, 2, 3, vec![], vec![], |_| true),
+        // Two cells outside read in base 3 (ISS's Sum with factors).
+        ("size 3\nbox none\noutside 2\nsum-of r1c1 r2c2 r3c3 -3*v1 -1*v2 = 0\n", 3, 2, 3, vec![], vec![], |g| {
+            g[0] + g[4] + g[8] == 3 * g[9] + g[10]
+        }),
         (
             "size 3\nbox none\noutside 2\nkiller r1c1 v1 = 4\nextra v1 v2 r1c2\n",
             3,
@@ -1137,6 +1141,10 @@ fn native_values_from_zero_count_as_the_oracle() {
         }),
         ("size 4\nbox 2x2\nvalues 0-4\ndoppelganger\nkiller r1c1 r1c2 = 7\n", 4, 5, boxes_4x4(), vec![], |g| {
             doppelganger(g).is_some() && (g[0] - 1) + (g[1] - 1) == 7
+        }),
+        // ISS's Sum: a cell listed twice counts twice, coefficients, values.
+        ("size 3\nbox none\nvalues 0-2\nsum-of r1c1 r1c1 -1*r3c3 2*r2c2 = 3\n", 3, 3, vec![], vec![], |g| {
+            2 * (g[0] as i64 - 1) - (g[8] as i64 - 1) + 2 * (g[4] as i64 - 1) == 3
         }),
     ];
     let mut counter = Counter::new(Plan::new(Encoding::default()));

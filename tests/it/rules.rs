@@ -76,7 +76,7 @@ fn fpuzzles_entry(rule: &rules::Rule, ex: &Example) -> Value {
             entry["values"] = json!(digits);
         }
         Shape::Outside => entry["cell"] = json!(ex.first[0]),
-        Shape::Parts | Shape::WordParts | Shape::Runs => {
+        Shape::Parts | Shape::WordParts | Shape::Runs | Shape::Terms => {
             unreachable!("{}: the editor has no rule of parts", rule.keyword)
         }
     }

@@ -745,3 +745,28 @@ pub(super) fn doppelganger(p: &mut Puzzle) -> Result<(), RuleError> {
     }
     p.add_constraint(Constraint::Doppelganger { regions }).map_err(RuleError::from)
 }
+
+/// A sum of the cells' values, each times its coefficient (`a.list`, as
+/// many as the cells, or none for all 1), equal to the number (ISS's
+/// `Sum`): a cell listed twice adds its coefficients, as ISS's handler
+/// does; each value is its digit less the shift.
+pub(super) fn sum_of(p: &mut Puzzle, a: &Args) -> Result<(), RuleError> {
+    let target = required(a)?;
+    if target.abs() >= 1 << 30 {
+        return Err(RuleError::value(format!("a sum of {target}: out of range")));
+    }
+    let coefficients: Vec<i64> = match a.list.is_empty() {
+        true => vec![1; a.cells.len()],
+        false => a
+            .list
+            .iter()
+            .map(|c| c.parse::<i64>().map_err(|_| format!("expected a coefficient, found {c:?}")))
+            .collect::<Result<_, _>>()?,
+    };
+    if coefficients.len() != a.cells.len() || coefficients.iter().any(|c| c.abs() > 100) {
+        return Err("expected one coefficient from -100 to 100 per cell".into());
+    }
+    let target = target + p.digit_shift() * coefficients.iter().sum::<i64>();
+    let terms = merged_terms(a.cells.iter().copied().zip(coefficients.into_iter().map(|c| c as i32)));
+    p.add_constraint(Constraint::Sum { terms, target: target as i32 }).map_err(RuleError::from)
+}

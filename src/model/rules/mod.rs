@@ -79,6 +79,10 @@ pub enum Shape {
     /// cells; native: `KEYWORD WORD CELLS [: CELLS ...]`; not in the
     /// f-puzzles editor.
     WordParts,
+    /// Cells, each with a whole coefficient (`-10*r1c1`; 1 if none), and
+    /// a number; native: `KEYWORD [K*]CELL... = N`; not in the f-puzzles
+    /// editor.
+    Terms,
     /// A control cell, then parts of cells, each after a `:`, and a
     /// number (a chaos construction's region runs); native: `KEYWORD CELL
     /// [: CELLS ...] [= N]`; not in the f-puzzles editor.

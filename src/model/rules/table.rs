@@ -624,6 +624,15 @@ pub(super) const RULES: &[Rule] = &[
         |p, _, _| doppelganger(p),
     ),
     rule(
+        "sum-of",
+        None,
+        Shape::Terms,
+        Value::Required,
+        "The cells' values, each times its coefficient (K*r1c1; 1 if none), sum to N; digits may repeat and a cell listed twice counts twice (ISS's Sum, and its cages that overlap).",
+        "r1c1 r1c2 -10*r2c1 = 5",
+        |p, a, _| sum_of(p, a),
+    ),
+    rule(
         "regex",
         None,
         Shape::WordParts,

@@ -132,6 +132,7 @@ impl Directive<'_, '_, '_> {
             Shape::Quad => self.quad(),
             Shape::Parts => self.cell_parts(rule, &self.line[1..], 2),
             Shape::Runs => self.runs(rule, value_at),
+            Shape::Terms => self.terms(rule, value_at),
             Shape::WordParts => {
                 let Some(word) = self.line.get(1) else {
                     let why = format!("{} takes a word, then cells: {}", head.text, rule.example);
@@ -345,6 +346,41 @@ impl Directive<'_, '_, '_> {
             }
         };
         Ok(Args { cells: vec![control], parts, value, ..Args::default() })
+    }
+
+    /// `KEYWORD [K*]CELL... = N`: cells with their coefficients (1 if
+    /// none), and the number.
+    fn terms(&self, rule: &Rule, value_at: &mut Option<Pos>) -> Result<Args, ParseError> {
+        let head = self.head();
+        let words = &self.line[1..];
+        let Some(eq) = words.iter().position(|w| w.text == "=") else {
+            return Err(self.err(head.pos, format!("{} needs '= N': {}", head.text, rule.example)));
+        };
+        let (cells, tail) = (&words[..eq], &words[eq + 1..]);
+        let ([value], false) = (tail, cells.is_empty()) else {
+            let why = format!("{} takes cells, '=', then a number: {}", head.text, rule.example);
+            return Err(self.err(tail.get(1).map_or(head.pos, |w| w.pos), why));
+        };
+        let number = value
+            .text
+            .parse::<i64>()
+            .map_err(|_| self.err(value.pos, format!("expected a number after '=', found {}", quote(value.text))))?;
+        *value_at = Some(value.pos);
+        let mut args = Args { value: Some(number), ..Args::default() };
+        for w in cells {
+            let (coefficient, cell) = match w.text.split_once('*') {
+                Some((k, cell)) => {
+                    let k = k.parse::<i64>().map_err(|_| {
+                        self.err(w.pos, format!("expected a coefficient such as -10*r1c1, found {}", quote(w.text)))
+                    })?;
+                    (k, cell)
+                }
+                None => (1, w.text),
+            };
+            args.cells.push(self.cell(cell, w.pos, false)?);
+            args.list.push(coefficient.to_string());
+        }
+        Ok(args)
     }
 
     /// `replicate ORIGIN : TARGETS`: the cell the lines' positions are

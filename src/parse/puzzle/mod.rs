@@ -518,7 +518,7 @@ const NOT_SQUARE: &[&str] = &[
     "extra", "killer", "arrow", "double-arrow", "thermo", "slow-thermo", "greater", "white", "black", "x",
     "v", "sum", "odd", "even", "palindrome", "clone", "renban", "whisper", "between", "state-machine",
     "same-values", "equal-sums", "quadruple", "given", "antiknight", "antiking", "regex", "pair", "pair-all",
-    "contain-at-least", "doppelganger",
+    "contain-at-least", "doppelganger", "sum-of",
 ];
 
 /// Whether a rule line reads a chaos construction's regions: region runs,
@@ -538,7 +538,7 @@ fn on_labels(line: &[Word]) -> bool {
 const FROM_ZERO: &[&str] = &[
     "thermo", "slow-thermo", "greater", "white", "renban", "whisper", "between", "palindrome", "clone",
     "extra", "same-values", "killer", "arrow", "equal-sums", "antiknight", "antiking", "diagonal+",
-    "diagonal-", "disjoint", "nonconsecutive", "lockout", "modular", "doppelganger", "given",
+    "diagonal-", "disjoint", "nonconsecutive", "lockout", "modular", "doppelganger", "given", "sum-of",
 ];
 
 /// A rule line: its number and words.
