@@ -84,11 +84,17 @@ const MOST_OUTSIDE: usize = crate::model::MAX_SIDE * crate::model::MAX_SIDE;
 /// `size`'s argument: a side `N` (an N x N grid) or a rectangle `RxC`
 /// of different sides, each 1 to the model's largest side.
 fn size(text: &str) -> Option<(usize, usize)> {
-    let fits = |t: &str| t.parse::<usize>().ok().filter(|n| (1..=crate::model::MAX_SIDE).contains(n));
-    match text.split_once(['x', 'X']) {
-        Some((r, c)) => Some((fits(r)?, fits(c)?)).filter(|(r, c)| r != c),
-        None => fits(text).map(|n| (n, n)),
+    let fits = |n: usize| (1..=crate::model::MAX_SIDE).contains(&n);
+    match dims(text) {
+        Some((r, c)) => Some((r, c)).filter(|&(r, c)| fits(r) && fits(c) && r != c),
+        None => text.parse::<usize>().ok().filter(|&n| fits(n)).map(|n| (n, n)),
     }
+}
+
+/// `RxC` (or `RXC`) as two numbers, for sizes and box shapes.
+fn dims(text: &str) -> Option<(usize, usize)> {
+    let (r, c) = text.split_once(['x', 'X'])?;
+    Some((r.parse().ok()?, c.parse().ok()?))
 }
 
 /// `values 1-V` or `values 0-V`: the values the cells hold, V at least
@@ -127,8 +133,8 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
     }
     let (rows, cols) = match first.get(1).map(|w| (w, size(w.text))) {
         Some((_, Some(shape))) if first.len() == 2 => shape,
-        Some((w, _)) if w.text.split_once(['x', 'X']).is_some_and(|(r, c)| r == c) => {
-            let side = w.text.split_once(['x', 'X']).map_or("", |(r, _)| r);
+        Some((w, _)) if dims(w.text).is_some_and(|(r, c)| r == c) => {
+            let side = dims(w.text).map_or(0, |(r, _)| r);
             return Err(p.error(w.pos, format!("size {} is a square: write \"size {side}\"", w.text)));
         }
         Some((w, _)) => {
@@ -212,9 +218,7 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
                     // (ISS's `RegionSize`), are checked once the values are known.
                     text => Some(match super::grid::parse_box(text, side) {
                         Ok(shape) => shape,
-                        Err(m) => text
-                            .split_once(['x', 'X'])
-                            .and_then(|(r, c)| Some((r.parse::<usize>().ok()?, c.parse::<usize>().ok()?)))
+                        Err(m) => dims(text)
                             .filter(|&(r, c)| r >= 1 && c >= 1 && r * c > side && r * c <= crate::model::MAX_SIDE)
                             .ok_or_else(|| p.error(arg.pos, m))?,
                     }),
@@ -381,9 +385,8 @@ impl Builder<'_> {
                 latin.set_digits(values).map_err(model(values_at.unwrap_or(start)))?;
                 // Boxes of more cells than the side (ISS's `RegionSize`)
                 // tile the grid all the same.
-                for (br, bc) in itertools::iproduct!(0..n / h, 0..n / w) {
-                    let cells = itertools::iproduct!(0..h, 0..w).map(|(i, j)| Cell::new(br * h + i, bc * w + j));
-                    latin.add_region(cells.collect()).map_err(model(start))?;
+                for cells in super::iss::boxes_of(n, (h, w)) {
+                    latin.add_region(cells).map_err(model(start))?;
                 }
                 latin
             }
