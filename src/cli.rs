@@ -373,6 +373,10 @@ pub struct GenerateArgs {
     /// share link, a Takuzu grid), `givens`, `puzzle`, `fpuzzles` (JSON), `link`.
     #[arg(long, value_enum, default_value_t)]
     pub output: GenerateOutput,
+    /// A progress line on stderr while a batch is made (puzzles made, elapsed): `auto` when
+    /// stderr is a terminal.
+    #[arg(long, value_enum, default_value_t)]
+    pub progress: Progress,
     /// The layout and rules (any format, givens in it kept); none or `-` reads stdin.
     pub file: Option<PathBuf>,
     /// Input format; detected from the content when not given.

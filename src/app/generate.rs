@@ -35,6 +35,7 @@ pub struct Settings {
     tries: u64,
     jobs: usize,
     output: GenerateOutput,
+    progress: bool,
 }
 
 impl Settings {
@@ -64,6 +65,7 @@ impl Settings {
             tries: args.tries.max(1),
             jobs: args.jobs.map_or_else(count::all_cores, usize::from),
             output: args.output,
+            progress: super::progress::resolve(args.progress),
         })
     }
 
@@ -196,6 +198,10 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut missing = 0;
     let mut status = Status::Done;
+    // What the batch took: puzzles made, their givens (least, most, in
+    // all) and tries in all.
+    let (mut made_count, mut givens_range, mut givens_total, mut tries_total) = (0usize, (usize::MAX, 0), 0, 0);
+    let started = Instant::now();
     many::for_each(settings.count, settings.jobs, &plan, work, |index, made: Made| {
         let made = match made {
             Err(CountError::Stopped) => {
@@ -209,13 +215,18 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             diag!("satsudoku: puzzle {}: none found in {} tries", index + 1, settings.tries);
             return Ok(());
         };
-        let note = rating.map(|r| format!(" (rated {} {})", r.score(), r.level().name())).unwrap_or_default();
-        diag!(
-            "satsudoku: puzzle {}: {} givens after {tried} tr{}{note}",
-            index + 1,
-            made.puzzle.givens().count(),
-            if tried == 1 { "y" } else { "ies" }
-        );
+        let givens = made.puzzle.givens().count();
+        if settings.count == 1 {
+            let note = rating.map(|r| format!(" (rated {} {})", r.score(), r.level().name())).unwrap_or_default();
+            diag!("satsudoku: {givens} givens after {tried} tr{}{note}", if tried == 1 { "y" } else { "ies" });
+        }
+        made_count += 1;
+        givens_range = (givens_range.0.min(givens), givens_range.1.max(givens));
+        givens_total += givens;
+        tries_total += tried;
+        if settings.progress {
+            super::progress::batch(index + 1, settings.count, "made", started.elapsed());
+        }
         let written = match writer {
             Writer::Givens => writeln!(out, "{}", givens_line(&made.puzzle)),
             Writer::Takuzu => writeln!(out, "{}", takuzu_rows(&made.puzzle)),
@@ -236,6 +247,17 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         written.map_err(AppError::write("stdout"))
     })?;
     out.flush().map_err(AppError::write("stdout"))?;
+    super::progress::clear_phases();
+    if settings.count > 1 && made_count > 0 {
+        diag!(
+            "satsudoku: {made_count} puzzles made in {:.2} s: {} to {} givens, {:.1} on average; {:.2} tries each",
+            started.elapsed().as_secs_f64(),
+            givens_range.0,
+            givens_range.1,
+            givens_total as f64 / made_count as f64,
+            tries_total as f64 / made_count as f64
+        );
+    }
     if super::interrupted() {
         diag!("satsudoku: interrupted: the puzzles printed are all there is");
         return Ok(Status::LowerBound);

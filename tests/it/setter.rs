@@ -257,6 +257,27 @@ fn singles_solve(givens: &[u32]) -> bool {
     }
 }
 
+/// stderr stays short on a batch: one puzzle's line says its givens and
+/// tries; a batch of 200 ends with one summary line (no line a puzzle),
+/// whose givens range holds every printed puzzle's (counted here).
+#[test]
+fn generate_says_one_line_for_a_batch() {
+    let one = satsudoku().args(["generate", "--seed", "3", "-"]).write_stdin(".".repeat(81)).output().unwrap();
+    let stderr = String::from_utf8_lossy(&one.stderr);
+    assert!(one.status.success() && stderr.lines().count() == 1, "{stderr}");
+    assert!(stderr.contains(" givens after 1 try"), "{stderr}");
+    let many =
+        satsudoku().args(["generate", "-n", "200", "--seed", "3", "-"]).write_stdin(".".repeat(81)).output().unwrap();
+    let stderr = String::from_utf8_lossy(&many.stderr);
+    assert!(many.status.success() && stderr.lines().count() == 1, "{stderr}");
+    let givens: Vec<usize> =
+        String::from_utf8_lossy(&many.stdout).lines().map(|l| l.chars().filter(|c| *c != '.').count()).collect();
+    assert_eq!(givens.len(), 200);
+    let (least, most) = (givens.iter().min().unwrap(), givens.iter().max().unwrap());
+    assert!(stderr.starts_with("satsudoku: 200 puzzles made in "), "{stderr}");
+    assert!(stderr.contains(&format!(": {least} to {most} givens, ")), "{stderr}");
+}
+
 /// `rate` on generated classic puzzles: score 0 and level easy exactly when
 /// singles alone solve the puzzle, by the oracle; the levels and scores are
 /// the same on one thread and two, and in any order; the hardest step's
