@@ -1117,7 +1117,7 @@ fn every_rule_alone_matches_the_oracle_on_4x4() {
 
 /// Several rules together, on 4x4 and 6x6 (with givens), under several
 /// encodings (the sum encodings, support relations, order digits, the
-/// forward line encodings) and
+/// forward line encodings, the cliques' automata) and
 /// both engines; at least some puzzles keep solutions and some have none.
 #[test]
 fn mixed_rules_match_the_oracle_under_every_encoding() {
@@ -1136,6 +1136,7 @@ fn mixed_rules_match_the_oracle_under_every_encoding() {
             ("order", EngineKind::Enum),
             ("grouped", EngineKind::Blocking),
             ("forward", EngineKind::Enum),
+            ("cliques", EngineKind::Enum),
         ] {
             assert_eq!(count(&text, encoding, engine), expected, "{encoding} {engine:?}\n{text}");
         }

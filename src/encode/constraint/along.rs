@@ -69,7 +69,7 @@ pub(super) fn encode_along(
             // variable fixed by the digits.
             let starts: Vec<u32> = (0..target).collect();
             let step = |&open: &u32, d: Digit| segment_step(open, value(d, first), target);
-            if lines == LineEncoding::Automaton {
+            if lines.automata() {
                 automaton::encode_line_any(cells, n, &starts, step, |k, &end| end == starts[k], spelling, out);
                 return;
             }
