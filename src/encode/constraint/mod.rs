@@ -1013,7 +1013,7 @@ pub(super) fn encode_constraint(
                 }
             }
         }
-        Constraint::Counting { cells, first } => along::encode_counting(cells, n, *first, differ, spelling, out),
+        Constraint::Counting { cells, first } => along::encode_counting(cells, n, *first, differ, lines, spelling, out),
         Constraint::Classes { cells, classes } => {
             // One clause a class: some cell holds one of its digits (unit
             // propagation on a single clause is domain consistent).
