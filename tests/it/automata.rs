@@ -298,3 +298,61 @@ fn native_patterns_pairs_and_contents_count_as_the_oracle() {
     }
     assert!(nonzero >= 15, "only {nonzero} of the puzzles have solutions");
 }
+
+/// A count-distinct whose set automaton would pass 20,000 edges (nine
+/// counted cells of nine digits) is encoded by a literal per digit and a
+/// count of them instead: on 9x9 grids with 40 cells blanked and the rule
+/// on nine scattered cells, the counts match a backtracker written here
+/// (`count_grids`), some of them above 0; and on a 16x16 the rule over 32
+/// cells stays small (its set automaton had taken 8 GB before the limit).
+#[test]
+fn a_count_distinct_past_the_automaton_limit_counts_as_the_oracle() {
+    use super::common::{count_grids, random_grid};
+    use satsudoku::parse::{parse, Format};
+    let mut rng = rng(3939);
+    let mut nonzero = 0;
+    for _ in 0..12 {
+        let grid = random_grid(&mut rng, 9, (3, 3));
+        let mut givens = grid.clone();
+        for _ in 0..40 {
+            givens[rng.below(81)] = 0;
+        }
+        let mut counted: Vec<usize> = Vec::new();
+        while counted.len() < 9 {
+            let c = rng.below(81);
+            if !counted.contains(&c) {
+                counted.push(c);
+            }
+        }
+        // Half the time a control the grid itself obeys, else any cell.
+        let different = (1..=9).filter(|d| counted.iter().any(|&c| grid[c] == *d)).count() as u32;
+        let fits: Vec<usize> = (0..81).filter(|&c| grid[c] == different && !counted.contains(&c)).collect();
+        let control = match rng.below(2) {
+            0 if !fits.is_empty() => fits[rng.below(fits.len())],
+            _ => (0..81).filter(|c| !counted.contains(c)).nth(rng.below(72)).unwrap(),
+        };
+        let name = |i: usize| format!("r{}c{}", i / 9 + 1, i % 9 + 1);
+        let listed: Vec<String> = counted.iter().map(|&c| name(c)).collect();
+        let keep = |g: &[u32]| {
+            let different = (1..=9).filter(|d| counted.iter().any(|&c| g[c] == *d)).count();
+            g[control] as usize == different
+        };
+        let expected = count_grids(9, (3, 3), &givens, &keep);
+        nonzero += usize::from(expected > 0);
+        let rows: String = givens
+            .chunks(9)
+            .map(|r| r.iter().map(|d| d.to_string()).collect::<String>().replace('0', ".") + "\n")
+            .collect();
+        let text = format!("size 9\ngivens\n{rows}count-distinct {} {}\n", name(control), listed.join(" "));
+        let puzzle = parse(&text, "t", Some(Format::Puzzle)).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let plan = satsudoku::count::plan::Plan::new(Encoding::default());
+        let found = satsudoku::count::plan::count(&puzzle, &plan, &mut ()).unwrap().count;
+        assert_eq!(found, expected.into(), "{text}");
+    }
+    assert!(nonzero >= 4, "only {nonzero} of the puzzles have solutions");
+    let cells: Vec<String> = (2..=3).flat_map(|r| (1..=16).map(move |c| format!("r{r}c{c}"))).collect();
+    let text = format!("size 16\ncount-distinct r1c1 {}\n", cells.join(" "));
+    let puzzle = parse(&text, "t", Some(Format::Puzzle)).unwrap();
+    let encoded = encode(&puzzle, &Encoding::default());
+    assert!(encoded.formula.var_count() < 20_000, "{} variables", encoded.formula.var_count());
+}

@@ -412,17 +412,46 @@ pub(super) fn encode_count_distinct(
     out: &mut dyn ClauseSink,
 ) {
     let step = |&seen: &u64, d: Digit| Some(seen | 1 << (d - 1));
-    let within = automaton::encode_line_within(cells, n, 0u64, step, |_| true, usize::MAX, spelling, out);
-    let Some(ends) = within else { return };
+    let within = automaton::encode_line_within(cells, n, 0u64, step, |_| true, super::lines::MOST_EDGES, spelling, out);
+    // Each end state with the number of different digits it stands for.
+    let ends: Vec<(u32, Lit)> = match within {
+        Some(ends) => ends.into_iter().map(|(seen, lit)| (seen.count_ones(), lit)).collect(),
+        None => {
+            // Past 20,000 edges (ISS's "The Fountain": nine counted cells
+            // of nine labels, 160,000 variables and no answer in 120 s): a
+            // literal per digit, "some counted cell holds it", defined both
+            // ways, and an automaton counting them; domain consistent on
+            // the count of those literals, not on the cells.
+            let used: Vec<Lit> = (1..=n as Digit)
+                .map(|d| {
+                    let holds: Vec<Lit> = cells.iter().map(|&cell| spelling.is(cell, d, out)).collect();
+                    let used = out.new_var().positive();
+                    let mut some = vec![!used];
+                    some.extend(&holds);
+                    out.add_clause(&some);
+                    for &h in &holds {
+                        out.add_clause(&[!h, used]);
+                    }
+                    used
+                })
+                .collect();
+            let step = |&count: &u32, _: usize, option: usize| Some(count + option as u32);
+            let reads = |i: usize, _: &mut dyn ClauseSink| vec![!used[i], used[i]];
+            let Some(ends) = automaton::encode_reads(&vec![2; n], 0u32, step, |_| true, usize::MAX, reads, out) else {
+                return;
+            };
+            ends
+        }
+    };
     // The control's digit d stands for the value d + first - 1.
     for d in 1..=n as Digit {
         let mut some = spelling.not(control, d);
         let count = value(d, first);
-        some.extend(ends.iter().filter(|(seen, _)| seen.count_ones() == count).map(|&(_, lit)| lit));
+        some.extend(ends.iter().filter(|&&(seen, _)| seen == count).map(|&(_, lit)| lit));
         out.add_clause(&some);
     }
     for &(seen, lit) in &ends {
-        let size = seen.count_ones() as usize + 1 - usize::from(first);
+        let size = seen as usize + 1 - usize::from(first);
         if (1..=n).contains(&size) {
             let holds = spelling.is(control, size as Digit, out);
             out.add_clause(&[!lit, holds]);
