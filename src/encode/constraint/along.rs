@@ -6,7 +6,7 @@
 
 use varisat::Lit;
 
-use super::{at_least_of, at_most_one, automaton, grouped, LineEncoding, Spelling};
+use super::{at_least_of, at_most_one, automaton, digits_used, grouped, LineEncoding, Spelling};
 use crate::encode::ClauseSink;
 use crate::model::line_rule::value;
 use crate::model::{Cell, Digit, LineRule};
@@ -326,19 +326,7 @@ fn used_values_fill_the_circles(
     out: &mut dyn ClauseSink,
 ) {
     let k = cells.len();
-    let used: Vec<Lit> = (1..=n as Digit)
-        .map(|v| {
-            let holds: Vec<Lit> = cells.iter().map(|&cell| spelling.is(cell, v, out)).collect();
-            let used = out.new_var().positive();
-            let mut some = vec![!used];
-            some.extend(&holds);
-            out.add_clause(&some);
-            for &h in &holds {
-                out.add_clause(&[!h, used]);
-            }
-            used
-        })
-        .collect();
+    let used = digits_used(cells, n, spelling, out);
     // Option 0: unused, 1: used (its value added; a 0 adds nothing).
     let step = |&sum: &usize, i: usize, option: usize| {
         let sum = sum + option * value(i as Digit + 1, first) as usize;
@@ -422,19 +410,7 @@ pub(super) fn encode_count_distinct(
             // literal per digit, "some counted cell holds it", defined both
             // ways, and an automaton counting them; domain consistent on
             // the count of those literals, not on the cells.
-            let used: Vec<Lit> = (1..=n as Digit)
-                .map(|d| {
-                    let holds: Vec<Lit> = cells.iter().map(|&cell| spelling.is(cell, d, out)).collect();
-                    let used = out.new_var().positive();
-                    let mut some = vec![!used];
-                    some.extend(&holds);
-                    out.add_clause(&some);
-                    for &h in &holds {
-                        out.add_clause(&[!h, used]);
-                    }
-                    used
-                })
-                .collect();
+            let used = digits_used(cells, n, spelling, out);
             let step = |&count: &u32, _: usize, option: usize| Some(count + option as u32);
             let reads = |i: usize, _: &mut dyn ClauseSink| vec![!used[i], used[i]];
             let Some(ends) = automaton::encode_reads(&vec![2; n], 0u32, step, |_| true, usize::MAX, reads, out) else {

@@ -44,7 +44,6 @@ pub(super) fn encode_connected(
 ) {
     let cells: Vec<Cell> = itertools::iproduct!(0..side, 0..side).map(|(r, c)| Cell::new(r, c)).collect();
     let listed: Vec<Digit> = (1..=n.min(64) as Digit).filter(|d| digits >> (d - 1) & 1 == 1).collect();
-    let fresh = |out: &mut dyn ClauseSink| out.new_var().positive();
     if listed.len() == n {
         // Every cell is a member: the grid is connected; only its size.
         if size.is_some_and(|s| s != cells.len()) {
@@ -57,17 +56,10 @@ pub(super) fn encode_connected(
         .iter()
         .map(|&cell| {
             let holds: Vec<Lit> = listed.iter().map(|&d| spelling.is(cell, d, out)).collect();
-            if let [one] = holds[..] {
-                return one;
+            match holds[..] {
+                [one] => one,
+                _ => super::any_of(&holds, out),
             }
-            let m = fresh(out);
-            let mut some = vec![!m];
-            some.extend(&holds);
-            out.add_clause(&some);
-            for &h in &holds {
-                out.add_clause(&[!h, m]);
-            }
-            m
         })
         .collect();
     // Not empty.

@@ -209,14 +209,7 @@ pub(super) fn encode_grouped_sum(
             let live: Vec<Lit> = sets.iter().filter_map(|set| end_of.get(set).copied()).collect();
             // The value's literal: true exactly when the group ends in one
             // of its sets (none live: false).
-            let v = out.new_var().positive();
-            let mut back = vec![!v];
-            back.extend(&live);
-            out.add_clause(&back);
-            for &end in &live {
-                out.add_clause(&[!end, v]);
-            }
-            lits.push(v);
+            lits.push(super::any_of(&live, out));
         }
         reads.push(lits);
     }

@@ -244,21 +244,24 @@ pub(super) fn encode_ranks(puzzle: &Puzzle, spelling: &mut Spelling, out: &mut d
     rank::encode_rank_order(&clues, latin, &mut compare, spelling, out);
 }
 
+/// The most edges a clique's automaton may have ([`encode_cliques`]).
+const MOST_CLIQUE_EDGES: usize = 2_000;
+
 /// With `--lines cliques`, each clique of three or more cells whose every
 /// two cells are bound by the same symmetric relation (nabner lines, ISS's
 /// `PairX` and `BinaryX`, the windows of entropic and modular lines) gets
 /// an automaton over its cells whose state is the set of digits that pair
-/// with every digit read (a digit read again must pair with itself): domain consistent on the clique, where the pairs alone
-/// are arc consistent on each pair (`tests/it/propagation.rs`: nabner and
+/// with every digit read (a digit read again must pair with itself):
+/// domain consistent on the clique, where the pairs alone are arc
+/// consistent on each pair (`tests/it/propagation.rs`: nabner and
 /// `pair-all` left 0.585 and 0.254 of the unsupported digits, entropic
 /// and modular windows 0.650 and 0.710). Implied by the pairs, which stay,
 /// and a function of the digits, so no count changes. A clique whose
-/// automaton would pass 20,000 edges (a table that allows most pairs)
-/// keeps its pairs alone. Relations `different` are left out: those are
-/// groups' business. Not the default: on ISS's examples the stronger
-/// propagation cost more decisions than it saved (docs/encodings.md).
-const MOST_CLIQUE_EDGES: usize = 2_000;
-
+/// automaton would pass [`MOST_CLIQUE_EDGES`] edges (a table that allows
+/// most pairs) keeps its pairs alone. Relations `different` are left out:
+/// those are groups' business. Not the default: on ISS's examples the
+/// stronger propagation cost more decisions than it saved
+/// (docs/encodings.md).
 pub(super) fn encode_cliques(puzzle: &Puzzle, lines: LineEncoding, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
     if lines != LineEncoding::Cliques {
         return;
@@ -551,6 +554,30 @@ fn at_most_one(lits: &[Lit], out: &mut dyn ClauseSink) {
 /// `d` (`k` from 1 to the cells): a sequential counter, `s(j, k) <->
 /// s(j-1, k) | (s(j-1, k-1) & x_j)` with both directions written, so unit
 /// propagation fixes every one once the digits are set.
+/// A new variable true exactly when one of `lits` is (defined both ways,
+/// so the literals fix it; false when there are none).
+fn any_of(lits: &[Lit], out: &mut dyn ClauseSink) -> Lit {
+    let any = out.new_var().positive();
+    let mut some = vec![!any];
+    some.extend(lits);
+    out.add_clause(&some);
+    for &lit in lits {
+        out.add_clause(&[!lit, any]);
+    }
+    any
+}
+
+/// For each digit `1..=n`, [`any_of`] the cells holding it: "some of
+/// `cells` holds the digit".
+fn digits_used(cells: &[Cell], n: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) -> Vec<Lit> {
+    (1..=n as Digit)
+        .map(|d| {
+            let holds: Vec<Lit> = cells.iter().map(|&cell| spelling.is(cell, d, out)).collect();
+            any_of(&holds, out)
+        })
+        .collect()
+}
+
 fn at_least_counts(cells: &[Cell], d: Digit, spelling: &mut Spelling, out: &mut dyn ClauseSink) -> Vec<Lit> {
     let lits: Vec<Lit> = cells.iter().map(|&cell| spelling.is(cell, d, out)).collect();
     at_least_of(&lits, lits.len(), out)
