@@ -91,6 +91,26 @@ fn multiset(rng: &mut Rng, m: usize) -> Vec<u8> {
     digits
 }
 
+/// `contain-exact` (or with `at_least`, `contain-at-least`) on 3 to 5
+/// cells, its number 1 to 5 random digits: each listed digit in exactly
+/// (at least) as many cells as it is listed.
+fn listed_digits(keyword: &'static str, at_least: bool) -> impl Fn(&mut Rng) -> (Puzzle, usize, Accepts) {
+    move |rng| {
+        let k = 3 + rng.below(3);
+        let m = 1 + rng.below(k);
+        let digits = multiset(rng, m);
+        let number: String = digits.iter().map(|d| d.to_string()).collect();
+        let puzzle = with_rule(keyword, row(k), Vec::new(), Some(number.parse().unwrap()));
+        let accepts = move |l: &[u8]| {
+            digits.iter().all(|&d| match at_least {
+                true => count(l, d) >= count(&digits, d),
+                false => count(l, d) == count(&digits, d),
+            })
+        };
+        (puzzle, k, Box::new(accepts) as Accepts)
+    }
+}
+
 /// A random table of allowed pairs (bit `j` of entry `i`: digits `i + 1`
 /// then `j + 1`), each pair in with probability 1/2, symmetric if asked.
 fn table(rng: &mut Rng, symmetric: bool) -> Vec<u64> {
@@ -501,19 +521,7 @@ fn rules() -> Vec<(&'static str, f64, Make)> {
                 (puzzle, k, Box::new(accepts) as Accepts)
             }),
         ),
-        (
-            "contain-exact",
-            0.0,
-            Box::new(|rng: &mut Rng| {
-                let k = 3 + rng.below(3);
-                let m = 1 + rng.below(k);
-                let digits = multiset(rng, m);
-                let number: String = digits.iter().map(|d| d.to_string()).collect();
-                let puzzle = with_rule("contain-exact", row(k), Vec::new(), Some(number.parse().unwrap()));
-                let accepts = move |l: &[u8]| digits.iter().all(|&d| count(l, d) == count(&digits, d));
-                (puzzle, k, Box::new(accepts) as Accepts)
-            }),
-        ),
+        ("contain-exact", 0.0, Box::new(listed_digits("contain-exact", false))),
         (
             "look-and-say",
             0.0,
@@ -569,19 +577,7 @@ fn rules() -> Vec<(&'static str, f64, Make)> {
                 (puzzle, k, Box::new(accepts) as Accepts)
             }),
         ),
-        (
-            "contain-at-least",
-            0.0,
-            Box::new(|rng: &mut Rng| {
-                let k = 3 + rng.below(3);
-                let m = 1 + rng.below(k);
-                let digits = multiset(rng, m);
-                let number: String = digits.iter().map(|d| d.to_string()).collect();
-                let puzzle = with_rule("contain-at-least", row(k), Vec::new(), Some(number.parse().unwrap()));
-                let accepts = move |l: &[u8]| digits.iter().all(|&d| count(l, d) >= count(&digits, d));
-                (puzzle, k, Box::new(accepts) as Accepts)
-            }),
-        ),
+        ("contain-at-least", 0.0, Box::new(listed_digits("contain-at-least", true))),
         (
             "pair (consecutive cells)",
             0.0,
