@@ -13,7 +13,7 @@
 use satsudoku::count::enumerate::Prober;
 use satsudoku::encode::{encode, Encoding, LineEncoding, SumEncoding};
 use satsudoku::model::rules::{by_keyword, Args, Context};
-use satsudoku::model::{Alternative, Cell, Constraint, Puzzle};
+use satsudoku::model::{Alternative, Cell, Constraint, LineRule, Puzzle};
 
 use super::common::{lines, rng, row, Draw, Rng};
 
@@ -133,6 +133,82 @@ fn table(rng: &mut Rng, symmetric: bool) -> Vec<u64> {
 fn pairs_list(allowed: &[u64]) -> String {
     let pairs = (0..N).flat_map(|i| (0..N).filter(move |&j| allowed[i] >> j & 1 == 1).map(move |j| (i, j)));
     pairs.map(|(i, j)| format!("{}-{}", i + 1, j + 1)).collect::<Vec<_>>().join(",")
+}
+
+/// A random state machine over the digits `1..=N`: its states (starts
+/// first, then the other accepting states, then the rest, as ISS numbers
+/// them), which start states accept, how many others accept, and each
+/// state's (digit, target) moves.
+struct Machine {
+    starts: usize,
+    start_accepts: Vec<bool>,
+    accepts: usize,
+    moves: Vec<Vec<(u8, usize)>>,
+}
+
+impl Machine {
+    fn draw(rng: &mut Rng) -> Machine {
+        let states = 2 + rng.below(4);
+        let starts = 1 + rng.below(2);
+        let accepts = rng.below(states - starts + 1).min(2);
+        let start_accepts = (0..starts).map(|_| rng.below(4) == 0).collect();
+        let moves = (0..states)
+            .map(|_| {
+                let moves = (1..=N as u8).flat_map(|d| (0..states).map(move |t| (d, t)));
+                // At most 15: the move count's 4 bits.
+                moves.filter(|_| rng.below(4) == 0).take(15).collect()
+            })
+            .collect();
+        Machine { starts, start_accepts, accepts, moves }
+    }
+
+    /// Whether the machine accepts the digits: simulated on sets of states.
+    fn accepts(&self, line: &[u8]) -> bool {
+        let mut now: Vec<usize> = (0..self.starts).collect();
+        for &d in line {
+            let next = now.iter().flat_map(|&s| &self.moves[s]).filter(|&&(e, _)| e == d).map(|&(_, t)| t);
+            now = next.collect();
+            now.sort_unstable();
+            now.dedup();
+        }
+        now.iter().any(|&s| if s < self.starts { self.start_accepts[s] } else { s < self.starts + self.accepts })
+    }
+
+    /// The machine as ISS's `NFASerializer` writes it, plain format: the
+    /// bits (most significant first) of the format (0), the state bits
+    /// less one, the symbols less one, the start and accept counts, which
+    /// starts accept (start `i` at bit `i` of that field), the bits of a
+    /// move count, then each state's count and moves (symbol less one,
+    /// target); as whole bytes in base64url without padding.
+    fn token(&self) -> String {
+        let (state_bits, symbol_bits, count_bits) = (3, 3, 4);
+        let mut bits: Vec<bool> = Vec::new();
+        let mut put = |value: usize, width: usize| bits.extend((0..width).rev().map(|i| value >> i & 1 == 1));
+        put(0, 2);
+        put(state_bits - 1, 4);
+        put(N - 1, 4);
+        put(self.starts, state_bits);
+        put(self.accepts, state_bits);
+        let start_accepts = (0..self.starts).filter(|&i| self.start_accepts[i]).map(|i| 1 << i).sum();
+        put(start_accepts, self.starts);
+        put(count_bits, 4);
+        for moves in &self.moves {
+            put(moves.len(), count_bits);
+            for &(d, t) in moves {
+                put(usize::from(d) - 1, symbol_bits);
+                put(t, state_bits);
+            }
+        }
+        // Whole bytes (the last padded with 0s), then base64url.
+        bits.resize(bits.len().div_ceil(8) * 8, false);
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        bits.chunks(6)
+            .map(|six| {
+                let v = (0..6).fold(0, |v, i| v << 1 | usize::from(six.get(i) == Some(&true)));
+                char::from(ALPHABET[v])
+            })
+            .collect()
+    }
 }
 
 /// Measures propagation on 300 random (puzzle, oracle) draws of `make`,
@@ -662,6 +738,56 @@ fn rules() -> Vec<(&'static str, f64, Make)> {
                     a == b
                 };
                 (puzzle, 2 * half, Box::new(accepts) as Accepts)
+            }),
+        ),
+        (
+            "state-machine (ISS's NFA)",
+            0.0,
+            Box::new(|rng: &mut Rng| {
+                let k = 3 + rng.below(4);
+                let machine = Machine::draw(rng);
+                let args = Args { list: vec![machine.token()], parts: vec![row(k)], ..Args::default() };
+                let puzzle = with_args("state-machine", args);
+                (puzzle, k, Box::new(move |l: &[u8]| machine.accepts(l)) as Accepts)
+            }),
+        ),
+        // Line rules ISS's constraints build that have no keyword of
+        // their own on a line (added 2026-12-03): on a grid of values from
+        // 0, a skyscraper clue where 0s are no buildings; and the Dutch
+        // flatmates' rule down one column.
+        (
+            "skyscraper on values from 0 (skyline)",
+            0.0,
+            Box::new(|rng: &mut Rng| {
+                let k = 3 + rng.below(4);
+                let target = rng.below(k + 1) as u8;
+                let mut puzzle = Puzzle::blank(N).unwrap();
+                puzzle.add_constraint(Constraint::Along { rule: LineRule::Skyline(target), cells: row(k) }).unwrap();
+                // Digit d is the value d - 1: a cell is seen when its value
+                // is above every value before it and above 0.
+                let accepts = move |l: &[u8]| {
+                    let seen = (0..l.len()).filter(|&i| l[i] > 1 && l[..i].iter().all(|&b| b < l[i])).count();
+                    seen == usize::from(target)
+                };
+                (puzzle, k, Box::new(accepts) as Accepts)
+            }),
+        ),
+        (
+            "dutch-flatmates (one column)",
+            0.0,
+            Box::new(|rng: &mut Rng| {
+                let k = 3 + rng.below(4);
+                let mut puzzle = Puzzle::blank(N).unwrap();
+                let rule = LineRule::Flatmates(N as u8);
+                puzzle.add_constraint(Constraint::Along { rule, cells: row(k) }).unwrap();
+                // docs/rules.md: each middle digit (N / 2 rounded up) has a
+                // 1 directly above it or the largest digit directly below.
+                let middle = N.div_ceil(2) as u8;
+                let accepts = move |l: &[u8]| {
+                    let beside = |i: usize| (i > 0 && l[i - 1] == 1) || (i + 1 < l.len() && l[i + 1] == N as u8);
+                    (0..l.len()).all(|i| l[i] != middle || beside(i))
+                };
+                (puzzle, k, Box::new(accepts) as Accepts)
             }),
         ),
     ]
