@@ -346,6 +346,12 @@ const SUM_OF: f64 = 0.15;
 /// left to search (0.007).
 const SAME_VALUES: f64 = 0.01;
 
+/// A 2x2 window of global entropy or global modular: a clause per class,
+/// each alone domain consistent, the window not (0.235: a digit whose
+/// class leaves the two others to one cell is kept); with `--lines
+/// cliques` one automaton over the classes seen, domain consistent.
+const CLASSES: f64 = 0.24;
+
 /// Every rule measured: its keyword (or constraint), the seed, and the
 /// most of the unsupported digits it may leave (0: domain consistent).
 fn rules() -> Vec<(&'static str, f64, Make)> {
@@ -751,6 +757,20 @@ fn rules() -> Vec<(&'static str, f64, Make)> {
                 (puzzle, k, Box::new(move |l: &[u8]| machine.accepts(l)) as Accepts)
             }),
         ),
+        (
+            "classes (a 2x2 window of global entropy, of global modular)",
+            CLASSES,
+            Box::new(|rng: &mut Rng| {
+                let modular = rng.below(2) == 0;
+                let class = move |d: u8| if modular { d % 3 } else { (d - 1) / 2 };
+                let masks: Vec<u64> =
+                    (0..3).map(|c| (1..=N as u8).filter(|&d| class(d) == c).map(|d| 1 << (d - 1)).sum()).collect();
+                let mut puzzle = Puzzle::blank(N).unwrap();
+                puzzle.add_constraint(Constraint::Classes { cells: row(4), classes: masks }).unwrap();
+                let accepts = move |l: &[u8]| (0..3).all(|c| l.iter().any(|&d| class(d) == c));
+                (puzzle, 4, Box::new(accepts) as Accepts)
+            }),
+        ),
         // Line rules ISS's constraints build that have no keyword of
         // their own on a line (added 2026-12-03): on a grid of values from
         // 0, a skyscraper clue where 0s are no buildings; and the Dutch
@@ -849,6 +869,7 @@ fn cliques_propagate_domain_consistently() {
             "nabner" | "pair-all (every two cells)" => 0.0,
             "entropic" => 0.30,
             "modular" => 0.33,
+            "classes (a 2x2 window of global entropy, of global modular)" => 0.0,
             _ => continue,
         };
         let reach = measure(100 + seed as u64, cliques, &*make);

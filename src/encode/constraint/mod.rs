@@ -154,7 +154,7 @@ crate::named_enum! {
         Automaton = "automaton",
         /// The forward decompositions used before (running maximum, masked partial sums, a sum loop's forward runs, a rellik cage and a lunchbox without their different digits): propagation along the line only.
         Forward = "forward",
-        /// `automaton`, and each clique of cells whose every two are bound by one relation (nabner lines, ISS's PairX, the windows of entropic and modular lines) an automaton too: domain consistent on each clique, but more decisions on ISS's examples, so not the default.
+        /// `automaton`, and each clique of cells whose every two are bound by one relation (nabner lines, ISS's PairX, the windows of entropic and modular lines) an automaton too, and each 2x2 window of global entropy and modular rules: domain consistent on each clique and window, but more decisions on ISS's examples, so not the default.
         Cliques = "cliques",
     }
 }
@@ -1042,8 +1042,30 @@ pub(super) fn encode_constraint(
         }
         Constraint::Counting { cells, first } => along::encode_counting(cells, n, *first, differ, lines, spelling, out),
         Constraint::Classes { cells, classes } => {
-            // One clause a class: some cell holds one of its digits (unit
-            // propagation on a single clause is domain consistent).
+            // With `--lines cliques`, the window as one automaton too, state
+            // the classes seen so far: domain consistent on the window (the
+            // clauses below, one a class, are each alone, but miss a digit
+            // whose class leaves two others to one cell). Not the default:
+            // slower on ISS's examples (docs/encodings.md).
+            if lines == LineEncoding::Cliques && classes.len() <= 64 {
+                let seen = |d: Digit| {
+                    let of = classes.iter().enumerate().filter(|(_, &class)| class >> (d - 1) & 1 == 1);
+                    of.fold(0u64, |set, (i, _)| set | 1 << i)
+                };
+                let every = u64::MAX >> (64 - classes.len().max(1));
+                let step = |&set: &u64, d: Digit| Some(set | seen(d));
+                automaton::encode_line_within(
+                    cells,
+                    n,
+                    0u64,
+                    step,
+                    |&set| set & every == every,
+                    lines::MOST_EDGES,
+                    spelling,
+                    out,
+                );
+            }
+            // One clause a class: some cell holds one of its digits.
             for &class in classes {
                 let mut clause = Vec::new();
                 for &cell in cells {
