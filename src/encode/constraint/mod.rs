@@ -1047,12 +1047,12 @@ pub(super) fn encode_constraint(
             // clauses below, one a class, are each alone, but miss a digit
             // whose class leaves two others to one cell). Not the default:
             // slower on ISS's examples (docs/encodings.md).
-            if lines == LineEncoding::Cliques && classes.len() <= 64 {
+            if lines == LineEncoding::Cliques && (1..=64).contains(&classes.len()) {
                 let seen = |d: Digit| {
                     let of = classes.iter().enumerate().filter(|(_, &class)| class >> (d - 1) & 1 == 1);
                     of.fold(0u64, |set, (i, _)| set | 1 << i)
                 };
-                let every = u64::MAX >> (64 - classes.len().max(1));
+                let every = u64::MAX >> (64 - classes.len());
                 let step = |&set: &u64, d: Digit| Some(set | seen(d));
                 automaton::encode_line_within(
                     cells,
