@@ -813,6 +813,27 @@ fn rules() -> Vec<(&'static str, f64, Make)> {
     ]
 }
 
+/// The line's digits assumed on `puzzle` under `encoding`: propagation
+/// must end in a conflict exactly when the rule refuses the line, and
+/// otherwise leave no auxiliary variable open (so no count changes).
+fn settles(puzzle: &Puzzle, encoding: Encoding, line: &[u8], accepts: &dyn Fn(&[u8]) -> bool) -> Result<(), String> {
+    let encoded = encode(puzzle, &encoding);
+    let (primary, all) = (encoded.vars.primary_count(), encoded.formula.var_count());
+    let mut prober = Prober::new(&encoded).unwrap();
+    let mut alive = prober.reset();
+    for (cell, &d) in row(line.len()).iter().zip(line) {
+        alive = alive && prober.assume(prober.literal(*cell, d));
+    }
+    if alive != accepts(line) {
+        return Err(format!("{line:?} accepted {} but propagation alive {alive}", accepts(line)));
+    }
+    let open = (primary..all).filter(|&v| prober.value(varisat::Var::from_index(v).positive()).is_none()).count();
+    if alive && open > 0 {
+        return Err(format!("{line:?} leaves {open} auxiliary variables open"));
+    }
+    Ok(())
+}
+
 #[test]
 fn every_line_rule_propagates_soundly_and_as_strongly_as_claimed() {
     let mut failures = Vec::new();
@@ -880,17 +901,9 @@ fn cliques_propagate_domain_consistently() {
         let mut rng = rng(900 + seed as u64);
         for _ in 0..100 {
             let (puzzle, k, accepts) = make(&mut rng);
-            let encoded = encode(&puzzle, &cliques);
-            let (primary, all) = (encoded.vars.primary_count(), encoded.formula.var_count());
-            let mut prober = Prober::new(&encoded).unwrap();
             let line: Vec<u8> = (0..k).map(|_| 1 + rng.below(N) as u8).collect();
-            let mut alive = prober.reset();
-            for (cell, &d) in row(k).iter().zip(&line) {
-                alive = alive && prober.assume(prober.literal(*cell, d));
-            }
-            let open = (primary..all).filter(|&v| prober.value(varisat::Var::from_index(v).positive()).is_none());
-            if alive != accepts(&line) || (alive && open.count() > 0) {
-                failures.push(format!("{name}: {line:?} accepted {}, alive {alive}", accepts(&line)));
+            if let Err(why) = settles(&puzzle, cliques, &line, &*accepts) {
+                failures.push(format!("{name}: {why}"));
             }
         }
     }
@@ -996,9 +1009,6 @@ fn the_digits_of_a_line_fix_every_auxiliary_variable() {
         let mut rng = rng(700 + seed as u64);
         for _ in 0..100 {
             let (puzzle, k, accepts) = make(&mut rng);
-            let encoded = encode(&puzzle, &Encoding::default());
-            let (primary, all) = (encoded.vars.primary_count(), encoded.formula.var_count());
-            let mut prober = Prober::new(&encoded).unwrap();
             // Lines the rule accepts half the time, else random ones.
             let mut line: Vec<u8> = (0..k).map(|_| 1 + rng.below(N) as u8).collect();
             for _ in 0..200 {
@@ -1007,18 +1017,8 @@ fn the_digits_of_a_line_fix_every_auxiliary_variable() {
                 }
                 line = (0..k).map(|_| 1 + rng.below(N) as u8).collect();
             }
-            let mut alive = prober.reset();
-            for (cell, &d) in row(k).iter().zip(&line) {
-                alive = alive && prober.assume(prober.literal(*cell, d));
-            }
-            if alive != accepts(&line) {
-                failures.push(format!("{name}: {line:?} accepted {} but propagation alive {alive}", accepts(&line)));
-            } else if alive {
-                let open =
-                    (primary..all).filter(|&v| prober.value(varisat::Var::from_index(v).positive()).is_none()).count();
-                if open > 0 {
-                    failures.push(format!("{name}: {line:?} leaves {open} auxiliary variables open"));
-                }
+            if let Err(why) = settles(&puzzle, Encoding::default(), &line, &*accepts) {
+                failures.push(format!("{name}: {why}"));
             }
         }
     }

@@ -326,14 +326,32 @@ fn used_values_fill_the_circles(
     out: &mut dyn ClauseSink,
 ) {
     let k = cells.len();
-    let used = digits_used(cells, n, spelling, out);
-    // Option 0: unused, 1: used (its value added; a 0 adds nothing).
-    let step = |&sum: &usize, i: usize, option: usize| {
-        let sum = sum + option * value(i as Digit + 1, first) as usize;
+    // A digit used adds its value (a 0 adds nothing).
+    let step = |&sum: &usize, d: Digit, used: bool| {
+        let sum = sum + usize::from(used) * value(d, first) as usize;
         (sum <= k).then_some(sum)
     };
+    over_digits_used(cells, n, 0usize, step, |&sum| sum == k, spelling, out);
+}
+
+/// An automaton reading, digit by digit from 1 to `n`, whether some of
+/// `cells` holds it (one literal per digit, defined both ways by the
+/// cells: [`digits_used`]); the end states it may stop in, each with its
+/// variable.
+fn over_digits_used<S: Clone + Eq + std::hash::Hash>(
+    cells: &[Cell],
+    n: usize,
+    start: S,
+    step: impl Fn(&S, Digit, bool) -> Option<S>,
+    accept: impl Fn(&S) -> bool,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) -> Option<Vec<(S, Lit)>> {
+    let used = digits_used(cells, n, spelling, out);
+    // Option 0: unused, 1: used.
+    let step = |state: &S, i: usize, option: usize| step(state, i as Digit + 1, option == 1);
     let reads = |i: usize, _: &mut dyn ClauseSink| vec![!used[i], used[i]];
-    automaton::encode_reads(&vec![2; n], 0usize, step, |&sum| sum == k, usize::MAX, reads, out);
+    automaton::encode_reads(&vec![2; n], start, step, accept, usize::MAX, reads, out)
 }
 
 /// Counting circles read as ISS's handler reads them: the cells split
@@ -410,10 +428,8 @@ pub(super) fn encode_count_distinct(
             // literal per digit, "some counted cell holds it", defined both
             // ways, and an automaton counting them; domain consistent on
             // the count of those literals, not on the cells.
-            let used = digits_used(cells, n, spelling, out);
-            let step = |&count: &u32, _: usize, option: usize| Some(count + option as u32);
-            let reads = |i: usize, _: &mut dyn ClauseSink| vec![!used[i], used[i]];
-            let Some(ends) = automaton::encode_reads(&vec![2; n], 0u32, step, |_| true, usize::MAX, reads, out) else {
+            let step = |&count: &u32, _: Digit, used: bool| Some(count + u32::from(used));
+            let Some(ends) = over_digits_used(cells, n, 0u32, step, |_| true, spelling, out) else {
                 return;
             };
             ends

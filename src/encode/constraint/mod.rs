@@ -550,10 +550,6 @@ fn at_most_one(lits: &[Lit], out: &mut dyn ClauseSink) {
     }
 }
 
-/// Literals, the `k - 1`th true exactly when at least `k` of `cells` hold
-/// `d` (`k` from 1 to the cells): a sequential counter, `s(j, k) <->
-/// s(j-1, k) | (s(j-1, k-1) & x_j)` with both directions written, so unit
-/// propagation fixes every one once the digits are set.
 /// A new variable true exactly when one of `lits` is (defined both ways,
 /// so the literals fix it; false when there are none).
 fn any_of(lits: &[Lit], out: &mut dyn ClauseSink) -> Lit {
@@ -578,6 +574,10 @@ fn digits_used(cells: &[Cell], n: usize, spelling: &mut Spelling, out: &mut dyn 
         .collect()
 }
 
+/// Literals, the `k - 1`th true exactly when at least `k` of `cells` hold
+/// `d` (`k` from 1 to the cells): a sequential counter, `s(j, k) <->
+/// s(j-1, k) | (s(j-1, k-1) & x_j)` with both directions written, so unit
+/// propagation fixes every one once the digits are set.
 fn at_least_counts(cells: &[Cell], d: Digit, spelling: &mut Spelling, out: &mut dyn ClauseSink) -> Vec<Lit> {
     let lits: Vec<Lit> = cells.iter().map(|&cell| spelling.is(cell, d, out)).collect();
     at_least_of(&lits, lits.len(), out)
