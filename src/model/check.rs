@@ -265,6 +265,39 @@ mod tests {
     }
 
     #[test]
+    fn automorphisms_rename_one_to_one_both_ways() {
+        // latin4: 1234 / 3412 / 2143 / 4321. Each case: the cells, their
+        // images, and whether the pairs rename one to one, as a person
+        // reads them off the grid.
+        let cases: [(&[usize], &[usize], bool); 5] = [
+            // Rows 1 and 2 swapped: 1<->3, 2<->4, a renaming.
+            (&[0, 1, 2, 3, 4, 5, 6, 7], &[4, 5, 6, 7, 0, 1, 2, 3], true),
+            // r1c1 (1) and r4c4 (1) onto r1c2 (2) and r1c3 (3): 1 would
+            // be both 2 and 3.
+            (&[0, 15], &[1, 2], false),
+            // r1c1 (1) and r1c2 (2) onto r1c3 (3) and r2c1 (3): 3 would
+            // stand for both.
+            (&[0, 1], &[2, 4], false),
+            // r1c1 (1) onto r2c3 (1) and r4c4 (1) onto r1c1 (1): 1 is 1.
+            (&[0, 15], &[6, 0], true),
+            // One pair: always a renaming.
+            (&[5], &[10], true),
+        ];
+        let grid = latin4();
+        let cell = |at: usize| Cell::new(at / 4, at % 4);
+        for (cells, images, renames) in cases {
+            let mut puzzle = Puzzle::sudoku(2, 2).unwrap();
+            let cells = cells.iter().map(|&at| cell(at)).collect();
+            let images = images.iter().map(|&at| cell(at)).collect();
+            let automorphic = Constraint::Automorphic { cells, images };
+            puzzle.add_constraint(automorphic.clone()).unwrap();
+            let checker = Checker::new(&puzzle);
+            assert_eq!(checker.solves(&grid), renames, "{automorphic}");
+            assert_eq!(checker.violations(&grid).is_empty(), renames, "{automorphic}");
+        }
+    }
+
+    #[test]
     fn reports_relation_and_given() {
         let mut puzzle = Puzzle::sudoku(2, 2).unwrap();
         puzzle.set_given(Cell::new(0, 0), 2).unwrap();
