@@ -1093,8 +1093,9 @@ fn whole_grid_rules_propagate_soundly() {
                 reach.add(&one);
                 if name == "anti-taxicab" && one.dead == 0 {
                     // Arc consistency on each pair, as docs/encodings.md
-                    // claims: exactly the digits whose every partner's
-                    // domain is that digit alone are removed, to a fixpoint.
+                    // claims, and no more: a digit D goes from a cell
+                    // exactly when a cell D away has D alone left, until
+                    // nothing goes.
                     let mut left = domains.clone();
                     let mut changed = true;
                     while changed {
