@@ -550,6 +550,18 @@ pub fn connected(n: usize, g: &[u32], digits: &[u32], size: Option<usize>) -> bo
     reached.len() == members.len() && size.is_none_or(|s| s == members.len())
 }
 
+/// The taxicab distance (rows plus columns) between cells `a` and `b` (in
+/// reading order) on a side of `n`.
+pub fn taxicab(n: usize, a: usize, b: usize) -> usize {
+    (a / n).abs_diff(b / n) + (a % n).abs_diff(b % n)
+}
+
+/// Whether no two cells of an `n x n` grid `g` a taxicab distance `D`
+/// apart both hold `D`: the tests' oracle of anti-taxicab.
+pub fn anti_taxicab(n: usize, g: &[u32]) -> bool {
+    (0..n * n).all(|a| (0..a).all(|b| !(g[a] as usize == taxicab(n, a, b) && g[b] as usize == taxicab(n, a, b))))
+}
+
 /// Orthogonal neighbours of cell `i` (in reading order) on a side of `n`.
 pub fn neighbours(n: usize, i: usize) -> Vec<usize> {
     let (r, c) = (i / n, i % n);

@@ -1040,22 +1040,16 @@ type MakeGrid = Box<dyn Fn(&mut Rng, usize) -> (Puzzle, Accepts)>;
 /// full rank's clues around it) and keep their counts' oracles.
 #[test]
 fn whole_grid_rules_propagate_soundly() {
-    let taxicab = |n: usize, i: usize, j: usize| (i / n).abs_diff(j / n) + (i % n).abs_diff(j % n);
     let rules: Vec<(&str, f64, MakeGrid)> = vec![
         (
             "anti-taxicab",
             ANTI_TAXICAB,
-            Box::new(move |_: &mut Rng, n: usize| {
+            Box::new(|_: &mut Rng, n: usize| {
                 let mut puzzle = Puzzle::blank(n).unwrap();
                 puzzle.add_constraint(Constraint::AntiTaxicab { side: n }).unwrap();
-                // Two cells a taxicab distance D apart do not both hold D.
                 let accepts = move |g: &[u8]| {
-                    (0..n * n).all(|i| {
-                        (i + 1..n * n).all(|j| {
-                            let d = taxicab(n, i, j);
-                            !(usize::from(g[i]) == d && usize::from(g[j]) == d)
-                        })
-                    })
+                    let g: Vec<u32> = g.iter().map(|&d| u32::from(d)).collect();
+                    super::common::anti_taxicab(n, &g)
                 };
                 (puzzle, Box::new(accepts) as Accepts)
             }),
@@ -1102,8 +1096,9 @@ fn whole_grid_rules_propagate_soundly() {
                         changed = false;
                         for i in 0..n * n {
                             let before = left[i].len();
-                            let pinned =
-                                |j: usize, d: u8| j != i && taxicab(n, i, j) == usize::from(d) && left[j] == [d];
+                            let pinned = |j: usize, d: u8| {
+                                j != i && super::common::taxicab(n, i, j) == usize::from(d) && left[j] == [d]
+                            };
                             let keep: Vec<u8> =
                                 left[i].iter().copied().filter(|&d| !(0..n * n).any(|j| pinned(j, d))).collect();
                             left[i] = keep;

@@ -504,12 +504,7 @@ impl Spec {
                 let (a, b) = (at(1), at(n as u32));
                 line[a.min(b) + 1..a.max(b)].iter().map(|&c| g[c]).sum::<u32>() == *t
             }
-            Rule::AntiTaxicab => (0..n * n).all(|a| {
-                (0..a).all(|b| {
-                    let d = ((a / n).abs_diff(b / n) + (a % n).abs_diff(b % n)) as u32;
-                    !(g[a] == d && g[b] == d)
-                })
-            }),
+            Rule::AntiTaxicab => super::common::anti_taxicab(n, g),
             Rule::GlobalEntropy | Rule::GlobalModular => {
                 // Low, middle and high as the entropic line has them; or the residue modulo 3.
                 let (floor, ceil) = (n as u32 / 3, (n as u32).div_ceil(3));
