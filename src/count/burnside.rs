@@ -32,15 +32,15 @@
 //! 9x9 comes to their 275 classes, their table's fixed grids class by
 //! class, and 5,472,730,538.
 //!
-//! A class the engine does not settle within [`QUICK`] is counted by
+//! A class the engine does not settle within [`quick`] is counted by
 //! bands where its motion moves lines onto lines (`by_relabellings`):
 //! relabelling by relabelling, the rule is then a relation inside the
 //! first band of each cycle of bands, and the bands' signatures are
 //! joined as `Local::count_moved` describes; the transposition's class
 //! (transposing motions map no band onto a band) from the first band's
-//! signatures, as `burnside/transposed.rs` describes. 9x9 takes 40 s on
-//! 2 cores (26.5 minutes by the engine alone), 8x8 in 70 s
-//! (bench/results/orbits-2026-12-02-4.md).
+//! signatures, as `burnside/transposed.rs` describes. 9x9 takes 25 s on
+//! 2 cores (26.5 minutes by the engine alone), 8x8 10 s
+//! (bench/results/orbits-2026-12-03.md).
 
 use std::time::Duration;
 
@@ -88,7 +88,7 @@ pub struct Counts<'a> {
     /// Told the number of classes counted so far, after each.
     pub done: &'a mut dyn FnMut(usize),
     /// How long the engine counts a class before bands take over where
-    /// they can ([`QUICK`]; zero: bands first).
+    /// they can ([`quick`]; zero: bands first).
     pub quick: Duration,
     /// Whether bands count the classes they can (not with `--symmetry
     /// no-bands`).
@@ -96,11 +96,23 @@ pub struct Counts<'a> {
 }
 
 /// How long the engine counts a class before bands take over where they
-/// can: most classes fix few grids or none, which the engine settles in
-/// milliseconds (bands took up to three seconds for some of them), and
-/// bands win where there are many. Which of them counts a class may
-/// depend on the machine's speed; the count never does.
-pub const QUICK: Duration = Duration::from_millis(250);
+/// can, for a layout of `h x w` boxes: most classes fix few grids or
+/// none, which the engine settles in milliseconds, and bands win where
+/// there are many. Where the boxes are two lines deep and there are four
+/// bands or more (8x8, 10x10), a free band's signatures are listed fast
+/// and bands are quick: 20 ms, 8x8 in 10 s where 250 ms took 23 s (bands
+/// for every class: 12.7 s). Otherwise bands took up to a second or two
+/// for classes the engine settles in a tenth: 250 ms, 9x9 without
+/// transposition in 25 s where 20 ms took 33 s
+/// (bench/results/orbits-2026-12-03.md). Which of them counts a class
+/// may depend on the machine's speed; the count never does.
+pub fn quick(h: usize, w: usize) -> Duration {
+    if h.min(w) == 2 && h * w >= 8 {
+        Duration::from_millis(20)
+    } else {
+        Duration::from_millis(250)
+    }
+}
 
 /// Counts a puzzle's solutions, within the time given if one is.
 pub type Fixed<'a> = dyn FnMut(&Puzzle, Option<Duration>) -> Result<Option<BigUint>, CountError> + 'a;

@@ -364,8 +364,9 @@ fn nine_by_nine_comes_to_russell_and_jarvis() {
 /// 8x8 with 2x4 boxes: 1,673,187 essentially different grids (kjellfp,
 /// enjoysudoku.com forum, 2006), 400 classes, some counted by their four
 /// bands of two rows joined (`Local::count_cycles`, free first bands
-/// included): about 90 s in release. Run by `.ci/run`, the only check
-/// of that join.
+/// included): about 10 s in release. Run by `.ci/run`, the only check
+/// of that join on a whole count (`moved::tests` checks a free band's
+/// listing against every signature).
 #[test]
 #[ignore]
 fn eight_by_eight_comes_to_the_forum_count() {

@@ -10,7 +10,7 @@ use varisat::Lit;
 
 use super::{Counter, Method, Plan, SymmetryUse, Tally, LEARN_BELOW, LEARN_MAX};
 use crate::count::bands::{Bands, Blank, Local, Moved, Outcome, Pieces, Route, MAX_FILLINGS};
-use crate::count::burnside::{Counts, QUICK};
+use crate::count::burnside::{self, Counts};
 use crate::count::drive::{count_on, Resume};
 use crate::count::grid::unfit;
 use crate::count::prepared::{Prepared, Until};
@@ -547,7 +547,7 @@ impl Counter {
     /// Counts the essentially different grids of a blank Sudoku by
     /// Burnside's lemma: every grid by the plan (by bands where it can),
     /// each class's fixed grids by the engine, or by bands moved onto
-    /// bands where the engine is not done within `burnside::QUICK`.
+    /// bands where the engine is not done within `burnside::quick`.
     /// Stopped early, the lower bound is 0.
     pub(super) fn orbits(&self, puzzle: &Puzzle, start: Instant) -> Result<(BigUint, Stop, Vec<String>), CountError> {
         let plan = self.plan;
@@ -593,11 +593,12 @@ impl Counter {
             })
         };
         let stop = telling_stopper(&plan, start, "Burnside");
-        // The engine's brief first try, `QUICK`; another (in milliseconds,
+        // The engine's brief first try, `burnside::quick`; another (in milliseconds,
         // 0: bands for every class they can count) from the environment,
         // for tests and measurements.
         let quick = std::env::var("SATSUDOKU_BURNSIDE_QUICK").ok().and_then(|v| v.parse().ok());
-        let quick = quick.map_or(QUICK, Duration::from_millis);
+        let (h, w) = puzzle.boxes().unwrap_or((1, 1));
+        let quick = quick.map_or(burnside::quick(h, w), Duration::from_millis);
         let bands = plan.symmetry != SymmetryUse::NoBands;
         let counts = Counts { all: &mut all, fixed: &mut fixed, banded: &mut banded, done: &mut done, quick, bands };
         let Some(orbits) = crate::count::burnside::count(puzzle, transpose, counts, &stop)? else {

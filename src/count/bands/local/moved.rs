@@ -146,7 +146,7 @@ impl Local {
                     return Ok(Outcome::TooLarge("a free band needs the blank layout's table".into()));
                 };
                 let fillings = |signature: u128| tabled.fillings[tabled.class(signature, h, w)];
-                match self.free_unions(moved, k, &fillings, stop) {
+                match self.free_unions(moved, k, Fillings::Table(&fillings), stop) {
                     Some(unions) => unions,
                     None => return Ok(Outcome::Stopped),
                 }
@@ -208,14 +208,28 @@ impl Local {
         };
         let own: Vec<usize> = self.own().collect();
         let report = own.iter().zip(&tallied).map(|(&b, (tally, fillings))| (b, *fillings, tally.len())).collect();
+        if tallied.iter().any(|(tally, _)| tally.is_empty()) {
+            // A band with no filling: no grid (and no free band to list).
+            return Ok(Outcome::Counted(LocalCount {
+                grids: BigUint::default(),
+                own: report,
+                classes: None,
+                pairs: 0,
+            }));
+        }
         let mut unions: Vec<HashMap<u128, u128>> = Vec::with_capacity(moved.cycles.len());
-        for cycle in &moved.cycles {
+        for (i, cycle) in moved.cycles.iter().enumerate() {
             let k = cycle.len();
             match own.iter().position(|&b| b == cycle[0]) {
                 Some(at) => unions.push(moved.unions(&tallied[at].0, k, n)),
-                None => match self.free_unions(moved, k, &|signature| two_line_fillings(signature, n), stop) {
-                    Some(listed) => unions.push(listed),
-                    None => return Ok(Outcome::Stopped),
+                // Free cycles of the same length have the same unions (the
+                // motion and the relabelling alone make them).
+                None => match moved.cycles[..i].iter().position(|before| before.len() == k && free(before)) {
+                    Some(same) => unions.push(unions[same].clone()),
+                    None => match self.free_unions(moved, k, Fillings::TwoLines, stop) {
+                        Some(listed) => unions.push(listed),
+                        None => return Ok(Outcome::Stopped),
+                    },
                 },
             }
         }
@@ -231,25 +245,39 @@ impl Local {
                 if (joined.len() as u128) * (next.len() as u128) > MAX_PAIRS {
                     return Ok(None);
                 }
-                let mut more: HashMap<u128, u128> = HashMap::default();
                 // Scanned once for each of `joined`'s: a list is faster to
-                // walk than a map.
+                // walk than a map. `joined` shared out among the threads,
+                // their maps added up.
                 let next: Vec<(u128, u128)> = next.iter().map(|(&b, &y)| (b, y)).collect();
-                for (&a, &x) in &joined {
-                    if stop() {
-                        return Ok(None);
+                let pairs: Vec<(u128, u128)> = joined.iter().map(|(&a, &x)| (a, x)).collect();
+                let chunk = pairs.len().div_ceil(jobs.max(1)).max(1);
+                let parts = std::thread::scope(|scope| {
+                    let next = &next;
+                    let handles: Vec<_> =
+                        pairs.chunks(chunk).map(|part| scope.spawn(move || join_pairs(part, next, stop))).collect();
+                    handles.into_iter().map(|handle| handle.join().expect("a join thread panicked")).collect::<Vec<_>>()
+                });
+                let mut more: HashMap<u128, u128> = HashMap::default();
+                for part in parts {
+                    let Some(part) = part? else { return Ok(None) };
+                    if more.is_empty() {
+                        more = part;
+                        continue;
                     }
-                    for &(b, y) in next.iter().filter(|&&(b, _)| a & b == 0) {
-                        let product = x.checked_mul(y).ok_or_else(super::too_large)?;
-                        let entry = more.entry(a | b).or_default();
-                        *entry = entry.checked_add(product).ok_or_else(super::too_large)?;
+                    for (union, fillings) in part {
+                        let entry = more.entry(union).or_default();
+                        *entry = entry.checked_add(fillings).ok_or_else(super::too_large)?;
                     }
                 }
                 joined = more;
             }
             Ok(Some(joined))
         };
-        let (Some(left), Some(right)) = (joined(&left_unions)?, joined(&right_unions)?) else {
+        // Halves whose cycles have the same unions (bands the motion treats
+        // alike) join alike.
+        let left = joined(&left_unions)?;
+        let right = if right_unions == left_unions { left.clone() } else { joined(&right_unions)? };
+        let (Some(left), Some(right)) = (left, right) else {
             return Ok(if stop() { Outcome::Stopped } else { Outcome::TooLarge(format!("past {MAX_PAIRS} pairs")) });
         };
         let full = (0..n).fold(0u128, |key, at| key | ((1u128 << n) - 1) << (at * n));
@@ -261,25 +289,47 @@ impl Local {
     }
 
     /// The unions of a cycle of `k` bands whose first band is free, each
-    /// with the fillings (`fillings` of each signature: the blank layout's)
-    /// of the signatures that make it.
+    /// with the fillings (`fillings` of each signature: the blank layout's,
+    /// or [`Fillings::TwoLines`]) of the signatures that make it.
     /// The motion moves stacks onto stacks, so whether a cycle's
     /// signatures meet is settled within each orbit of the stacks apart:
     /// each orbit's parts of signatures are listed column by column (a
     /// part dropped once its cycle's signatures meet), and the signatures
     /// are the orbits' parts combined. `None` if stopped.
+    ///
+    /// The cycle's union is built as the part grows: column `c`'s digit
+    /// set `S` is, in the cycle's `j`-th band, `r^j(S)` in column
+    /// `g^j(c)`, so the cycle's bands meet exactly when one of these
+    /// pieces meets the union of those before it. The orbits' parts are
+    /// grouped by their unions, so that each combination of groups is
+    /// one union, entered once with the fillings of its signatures
+    /// summed.
     fn free_unions(
         &self,
         moved: &Moved,
         k: usize,
-        fillings: &dyn Fn(u128) -> u128,
+        fillings: Fillings,
         stop: &(dyn Fn() -> bool + Sync),
     ) -> Option<HashMap<u128, u128>> {
         let (h, w) = (self.h, self.w);
         let n = h * w;
         let all = (1u128 << n) - 1;
-        // The columns' possible digits: every set of `h` of them.
+        // The columns' possible digits: every set of `h` of them, and each
+        // renamed by `r^j` for `j < k`.
         let subsets: Vec<u128> = (0..n).combinations(h).map(|set| set.iter().fold(0, |m, &d| m | 1 << d)).collect();
+        // The sets that fit in each set of digits left (`n` is at most 11).
+        let within: Vec<Vec<usize>> =
+            (0..1u128 << n).map(|left| (0..subsets.len()).filter(|&at| subsets[at] & !left == 0).collect()).collect();
+        let rename =
+            |set: u128| (0..n).filter(|&d| set >> d & 1 == 1).fold(0u128, |m, d| m | 1 << (moved.rename[d] - 1));
+        let renamed: Vec<Vec<u128>> = subsets
+            .iter()
+            .map(|&set| (0..k).scan(set, |at, _| Some(std::mem::replace(at, rename(*at)))).collect())
+            .collect();
+        // Column `c`'s images, `g^j(c)` for `j < k`.
+        let images: Vec<Vec<usize>> = (0..n)
+            .map(|c| (0..k).scan(c, |at, _| Some(std::mem::replace(at, moved.positions[*at]))).collect())
+            .collect();
         let mut orbits: Vec<Vec<usize>> = Vec::new();
         for stack in 0..h {
             if orbits.iter().flatten().any(|&s| s == stack) {
@@ -297,44 +347,167 @@ impl Local {
         for orbit in &orbits {
             let mut valid = Vec::new();
             // Depth-first over the orbit's columns, stack by stack: (signature
-            // so far, the digits its stack has left, the next set to try).
-            let mut path: Vec<(u128, u128, usize)> = vec![(0, all, 0)];
-            while let Some(&(signature, left, next)) = path.last() {
+            // so far, its cycle's union, the digits its stack has left, the
+            // next of the sets within them to try).
+            let mut path: Vec<(u128, u128, u128, usize)> = vec![(0, 0, all, 0)];
+            while let Some(&(signature, union, left, next)) = path.last() {
                 let depth = path.len() - 1;
                 if depth == orbit.len() * w {
-                    valid.push((signature, moved.cycle(signature, k, n).expect("checked")));
+                    valid.push((signature, union));
                     path.pop();
                     continue;
                 }
-                let Some(offset) = subsets[next..].iter().position(|&set| set & !left == 0) else {
+                let Some(&at) = within[left as usize].get(next) else {
                     path.pop();
                     continue;
                 };
-                path.last_mut().expect("the column's place").2 = next + offset + 1;
+                path.last_mut().expect("the column's place").3 = next + 1;
                 visited += 1;
                 if visited % 4096 == 0 && stop() {
                     return None;
                 }
-                let set = subsets[next + offset];
                 let column = orbit[depth / w] * w + depth % w;
-                let placed = signature | set << (column * n);
-                if moved.cycle(placed, k, n).is_some() {
-                    let left = if depth % w == w - 1 { all } else { left & !set };
-                    path.push((placed, left, 0));
+                let mut grown = union;
+                let apart = renamed[at].iter().zip(&images[column]).all(|(&piece, &to)| {
+                    let piece = piece << (to * n);
+                    let apart = grown & piece == 0;
+                    grown |= piece;
+                    apart
+                });
+                if apart {
+                    let left = if depth % w == w - 1 { all } else { left & !subsets[at] };
+                    path.push((signature | subsets[at] << (column * n), grown, left, 0));
                 }
             }
             parts.push(valid);
         }
+        if let [valid] = parts.as_slice() {
+            // One orbit: each part is a signature.
+            let mut unions: HashMap<u128, u128> = HashMap::default();
+            for &(signature, union) in valid {
+                *unions.entry(union).or_default() += match fillings {
+                    Fillings::TwoLines => two_line_fillings(signature, n),
+                    Fillings::Table(table) => table(signature),
+                };
+            }
+            return Some(unions);
+        }
+        // Each orbit's parts grouped by their unions.
+        let groups: Vec<Vec<(u128, Vec<u128>)>> = parts
+            .into_iter()
+            .map(|mut valid| {
+                valid.sort_unstable_by_key(|&(_, union)| union);
+                let chunks = valid.chunk_by(|a, b| a.1 == b.1);
+                chunks.map(|chunk| (chunk[0].1, chunk.iter().map(|&(part, _)| part).collect())).collect()
+            })
+            .collect();
+        // The fillings of the signatures of one group from each orbit
+        // (`chosen[i]`: orbit `i`'s group).
+        let fillings_of: ChosenFillings = match fillings {
+            Fillings::TwoLines if groups.len() == 2 => {
+                // Two stacks, each its own orbit: a part is one stack's
+                // columns, whose fillings' count depends only on which
+                // digits share a column (`two_line_fillings` follows
+                // digits from column to column), so on the pairs each
+                // part makes, whatever their order: a table over the
+                // pairings met.
+                let (ids, representatives): (Vec<Vec<Vec<usize>>>, Vec<Vec<u128>>) =
+                    groups.iter().map(|orbit| pairings(orbit, n)).unzip();
+                let table: Vec<Vec<u128>> = representatives[0]
+                    .iter()
+                    .map(|&a| representatives[1].iter().map(|&b| two_line_fillings(a | b, n)).collect())
+                    .collect();
+                Box::new(move |chosen: &[usize]| {
+                    let (left, right) = (&ids[0][chosen[0]], &ids[1][chosen[1]]);
+                    left.iter().map(|&a| right.iter().map(|&b| table[a][b]).sum::<u128>()).sum()
+                })
+            }
+            Fillings::TwoLines => {
+                Box::new(|chosen: &[usize]| sum_product(&groups, chosen, &|s| two_line_fillings(s, n)))
+            }
+            Fillings::Table(table) => Box::new(|chosen: &[usize]| sum_product(&groups, chosen, table)),
+        };
         let mut unions: HashMap<u128, u128> = HashMap::default();
-        for (i, combined) in parts.iter().multi_cartesian_product().enumerate() {
+        for (i, chosen) in groups.iter().map(|orbit| 0..orbit.len()).multi_cartesian_product().enumerate() {
             if i % 4096 == 0 && stop() {
                 return None;
             }
-            let (signature, union) = combined.iter().fold((0, 0), |(s, u), &&(part, of)| (s | part, u | of));
-            *unions.entry(union).or_default() += fillings(signature);
+            let union = chosen.iter().zip(&groups).fold(0, |u, (&j, orbit)| u | orbit[j].0);
+            *unions.entry(union).or_default() += fillings_of(&chosen);
         }
         Some(unions)
     }
+}
+
+/// The unions of `left`'s and `right`'s where they miss each other, each
+/// with the product of their fillings summed; `None` if stopped.
+fn join_pairs(
+    left: &[(u128, u128)],
+    right: &[(u128, u128)],
+    stop: &(dyn Fn() -> bool + Sync),
+) -> Result<Option<HashMap<u128, u128>>, CountError> {
+    let mut more: HashMap<u128, u128> = HashMap::default();
+    for &(a, x) in left {
+        if stop() {
+            return Ok(None);
+        }
+        for &(b, y) in right.iter().filter(|&&(b, _)| a & b == 0) {
+            let product = x.checked_mul(y).ok_or_else(super::too_large)?;
+            let entry = more.entry(a | b).or_default();
+            *entry = entry.checked_add(product).ok_or_else(super::too_large)?;
+        }
+    }
+    Ok(Some(more))
+}
+
+/// The fillings of the signatures made of one chosen group of parts from
+/// each orbit, by the groups' numbers ([`Local::free_unions`]).
+type ChosenFillings<'a> = Box<dyn Fn(&[usize]) -> u128 + 'a>;
+
+/// How [`Local::free_unions`] counts a free band's fillings of a
+/// signature.
+pub(super) enum Fillings<'a> {
+    /// From the blank layout's table.
+    Table(&'a dyn Fn(u128) -> u128),
+    /// A band of two lines: [`two_line_fillings`].
+    TwoLines,
+}
+
+/// The sum, over one part from each orbit's chosen group, of the
+/// fillings of the signature they make.
+fn sum_product(groups: &[Vec<(u128, Vec<u128>)>], chosen: &[usize], fillings: &dyn Fn(u128) -> u128) -> u128 {
+    let members = chosen.iter().zip(groups).map(|(&j, orbit)| orbit[j].1.iter());
+    members.multi_cartesian_product().map(|parts| fillings(parts.iter().fold(0, |s, &&p| s | p))).sum()
+}
+
+/// A stack's part of a two-line band's signature as the pairs of digits
+/// its columns hold, sorted: the same for parts that differ only in the
+/// columns' order.
+fn pairing(part: u128, n: usize) -> u128 {
+    let mut columns: Vec<u128> =
+        (0..n).map(|c| (part >> (c * n)) & ((1u128 << n) - 1)).filter(|&set| set != 0).collect();
+    columns.sort_unstable();
+    columns.iter().enumerate().fold(0, |key, (i, &set)| key | set << (i * n))
+}
+
+/// An orbit's parts, group by group, each as the number of its pairing
+/// ([`pairing`]) among those met, and a part that makes each pairing.
+fn pairings(groups: &[(u128, Vec<u128>)], n: usize) -> (Vec<Vec<usize>>, Vec<u128>) {
+    let mut ids: HashMap<u128, usize> = HashMap::default();
+    let mut representatives = Vec::new();
+    let numbered = groups
+        .iter()
+        .map(|(_, parts)| {
+            let number = |&part: &u128| {
+                *ids.entry(pairing(part, n)).or_insert_with(|| {
+                    representatives.push(part);
+                    representatives.len() - 1
+                })
+            };
+            parts.iter().map(number).collect()
+        })
+        .collect();
+    (numbered, representatives)
 }
 
 /// The cycles (by index, `sizes` their numbers of unions) split in two
@@ -436,6 +609,65 @@ mod tests {
             assert_eq!(total, (1..=n as u128).product::<u128>() * (1..=w as u128).product::<u128>().pow(2));
             for (&signature, &fillings) in &tally {
                 assert_eq!(two_line_fillings(signature, n), fillings, "{n}x{n}, {signature:#x}");
+            }
+        }
+    }
+
+    /// A free band's unions, listed column by column with the cycle's
+    /// union grown piece by piece (and, for two stacks left in place, the
+    /// fillings from a table over pairings), against every signature of
+    /// an 8x8 band of two rows (each stack's columns an ordered choice of
+    /// four disjoint pairs: 2,520 x 2,520) put through [`Moved::cycle`]
+    /// and [`two_line_fillings`] (or another fillings function) one by
+    /// one.
+    #[test]
+    fn free_unions_are_every_signatures_cycles() {
+        let (n, w) = (8, 4);
+        let local = Local::oriented(&crate::model::Puzzle::sudoku(2, w).unwrap(), false).unwrap();
+        // Each stack's ordered pairings, as a stack's part of a signature.
+        fn ordered(left: u128, column: usize, n: usize, w: usize, part: u128, out: &mut Vec<u128>) {
+            if column == w {
+                out.push(part);
+                return;
+            }
+            for pair in (0..n).filter(|&d| left >> d & 1 == 1).combinations(2) {
+                let set = (1u128 << pair[0]) | (1u128 << pair[1]);
+                ordered(left & !set, column + 1, n, w, part | set << (column * n), out);
+            }
+        }
+        let mut stack = Vec::new();
+        ordered((1 << n) - 1, 0, n, w, 0, &mut stack);
+        assert_eq!(stack.len(), 2520);
+        let odd = |s: u128| s % 1_000_003 + 1;
+        let swap_pairs = vec![2, 1, 4, 3, 6, 5, 8, 7];
+        let cases = [
+            // The stacks swapped (one orbit), digits swapped in pairs.
+            (vec![4, 5, 6, 7, 0, 1, 2, 3], swap_pairs.clone(), 2),
+            // The stacks swapped, their columns turned.
+            (vec![5, 6, 7, 4, 3, 0, 1, 2], swap_pairs.clone(), 2),
+            // Each stack left in place (two orbits), columns swapped.
+            (vec![1, 0, 2, 3, 5, 4, 6, 7], swap_pairs.clone(), 2),
+            (vec![1, 0, 3, 2, 4, 5, 6, 7], swap_pairs.clone(), 2),
+            // Every column in place, digits in two cycles of four.
+            ((0..8).collect(), vec![2, 3, 4, 1, 6, 7, 8, 5], 4),
+        ];
+        for (positions, rename, k) in cases {
+            let moved = Moved { cycles: vec![vec![0, 2], vec![1, 3]], positions, rename };
+            for table in [false, true] {
+                let mut every: HashMap<u128, u128> = HashMap::default();
+                for &left in &stack {
+                    for &right in &stack {
+                        let signature = left | right << (w * n);
+                        if let Some(union) = moved.cycle(signature, k, n) {
+                            let fillings = if table { odd(signature) } else { two_line_fillings(signature, n) };
+                            *every.entry(union).or_default() += fillings;
+                        }
+                    }
+                }
+                assert!(!every.is_empty(), "{moved:?}");
+                let fillings = if table { Fillings::Table(&odd) } else { Fillings::TwoLines };
+                let listed = local.free_unions(&moved, k, fillings, &|| false).unwrap();
+                assert_eq!(listed, every, "{moved:?}, by a table: {table}");
             }
         }
     }
