@@ -385,10 +385,7 @@ impl Local {
             // One orbit: each part is a signature.
             let mut unions: HashMap<u128, u128> = HashMap::default();
             for &(signature, union) in valid {
-                *unions.entry(union).or_default() += match fillings {
-                    Fillings::TwoLines => two_line_fillings(signature, n),
-                    Fillings::Table(table) => table(signature),
-                };
+                *unions.entry(union).or_default() += fillings.of(signature, n);
             }
             return Some(unions);
         }
@@ -422,10 +419,7 @@ impl Local {
                     left.iter().map(|&a| right.iter().map(|&b| table[a][b]).sum::<u128>()).sum()
                 })
             }
-            Fillings::TwoLines => {
-                Box::new(|chosen: &[usize]| sum_product(&groups, chosen, &|s| two_line_fillings(s, n)))
-            }
-            Fillings::Table(table) => Box::new(|chosen: &[usize]| sum_product(&groups, chosen, table)),
+            _ => Box::new(|chosen: &[usize]| sum_product(&groups, chosen, &|s| fillings.of(s, n))),
         };
         let mut unions: HashMap<u128, u128> = HashMap::default();
         for (i, chosen) in groups.iter().map(|orbit| 0..orbit.len()).multi_cartesian_product().enumerate() {
@@ -471,6 +465,16 @@ pub(super) enum Fillings<'a> {
     Table(&'a dyn Fn(u128) -> u128),
     /// A band of two lines: [`two_line_fillings`].
     TwoLines,
+}
+
+impl Fillings<'_> {
+    /// The fillings of `signature` (`n` the side).
+    fn of(&self, signature: u128, n: usize) -> u128 {
+        match self {
+            Fillings::Table(table) => table(signature),
+            Fillings::TwoLines => two_line_fillings(signature, n),
+        }
+    }
 }
 
 /// The sum, over one part from each orbit's chosen group, of the
