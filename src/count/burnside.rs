@@ -21,10 +21,15 @@
 //! every grid, which the plan counts by bands where it can.
 //!
 //! A layout with extra all-different groups (diagonals, disjoint groups,
-//! windows) has as symmetries the motions of the Sudoku's group that keep
-//! those groups too: a subgroup `H`, found by filtering the group, its
-//! classes by generators picked from it; `H x S_n` acts on the layout's
-//! grids, so the same sum counts their orbits (docs/counting-reach.md).
+//! windows) has as symmetries its own motions `H`: the permutations of
+//! rows and columns (and transposition) that map every group, the groups
+//! it implies included, onto a group. Where every group is a product of
+//! rows and columns (windows, disjoint groups) `H` is listed directly and
+//! may leave the Sudoku's group (Windoku's exchange of boxes and windows);
+//! otherwise (diagonals) it is the Sudoku's motions that keep the extra
+//! groups, found by filtering the group. Its classes come from generators
+//! picked from it; `H x S_n` acts on the layout's grids, so the same sum
+//! counts their orbits (docs/counting-reach.md).
 //!
 //! Russell and Jarvis (2006) did this for 9x9 with 275 classes and the
 //! invariant grids of each counted by Ed Russell's own program; here the
@@ -147,6 +152,8 @@ pub fn count(
         )));
     }
     let Some((group, classes)) = classes(&generators, &sudoku, &extras, stop)? else { return Ok(None) };
+    // Extra groups may keep transposition from the layout's own group.
+    let transposed = classes.iter().any(|(motion, _)| pack(motion, n) & 1 == 1);
     let mut found = Vec::with_capacity(classes.len());
     let mut banded_classes = 0;
     let mut sum = BigUint::default();

@@ -58,6 +58,8 @@ use crate::model::{Cell, Constraint, Digit, Predicate, Puzzle, Relation};
 
 mod extra;
 
+pub(crate) use extra::implied_groups;
+
 /// The most assignments of one constraint's cells checked by brute force.
 const MAX_ASSIGNMENTS: usize = 1 << 16;
 

@@ -380,6 +380,19 @@ fn windoku_grids_have_the_literature_count() {
     assert_eq!(count_text("size 9\nwindoku\n"), "solutions(6337174388428800).\n");
 }
 
+/// Essentially different Windoku grids: 68,239,994 (B. Michel,
+/// "Mathematics of NRC-Sudoku", Utrecht 2007), under Windoku's own 256
+/// motions, half of which exchange the boxes and the windows (the group's
+/// order is checked in `src/count/burnside/group.rs`, and its method
+/// against an orbit enumeration on 4x4 in `tests/it/orbits.rs`). 13
+/// minutes on two cores, so run by hand: `cargo test --release --test it
+/// -- --ignored windoku_essentially`.
+#[test]
+#[ignore]
+fn windoku_essentially_different_grids_have_the_literature_count() {
+    assert_eq!(count_text_with(&["--up-to-symmetry"], "size 9\nwindoku\n"), "solutions(68239994).\n");
+}
+
 /// Subtrees dealt out in turn among `jobs` threads: this one searches
 /// those numbered `me` modulo `jobs`, in the order the search meets them
 /// (the same in every thread).

@@ -278,8 +278,12 @@ pub(super) fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Vec<(bool
     ways.into_iter().map(|(transposed, keeps, _)| (transposed, keeps)).collect()
 }
 
-/// The group the generators make on the blank layout `sudoku`, element by
-/// element (each numbered by [`Ranks`]), and its conjugacy classes; an
+/// The layout's own geometric group and its conjugacy classes: with
+/// extra groups that are each the product of their rows and columns
+/// (windows, disjoint groups), every motion that moves lines as wholes and
+/// keeps the groups ([`line_motions`]); otherwise the group the generators
+/// make on the blank layout `sudoku`, element by element (each numbered by
+/// [`Ranks`]), cut down to the motions that keep the extra groups. An
 /// error if the generators do not make every motion [`Ranks`] numbers,
 /// `None` if `stop` (polled now and then) came first. At most
 /// [`MAX_GROUP`] motions.
@@ -293,6 +297,13 @@ pub(super) fn classes(
     let n = h * w;
     let identity = pack(&(0..n * n).map(|i| i as u8).collect(), n);
     let packed: Vec<Packed> = generators.iter().map(|g| pack(g, n)).collect();
+    let transposing = packed.iter().any(|g| g & 1 == 1);
+    if let Some(elements) = (!extras.is_empty()).then(|| line_motions(sudoku, extras, transposing)).flatten() {
+        let place: HashMap<Packed, usize> = elements.iter().enumerate().map(|(e, &p)| (p, e)).collect();
+        let index = move |p| place[&p];
+        let generators = subgroup_generators(&elements, n, &index);
+        return conjugacy(elements, &generators, &index, (h, w), stop);
+    }
     let ranks = Ranks::new(n, (h, w), packed.iter().any(|g| g & 1 == 1));
     let mut seen = vec![false; ranks.order];
     seen[ranks.rank(identity)] = true;
@@ -335,6 +346,21 @@ pub(super) fn classes(
         let index = move |p| place[&p];
         (subgroup_generators(&elements, n, &index), Box::new(index))
     };
+    conjugacy(elements, &packed, &index, (h, w), stop)
+}
+
+/// The conjugacy classes of the group `elements` (the identity first),
+/// made by `generators`, `index` the place of each element; `None` if
+/// `stop` came first.
+fn conjugacy(
+    elements: Vec<Packed>,
+    generators: &[Packed],
+    index: &dyn Fn(Packed) -> usize,
+    (h, w): (usize, usize),
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Classes>, CountError> {
+    let n = h * w;
+    let packed = generators;
     // Conjugacy classes: each element joined with its conjugates by the
     // generators.
     let mut sets = DisjointSets::new(elements.len());
@@ -364,6 +390,110 @@ pub(super) fn classes(
         sizes.into_values().map(|(size, representative)| (unpack(representative, n), size)).collect();
     classes.sort();
     Ok(Some((elements.len(), classes)))
+}
+
+/// The motions that move rows and columns as wholes (and transpose, where
+/// `transpose`) and map every group of the layout `sudoku` with the
+/// `extras` onto a group, packed, the identity first: the layout's own
+/// geometric symmetries. The groups are the Sudoku's, the extras and the
+/// groups these imply (Windoku's five hidden windows: every grid holds
+/// them all different, `symmetry::implied_groups`, on grids of up to 128
+/// cells), so each motion maps grids onto grids. Such a motion may leave
+/// the Sudoku's group: Windoku's exchange of the boxes with the windows
+/// and hidden windows (rows and columns 1 and 4, 6 and 9 swapped), the
+/// disjoint groups' exchange with the boxes on 4x4. `None` unless every
+/// group is the product of its rows and its columns (a set of rows
+/// times a set of columns), which a diagonal is not, or past
+/// [`MAX_GROUP`] motions. Where the groups are such products, a motion of
+/// lines keeps them exactly when it maps each pair (rows, columns) onto a
+/// pair: the row orders that keep the rows' sets and the column orders
+/// that keep the columns' sets are listed by backtracking, then the
+/// pairs of them kept, and the transposition where it maps the pairs onto
+/// themselves.
+pub(super) fn line_motions(sudoku: &Puzzle, extras: &[Cells], transpose: bool) -> Option<Vec<Packed>> {
+    let n = sudoku.side();
+    let own = sudoku.groups().iter().map(|g| g.cells.iter().fold([0; 4], |set, c| with(set, c.row * n + c.col)));
+    let mut sets: Vec<Cells> = own.chain(extras.iter().copied()).collect();
+    if n * n <= 128 {
+        let wide = |set: &Cells| u128::from(set[0]) | u128::from(set[1]) << 64;
+        let mut groups: Vec<u128> = sets.iter().map(wide).collect();
+        let implied = crate::count::symmetry::implied_groups(n, &mut groups);
+        sets.extend(implied.iter().map(|&g| [g as u64, (g >> 64) as u64, 0, 0]));
+    }
+    let mut products: HashSet<(u32, u32)> = HashSet::new();
+    for set in &sets {
+        let cells: Vec<usize> = (0..n * n).filter(|&p| set[p / 64] >> (p % 64) & 1 == 1).collect();
+        let rows = cells.iter().fold(0u32, |m, p| m | 1 << (p / n));
+        let cols = cells.iter().fold(0u32, |m, p| m | 1 << (p % n));
+        if (rows.count_ones() * cols.count_ones()) as usize != cells.len() {
+            return None;
+        }
+        products.insert((rows, cols));
+    }
+    let family = |pick: fn(&(u32, u32)) -> u32| products.iter().map(pick).collect::<HashSet<u32>>();
+    let rhos = line_orders(n, &family(|p| p.0))?;
+    let sigmas = line_orders(n, &family(|p| p.1))?;
+    if rhos.len().saturating_mul(sigmas.len()) > MAX_GROUP {
+        return None;
+    }
+    let flips = transpose && products.iter().all(|&(r, c)| products.contains(&(c, r)));
+    let identity = pack(&(0..n * n).map(|i| i as u8).collect(), n);
+    let mut elements = vec![identity];
+    for (rho, sigma) in itertools::iproduct!(&rhos, &sigmas) {
+        if !products.iter().all(|&(r, c)| products.contains(&(moved(r, rho), moved(c, sigma)))) {
+            continue;
+        }
+        for flip in [false, true].into_iter().take(1 + usize::from(flips)) {
+            let (rho, sigma) = (|r: usize| usize::from(rho[r]), |c: usize| usize::from(sigma[c]));
+            let motion = cells(n, |r, c| if flip { (sigma(c), rho(r)) } else { (rho(r), sigma(c)) });
+            let motion = pack(&motion, n);
+            if motion != identity {
+                elements.push(motion);
+            }
+        }
+    }
+    Some(elements)
+}
+
+/// The set of lines `lines` (a bit each) moved by `to`.
+fn moved(lines: u32, to: &[u8]) -> u32 {
+    (0..to.len()).filter(|&l| lines >> l & 1 == 1).fold(0, |m, l| m | 1 << to[l])
+}
+
+/// Every order of `n` lines (the line each goes to) that maps each set of
+/// `family` onto one of them, by backtracking line by line, a set checked
+/// once its last line has its image; `None` past [`MAX_GROUP`].
+fn line_orders(n: usize, family: &HashSet<u32>) -> Option<Vec<Vec<u8>>> {
+    let mut by_last: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for &set in family {
+        by_last[31 - set.leading_zeros() as usize].push(set);
+    }
+    let mut out = Vec::new();
+    let mut to = vec![0u8; n];
+    // False once past the bound.
+    fn extend(
+        line: usize,
+        used: u32,
+        to: &mut Vec<u8>,
+        by_last: &[Vec<u32>],
+        family: &HashSet<u32>,
+        out: &mut Vec<Vec<u8>>,
+    ) -> bool {
+        if line == to.len() {
+            out.push(to.clone());
+            return out.len() <= MAX_GROUP;
+        }
+        for image in (0..to.len()).filter(|&i| used >> i & 1 == 0) {
+            to[line] = image as u8;
+            if by_last[line].iter().all(|&set| family.contains(&moved(set, &to[..=line])))
+                && !extend(line + 1, used | 1 << image, to, by_last, family, out)
+            {
+                return false;
+            }
+        }
+        true
+    }
+    extend(0, 0, &mut to, &by_last, family, &mut out).then_some(out)
 }
 
 /// Whether the packed motion maps each extra group onto one of `groups`
@@ -457,6 +587,48 @@ mod tests {
             super::classes(&generators(&puzzle, true).unwrap(), &puzzle, &extras, &|| false).unwrap().unwrap();
         assert_eq!(group, 96);
         assert_eq!(x_classes.iter().map(|c| c.1).sum::<usize>(), group);
+    }
+
+    /// Windoku's own group: 256 motions (Michel 2007, "Mathematics of
+    /// NRC-Sudoku"): the row orders that keep the boxes' and the windows'
+    /// rows (rows 2 and 3 swapped, rows 7 and 8, the rows read upwards) or
+    /// exchange them (rows 1 and 4, 6 and 9 swapped, 1-based), 16, the same
+    /// for the columns, both keeping or both exchanging, and transposition:
+    /// 2 x 8 x 8 x 2. Half of them keep the bands (the Sudoku motions that
+    /// keep the windows). SudokuP's: 36 row orders keep the bands and the
+    /// rows' places in them (bands in any order, the same order of rows in
+    /// each) and 36 exchange the two, with the columns likewise and
+    /// transposition: 5,184, half of them Sudoku motions.
+    #[test]
+    fn windoku_and_sudoku_p_have_their_own_groups() {
+        let sudoku = Puzzle::sudoku(3, 3).unwrap();
+        let at = |r: usize, c: usize| r * 9 + c;
+        let window = |r: usize, c: usize| {
+            itertools::iproduct!(r..r + 3, c..c + 3).fold([0; 4], |set, (r, c)| with(set, at(r, c)))
+        };
+        let windows: Vec<Cells> = itertools::iproduct!([1, 5], [1, 5]).map(|(r, c)| window(r, c)).collect();
+        let disjoint: Vec<Cells> = itertools::iproduct!(0..3, 0..3)
+            .map(|(i, j)| {
+                itertools::iproduct!(0..3, 0..3).fold([0; 4], |set, (b, s)| with(set, at(3 * b + i, 3 * s + j)))
+            })
+            .collect();
+        for (extras, order) in [(windows, 256), (disjoint, 5184)] {
+            let motions = line_motions(&sudoku, &extras, true).unwrap();
+            assert_eq!(motions.len(), order);
+            assert_eq!(motions.iter().collect::<HashSet<_>>().len(), order);
+            let transposing = motions.iter().filter(|&&m| m & 1 == 1).count();
+            assert_eq!(transposing, order / 2);
+            // Lines of one block go to one block.
+            let sudoku_motions = motions
+                .iter()
+                .filter(|&&m| (0..9).all(|k| image(m, k) / 3 == image(m, k - k % 3) / 3))
+                .filter(|&&m| (9..18).all(|k| image(m, k) / 3 == image(m, k - k % 3) / 3))
+                .count();
+            assert_eq!(sudoku_motions, order / 2);
+        }
+        // Diagonals are no products of rows and columns.
+        let diagonals = extra_groups(&sudoku.clone().with_diagonals()).unwrap();
+        assert!(line_motions(&sudoku, &diagonals, true).is_none());
     }
 
     #[test]

@@ -155,7 +155,7 @@ fn cells(mut set: u128) -> impl Iterator<Item = usize> {
 /// Adds to `groups` (sets of cells) the full groups that two or three
 /// parallel lines imply (see the module doc), until none is new; returns
 /// them.
-fn implied_groups(n: usize, groups: &mut Vec<u128>) -> Vec<u128> {
+pub(crate) fn implied_groups(n: usize, groups: &mut Vec<u128>) -> Vec<u128> {
     let mut known: FxHashSet<u128> = groups.iter().copied().collect();
     let mut implied = Vec::new();
     let line = |row: bool, l: usize| (0..n).fold(0u128, |m, i| m | 1 << if row { l * n + i } else { i * n + l });
