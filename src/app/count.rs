@@ -87,6 +87,17 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
     let plan = settings.plan();
     // Counting up to symmetry reads square grids only.
     let square = settings.up_to_symmetry.then_some("count --up-to-symmetry");
+    if settings.up_to_symmetry {
+        use satsudoku::count::burnside::{given_all, GIVEN_ALL};
+        let given = given_all().map_err(|text| {
+            AppError::Usage(format!(
+                "{GIVEN_ALL}: expected a whole number, the identity's term (the layout's grids), not {text:?}"
+            ))
+        })?;
+        if let Some(grids) = given {
+            eprintln!("satsudoku: the identity's term is {GIVEN_ALL}'s {grids}, not counted: the count holds if that is the number of the layout's grids");
+        }
+    }
     if tasks.len() <= 1 || settings.print {
         let mut counter = Counter::new(plan);
         for task in &tasks {

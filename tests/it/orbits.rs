@@ -389,3 +389,40 @@ fn nine_by_nine_without_transposition_comes_to_the_forum_count() {
     let stderr = comes_to("size 9\n", &["--symmetry", "no-transpose"], 10_945_437_157, 484);
     assert!(!stderr.contains("classes counted by bands: 0 of"), "{stderr}");
 }
+
+/// `SATSUDOKU_BURNSIDE_ALL` gives the identity's term (every grid of the
+/// layout) instead of counting it: with the true number (issue 40's
+/// figures, each checked by the backtracking oracle of tests/it/family.rs)
+/// the orbits are those the orbit enumeration above finds, stderr says
+/// the count rests on it, and a number one off, or no number, is refused
+/// (exit 2) with the reason.
+#[test]
+fn a_given_identity_term_counts_the_orbits_or_is_refused() {
+    let run = |text: &str, given: &str| {
+        let out = Command::cargo_bin("satsudoku")
+            .unwrap()
+            .args(["count", "--up-to-symmetry"])
+            .env("SATSUDOKU_BURNSIDE_ALL", given)
+            .write_stdin(text.to_owned())
+            .output()
+            .unwrap();
+        let text = |bytes: Vec<u8>| String::from_utf8(bytes).unwrap();
+        (out.status.code(), text(out.stdout), text(out.stderr))
+    };
+    for (text, all, orbits) in
+        [("size 4\ndiagonal+\ndiagonal-\n", 48, 1), ("size 6\nbox 2x3\ndisjoint\n", 2_799_360, 105)]
+    {
+        let (status, stdout, stderr) = run(text, &all.to_string());
+        assert_eq!((status, stdout), (Some(0), format!("solutions({orbits}).\n")), "{text}: {stderr}");
+        assert!(
+            stderr.contains(&format!("the identity's term is SATSUDOKU_BURNSIDE_ALL's {all}, not counted")),
+            "{stderr}"
+        );
+        let (status, stdout, stderr) = run(text, &(all + 1).to_string());
+        assert_eq!((status, stdout.as_str()), (Some(2), ""), "{text}");
+        assert!(stderr.contains("is not a multiple of the group's order times"), "{stderr}");
+    }
+    let (status, _, stderr) = run("size 4\n", "many");
+    assert_eq!(status, Some(2));
+    assert!(stderr.contains("SATSUDOKU_BURNSIDE_ALL: expected a whole number"), "{stderr}");
+}
