@@ -94,6 +94,12 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
                 "{GIVEN_ALL}: expected a whole number, the identity's term (the layout's grids), not {text:?}"
             ))
         })?;
+        if given.is_some() && tasks.len() > 1 {
+            return Err(AppError::Usage(format!(
+                "{GIVEN_ALL} gives one layout's number of grids: count one puzzle with it, not {}",
+                tasks.len()
+            )));
+        }
         if let Some(grids) = given {
             eprintln!("satsudoku: the identity's term is {GIVEN_ALL}'s {grids}, not counted: the count holds if that is the number of the layout's grids");
         }

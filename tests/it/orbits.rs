@@ -394,8 +394,8 @@ fn nine_by_nine_without_transposition_comes_to_the_forum_count() {
 /// layout) instead of counting it: with the true number (issue 40's
 /// figures, each checked by the backtracking oracle of tests/it/family.rs)
 /// the orbits are those the orbit enumeration above finds, stderr says
-/// the count rests on it, and a number one off, or no number, is refused
-/// (exit 2) with the reason.
+/// the count rests on it, and a number one off, no number, or a batch of
+/// puzzles is refused (exit 2) with the reason.
 #[test]
 fn a_given_identity_term_counts_the_orbits_or_is_refused() {
     let run = |text: &str, given: &str| {
@@ -425,4 +425,8 @@ fn a_given_identity_term_counts_the_orbits_or_is_refused() {
     let (status, _, stderr) = run("size 4\n", "many");
     assert_eq!(status, Some(2));
     assert!(stderr.contains("SATSUDOKU_BURNSIDE_ALL: expected a whole number"), "{stderr}");
+    // One layout's number: not for a batch.
+    let (status, _, stderr) = run("................\n................\n", "288");
+    assert_eq!(status, Some(2));
+    assert!(stderr.contains("count one puzzle with it, not 2"), "{stderr}");
 }
