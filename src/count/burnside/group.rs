@@ -304,7 +304,7 @@ pub(super) fn classes(
         let generators = subgroup_generators(&elements, n, &index);
         return conjugacy(elements, &generators, &index, (h, w), stop);
     }
-    let ranks = Ranks::new(n, (h, w), packed.iter().any(|g| g & 1 == 1));
+    let ranks = Ranks::new(n, (h, w), transposing);
     let mut seen = vec![false; ranks.order];
     seen[ranks.rank(identity)] = true;
     let mut elements = vec![identity];
@@ -410,7 +410,7 @@ fn conjugacy(
 /// that keep the columns' sets are listed by backtracking, then the
 /// pairs of them kept, and the transposition where it maps the pairs onto
 /// themselves.
-pub(super) fn line_motions(sudoku: &Puzzle, extras: &[Cells], transpose: bool) -> Option<Vec<Packed>> {
+fn line_motions(sudoku: &Puzzle, extras: &[Cells], transpose: bool) -> Option<Vec<Packed>> {
     let n = sudoku.side();
     let own = sudoku.groups().iter().map(|g| g.cells.iter().fold([0; 4], |set, c| with(set, c.row * n + c.col)));
     let mut sets: Vec<Cells> = own.chain(extras.iter().copied()).collect();
