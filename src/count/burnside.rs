@@ -98,6 +98,8 @@ pub struct Counts<'a> {
     /// Whether bands count the classes they can (not with `--symmetry
     /// no-bands`).
     pub bands: bool,
+    /// The identity's term given instead of counted by `all` ([`given_all`]).
+    pub given: Option<BigUint>,
 }
 
 /// How long the engine counts a class before bands take over where they
@@ -155,7 +157,7 @@ pub fn count(
     counts: Counts,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Orbits>, CountError> {
-    let Counts { all, fixed, banded, done, quick, bands } = counts;
+    let Counts { all, fixed, banded, done, quick, bands, given } = counts;
     let extras = extra_groups(puzzle)?;
     let (h, w) = puzzle.boxes().expect("boxes");
     let sudoku = Puzzle::sudoku(h, w).expect("a Sudoku layout");
@@ -180,7 +182,10 @@ pub fn count(
     for (motion, size) in &classes {
         let identity = *motion == identity_motion;
         let fixes = if identity {
-            all()?
+            match &given {
+                Some(grids) => Some(grids.clone()),
+                None => all()?,
+            }
         } else {
             // The engine first, briefly; then bands where the motion maps
             // bands onto bands; then the engine to the end.
@@ -218,7 +223,7 @@ pub fn count(
     let factorial = (1..=n as u64).map(BigUint::from).product::<BigUint>();
     let whole = BigUint::from(group) * factorial;
     if &sum % &whole != BigUint::default() {
-        if given_all().ok().flatten().is_some() {
+        if given.is_some() {
             let why = format!(
                 "{GIVEN_ALL}: with it Burnside's sum {sum} is not a multiple of the group's order times {n}!, \
                  so it is not the number of the layout's grids"

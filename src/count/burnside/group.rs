@@ -93,6 +93,11 @@ pub(super) fn extra_groups(puzzle: &Puzzle) -> Result<Vec<Cells>, CountError> {
 /// A set of cells (of at most 15 x 15), a bit each.
 pub(super) type Cells = [u64; 4];
 
+/// The cells of a set on an `n x n` grid, in reading order.
+fn members(set: &Cells, n: usize) -> impl Iterator<Item = usize> + '_ {
+    (0..n * n).filter(|&cell| set[cell / 64] >> (cell % 64) & 1 == 1)
+}
+
 fn with(mut set: Cells, cell: usize) -> Cells {
     set[cell / 64] |= 1 << (cell % 64);
     set
@@ -360,16 +365,15 @@ fn conjugacy(
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Classes>, CountError> {
     let n = h * w;
-    let packed = generators;
     // Conjugacy classes: each element joined with its conjugates by the
     // generators.
     let mut sets = DisjointSets::new(elements.len());
-    let inverses: Vec<Packed> = packed.iter().map(|&g| pack(&inverse(&unpack(g, n)), n)).collect();
+    let inverses: Vec<Packed> = generators.iter().map(|&g| pack(&inverse(&unpack(g, n)), n)).collect();
     for (e, &element) in elements.iter().enumerate() {
         if e % (1 << 16) == 0 && stop() {
             return Ok(None);
         }
-        for (&generator, &inverse) in packed.iter().zip(&inverses) {
+        for (&generator, &inverse) in generators.iter().zip(&inverses) {
             let conjugate = compose_packed(generator, compose_packed(element, inverse, n), n);
             sets.join(e, index(conjugate));
         }
@@ -422,10 +426,9 @@ fn line_motions(sudoku: &Puzzle, extras: &[Cells], transpose: bool) -> Option<Ve
     }
     let mut products: HashSet<(u32, u32)> = HashSet::new();
     for set in &sets {
-        let cells: Vec<usize> = (0..n * n).filter(|&p| set[p / 64] >> (p % 64) & 1 == 1).collect();
-        let rows = cells.iter().fold(0u32, |m, p| m | 1 << (p / n));
-        let cols = cells.iter().fold(0u32, |m, p| m | 1 << (p % n));
-        if (rows.count_ones() * cols.count_ones()) as usize != cells.len() {
+        let rows = members(set, n).fold(0u32, |m, p| m | 1 << (p / n));
+        let cols = members(set, n).fold(0u32, |m, p| m | 1 << (p % n));
+        if (rows.count_ones() * cols.count_ones()) as usize != members(set, n).count() {
             return None;
         }
         products.insert((rows, cols));
@@ -508,10 +511,9 @@ fn keeps(packed: Packed, n: usize, extras: &[Cells], groups: &HashSet<Cells>) ->
             r * n + c
         }
     };
-    extras.iter().all(|set| {
-        let cells = (0..n * n).filter(|&cell| set[cell / 64] >> (cell % 64) & 1 == 1);
-        groups.contains(&cells.fold([0; 4], |image_set, cell| with(image_set, image(cell))))
-    })
+    extras
+        .iter()
+        .all(|set| groups.contains(&members(set, n).fold([0; 4], |image_set, cell| with(image_set, image(cell)))))
 }
 
 /// Generators of the group `elements` (closed under composition, the

@@ -571,13 +571,7 @@ impl Counter {
         };
         let complete = |tally: Tally| (tally.stop == Stop::Complete).then_some(tally.count);
         // Every grid, by any method (bands where they apply), whatever the group.
-        // Or the number the environment gives (`burnside::given_all`; the app
-        // checks it and says on stderr that the count rests on it).
-        let given = burnside::given_all().ok().flatten();
-        let mut all = || match &given {
-            Some(grids) => Ok(Some(grids.clone())),
-            None => Ok(complete(Counter::new(piece(SymmetryUse::Auto, None)).count(puzzle, &mut Quiet)?)),
-        };
+        let mut all = || Ok(complete(Counter::new(piece(SymmetryUse::Auto, None)).count(puzzle, &mut Quiet)?));
         // The grids a symmetry maps onto a relabelling of themselves, up to
         // relabelling (the constraint only compares digits for equality).
         let mut fixed = |invariant: &Puzzle, within: Option<Duration>| {
@@ -606,7 +600,11 @@ impl Counter {
         let (h, w) = puzzle.boxes().unwrap_or((1, 1));
         let quick = quick.map_or(burnside::quick(h, w), Duration::from_millis);
         let bands = plan.symmetry != SymmetryUse::NoBands;
-        let counts = Counts { all: &mut all, fixed: &mut fixed, banded: &mut banded, done: &mut done, quick, bands };
+        // The identity's term from the environment, if given (the app checks it
+        // and says on stderr that the count rests on it).
+        let given = burnside::given_all().ok().flatten();
+        let counts =
+            Counts { all: &mut all, fixed: &mut fixed, banded: &mut banded, done: &mut done, quick, bands, given };
         let Some(orbits) = crate::count::burnside::count(puzzle, transpose, counts, &stop)? else {
             let why = stopped(&plan);
             return Ok((BigUint::default(), why, Vec::new()));
