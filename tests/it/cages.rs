@@ -3,7 +3,7 @@
 //! (`common::count_grids`, plain backtracking that checks each cage's sum
 //! and distinct digits only on full grids).
 
-use crate::common::{count_grids, random_grid, rng, Rng};
+use crate::common::{count_grids, count_layout, random_grid, rng, Rng};
 use proptest::prelude::RngExt as _;
 use satsudoku::count::plan::{count, Plan};
 use satsudoku::count::EngineKind;
@@ -99,4 +99,97 @@ fn killer_cages_count_like_the_oracle() {
         }
     }
     assert!(with_cage_clauses >= 30, "{with_cage_clauses}");
+}
+
+/// Random little killers (sums along diagonals, digits may repeat) with a
+/// cage or two and now and then the two main diagonals as houses, on 4x4
+/// and 6x6 grids: the sums the encoder adds across houses
+/// (`encode::crossing_sums`, implied by the puzzle's own) leave every count
+/// what the oracle counts (`common::count_layout`, plain backtracking that
+/// checks each sum once its cells are full), and are added in most rounds.
+#[test]
+fn sums_across_houses_keep_the_count() {
+    let mut rng = rng(1203);
+    let mut with_crossing = 0;
+    for round in 0..40 {
+        let (h, w) = if round % 2 == 0 { (2, 2) } else { (2, 3) };
+        let n = h * w;
+        let grid = random_grid(&mut rng, n, (h, w));
+        let diagonals = round % 4 < 2 && {
+            let main = (0..n).map(|i| grid[i * n + i]).collect::<std::collections::HashSet<_>>();
+            let anti = (0..n).map(|i| grid[i * n + n - 1 - i]).collect::<std::collections::HashSet<_>>();
+            main.len() == n && anti.len() == n
+        };
+        // Every diagonal but the longest, one direction (as Hailstone's cross
+        // a main diagonal) or, one round in three, both.
+        let mut lines: Vec<Vec<usize>> = Vec::new();
+        for start in 0..2 * n - 1 {
+            let down: Vec<usize> =
+                (0..n).filter_map(|r| (start + r + 1).checked_sub(n).filter(|&c| c < n).map(|c| r * n + c)).collect();
+            let up: Vec<usize> =
+                (0..n).filter_map(|r| start.checked_sub(r).filter(|&c| c < n).map(|c| r * n + c)).collect();
+            let both = round % 3 == 0;
+            lines.extend(
+                [Some(down), both.then_some(up)].into_iter().flatten().filter(|l| !l.is_empty() && l.len() < n),
+            );
+        }
+        let mut sums: Vec<(Vec<usize>, u32, bool)> = Vec::new();
+        for line in lines {
+            if rng.random_bool(0.8) {
+                let sum = line.iter().map(|&i| grid[i]).sum();
+                sums.push((line, sum, false));
+            }
+        }
+        for cage in random_cages(&mut rng, &grid, n).into_iter().filter(|c| c.len() > 1).take(2) {
+            if sums.iter().all(|(cells, _, _)| cells.iter().all(|i| !cage.contains(i))) {
+                let sum = cage.iter().map(|&i| grid[i]).sum();
+                sums.push((cage, sum, true));
+            }
+        }
+        if round % 3 == 1 && sums.first().is_some_and(|s| !s.2) {
+            // Another target: fewer solutions, or none.
+            let least = sums[0].0.len() as u32;
+            sums[0].1 = if sums[0].1 > least { sums[0].1 - 1 } else { sums[0].1 + 1 };
+        }
+        let mut givens = vec![0; n * n];
+        for _ in 0..rng.random_range(0..n) {
+            let i = rng.random_range(0..n * n);
+            givens[i] = grid[i];
+        }
+        let at = |i: usize| format!("r{}c{}", i / n + 1, i % n + 1);
+        let mut text = format!("size {n}\ngivens\n");
+        for row in givens.chunks(n) {
+            text.extend(row.iter().map(|&d| if d == 0 { '.' } else { char::from(b'0' + d as u8) }));
+            text.push('\n');
+        }
+        if diagonals {
+            text.push_str("diagonal+\ndiagonal-\n");
+        }
+        for (cells, sum, cage) in &sums {
+            let rule = if *cage { "killer" } else { "little-killer" };
+            text.push_str(&format!("{rule} {} = {sum}\n", itertools::join(cells.iter().map(|&i| at(i)), " ")));
+        }
+        let mut groups: Vec<Vec<usize>> = (0..n)
+            .map(|b| (0..n).map(|k| ((b / (n / w)) * h + k / w) * n + (b % (n / w)) * w + k % w).collect())
+            .collect();
+        if diagonals {
+            groups.push((0..n).map(|i| i * n + i).collect());
+            groups.push((0..n).map(|i| i * n + n - 1 - i).collect());
+        }
+        groups.extend(sums.iter().filter(|s| s.2).map(|s| s.0.clone()));
+        let keep = |g: &[u32]| {
+            sums.iter().all(|(cells, sum, _)| {
+                cells.iter().any(|&i| g[i] == 0) || cells.iter().map(|&i| g[i]).sum::<u32>() == *sum
+            })
+        };
+        let expected = count_layout(n, &groups, &givens, &vec![u64::MAX; n * n], &keep);
+        let puzzle = parse(&text, "crossing.puzzle", None).unwrap();
+        with_crossing += usize::from(!satsudoku::encode::crossing_sums(&puzzle).is_empty());
+        for engine in [None, Some(EngineKind::Enum)] {
+            let plan = Plan { engine, ..Plan::new(Encoding::default()) };
+            let tally = count(&puzzle, &plan, &mut ()).unwrap();
+            assert_eq!(tally.count, expected.into(), "round {round}, {engine:?}:\n{text}");
+        }
+    }
+    assert!(with_crossing >= 12, "{with_crossing}");
 }

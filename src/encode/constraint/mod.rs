@@ -114,6 +114,7 @@ mod along;
 mod automaton;
 mod cage;
 mod connected;
+mod crossing;
 mod grouped;
 mod lines;
 mod outside;
@@ -348,6 +349,28 @@ pub(super) fn encode_cages(puzzle: &Puzzle, sums: SumEncoding, spelling: &mut Sp
     for (terms, target) in innies_and_outies(puzzle, &cages) {
         sum::encode_sum(&terms, target, sums, puzzle.digits(), spelling, out);
     }
+}
+
+/// The sums across `puzzle`'s houses (`crossing.rs`), implied by its own,
+/// each encoded as a sum of the puzzle's is with `sums`.
+pub(super) fn encode_crossing_sums(
+    puzzle: &Puzzle,
+    differ: &Differ,
+    sums: SumEncoding,
+    lines: LineEncoding,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    for (cells, target) in crossing::crossing_sums(puzzle, differ) {
+        let sum = Constraint::Sum { terms: cells.iter().map(|&c| (c, 1)).collect(), target: target as i32 };
+        encode_constraint(&sum, differ, sums, lines, puzzle.digits(), spelling, out);
+    }
+}
+
+/// The sums `puzzle` implies across its houses (see `crossing.rs`), each as
+/// its sorted cells and target: what the encoder adds to its own sums.
+pub fn crossing_sums(puzzle: &Puzzle) -> Vec<(Vec<Cell>, i64)> {
+    crossing::crossing_sums(puzzle, &Differ::new(puzzle))
 }
 
 /// The killer cages of `puzzle`: each sum of weight-1 terms whose cells
