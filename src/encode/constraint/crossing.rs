@@ -26,6 +26,12 @@
 use super::grouped::{exclusion_groups, Differ};
 use crate::model::{Cell, Constraint, Puzzle};
 
+/// A sum of `m` cells on `n` digits is kept only while `m²·n²`, a bound on
+/// the edges of its partial sums (the encoding it falls back on when its
+/// groups' automata are too large), is at most this: an implied sum may be
+/// left out, and memory stays proportional to the puzzle's own rules.
+const MOST_EDGES: usize = 2_000_000;
+
 /// The sums across `puzzle`'s full houses (see the module doc), each as
 /// its sorted cells and target, none twice.
 pub(super) fn crossing_sums(puzzle: &Puzzle, differ: &Differ) -> Vec<(Vec<Cell>, i64)> {
@@ -108,7 +114,8 @@ pub(super) fn crossing_sums(puzzle: &Puzzle, differ: &Differ) -> Vec<(Vec<Cell>,
                 target -= total;
             }
         }
-        if left.is_empty() || found.iter().any(|f| f.0 == left) {
+        let size = left.len() * n;
+        if left.is_empty() || size * size > MOST_EDGES || found.iter().any(|f| f.0 == left) {
             continue;
         }
         if narrow(&left, target, n, differ) {

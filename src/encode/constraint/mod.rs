@@ -362,7 +362,9 @@ pub(super) fn encode_crossing_sums(
     out: &mut dyn ClauseSink,
 ) {
     for (cells, target) in crossing::crossing_sums(puzzle, differ) {
-        let sum = Constraint::Sum { terms: cells.iter().map(|&c| (c, 1)).collect(), target: target as i32 };
+        // A target past i32 (never from targets the puzzle can reach) is left out.
+        let Ok(target) = i32::try_from(target) else { continue };
+        let sum = Constraint::Sum { terms: cells.iter().map(|&c| (c, 1)).collect(), target };
         encode_constraint(&sum, differ, sums, lines, puzzle.digits(), spelling, out);
     }
 }
