@@ -352,7 +352,8 @@ pub(super) fn encode_cages(puzzle: &Puzzle, sums: SumEncoding, spelling: &mut Sp
 }
 
 /// The sums across `puzzle`'s houses (`crossing.rs`), implied by its own,
-/// each encoded as a sum of the puzzle's is with `sums`.
+/// each encoded as a sum of the puzzle's is with `sums`, but for `auto` one
+/// with a group of more than `n/2` cells as partial sums.
 pub(super) fn encode_crossing_sums(
     puzzle: &Puzzle,
     differ: &Differ,
@@ -364,8 +365,15 @@ pub(super) fn encode_crossing_sums(
     for (cells, target) in crossing::crossing_sums(puzzle, differ) {
         // A target past i32 (never from targets the puzzle can reach) is left out.
         let Ok(target) = i32::try_from(target) else { continue };
-        let sum = Constraint::Sum { terms: cells.iter().map(|&c| (c, 1)).collect(), target };
-        encode_constraint(&sum, differ, sums, lines, puzzle.digits(), spelling, out);
+        let terms: Vec<(Cell, i32)> = cells.iter().map(|&c| (c, 1)).collect();
+        let n = puzzle.digits();
+        // A group of more than half the digits makes a large automaton of
+        // sets that says little the partial sums do not: under `auto`, such
+        // a sum keeps the chain (bench/results/design-notes.md).
+        let wide = grouped::exclusion_groups(&terms, n, differ).iter().any(|g| g.len() > n / 2);
+        let sums = if sums == SumEncoding::Auto && wide { SumEncoding::PartialSums } else { sums };
+        let sum = Constraint::Sum { terms, target };
+        encode_constraint(&sum, differ, sums, lines, n, spelling, out);
     }
 }
 
