@@ -45,6 +45,16 @@ fn random_cages(rng: &mut Rng, grid: &[u32], n: usize) -> Vec<Vec<usize>> {
     cages
 }
 
+/// The native puzzle's opening lines: its size and its givens (0 blank).
+fn givens_text(n: usize, givens: &[u32]) -> String {
+    let mut text = format!("size {n}\ngivens\n");
+    for row in givens.chunks(n) {
+        text.extend(row.iter().map(|&d| if d == 0 { '.' } else { char::from(b'0' + d as u8) }));
+        text.push('\n');
+    }
+    text
+}
+
 /// Random killer puzzles on 4x4 and 6x6 grids (some cages dropped, a few
 /// givens, now and then a sum other than the grid's), in the native format:
 /// the default plan and the enum engine count what the oracle counts, and
@@ -73,11 +83,7 @@ fn killer_cages_count_like_the_oracle() {
             let i = rng.random_range(0..n * n);
             givens[i] = grid[i];
         }
-        let mut text = format!("size {n}\ngivens\n");
-        for row in givens.chunks(n) {
-            text.extend(row.iter().map(|&d| if d == 0 { '.' } else { char::from(b'0' + d as u8) }));
-            text.push('\n');
-        }
+        let mut text = givens_text(n, &givens);
         for (cage, sum) in cages.iter().zip(&sums) {
             let cells = itertools::join(cage.iter().map(|&i| format!("r{}c{}", i / n + 1, i % n + 1)), " ");
             text.push_str(&format!("killer {cells} = {sum}\n"));
@@ -157,11 +163,7 @@ fn sums_across_houses_keep_the_count() {
             givens[i] = grid[i];
         }
         let at = |i: usize| format!("r{}c{}", i / n + 1, i % n + 1);
-        let mut text = format!("size {n}\ngivens\n");
-        for row in givens.chunks(n) {
-            text.extend(row.iter().map(|&d| if d == 0 { '.' } else { char::from(b'0' + d as u8) }));
-            text.push('\n');
-        }
+        let mut text = givens_text(n, &givens);
         if diagonals {
             text.push_str("diagonal+\ndiagonal-\n");
         }

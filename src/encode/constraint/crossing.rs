@@ -78,12 +78,11 @@ pub(super) fn crossing_sums(puzzle: &Puzzle, differ: &Differ) -> Vec<(Vec<Cell>,
         let mut covered: Vec<Cell> = Vec::new();
         let mut target = 0;
         for (_, (cells, sum)) in order {
-            if !meets(cells, &sorted(&covered)) {
-                covered.extend(cells);
+            if !meets(cells, &covered) {
+                covered = sorted(&[&covered[..], &cells[..]].concat());
                 target += sum;
             }
         }
-        covered.sort_unstable();
         // The house's uncovered cells, filled by other houses.
         let mut uncovered: Vec<Cell> = house.iter().filter(|c| covered.binary_search(c).is_err()).copied().collect();
         for gap in houses.iter().filter(|h| meets(h, house)) {
