@@ -348,6 +348,7 @@ fn encode_recorded(puzzle: &Puzzle, encoding: &Encoding) -> (Encoded, Vec<Vec<Li
         constraint::encode_constraint(c, &differ, sum, lines, n, &mut spelling, &mut out);
     }
     constraint::encode_crossing_sums(puzzle, &differ, encoding.sum, encoding.lines, &mut spelling, &mut out);
+    constraint::encode_chaos_count_bounds(puzzle, &mut spelling, &mut out);
     constraint::encode_ranks(puzzle, &mut spelling, &mut out);
     constraint::encode_cliques(puzzle, encoding.lines, &mut spelling, &mut out);
     out.kind = ClauseKind::Cage;

@@ -147,7 +147,8 @@ pub enum Constraint {
     /// `side x side` grid, cell `(side + r, c)` holds the region label of
     /// cell `(r, c)`; the cells of a label are `side` orthogonally
     /// connected cells of different digits, and the labels are numbered
-    /// from 1 in the reading order of their regions' first cells.
+    /// from 1 in the reading order of their regions' 1s (each row holding
+    /// every digit once, label `k`'s 1 is row `k`'s).
     Chaos { side: usize },
     /// A chaos construction's region runs (ISS's `ChaosArrow` and
     /// `ChaosCount`, [`super::Puzzle::add_region_runs`]): along each arm
@@ -244,19 +245,25 @@ pub fn table_allows(allowed: &[u64], i: Digit, j: Digit) -> bool {
 
 /// Whether the labels under a `side x side` grid make a chaos
 /// construction's regions ([`Constraint::Chaos`]): a label `1..=side` per
-/// cell, new labels in increasing order in reading order, and each
-/// label's cells `side` of them, of different digits, connected.
+/// cell, each label's cells `side` of them, of different digits,
+/// connected, and the labels in the reading order of their regions' 1s.
 fn chaos_holds(side: usize, digit_of: &impl Fn(Cell) -> Digit) -> bool {
     let label = |i: usize| usize::from(digit_of(Cell::new(side + i / side, i % side)));
-    let mut next = 1;
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); side];
+    // The labels of the 1s, in reading order.
+    let mut ones = Vec::new();
     for i in 0..side * side {
         let l = label(i);
-        if l == 0 || l > next || l > side {
+        if l == 0 || l > side {
             return false;
         }
-        next = next.max(l + 1);
         members[l - 1].push(i);
+        if digit_of(Cell::new(i / side, i % side)) == 1 {
+            ones.push(l);
+        }
+    }
+    if !ones.iter().copied().eq(1..=side) {
+        return false;
     }
     members.iter().all(|cells| {
         let mut digits: Vec<Digit> = cells.iter().map(|&i| digit_of(Cell::new(i / side, i % side))).collect();

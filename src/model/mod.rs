@@ -122,7 +122,7 @@ pub enum ModelError {
     Side(usize),
     #[error(
         "a chaos construction on a {rows} x {cols} grid of {digits} digits: it needs a square grid of as many \
-         digits as its side, at most {}",
+         digits as its side, at most {}, whose rows hold every digit",
         MAX_SIDE / 2
     )]
     Chaos { rows: usize, cols: usize, digits: usize },
@@ -581,14 +581,17 @@ impl Puzzle {
     /// The model is the square of side `2n`: the puzzle's grid its
     /// top-left cells, unchanged with its rules; below each cell `(r, c)`,
     /// cell `(n + r, c)` holds the cell's region label, `1..=n`, numbered
-    /// in the reading order of the regions' first cells (so each layout
-    /// has one labelling); every other cell is padding that allows only
+    /// in the reading order of the regions' 1s (so each layout has one
+    /// labelling; each row holding every digit once, the label of row
+    /// `k`'s 1 is `k`); every other cell is padding that allows only
     /// digit 1. A [`Constraint::Chaos`] says all this; the printers show
     /// the grid and, under it, the labels. For a square puzzle of as many
-    /// digits as its side.
+    /// digits as its side, its rows all-different groups.
     pub fn into_chaos(self) -> Result<Puzzle, ModelError> {
         let n = self.side;
-        if self.chaos || self.shape.is_some() || self.digits != n || 2 * n > MAX_SIDE {
+        let row = |r: usize| self.groups.iter().any(|g| g.cells.iter().copied().eq((0..n).map(|c| Cell::new(r, c))));
+        let latin = (0..n).all(row);
+        if self.chaos || self.shape.is_some() || self.digits != n || 2 * n > MAX_SIDE || !latin {
             return Err(ModelError::Chaos { rows: self.shape().0, cols: self.shape().1, digits: self.digits });
         }
         let side = 2 * n;

@@ -75,12 +75,11 @@ pub(super) fn encode_connected(
 /// The clauses that make the cells whose `member` literal holds on a
 /// `side x side` grid (in reading order) connected, if there are any, each
 /// within `most - 1` orthogonal steps of the first: reachability as the
-/// module's doc says. Returns `before(c)` for each cell, "some member
-/// comes before `c`" (`None` for the first cell, where none does), which
-/// a chaos construction's labels read.
-fn connect(member: &[Lit], side: usize, most: usize, out: &mut dyn ClauseSink) -> Vec<Option<Lit>> {
+/// module's doc says.
+fn connect(member: &[Lit], side: usize, most: usize, out: &mut dyn ClauseSink) {
     let fresh = |out: &mut dyn ClauseSink| out.new_var().positive();
     let count = member.len();
+    // before(c): some member comes before `c` (none before the first cell).
     let mut before: Vec<Option<Lit>> = vec![None];
     for c in 1..count {
         let b = fresh(out);
@@ -94,73 +93,103 @@ fn connect(member: &[Lit], side: usize, most: usize, out: &mut dyn ClauseSink) -
         }
         before.push(Some(b));
     }
-    // reached(c, 0): the root.
-    let mut reached: Vec<Lit> = (0..count)
+    // The root: the first member.
+    let roots: Vec<Option<Lit>> = (0..count)
         .map(|c| match before[c] {
-            None => member[c],
+            None => Some(member[c]),
             Some(b) => {
                 let root = fresh(out);
                 out.add_clause(&[!root, member[c]]);
                 out.add_clause(&[!root, !b]);
                 out.add_clause(&[!member[c], b, root]);
-                root
+                Some(root)
             }
         })
         .collect();
+    reach(member, roots, side, most, out);
+}
+
+/// Every member within `most - 1` orthogonal steps, through members, of a
+/// root (`roots[c]`, a literal that implies `member[c]`, or `None` where
+/// no root can be): `reached(c, 0)` the root, `reached(c, k + 1)` defined
+/// both ways from step `k` (`None` where no root is that near), and
+/// `member(c) -> reached(c, most - 1)`.
+fn reach(member: &[Lit], mut reached: Vec<Option<Lit>>, side: usize, most: usize, out: &mut dyn ClauseSink) {
+    let count = member.len();
     let neighbours: Vec<Vec<usize>> = (0..count).map(|c| orthogonal(side, c).collect()).collect();
     for _ in 1..most {
-        let next: Vec<Lit> = (0..count)
+        let next: Vec<Option<Lit>> = (0..count)
             .map(|c| {
-                let now = fresh(out);
-                out.add_clause(&[!now, member[c]]);
-                let mut why = vec![!now, reached[c]];
-                why.extend(neighbours[c].iter().map(|&m| reached[m]));
-                out.add_clause(&why);
-                out.add_clause(&[!reached[c], now]);
-                for &m in &neighbours[c] {
-                    out.add_clause(&[!member[c], !reached[m], now]);
+                let near: Vec<Lit> = reached[c]
+                    .iter()
+                    .chain(neighbours[c].iter().filter_map(|&m| reached[m].as_ref()))
+                    .copied()
+                    .collect();
+                if near.is_empty() {
+                    return None;
                 }
-                now
+                let now = out.new_var().positive();
+                out.add_clause(&[!now, member[c]]);
+                out.add_clause(&[vec![!now], near].concat());
+                if let Some(r) = reached[c] {
+                    out.add_clause(&[!r, now]);
+                }
+                for r in neighbours[c].iter().filter_map(|&m| reached[m]) {
+                    out.add_clause(&[!member[c], !r, now]);
+                }
+                Some(now)
             })
             .collect();
         reached = next;
     }
-    for (c, &m) in member.iter().enumerate() {
-        out.add_clause(&[!m, reached[c]]);
+    for (&m, r) in member.iter().zip(reached) {
+        match r {
+            Some(r) => out.add_clause(&[!m, r]),
+            None => out.add_clause(&[!m]),
+        }
     }
-    before
 }
 
 /// The clauses of a chaos construction on a `side x side` grid
-/// ([`crate::model::Constraint::Chaos`]), its labels in the cells below:
-/// for each label, its cells connected as [`connect`] makes them, and a
-/// first cell only after the previous label's (`label(c) = k -> before(c)`
-/// of label `k - 1`); for each label and digit, `y(c) <-> label(c) = k ∧
-/// cell = d` exactly once over the cells (a sequential counter), so each
-/// region holds every digit once and, the `side` regions sharing the
-/// `side²` cells, `side` cells. That size is also said outright, an
+/// ([`crate::model::Constraint::Chaos`]), its labels in the cells below,
+/// numbered in the reading order of their regions' 1s. Every row holds
+/// each digit once ([`crate::model::Puzzle::into_chaos`] keeps the rows),
+/// so that order is the rows': label `k` is the region of row `k`'s 1,
+/// two clauses a cell (a 1 in row `k` has label `k`, a 1 elsewhere has
+/// not), and row `k`'s 1 is the root its label's cells are connected to
+/// ([`reach`]). For each label and digit, `y(c) <-> label(c) = k ∧ cell =
+/// d` exactly once over the cells (a sequential counter), so each region
+/// holds every digit once and, the `side` regions sharing the `side²`
+/// cells, `side` cells. That size is also said outright, an
 /// exactly-`side` counter over each label's cells: redundant, but unit
 /// propagation then sees a region that is full or cannot grow (ISS's
 /// examples "Cavernous Construction" and "Sunblock" went from 15 s and
 /// 7 s to about 1.5 s); and so is a neighbour in its region for each
 /// cell (down to about 0.6 s, "Let there be chaos" decided in 90 s).
 /// Every auxiliary variable is fixed by the digits and labels.
+///
+/// Labels numbered by the regions' first cells, as they were before
+/// 2026-12-04, left the root of each label to be found with the labels
+/// before it; rooted at the 1s, ISS's "Chaos Construction: x-sums" went
+/// from 14.4 s to 1.0 s (docs/performance.md).
 pub(super) fn encode_chaos(side: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
     let count = side * side;
     let cell = |i: usize| Cell::new(i / side, i % side);
     let label = |i: usize| Cell::new(side + i / side, i % side);
-    let mut previous: Option<Vec<Option<Lit>>> = None;
     for k in 1..=side as Digit {
+        let row = usize::from(k) - 1;
         let member: Vec<Lit> = (0..count).map(|i| spelling.is(label(i), k, out)).collect();
-        if let Some(before) = &previous {
-            for (i, &m) in member.iter().enumerate() {
-                match before[i] {
-                    Some(b) => out.add_clause(&[!m, b]),
-                    None => out.add_clause(&[!m]),
-                }
+        let mut roots: Vec<Option<Lit>> = vec![None; count];
+        for (i, &m) in member.iter().enumerate() {
+            let one = spelling.is(cell(i), 1, out);
+            if i / side == row {
+                out.add_clause(&[!one, m]);
+                roots[i] = Some(one);
+            } else {
+                out.add_clause(&[!one, !m]);
             }
         }
-        previous = Some(connect(&member, side, side, out));
+        reach(&member, roots, side, side, out);
         exactly(&member, side, out);
         if side > 1 {
             for (i, &m) in member.iter().enumerate() {
@@ -275,4 +304,72 @@ fn exactly(lits: &[Lit], k: usize, out: &mut dyn ClauseSink) {
     if let Some(&too_many) = at_least.get(k) {
         out.add_clause(&[!too_many]);
     }
+}
+
+/// The most regions a count-distinct over a chaos construction's label
+/// cells can meet (ISS's `_addChaosCountDistinctMaxBounds`), as clauses on
+/// its control: every region has `side` connected cells, so a counted cell
+/// whose orthogonal neighbours are all counted shares its region with one
+/// of them. Such enclosed cells taken greedily in reading order, each
+/// only while neither it nor a neighbour is in an earlier one's closed
+/// neighbourhood, give pairs of counted cells with one label each, no two
+/// pairs sharing a cell: each takes one off the labels the counted cells
+/// can hold. The control's values past the counted cells less those pairs
+/// are ruled out (none when that is not below `side`).
+pub(super) fn encode_chaos_count_bounds(
+    puzzle: &crate::model::Puzzle,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    use crate::model::Constraint;
+    let Some(side) = puzzle.constraints().iter().find_map(|c| match c {
+        Constraint::Chaos { side } => Some(*side),
+        _ => None,
+    }) else {
+        return;
+    };
+    let grid_index =
+        |c: Cell| (c.row >= side && c.row < 2 * side && c.col < side).then(|| (c.row - side) * side + c.col);
+    for constraint in puzzle.constraints() {
+        let Constraint::CountDistinct { control, cells, first } = constraint else { continue };
+        if grid_index(*control).is_some() {
+            continue;
+        }
+        let Some(mut counted) = cells.iter().map(|&c| grid_index(c)).collect::<Option<Vec<usize>>>() else { continue };
+        let mut seen = vec![false; side * side];
+        counted.retain(|&i| !std::mem::replace(&mut seen[i], true));
+        let most = counted.len() - enclosed_pairs(side, &counted);
+        if most >= side {
+            continue;
+        }
+        for d in 1..=puzzle.digits() as Digit {
+            if crate::model::line_rule::value(d, *first) as usize > most {
+                out.add_clause(&spelling.not(*control, d));
+            }
+        }
+    }
+}
+
+/// How many counted cells (grid indices on a `side x side` grid) are
+/// enclosed by counted neighbours with closed neighbourhoods no two of
+/// which meet, taken greedily in the order given; 0 on a grid of one cell,
+/// where a region needs no neighbour.
+fn enclosed_pairs(side: usize, counted: &[usize]) -> usize {
+    if side < 2 {
+        return 0;
+    }
+    let mut used = vec![false; side * side];
+    let mut pairs = 0;
+    for &cell in counted {
+        let near: Vec<usize> = orthogonal(side, cell).collect();
+        if !near.iter().all(|n| counted.contains(n)) || used[cell] || near.iter().any(|&n| used[n]) {
+            continue;
+        }
+        pairs += 1;
+        used[cell] = true;
+        for n in near {
+            used[n] = true;
+        }
+    }
+    pairs
 }

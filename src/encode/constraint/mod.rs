@@ -90,10 +90,12 @@
 //! - `ConnectedValues`: reachability from the first member unrolled over
 //!   steps, every member reached, and a sequential counter for the size
 //!   (`connected.rs`); every auxiliary variable fixed by the digits.
-//! - `Chaos` (chaos construction): per label, its cells connected as
-//!   `ConnectedValues`'s, a label's first cell after the previous one's,
-//!   and per label and digit exactly one cell with both (`connected.rs`);
-//!   every auxiliary variable fixed by the digits and labels.
+//! - `Chaos` (chaos construction): label `k` on row `k`'s 1 and on no
+//!   other 1, per label its cells connected to that 1 as
+//!   `ConnectedValues`'s to their first member, and per label and digit
+//!   exactly one cell with both (`connected.rs`); every auxiliary variable
+//!   fixed by the digits and labels. A `CountDistinct` over labels gets
+//!   its most regions as ISS's optimizer bounds it (`connected.rs`).
 //! - `Lex` (`a ≤lex rename(b)`): a defined variable `eq(k)` per position
 //!   after the first, true when the positions before `k` are equal (`eq(k)
 //!   -> eq(k-1)`, `eq(k) ∧ b = v -> a = rename(v)`, and `eq(k-1) ∧ a =
@@ -375,6 +377,12 @@ pub(super) fn encode_crossing_sums(
         let sum = Constraint::Sum { terms, target };
         encode_constraint(&sum, differ, sums, lines, n, spelling, out);
     }
+}
+
+/// The most regions each count-distinct over a chaos construction's
+/// labels can meet (`connected.rs`), as clauses on its control.
+pub(super) fn encode_chaos_count_bounds(puzzle: &Puzzle, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+    connected::encode_chaos_count_bounds(puzzle, spelling, out);
 }
 
 /// The sums `puzzle` implies across its houses (see `crossing.rs`), each as
