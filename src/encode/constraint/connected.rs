@@ -169,9 +169,11 @@ fn reach(member: &[Lit], mut reached: Vec<Option<Lit>>, side: usize, most: usize
 /// Every auxiliary variable is fixed by the digits and labels.
 ///
 /// Labels numbered by the regions' first cells, as they were before
-/// 2026-12-04, left the root of each label to be found with the labels
+/// 2026-12-03, left the root of each label to be found with the labels
 /// before it; rooted at the 1s, ISS's "Chaos Construction: x-sums" went
-/// from 14.4 s to 1.0 s (docs/performance.md).
+/// from 14.1 s to 2.6 s, though puzzles whose clues are on the regions
+/// alone got slower ("Calm Construction" 0.6 s to 5.4 s): their labels no
+/// longer follow from the regions' shapes (docs/performance.md).
 pub(super) fn encode_chaos(side: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
     let count = side * side;
     let cell = |i: usize| Cell::new(i / side, i % side);
