@@ -314,3 +314,26 @@ fn iss_counts_the_exported_strings_like_satsudoku() {
     }
     assert!(written >= 20, "{written} exported");
 }
+
+/// A chaos construction's CNF needs no projection: every auxiliary
+/// variable (reachability, counters, the digit-and-label literals) is
+/// fixed by the digits and labels, so ganak's count of the plain export
+/// (no `c p show`) is the puzzle's. The blank 4x4 without boxes has
+/// 13,872 grids with their layouts (the backtracker's count and ISS's,
+/// tests/it/chaos.rs).
+#[test]
+fn ganak_counts_a_chaos_construction_without_projection() {
+    if !available(Tool::Pyganak, "ganak_counts_a_chaos_construction_without_projection") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("chaos.txt");
+    std::fs::write(&input, "size 4\nbox none\nchaos\n").unwrap();
+    let cnf = dir.path().join("chaos.cnf");
+    export(input.to_str().unwrap(), &cnf, &["--dialect", "plain"]);
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    assert!(!text.contains("c p show") && !text.contains("c ind"), "the plain dialect projects nothing");
+    let out = Process::new("python3").arg("scripts/ganak_count.py").arg(&cnf).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(ganak_count(&out.stdout), 13_872);
+}
