@@ -589,7 +589,14 @@ impl Puzzle {
     /// digits as its side, its rows all-different groups.
     pub fn into_chaos(self) -> Result<Puzzle, ModelError> {
         let n = self.side;
-        let row = |r: usize| self.groups.iter().any(|g| g.cells.iter().copied().eq((0..n).map(|c| Cell::new(r, c))));
+        // A group of the row's n cells, each once.
+        let row = |r: usize| {
+            self.groups.iter().any(|g| {
+                let cols =
+                    g.cells.iter().filter(|c| c.row == r).map(|c| c.col).collect::<std::collections::BTreeSet<_>>();
+                g.cells.len() == n && cols.len() == n
+            })
+        };
         let latin = (0..n).all(row);
         if self.chaos || self.shape.is_some() || self.digits != n || 2 * n > MAX_SIDE || !latin {
             return Err(ModelError::Chaos { rows: self.shape().0, cols: self.shape().1, digits: self.digits });

@@ -312,7 +312,7 @@ fn exactly(lits: &[Lit], k: usize, out: &mut dyn ClauseSink) {
 /// cells can meet (ISS's `_addChaosCountDistinctMaxBounds`), as clauses on
 /// its control: every region has `side` connected cells, so a counted cell
 /// whose orthogonal neighbours are all counted shares its region with one
-/// of them. Such enclosed cells taken greedily in reading order, each
+/// of them. Such enclosed cells taken greedily in the clue's order, each
 /// only while neither it nor a neighbour is in an earlier one's closed
 /// neighbourhood, give pairs of counted cells with one label each, no two
 /// pairs sharing a cell: each takes one off the labels the counted cells
