@@ -71,9 +71,13 @@ fn recorded_counts() -> Vec<(String, u128)> {
         .collect()
 }
 
-/// The count the script prints last (ganak itself may print `c o ...` lines first).
-fn ganak_count(stdout: &[u8]) -> u128 {
-    let text = String::from_utf8_lossy(stdout);
+/// ganak's count of `cnf` (`scripts/ganak_count.py`, which must succeed):
+/// the count the script prints last (ganak itself may print `c o ...`
+/// lines first).
+fn ganak_count(cnf: impl AsRef<Path>) -> u128 {
+    let out = Process::new("python3").arg("scripts/ganak_count.py").arg(cnf.as_ref()).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
     let last = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");
     last.trim().parse().unwrap_or_else(|_| panic!("no count in ganak's output: {text:?}"))
 }
@@ -88,9 +92,7 @@ fn ganak_counts_every_sample_like_satsudoku() {
         for dialect in ["mcc", "ind", "plain"] {
             let cnf = dir.path().join(format!("{file}.{dialect}.cnf"));
             export(&format!("cnf-samples/{file}"), &cnf, &["--dialect", dialect]);
-            let out = Process::new("python3").arg("scripts/ganak_count.py").arg(&cnf).output().unwrap();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-            assert_eq!(ganak_count(&out.stdout), expected, "ganak on {file} ({dialect})");
+            assert_eq!(ganak_count(&cnf), expected, "ganak on {file} ({dialect})");
         }
     }
 }
@@ -105,8 +107,7 @@ fn ganak_counts_the_committed_cnf_files() {
         if !Path::new(&cnf).exists() {
             continue;
         }
-        let out = Process::new("python3").args(["scripts/ganak_count.py", &cnf]).output().unwrap();
-        assert_eq!(ganak_count(&out.stdout), expected, "ganak on {cnf}");
+        assert_eq!(ganak_count(&cnf), expected, "ganak on {cnf}");
     }
 }
 
@@ -161,9 +162,7 @@ fn ganak_projected_count_ignores_auxiliary_variables() {
                 let header = text.lines().find(|l| l.starts_with("p cnf")).unwrap();
                 let vars: usize = header.split_whitespace().nth(2).unwrap().parse().unwrap();
                 assert!(vars > 729, "{amo} adds auxiliary variables");
-                let out = Process::new("python3").arg("scripts/ganak_count.py").arg(&cnf).output().unwrap();
-                assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-                assert_eq!(ganak_count(&out.stdout), expected, "ganak on {file} with {amo} ({dialect})");
+                assert_eq!(ganak_count(&cnf), expected, "ganak on {file} with {amo} ({dialect})");
             }
         }
     }
@@ -179,9 +178,7 @@ fn integer_digit_encodings_count_and_decode_externally() {
         for digits in ["order", "log"] {
             let cnf = dir.path().join(format!("many.{digits}.cnf"));
             export("cnf-samples/many.lp", &cnf, &["--digits", digits]);
-            let out = Process::new("python3").arg("scripts/ganak_count.py").arg(&cnf).output().unwrap();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-            assert_eq!(ganak_count(&out.stdout), 117, "ganak on many.lp with {digits} digits");
+            assert_eq!(ganak_count(&cnf), 117, "ganak on many.lp with {digits} digits");
         }
     }
     if available(Tool::Minisat, "integer_digit_encodings_count_and_decode_externally") {
@@ -231,9 +228,7 @@ fn ganak_counts_the_family_samples_like_satsudoku() {
         let (file, expected) = line.split_once('\t').unwrap();
         let cnf = dir.path().join(format!("{file}.cnf"));
         export(&format!("cnf-samples/family/{file}"), &cnf, &[]);
-        let out = Process::new("python3").arg("scripts/ganak_count.py").arg(&cnf).output().unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        assert_eq!(ganak_count(&out.stdout), expected.parse::<u128>().unwrap(), "ganak on {file}");
+        assert_eq!(ganak_count(&cnf), expected.parse::<u128>().unwrap(), "ganak on {file}");
     }
 }
 
@@ -333,7 +328,5 @@ fn ganak_counts_a_chaos_construction_without_projection() {
     export(input.to_str().unwrap(), &cnf, &["--dialect", "plain"]);
     let text = std::fs::read_to_string(&cnf).unwrap();
     assert!(!text.contains("c p show") && !text.contains("c ind"), "the plain dialect projects nothing");
-    let out = Process::new("python3").arg("scripts/ganak_count.py").arg(&cnf).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(ganak_count(&out.stdout), 13_872);
+    assert_eq!(ganak_count(&cnf), 13_872);
 }

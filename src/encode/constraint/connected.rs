@@ -324,14 +324,11 @@ pub(super) fn encode_chaos_count_bounds(
     out: &mut dyn ClauseSink,
 ) {
     use crate::model::Constraint;
-    let Some(side) = puzzle.constraints().iter().find_map(|c| match c {
-        Constraint::Chaos { side } => Some(*side),
-        _ => None,
-    }) else {
+    if !puzzle.is_chaos() {
         return;
-    };
-    let grid_index =
-        |c: Cell| (c.row >= side && c.row < 2 * side && c.col < side).then(|| (c.row - side) * side + c.col);
+    }
+    let side = puzzle.side() / 2;
+    let grid_index = |label: Cell| puzzle.labelled(label).map(|c| c.row * side + c.col);
     for constraint in puzzle.constraints() {
         let Constraint::CountDistinct { control, cells, first } = constraint else { continue };
         if grid_index(*control).is_some() {

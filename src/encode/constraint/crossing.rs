@@ -32,9 +32,18 @@ use crate::model::{Cell, Constraint, Puzzle};
 /// left out, and memory stays proportional to the puzzle's own rules.
 const MOST_EDGES: usize = 2_000_000;
 
-/// The sums across `puzzle`'s full houses (see the module doc), each as
-/// its sorted cells and target, none twice.
-pub(super) fn crossing_sums(puzzle: &Puzzle, differ: &Differ) -> Vec<(Vec<Cell>, i64)> {
+/// A sum across a house: its sorted cells, its target, and whether a
+/// group of its cells that may not share a digit has more than half the
+/// digits (a large automaton of sets that says little the partial sums do
+/// not).
+pub(super) struct Crossing {
+    pub cells: Vec<Cell>,
+    pub target: i64,
+    pub wide: bool,
+}
+
+/// The sums across `puzzle`'s full houses (see the module doc), none twice.
+pub(super) fn crossing_sums(puzzle: &Puzzle, differ: &Differ) -> Vec<Crossing> {
     let n = puzzle.digits();
     let total = (n * (n + 1) / 2) as i64;
     let houses: Vec<Vec<Cell>> = puzzle
@@ -63,7 +72,7 @@ pub(super) fn crossing_sums(puzzle: &Puzzle, differ: &Differ) -> Vec<(Vec<Cell>,
     let meets = |a: &[Cell], b: &[Cell]| a.iter().any(|c| b.binary_search(c).is_ok());
     let mut by_size: Vec<&Vec<Cell>> = houses.iter().collect();
     by_size.sort_by_key(|h| h.len());
-    let mut found: Vec<(Vec<Cell>, i64)> = Vec::new();
+    let mut found: Vec<Crossing> = Vec::new();
     for house in &houses {
         let crossing: Vec<&(Vec<Cell>, i64)> = sums.iter().filter(|s| meets(&s.0, house)).collect();
         if crossing.is_empty() {
@@ -114,11 +123,11 @@ pub(super) fn crossing_sums(puzzle: &Puzzle, differ: &Differ) -> Vec<(Vec<Cell>,
             }
         }
         let size = left.len() * n;
-        if left.is_empty() || size * size > MOST_EDGES || found.iter().any(|f| f.0 == left) {
+        if left.is_empty() || size * size > MOST_EDGES || found.iter().any(|f| f.cells == left) {
             continue;
         }
-        if narrow(&left, target, n, differ) {
-            found.push((left, target));
+        if let Some(wide) = narrow(&left, target, n, differ) {
+            found.push(Crossing { cells: left, target, wide });
         }
     }
     found
@@ -133,18 +142,17 @@ fn sorted(cells: &[Cell]) -> Vec<Cell> {
 
 /// Whether `Σ cells = target` is worth adding: its groups' span of totals
 /// is more than four times its slack (or it cannot hold at all, which the
-/// sum then says).
-fn narrow(cells: &[Cell], target: i64, n: usize, differ: &Differ) -> bool {
+/// sum then says); if so, whether one of those groups is wide (more than
+/// `n/2` cells).
+fn narrow(cells: &[Cell], target: i64, n: usize, differ: &Differ) -> Option<bool> {
     let terms: Vec<(Cell, i32)> = cells.iter().map(|&c| (c, 1)).collect();
     let (n64, groups) = (n as i64, exclusion_groups(&terms, n, differ));
     let sizes = || groups.iter().map(|g| g.len() as i64);
     let least: i64 = sizes().map(|k| k * (k + 1) / 2).sum();
     let most: i64 = sizes().map(|k| k * (2 * n64 - k + 1) / 2).sum();
-    if !(least..=most).contains(&target) {
-        return true;
-    }
     let span = most - least;
-    span > 0 && span > 4 * (target - least).min(most - target)
+    let worth = !(least..=most).contains(&target) || span > 0 && span > 4 * (target - least).min(most - target);
+    worth.then(|| groups.iter().any(|g| g.len() > n / 2))
 }
 
 #[cfg(test)]
@@ -164,7 +172,8 @@ mod tests {
             .LittleKiller~30~R8C9.LittleKiller~45~R7C9.LittleKiller~43~R1C7.LittleKiller~44~R1C8\
             .LittleKiller~34~R9C2.LittleKiller~52~R9C3";
         let puzzle = crate::parse::iss::parse_iss(text, "hailstone").unwrap();
-        let found = crossing_sums(&puzzle, &Differ::new(&puzzle));
+        let found: Vec<(Vec<Cell>, i64)> =
+            crossing_sums(&puzzle, &Differ::new(&puzzle)).into_iter().map(|c| (c.cells, c.target)).collect();
         let cells = |indices: &[usize]| indices.iter().map(|&i| Cell::new(i / 9, i % 9)).collect::<Vec<_>>();
         let iss = [
             (cells(&[12, 21, 22, 28, 29, 38, 42, 51, 52, 58, 59, 68]), 81),

@@ -364,18 +364,16 @@ pub(super) fn encode_crossing_sums(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
-    for (cells, target) in crossing::crossing_sums(puzzle, differ) {
+    for crossing in crossing::crossing_sums(puzzle, differ) {
         // A target past i32 (never from targets the puzzle can reach) is left out.
-        let Ok(target) = i32::try_from(target) else { continue };
-        let terms: Vec<(Cell, i32)> = cells.iter().map(|&c| (c, 1)).collect();
-        let n = puzzle.digits();
-        // A group of more than half the digits makes a large automaton of
-        // sets that says little the partial sums do not: under `auto`, such
-        // a sum keeps the chain (bench/results/design-notes.md).
-        let wide = grouped::exclusion_groups(&terms, n, differ).iter().any(|g| g.len() > n / 2);
-        let sums = if sums == SumEncoding::Auto && wide { SumEncoding::PartialSums } else { sums };
+        let Ok(target) = i32::try_from(crossing.target) else { continue };
+        let terms: Vec<(Cell, i32)> = crossing.cells.iter().map(|&c| (c, 1)).collect();
+        // A wide group makes a large automaton of sets that says little the
+        // partial sums do not: under `auto`, such a sum keeps the chain
+        // (bench/results/design-notes.md).
+        let sums = if sums == SumEncoding::Auto && crossing.wide { SumEncoding::PartialSums } else { sums };
         let sum = Constraint::Sum { terms, target };
-        encode_constraint(&sum, differ, sums, lines, n, spelling, out);
+        encode_constraint(&sum, differ, sums, lines, puzzle.digits(), spelling, out);
     }
 }
 
@@ -388,7 +386,7 @@ pub(super) fn encode_chaos_count_bounds(puzzle: &Puzzle, spelling: &mut Spelling
 /// The sums `puzzle` implies across its houses (see `crossing.rs`), each as
 /// its sorted cells and target: what the encoder adds to its own sums.
 pub fn crossing_sums(puzzle: &Puzzle) -> Vec<(Vec<Cell>, i64)> {
-    crossing::crossing_sums(puzzle, &Differ::new(puzzle))
+    crossing::crossing_sums(puzzle, &Differ::new(puzzle)).into_iter().map(|c| (c.cells, c.target)).collect()
 }
 
 /// The killer cages of `puzzle`: each sum of weight-1 terms whose cells
