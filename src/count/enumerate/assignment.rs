@@ -116,16 +116,26 @@ impl Assignment {
         debug_assert_eq!(self.trail, snapshot.trail, "the snapshot is not of an earlier point of this search");
         self.branches.set_weights(&snapshot.weights);
         self.branches.pending.clear();
+        // The sets' activities, computed afresh for the values restored.
+        let scoring = self.branches.scoring();
+        self.branches.score(scoring, &self.lit_values);
     }
 
     pub(super) fn undo_to(&mut self, len: usize) {
         self.branches.pending.clear();
+        // Read once, outside the loop: a check per literal inside
+        // `reopened` made searches that do not learn 4% slower.
+        let scoring = self.branches.scoring();
         for lit in self.trail.drain(len..) {
             self.phases[lit.index()] = self.values[lit.index()];
             self.values[lit.index()] = UNSET;
             self.lit_values[lit.code()] = UNSET;
             self.lit_values[(!lit).code()] = UNSET;
-            self.branches.reopened(lit);
+            if scoring {
+                self.branches.reopened_scoring(lit);
+            } else {
+                self.branches.reopened(lit);
+            }
         }
     }
 }

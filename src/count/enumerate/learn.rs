@@ -88,8 +88,9 @@ pub(super) struct Learning {
     /// began.
     pub(super) until: u64,
     since: u64,
-    /// Per variable; and what the next conflict adds.
-    pub(super) activity: Vec<f64>,
+    /// What the next conflict adds to the activity of the variables it
+    /// meets (kept per variable by `Branches`, in integers: this rounded
+    /// down).
     bump: f64,
     /// The conflicts at which the next restart is due, and the restarts
     /// so far (for the Luby sequence).
@@ -137,15 +138,21 @@ pub enum Learn {
 /// How fast activity fades, per conflict.
 const DECAY: f64 = 0.95;
 
+/// The first bump, and the largest before every activity is divided by
+/// `2^(2 RESCALE_SHIFT)`: a variable's activity stays below `20 MOST_BUMP`
+/// (the bumps' geometric sum), a set's sum of 64 of them below `2^61`.
+const FIRST_BUMP: f64 = (1u64 << 16) as f64;
+const MOST_BUMP: f64 = (1u64 << 50) as f64;
+const RESCALE_SHIFT: u32 = 16;
+
 impl Learning {
-    pub(super) fn new(var_count: usize) -> Learning {
+    pub(super) fn new() -> Learning {
         Learning {
             mode: Learn::Auto,
             on: false,
             until: WINDOW,
             since: 0,
-            activity: vec![0.0; var_count],
-            bump: 1.0,
+            bump: FIRST_BUMP,
             restart_at: RESTART_UNIT,
             restarts: 0,
             jumps: 0,
@@ -167,18 +174,18 @@ impl Learning {
         self.restart_at = conflicts + RESTART_UNIT * luby(self.restarts);
     }
 
-    /// Adds to the activity of `vars`, then makes later bumps larger.
-    fn bump(&mut self, vars: &[usize]) {
-        for &v in vars {
-            self.activity[v] += self.bump;
-        }
+    /// What to add to the activity of the variables of this conflict, and
+    /// the power of two to divide every activity by after, if any (the
+    /// bumps grow by 1/[`DECAY`] a conflict and are brought down before a
+    /// sum of activities could overflow).
+    fn next_bump(&mut self) -> (u64, Option<u32>) {
+        let amount = self.bump as u64;
         self.bump /= DECAY;
-        if self.bump > 1e100 {
-            for a in &mut self.activity {
-                *a *= 1e-100;
-            }
-            self.bump *= 1e-100;
+        if self.bump > MOST_BUMP {
+            self.bump /= f64::from(1u32 << RESCALE_SHIFT).powi(2);
+            return (amount, Some(2 * RESCALE_SHIFT));
         }
+        (amount, None)
     }
 
     /// At the end of a window, after `decisions`: whether learning just
@@ -537,11 +544,22 @@ impl Enumerate<'_> {
         if self.learning.judge(self.decisions, self.conflicts) {
             self.forget();
         }
+        self.keep_scores();
+    }
+
+    /// Keeps the branch sets' activities in step while learning, which
+    /// reads them (`Enumerate::choose_active`), and not otherwise.
+    fn keep_scores(&mut self) {
+        let state = &mut self.prop.state;
+        if self.learning.on != state.branches.scoring() {
+            state.branches.score(self.learning.on, &state.lit_values);
+        }
     }
 
     /// Learning as `mode` says, judged afresh from now on (see [`Learning`]).
     pub(super) fn learn_as(&mut self, mode: Learn) {
         self.learning.set_mode(mode, self.decisions, self.conflicts);
+        self.keep_scores();
     }
 
     /// Keeps only the glue clauses and those that imply a literal now.
@@ -637,7 +655,12 @@ impl Enumerate<'_> {
             seen[v] = false;
         }
         if result.is_some() {
-            self.learning.bump(&touched);
+            let (amount, rescale) = self.learning.next_bump();
+            let state = &mut self.prop.state;
+            state.branches.bump(&touched, amount, &state.lit_values);
+            if let Some(shift) = rescale {
+                state.branches.rescale(shift, &state.lit_values);
+            }
         }
         result
     }

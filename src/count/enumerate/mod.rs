@@ -162,7 +162,7 @@ impl<'a> Enumerate<'a> {
             level0: None,
             seen: vec![false; var_count],
             units: Vec::new(),
-            learning: learn::Learning::new(var_count),
+            learning: learn::Learning::new(),
             found_in_cube: 0,
             gave_work: false,
         }
@@ -253,28 +253,44 @@ impl<'a> Enumerate<'a> {
     /// corpus (bench/results/design-notes.md).
     fn choose_active(&self) -> Option<Vec<Lit>> {
         let branches = &self.prop.state.branches;
-        let activity = &self.learning.activity;
+        let activity = |v: usize| branches.activity(v);
         // The saved phases lead only where the search may restart: before
         // the cube's first model, with none of it given away (see
         // `learn.rs`).
         let (phases, by_phase) = (&self.prop.state.phases, self.cube_untouched());
         // The best score; of equal scores (none before the first
-        // conflict), the fewest open literals, as ISS falls back to.
-        let mut best: Option<(f64, u16, usize)> = None;
+        // conflict), the fewest open literals, as ISS falls back to. A
+        // score `a / w²` is kept as `(a, w)` and compared exactly:
+        // `a / w² > b / v²` when `a v² > b w²`.
+        let mut best: Option<(u64, u16, usize)> = None;
         for (set, &weight) in branches.weights().iter().enumerate() {
             if !branch::is_open(weight) {
                 continue;
             }
-            let open = branches.set(set).iter().filter(|&&lit| self.prop.value(lit) == UNSET);
-            let score = open.map(|lit| activity[lit.index()]).sum::<f64>() / f64::from(weight).powi(2);
-            if best.is_none_or(|(most, fewest, _)| score > most || (score == most && weight < fewest)) {
+            let score = branches.open_activity(set);
+            debug_assert_eq!(
+                score,
+                branches
+                    .set(set)
+                    .iter()
+                    .filter(|&&lit| self.prop.value(lit) == UNSET)
+                    .map(|l| activity(l.index()))
+                    .sum::<u64>(),
+                "a set's activity out of step"
+            );
+            let better = |(most, fewest, _): (u64, u16, usize)| {
+                let (ours, theirs) =
+                    (u128::from(score) * u128::from(fewest).pow(2), u128::from(most) * u128::from(weight).pow(2));
+                ours > theirs || (ours == theirs && weight < fewest)
+            };
+            if best.is_none_or(better) {
                 best = Some((score, weight, set));
             }
         }
         let Some((_, _, set)) = best else {
             let values = &self.prop.state.values[..self.vars.primary_count()];
             let open = (0..values.len()).filter(|&v| values[v] == UNSET);
-            let var = Var::from_index(open.max_by(|&a, &b| activity[a].total_cmp(&activity[b]))?);
+            let var = Var::from_index(open.max_by_key(|&v| activity(v))?);
             return Some(if by_phase && phases[var.index()] == 0 {
                 vec![var.negative(), var.positive()]
             } else {
@@ -283,7 +299,7 @@ impl<'a> Enumerate<'a> {
         };
         let mut options: Vec<Lit> =
             branches.set(set).iter().copied().filter(|&lit| self.prop.value(lit) == UNSET).collect();
-        options.sort_by(|a, b| activity[b.index()].total_cmp(&activity[a.index()]));
+        options.sort_by_key(|l| std::cmp::Reverse(activity(l.index())));
         if by_phase {
             // The option last true first, if any was.
             if let Some(k) = options.iter().position(|l| phases[l.index()] == 1) {
