@@ -1,6 +1,8 @@
 //! What the engine branches on: sets of mutually exclusive options (a
 //! cell's digits, a digit's cells in a full group) with running weights,
-//! so the smallest open set is found without reading every literal.
+//! so the smallest open set is found without reading every literal, and,
+//! while the engine learns, running sums of their literals' activity, so
+//! the most active set is found the same way.
 
 use varisat::Lit;
 
@@ -39,6 +41,7 @@ pub(super) struct Branches {
     /// without reading its literals (a fifth of the search's time on a
     /// puzzle that learns, read literal by literal).
     open_activity: Vec<u64>,
+    /// Whether `open_activity` is kept (the engine learns).
     scoring: bool,
     /// Sets whose weight fell to 1 or 0 since propagation last looked:
     /// each set is exactly one of its literals in every solution, so one

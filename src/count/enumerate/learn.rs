@@ -139,11 +139,11 @@ pub enum Learn {
 const DECAY: f64 = 0.95;
 
 /// The first bump, and the largest before every activity is divided by
-/// `2^(2 RESCALE_SHIFT)`: a variable's activity stays below `20 MOST_BUMP`
+/// `2^RESCALE_SHIFT`: a variable's activity stays below `20 MOST_BUMP`
 /// (the bumps' geometric sum), a set's sum of 64 of them below `2^61`.
 const FIRST_BUMP: f64 = (1u64 << 16) as f64;
 const MOST_BUMP: f64 = (1u64 << 50) as f64;
-const RESCALE_SHIFT: u32 = 16;
+const RESCALE_SHIFT: u32 = 32;
 
 impl Learning {
     pub(super) fn new() -> Learning {
@@ -182,8 +182,8 @@ impl Learning {
         let amount = self.bump as u64;
         self.bump /= DECAY;
         if self.bump > MOST_BUMP {
-            self.bump /= f64::from(1u32 << RESCALE_SHIFT).powi(2);
-            return (amount, Some(2 * RESCALE_SHIFT));
+            self.bump /= (1u64 << RESCALE_SHIFT) as f64;
+            return (amount, Some(RESCALE_SHIFT));
         }
         (amount, None)
     }
