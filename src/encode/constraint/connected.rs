@@ -28,7 +28,7 @@ use super::grouped::Differ;
 use super::{at_least_of, Spelling};
 use crate::encode::amo::{AtMostOne, Sequential};
 use crate::encode::ClauseSink;
-use crate::model::{connected_members, orthogonal, Cell, Digit};
+use crate::model::{connected_members, line_rule, orthogonal, Cell, Constraint, Digit, Puzzle};
 
 /// The clauses of the connected region of the cells holding one of
 /// `digits` (bit `d - 1`) on a `side x side` grid of `n` digits, of
@@ -318,12 +318,7 @@ fn exactly(lits: &[Lit], k: usize, out: &mut dyn ClauseSink) {
 /// pairs sharing a cell: each takes one off the labels the counted cells
 /// can hold. The control's values past the counted cells less those pairs
 /// are ruled out (none when that is not below `side`).
-pub(super) fn encode_chaos_count_bounds(
-    puzzle: &crate::model::Puzzle,
-    spelling: &mut Spelling,
-    out: &mut dyn ClauseSink,
-) {
-    use crate::model::Constraint;
+pub(super) fn encode_chaos_count_bounds(puzzle: &Puzzle, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
     if !puzzle.is_chaos() {
         return;
     }
@@ -342,7 +337,7 @@ pub(super) fn encode_chaos_count_bounds(
             continue;
         }
         for d in 1..=puzzle.digits() as Digit {
-            if crate::model::line_rule::value(d, *first) as usize > most {
+            if line_rule::value(d, *first) as usize > most {
                 out.add_clause(&spelling.not(*control, d));
             }
         }
