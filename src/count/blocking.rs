@@ -8,11 +8,16 @@
 //! exclude exactly one model, and they are shorter. When the cube is done, the
 //! unit `¬a` retires all its blocking clauses at once, so one solver serves
 //! every cube without its clause database growing with the count.
+//!
+//! A puzzle with alternatives counts each grid under a cube only when the
+//! cube's selectors agree with the grid's own (`choices.rs`), as the enum
+//! engine does, so that cubes split on selectors add up to the whole.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use varisat::{ExtendFormula, Lit, Solver, Var};
 
+use super::choices::{value_under, Choices};
 use super::{CountError, Engine, SearchStats};
 use crate::encode::Encoded;
 use crate::model::Grid;
@@ -27,6 +32,8 @@ pub struct Blocking<'a> {
     assumptions: Vec<Lit>,
     stop: Option<&'a AtomicBool>,
     sat_calls: u64,
+    /// The alternatives whose selectors a cube may fix.
+    choices: Choices,
 }
 
 impl<'a> Blocking<'a> {
@@ -34,7 +41,15 @@ impl<'a> Blocking<'a> {
     pub fn new(encoded: &'a Encoded) -> Blocking<'a> {
         let mut solver = Solver::new();
         solver.add_formula(&encoded.formula);
-        Blocking { solver, encoded, activation: None, assumptions: Vec::new(), stop: None, sat_calls: 0 }
+        let choices = Choices::default();
+        Blocking { solver, encoded, activation: None, assumptions: Vec::new(), stop: None, sat_calls: 0, choices }
+    }
+
+    /// Counts a grid under a cube only when the cube's selectors agree
+    /// with the grid's own (see the module doc).
+    pub fn with_choices(mut self, puzzle: &crate::model::Puzzle) -> Blocking<'a> {
+        self.choices = Choices::new(puzzle, self.encoded);
+        self
     }
 
     /// Makes [`Engine::step`] return `None` before the next SAT call once
@@ -61,24 +76,29 @@ impl Engine for Blocking<'_> {
     }
 
     fn step(&mut self) -> Result<Option<Grid>, CountError> {
-        if self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
-            return Ok(None);
+        loop {
+            if self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+                return Ok(None);
+            }
+            self.sat_calls += 1;
+            self.solver.assume(&self.assumptions);
+            if !self.solver.solve().map_err(CountError::Solver)? {
+                return Ok(None);
+            }
+            let model = self.solver.model().ok_or(CountError::NoModel)?;
+            let grid = self.encoded.vars.decode_model(&model)?;
+            let mut clause = self.encoded.vars.blocking_clause(&grid);
+            let cube = if self.activation.is_some() { &self.assumptions[1..] } else { &[] };
+            if self.activation.is_some() {
+                clause.retain(|lit| !cube.contains(&!*lit));
+                clause.push(!self.assumptions[0]);
+            }
+            let counted = self.choices.own(&grid, |lit| value_under(cube, lit));
+            self.solver.add_clause(&clause);
+            if counted {
+                return Ok(Some(grid));
+            }
         }
-        self.sat_calls += 1;
-        self.solver.assume(&self.assumptions);
-        if !self.solver.solve().map_err(CountError::Solver)? {
-            return Ok(None);
-        }
-        let model = self.solver.model().ok_or(CountError::NoModel)?;
-        let grid = self.encoded.vars.decode_model(&model)?;
-        let mut clause = self.encoded.vars.blocking_clause(&grid);
-        if let Some(activation) = self.activation {
-            let cube = &self.assumptions[1..];
-            clause.retain(|lit| !cube.contains(&!*lit));
-            clause.push(activation.negative());
-        }
-        self.solver.add_clause(&clause);
-        Ok(Some(grid))
     }
 
     fn stats(&self) -> SearchStats {

@@ -5,6 +5,7 @@
 pub mod bands;
 pub mod blocking;
 pub mod burnside;
+mod choices;
 mod csr;
 mod disjoint;
 pub mod dlx;
@@ -190,7 +191,7 @@ pub fn engine<'a>(
     pool: &'a Pool,
 ) -> Box<dyn Engine + 'a> {
     match kind {
-        EngineKind::Blocking => Box::new(blocking::Blocking::new(encoded).stop_when(stop)),
+        EngineKind::Blocking => Box::new(blocking::Blocking::new(encoded).with_choices(puzzle).stop_when(stop)),
         EngineKind::Enum => Box::new(Enumerate::new(puzzle, encoded).stop_when(stop).share_with(pool)),
         EngineKind::Grid => Box::new(grid::GridSearch::new(puzzle, encoded).stop_when(stop).share_with(pool)),
         EngineKind::Dlx => Box::new(dlx::Dlx::new(puzzle, &encoded.vars).stop_when(stop)),

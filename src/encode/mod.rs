@@ -41,7 +41,7 @@ pub trait ClauseSink {
     fn new_var(&mut self) -> Var;
     /// Adds the clause that one of a [`crate::model::Constraint::AnyOf`]'s
     /// selectors holds; the encoder's own sink also keeps it, for
-    /// [`encode_choices`] (a guarded sink adds it as any clause, so an
+    /// [`Encoded::choices`] (a guarded sink adds it as any clause, so an
     /// alternative's own alternatives are not kept).
     fn choose_one(&mut self, selectors: &[Lit]) {
         self.add_clause(selectors);
@@ -264,6 +264,12 @@ pub struct Encoded {
     pub clause_counts: ClauseCounts,
     /// The encoding used.
     pub encoding: Encoding,
+    /// The selectors of each [`crate::model::Constraint::AnyOf`] of the
+    /// puzzle, in the order of [`Puzzle::constraints`]: at least one of
+    /// each list is true in every model, and each alternative's clauses
+    /// hold under its selector (empty when the encoding is reduced, which
+    /// numbers the auxiliary variables anew).
+    pub choices: Vec<Vec<Lit>>,
 }
 
 impl Encoded {
@@ -320,18 +326,6 @@ impl ClauseSink for Recorder {
 
 /// Encodes `puzzle` with the chosen `encoding`.
 pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
-    encode_recorded(puzzle, encoding).0
-}
-
-/// Encodes `puzzle` with `encoding` but no given-aware reduction, with the
-/// selectors of each of its [`crate::model::Constraint::AnyOf`] rules, in
-/// the order of [`Puzzle::constraints`] (one of each list is true in every
-/// model, and the alternatives' clauses hold under theirs).
-pub fn encode_choices(puzzle: &Puzzle, encoding: &Encoding) -> (Encoded, Vec<Vec<Lit>>) {
-    encode_recorded(puzzle, &Encoding { reduce: false, ..*encoding })
-}
-
-fn encode_recorded(puzzle: &Puzzle, encoding: &Encoding) -> (Encoded, Vec<Vec<Lit>>) {
     let vars = VarMap::new(puzzle.side(), puzzle.digits(), encoding.digits);
     let mut formula = CnfFormula::new();
     formula.set_var_count(vars.primary_count());
@@ -365,10 +359,11 @@ fn encode_recorded(puzzle: &Puzzle, encoding: &Encoding) -> (Encoded, Vec<Vec<Li
         let (formula, kinds, vars) = reduce::reduce(puzzle, &out.formula, &out.kinds, &vars);
         let clause_counts = kinds.into_iter().collect();
         // Reduced, the auxiliary variables are numbered anew: no choices.
-        return (Encoded { formula: Arc::new(formula), vars, clause_counts, encoding: *encoding }, Vec::new());
+        let encoding = *encoding;
+        return Encoded { formula: Arc::new(formula), vars, clause_counts, encoding, choices: Vec::new() };
     }
     let clause_counts = out.kinds.into_iter().collect();
-    (Encoded { formula: Arc::new(out.formula), vars, clause_counts, encoding: *encoding }, out.choices)
+    Encoded { formula: Arc::new(out.formula), vars, clause_counts, encoding: *encoding, choices: out.choices }
 }
 
 /// About how many bytes encoding `puzzle` with `encoding` and searching

@@ -1264,6 +1264,64 @@ fn either_blocks_match_the_oracle_under_every_encoding() {
     assert!(overlapping >= 5, "{overlapping} puzzles with grids that keep two alternatives");
 }
 
+/// A count split into cubes on the alternatives' selectors (the enum
+/// engine branches on them) adds up to the oracle's number whichever
+/// engine counts each cube: the enum engine counts a grid under its own
+/// selectors only (the first alternative it satisfies), and the blocking
+/// engine, which finds it under any, counts it where the cube's selectors
+/// are its own. Either block here has two or three alternatives that
+/// often hold together, on 4x4 grids with few givens; some cubes fix a
+/// selector. Counting every model under each cube (the check left out)
+/// counts grids twice.
+#[test]
+fn cubes_split_on_alternatives_add_up_whichever_engine_counts_them() {
+    use satsudoku::cluster::{split_count, Split};
+    use satsudoku::count::{count_cube, Search};
+    let mut rng = rng(7373);
+    let (mut on_selectors, mut overlapping) = (0, 0);
+    for _ in 0..40 {
+        let grid = random_grid(&mut rng, 4, (2, 2));
+        let givens = rng.below(2);
+        let mut spec = random_spec(&mut rng, 4, (2, 2), 0, givens);
+        let alternatives = (0..2 + rng.below(2))
+            .map(|_| loop {
+                let kind = rng.below(KINDS);
+                if !NOT_IN_EITHER.contains(&kind) {
+                    break vec![random_rule(&mut rng, kind, 4, &grid)];
+                }
+            })
+            .collect();
+        spec.rules.push(Rule::Either(alternatives));
+        let text = spec.text();
+        let expected = u128::from(spec.oracle());
+        let Some(Rule::Either(alternatives)) = spec.rules.last() else { unreachable!() };
+        let together = |g: &[u32]| {
+            let held = alternatives.iter().filter(|rules| Spec { rules: rules.to_vec(), ..spec.clone() }.keeps(g));
+            spec.keeps(g) && held.count() >= 2
+        };
+        overlapping += u64::from(crate::common::count_grids(4, (2, 2), &spec.givens, &together) > 0);
+        let puzzle = parse(&text, "spec", Some(Format::Puzzle)).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        let encoding = Encoding::default();
+        let encoded = encode(&puzzle, &encoding);
+        let (factor, cubes) = split_count(&puzzle, &encoding, false, Split::Depth(3));
+        assert_eq!(factor, 1);
+        let selectors = |cube: &Vec<i64>| cube.iter().any(|&l| l.unsigned_abs() as usize > 4 * 4 * 4);
+        on_selectors += cubes.iter().filter(|cube| selectors(cube)).count();
+        for search in
+            [Search::from(EngineKind::Enum), Search { engine: EngineKind::Enum, jobs: 2 }, EngineKind::Blocking.into()]
+        {
+            let mut total = 0;
+            for cube in &cubes {
+                let cube = cube.iter().map(|&l| varisat::Lit::from_dimacs(l as isize)).collect();
+                total += count_cube(&puzzle, &encoded, search, Limits::default(), &mut (), cube).unwrap().models;
+            }
+            assert_eq!(total, expected, "{search:?}, {} cubes\n{text}", cubes.len());
+        }
+    }
+    assert!(on_selectors >= 20, "{on_selectors} cubes fix a selector");
+    assert!(overlapping >= 5, "{overlapping} puzzles with grids that keep two alternatives");
+}
+
 /// Alternatives settled at the root before the search
 /// (`settle_alternatives`): puzzles of one to three `either` blocks, each
 /// an alternative drawn from the grid the givens come from and one drawn

@@ -10,9 +10,9 @@ use crate::count::csr::Csr;
 use crate::encode::{DigitEncoding, Encoded, Slot};
 use crate::model::{Digit, Puzzle};
 
-/// The branch points for direct digits: the digit literals of each cell, and
-/// the cell literals of each digit in each group of `n` cells, one set after
-/// another. A set with a literal the reduction fixed true is left out (it is
+/// The branch points for direct digits: the digit literals of each cell, the
+/// cell literals of each digit in each group of `n` cells, and the selectors
+/// of each alternative (`choices.rs`), one set after another. A set with a literal the reduction fixed true is left out (it is
 /// decided); literals fixed false are dropped. Empty for other digit encodings.
 ///
 /// Each set keeps a number that counts its literals not false, plus
@@ -76,7 +76,7 @@ impl Branches {
         }
     }
 
-    pub(super) fn new(puzzle: &Puzzle, encoded: &Encoded) -> Branches {
+    pub(super) fn new<'s>(puzzle: &Puzzle, encoded: &Encoded, choices: impl Iterator<Item = &'s [Lit]>) -> Branches {
         let vars = &encoded.vars;
         let (mut lits, mut ends) = (Vec::new(), Vec::new());
         if vars.digits() == DigitEncoding::Direct {
@@ -97,6 +97,10 @@ impl Branches {
                         Slot::Var(var) => lits.push(var.positive()),
                     }
                 }
+                ends.push(lits.len() as u32);
+            }
+            for selectors in choices {
+                lits.extend_from_slice(selectors);
                 ends.push(lits.len() as u32);
             }
         }

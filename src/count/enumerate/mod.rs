@@ -30,7 +30,9 @@
 //!
 //! One concern per file: `propagate.rs` (the compiled formula and the
 //! [`Propagator`]), `assignment.rs` (values, trail, levels and reasons),
-//! `branch.rs` (what to branch on), `learn.rs` (conflict analysis and the
+//! `branch.rs` (what to branch on; the alternatives' selectors too, with
+//! the leaf's check that each grid is counted once: `count/choices.rs`),
+//! `learn.rs` (conflict analysis and the
 //! learnt clauses), `supports.rs`, `frontier.rs` (splitting the search and
 //! handing part of it to other threads), `watch.rs` (what both kinds of
 //! watch lists hold); the compressed lists they share are `count/csr.rs`.
@@ -54,6 +56,7 @@ use std::time::Instant;
 
 use varisat::{CnfFormula, Lit, Solver, Var};
 
+use super::choices::{value_in, Choices};
 use super::halt::Halt;
 use super::pool::Pool;
 use super::{CountError, Cube, Engine, SearchStats};
@@ -94,6 +97,8 @@ pub struct Enumerate<'a> {
     /// can live beside its encoding.
     vars: VarMap,
     formula: Arc<CnfFormula>,
+    /// The alternatives branched on, checked at each leaf.
+    choices: Choices,
     /// The formula with its derived supports, and the assignment searched.
     prop: Propagator,
     stack: Vec<Frame>,
@@ -139,11 +144,21 @@ impl<'a> Enumerate<'a> {
     /// allocator (the heap was trimmed and paged in again file after file
     /// in a batch).
     pub fn new(puzzle: &Puzzle, encoded: &Encoded) -> Enumerate<'a> {
-        let prop = Propagator::with_branches(encoded, Strength::WithSupports, Branches::new(puzzle, encoded));
+        let choices = Choices::new(puzzle, encoded);
+        let exclusive;
+        let encoded = if choices.is_empty() {
+            encoded
+        } else {
+            exclusive = choices.exclusive(encoded);
+            &exclusive
+        };
+        let branches = Branches::new(puzzle, encoded, choices.sets());
+        let prop = Propagator::with_branches(encoded, Strength::WithSupports, branches);
         // The cube starts empty, after level-0 propagation.
         let cube_end = prop.trail_len();
         let var_count = encoded.formula.var_count();
         Enumerate {
+            choices,
             vars: encoded.vars.clone(),
             formula: Arc::clone(&encoded.formula),
             prop,
@@ -328,7 +343,9 @@ impl<'a> Enumerate<'a> {
         // the variables is a complete, propagated assignment: a model. (With
         // the direct encoding's one-hot clauses, every leaf is one.)
         if mark == self.prop.state.values.len() {
-            return Ok(Some(self.grid()?));
+            let grid = self.grid()?;
+            let values = &self.prop.state.values;
+            return Ok(self.choices.own(&grid, |lit| value_in(values, lit)).then_some(grid));
         }
         let primary = self.vars.primary_count();
         // Usually none is open; `contains` on bytes is a fast scan.
@@ -341,16 +358,20 @@ impl<'a> Enumerate<'a> {
         }
         let mut ok = self.prop.propagate_from(mark);
         if ok && self.prop.state.values[primary..].contains(&UNSET) {
-            ok = self.extends_to_model()?;
+            ok = self.choices.free(&self.prop.state.values, primary) || self.extends_to_model()?;
         }
         let grid = if ok { Some(self.grid()?) } else { None };
+        let values = &self.prop.state.values;
+        let grid = grid.filter(|grid| self.choices.own(grid, |lit| value_in(values, lit)));
         self.prop.undo_to(mark);
         Ok(grid)
     }
 
     fn extends_to_model(&mut self) -> Result<bool, CountError> {
         let primary = self.vars.primary_count();
-        let assumptions: Vec<Lit> = (0..primary).map(|i| Lit::from_index(i, self.prop.state.values[i] == 1)).collect();
+        let values = &self.prop.state.values;
+        let primaries = (0..primary).map(|i| Lit::from_index(i, values[i] == 1));
+        let assumptions: Vec<Lit> = primaries.chain(self.choices.assumed(values)).collect();
         let formula = &self.formula;
         let solver = self.solver.get_or_insert_with(|| {
             let mut solver = Solver::new();

@@ -18,7 +18,7 @@
 use varisat::Lit;
 
 use crate::count::enumerate::{Prober, Strength};
-use crate::encode::{check_fits, encode_choices, Encoding};
+use crate::encode::{check_fits, encode, Encoding};
 use crate::model::{Alternative, Constraint, Digit, Puzzle};
 
 /// Rounds of the fixpoint at most: each makes a change, and a puzzle's
@@ -58,7 +58,8 @@ pub fn settle_within(puzzle: &Puzzle, mut probes: usize) -> Option<Settled> {
     }
     let encoding = Encoding::default();
     check_fits(puzzle, &encoding).ok()?;
-    let (encoded, choices) = encode_choices(puzzle, &encoding);
+    let encoded = encode(puzzle, &encoding);
+    let choices = encoded.choices.clone();
     if choices.len() != alternatives {
         return None;
     }

@@ -1,0 +1,180 @@
+//! Alternatives the search branches on. An `AnyOf` (ISS's `Or`, the
+//! native `either`) is encoded with a selector per alternative, at least
+//! one of them true; left open, a selector prunes nothing until every
+//! cell has a digit (ISS's "Killer lunchboxes" took 1.7 s so on the enum
+//! engine, and "Ambiguous Arrows - composite" more than a minute). So the
+//! enum engine makes the selectors of each top-level `AnyOf` a branch
+//! set, as a cell's digits are: it adds that at most one of them is true,
+//! and branches on which.
+//!
+//! A grid may satisfy several alternatives, and would then be reached
+//! once under each. Each grid `g` is counted under one assignment of the
+//! selectors only, its *own*: each list's selector of the first
+//! alternative `g` satisfies, read off the grid by [`Alternative::holds`]
+//! (the model's checker). Every solution grid extends to a model with its
+//! own selectors (the alternatives not taken have their clauses switched
+//! off, each guarded by its selector), so under a cube (a set of
+//! literals, some of them selectors) a count is of the grids whose own
+//! selectors and digits, with some values of the other auxiliary
+//! variables, satisfy the formula and the cube. The enum engine counts a
+//! leaf when its selectors are the grid's own ([`Choices::own`] on the
+//! leaf's values); the blocking engine, which finds each grid once under
+//! a cube whatever selectors its model took, counts it when the cube's
+//! selectors agree with the grid's own (the same test on the cube's
+//! literals). So a cube split on selectors by one engine counts the same
+//! on the other, and a count split into cubes adds up to the whole.
+
+use std::sync::Arc;
+
+use varisat::{CnfFormula, ExtendFormula, Lit};
+
+use crate::encode::{DigitEncoding, Encoded};
+use crate::model::{Alternative, Constraint, Grid, Puzzle};
+
+/// The selectors of each top-level `AnyOf` with its alternatives, in the
+/// same order; empty when no engine branches on them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Choices {
+    lists: Vec<(Vec<Lit>, Vec<Alternative>)>,
+    /// By variable: a literal in every clause that holds the variable
+    /// (an alternative's negated selector), if there is one; see
+    /// [`Choices::free`].
+    guard: Vec<Option<Lit>>,
+}
+
+impl Choices {
+    /// The puzzle's alternatives, when its digits are direct (whose
+    /// branch sets the selectors join) and the encoding kept their
+    /// selectors (it does unless reduced).
+    pub(crate) fn new(puzzle: &Puzzle, encoded: &Encoded) -> Choices {
+        let alternatives: Vec<&Vec<Alternative>> = puzzle
+            .constraints()
+            .iter()
+            .filter_map(|c| match c {
+                Constraint::AnyOf { alternatives } => Some(alternatives),
+                _ => None,
+            })
+            .collect();
+        let fits = encoded.vars.digits() == DigitEncoding::Direct
+            && alternatives.len() == encoded.choices.len()
+            && alternatives.iter().zip(&encoded.choices).all(|(a, s)| a.len() == s.len());
+        if !fits {
+            return Choices::default();
+        }
+        let lists = encoded.choices.iter().cloned().zip(alternatives.into_iter().cloned()).collect();
+        let guard = guards(encoded);
+        Choices { lists, guard }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.lists.is_empty()
+    }
+
+    /// The selector lists, each a branch set.
+    pub(crate) fn sets(&self) -> impl Iterator<Item = &[Lit]> {
+        self.lists.iter().map(|(selectors, _)| selectors.as_slice())
+    }
+
+    /// `encoded` with "at most one selector of each list" added, so that
+    /// each list is a set of exclusive options. The models' grids are the
+    /// same: a grid's own selectors satisfy it.
+    pub(crate) fn exclusive(&self, encoded: &Encoded) -> Encoded {
+        let mut formula = CnfFormula::new();
+        formula.set_var_count(encoded.formula.var_count());
+        for clause in encoded.formula.iter() {
+            formula.add_clause(clause);
+        }
+        for selectors in self.sets() {
+            for (i, &a) in selectors.iter().enumerate() {
+                for &b in &selectors[i + 1..] {
+                    formula.add_clause(&[!a, !b]);
+                }
+            }
+        }
+        Encoded {
+            formula: Arc::new(formula),
+            vars: encoded.vars.clone(),
+            clause_counts: encoded.clause_counts,
+            encoding: encoded.encoding,
+            choices: encoded.choices.clone(),
+        }
+    }
+
+    /// Whether every selector `value` knows (`Some(true)` for true) has
+    /// `grid`'s own value: true for the first alternative the grid
+    /// satisfies, false for the others. A grid that satisfies none of a
+    /// list's alternatives is no solution, and has no own selectors.
+    pub(crate) fn own(&self, grid: &Grid, value: impl Fn(Lit) -> Option<bool>) -> bool {
+        let digit_of = |cell| grid.get(cell);
+        self.lists.iter().all(|(selectors, alternatives)| {
+            let first = alternatives.iter().position(|a| a.holds(&digit_of));
+            debug_assert!(first.is_some(), "a model whose grid satisfies no alternative");
+            let Some(first) = first else { return false };
+            selectors.iter().enumerate().all(|(i, &s)| value(s).is_none_or(|v| v == (i == first)))
+        })
+    }
+
+    /// Whether the auxiliary variables left open at a leaf (`values` by
+    /// variable: 0 false, 1 true, others open) can take any value: each
+    /// is in clauses that an alternative not taken satisfies (its negated
+    /// selector, true, is in every one). The clauses without an open
+    /// variable hold, as propagation met no conflict, so then the leaf is
+    /// a model without a SAT call.
+    pub(crate) fn free(&self, values: &[u8], primary: usize) -> bool {
+        let open = (primary..values.len()).filter(|&v| values[v] > 1);
+        !self.lists.is_empty()
+            && open
+                .into_iter()
+                .all(|v| self.guard.get(v).copied().flatten().is_some_and(|g| value_in(values, g) == Some(true)))
+    }
+
+    /// The selectors' values at a leaf (`values` by variable: 0 false, 1
+    /// true, others open), as assumptions: a SAT call that completes the
+    /// leaf must keep its alternatives.
+    pub(crate) fn assumed<'v>(&'v self, values: &'v [u8]) -> impl Iterator<Item = Lit> + 'v {
+        self.sets().flatten().filter(|l| values[l.index()] <= 1).map(|l| Lit::from_var(l.var(), values[l.index()] == 1))
+    }
+}
+
+/// By variable of `encoded`: a negated top-level selector that every
+/// clause holding the variable holds, if any (the selectors themselves
+/// have none).
+fn guards(encoded: &Encoded) -> Vec<Option<Lit>> {
+    let count = encoded.formula.var_count();
+    let mut selector = vec![false; count];
+    for lit in encoded.choices.iter().flatten() {
+        selector[lit.index()] = true;
+    }
+    // Per variable: the negated selectors every clause so far held; `None`
+    // before its first clause.
+    let mut common: Vec<Option<Vec<Lit>>> = vec![None; count];
+    for clause in encoded.formula.iter() {
+        let negated: Vec<Lit> = clause.iter().copied().filter(|l| l.is_negative() && selector[l.index()]).collect();
+        for lit in clause.iter().filter(|l| !selector[l.index()]) {
+            match &mut common[lit.index()] {
+                Some(kept) => kept.retain(|g| negated.contains(g)),
+                slot @ None => *slot = Some(negated.clone()),
+            }
+        }
+    }
+    common.into_iter().map(|kept| kept.and_then(|kept| kept.first().copied())).collect()
+}
+
+/// A literal's value in `values` (by variable: 0 false, 1 true, others
+/// open).
+pub(crate) fn value_in(values: &[u8], lit: Lit) -> Option<bool> {
+    let value = *values.get(lit.index())?;
+    (value <= 1).then_some((value == 1) == lit.is_positive())
+}
+
+/// A literal's value under `cube`: true if it is there, false if its
+/// negation is.
+pub(crate) fn value_under(cube: &[Lit], lit: Lit) -> Option<bool> {
+    if cube.contains(&lit) {
+        Some(true)
+    } else if cube.contains(&!lit) {
+        Some(false)
+    } else {
+        None
+    }
+}
