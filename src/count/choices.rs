@@ -28,6 +28,7 @@ use std::sync::Arc;
 
 use varisat::{CnfFormula, ExtendFormula, Lit};
 
+use super::enumerate::UNSET;
 use crate::encode::{DigitEncoding, Encoded};
 use crate::model::{Alternative, Constraint, Grid, Puzzle};
 
@@ -103,25 +104,25 @@ impl Choices {
     /// Whether every selector `value` knows (`Some(true)` for true) has
     /// `grid`'s own value: true for the first alternative the grid
     /// satisfies, false for the others. A grid that satisfies none of a
-    /// list's alternatives is no solution, and has no own selectors.
+    /// list's alternatives, where the formula says it does, passes: the
+    /// count's checker then refuses it with the rule it breaks, where
+    /// dropping it would make the count wrong without a word.
     pub(crate) fn own(&self, grid: &Grid, value: impl Fn(Lit) -> Option<bool>) -> bool {
         let digit_of = |cell| grid.get(cell);
         self.lists.iter().all(|(selectors, alternatives)| {
-            let first = alternatives.iter().position(|a| a.holds(&digit_of));
-            debug_assert!(first.is_some(), "a model whose grid satisfies no alternative");
-            let Some(first) = first else { return false };
+            let Some(first) = alternatives.iter().position(|a| a.holds(&digit_of)) else { return true };
             selectors.iter().enumerate().all(|(i, &s)| value(s).is_none_or(|v| v == (i == first)))
         })
     }
 
     /// Whether the auxiliary variables left open at a leaf (`values` by
-    /// variable: 0 false, 1 true, others open) can take any value: each
+    /// variable: 0 false, 1 true, [`UNSET`] open) can take any value: each
     /// is in clauses that an alternative not taken satisfies (its negated
     /// selector, true, is in every one). The clauses without an open
     /// variable hold, as propagation met no conflict, so then the leaf is
     /// a model without a SAT call.
     pub(crate) fn free(&self, values: &[u8], primary: usize) -> bool {
-        let open = (primary..values.len()).filter(|&v| values[v] > 1);
+        let open = (primary..values.len()).filter(|&v| values[v] == UNSET);
         !self.lists.is_empty()
             && open
                 .into_iter()
@@ -129,10 +130,13 @@ impl Choices {
     }
 
     /// The selectors' values at a leaf (`values` by variable: 0 false, 1
-    /// true, others open), as assumptions: a SAT call that completes the
+    /// true, [`UNSET`] open), as assumptions: a SAT call that completes the
     /// leaf must keep its alternatives.
     pub(crate) fn assumed<'v>(&'v self, values: &'v [u8]) -> impl Iterator<Item = Lit> + 'v {
-        self.sets().flatten().filter(|l| values[l.index()] <= 1).map(|l| Lit::from_var(l.var(), values[l.index()] == 1))
+        self.sets()
+            .flatten()
+            .filter(|l| values[l.index()] != UNSET)
+            .map(|l| Lit::from_var(l.var(), values[l.index()] == 1))
     }
 }
 
@@ -160,11 +164,11 @@ fn guards(encoded: &Encoded) -> Vec<Option<Lit>> {
     common.into_iter().map(|kept| kept.and_then(|kept| kept.first().copied())).collect()
 }
 
-/// A literal's value in `values` (by variable: 0 false, 1 true, others
+/// A literal's value in `values` (by variable: 0 false, 1 true, [`UNSET`]
 /// open).
 pub(crate) fn value_in(values: &[u8], lit: Lit) -> Option<bool> {
     let value = *values.get(lit.index())?;
-    (value <= 1).then_some((value == 1) == lit.is_positive())
+    (value != UNSET).then_some((value == 1) == lit.is_positive())
 }
 
 /// A literal's value under `cube`: true if it is there, false if its

@@ -12,8 +12,9 @@ use crate::model::{Digit, Puzzle};
 
 /// The branch points for direct digits: the digit literals of each cell, the
 /// cell literals of each digit in each group of `n` cells, and the selectors
-/// of each alternative (`choices.rs`), one set after another. A set with a literal the reduction fixed true is left out (it is
-/// decided); literals fixed false are dropped. Empty for other digit encodings.
+/// of each `Or` (`count/choices.rs`), one set after another. A set with a
+/// literal the reduction fixed true is left out (it is decided); literals
+/// fixed false are dropped. Empty for other digit encodings.
 ///
 /// Each set keeps a number that counts its literals not false, plus
 /// [`TRUE_WEIGHT`] for each true one, updated as variables are assigned and

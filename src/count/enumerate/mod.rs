@@ -30,10 +30,9 @@
 //!
 //! One concern per file: `propagate.rs` (the compiled formula and the
 //! [`Propagator`]), `assignment.rs` (values, trail, levels and reasons),
-//! `branch.rs` (what to branch on; the alternatives' selectors too, with
-//! the leaf's check that each grid is counted once: `count/choices.rs`),
-//! `learn.rs` (conflict analysis and the
-//! learnt clauses), `supports.rs`, `frontier.rs` (splitting the search and
+//! `branch.rs` (what to branch on; an `Or`'s selectors too, with the
+//! leaf's check that each grid is counted once: `count/choices.rs`),
+//! `learn.rs` (conflict analysis and the learnt clauses), `supports.rs`, `frontier.rs` (splitting the search and
 //! handing part of it to other threads), `watch.rs` (what both kinds of
 //! watch lists hold); the compressed lists they share are `count/csr.rs`.
 //!
@@ -62,7 +61,8 @@ use super::pool::Pool;
 use super::{CountError, Cube, Engine, SearchStats};
 use crate::encode::{DigitEncoding, Encoded, VarMap};
 use crate::model::{Grid, Puzzle};
-use assignment::{Snapshot, UNSET};
+use assignment::Snapshot;
+pub(crate) use assignment::UNSET;
 use branch::Branches;
 pub use learn::Learn;
 pub use probe::Prober;
