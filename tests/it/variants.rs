@@ -1225,6 +1225,17 @@ fn the_fpuzzles_reader_reads_what_the_native_format_reads() {
     assert!(checked >= 100 && solvable >= 20, "{checked} checked, {solvable} with solutions, {refused} refused");
 }
 
+/// Whether some grid of `spec`, whose last rule is an `either`, keeps two of
+/// its alternatives (by the oracle's own reading of the rules).
+fn keeps_two_alternatives(spec: &Spec) -> bool {
+    let Some(Rule::Either(alternatives)) = spec.rules.last() else { unreachable!() };
+    let together = |g: &[u32]| {
+        let held = alternatives.iter().filter(|rules| Spec { rules: rules.to_vec(), ..spec.clone() }.keeps(g));
+        spec.keeps(g) && held.count() >= 2
+    };
+    crate::common::count_grids(spec.n, spec.boxes, &spec.givens, &together) > 0
+}
+
 /// `either` blocks (ISS's `Or`) with another rule or none, on 4x4 and
 /// 6x6, under direct, order and log digits and both engines, against the
 /// oracle: at least one alternative's rules all hold, each grid counted
@@ -1243,12 +1254,7 @@ fn either_blocks_match_the_oracle_under_every_encoding() {
         spec.rules.push(random_rule(&mut rng, 55, n, &grid));
         let text = spec.text();
         let expected = u128::from(spec.oracle());
-        let Some(Rule::Either(alternatives)) = spec.rules.last() else { unreachable!() };
-        let together = |g: &[u32]| {
-            let held = alternatives.iter().filter(|rules| Spec { rules: rules.to_vec(), ..spec.clone() }.keeps(g));
-            spec.keeps(g) && held.count() >= 2
-        };
-        overlapping += u64::from(crate::common::count_grids(n, boxes, &spec.givens, &together) > 0);
+        overlapping += u64::from(keeps_two_alternatives(&spec));
         for (encoding, engine) in [
             ("direct", EngineKind::Enum),
             ("direct", EngineKind::Blocking),
@@ -1294,12 +1300,7 @@ fn cubes_split_on_alternatives_add_up_whichever_engine_counts_them() {
         spec.rules.push(Rule::Either(alternatives));
         let text = spec.text();
         let expected = u128::from(spec.oracle());
-        let Some(Rule::Either(alternatives)) = spec.rules.last() else { unreachable!() };
-        let together = |g: &[u32]| {
-            let held = alternatives.iter().filter(|rules| Spec { rules: rules.to_vec(), ..spec.clone() }.keeps(g));
-            spec.keeps(g) && held.count() >= 2
-        };
-        overlapping += u64::from(crate::common::count_grids(4, (2, 2), &spec.givens, &together) > 0);
+        overlapping += u64::from(keeps_two_alternatives(&spec));
         let puzzle = parse(&text, "spec", Some(Format::Puzzle)).unwrap_or_else(|e| panic!("{e}\n{text}"));
         let encoding = Encoding::default();
         let encoded = encode(&puzzle, &encoding);
