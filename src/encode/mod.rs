@@ -398,7 +398,13 @@ pub fn estimate(puzzle: &Puzzle, encoding: &Encoding) -> usize {
     // A clause costs its range in the formula and a header and watches in
     // the engine; a literal four bytes in each; a variable its slots in
     // the engine's tables (values, reasons, levels, watch lists, supports).
-    clauses.saturating_mul(48).saturating_add(lits.saturating_mul(12)).saturating_add(vars.saturating_mul(96))
+    let bytes =
+        clauses.saturating_mul(48).saturating_add(lits.saturating_mul(12)).saturating_add(vars.saturating_mul(96));
+    // With alternatives the enum engine keeps a second copy of the formula
+    // (`count/choices.rs`: "at most one selector" added to its own copy).
+    let any_of = puzzle.constraints().iter().any(|c| matches!(c, crate::model::Constraint::AnyOf { .. }));
+    let copy = if any_of { clauses.saturating_mul(16).saturating_add(lits.saturating_mul(4)) } else { 0 };
+    bytes.saturating_add(copy)
 }
 
 /// An upper estimate of one constraint's (auxiliary variables, clauses,
@@ -443,7 +449,12 @@ fn constraint_size(constraint: &crate::model::Constraint, digits: usize) -> (usi
         // Each alternative's rules, one literal longer each clause, and a
         // selector; its groups and relations as forbidden pairs.
         C::AnyOf { alternatives } => {
-            let mut total: (usize, usize, usize) = (alternatives.len(), 1, alternatives.len());
+            // The selectors, "one of them" and, in the enum engine, "at
+            // most one" for each pair.
+            let exclusions = alternatives.len().saturating_mul(alternatives.len()) / 2;
+            let clauses = exclusions.saturating_add(1);
+            let lits = exclusions.saturating_mul(2).saturating_add(alternatives.len());
+            let mut total: (usize, usize, usize) = (alternatives.len(), clauses, lits);
             for a in alternatives {
                 let pairs_of = |k: usize| k.saturating_mul(k) / 2;
                 let forbidden = a.distinct.iter().map(|g| pairs_of(g.len()).saturating_mul(digits)).sum::<usize>();
