@@ -28,7 +28,6 @@ use std::sync::Arc;
 
 use varisat::{CnfFormula, ExtendFormula, Lit};
 
-use super::enumerate::UNSET;
 use crate::encode::{DigitEncoding, Encoded};
 use crate::model::{Alternative, Constraint, Grid, Puzzle};
 
@@ -37,10 +36,6 @@ use crate::model::{Alternative, Constraint, Grid, Puzzle};
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Choices {
     lists: Vec<(Vec<Lit>, Vec<Alternative>)>,
-    /// By variable: a literal in every clause that holds the variable
-    /// (an alternative's negated selector), if there is one; see
-    /// [`Choices::free`].
-    guard: Vec<Option<Lit>>,
 }
 
 impl Choices {
@@ -63,8 +58,7 @@ impl Choices {
             return Choices::default();
         }
         let lists = encoded.choices.iter().cloned().zip(alternatives.into_iter().cloned()).collect();
-        let guard = guards(encoded);
-        Choices { lists, guard }
+        Choices { lists }
     }
 
     pub(crate) fn is_empty(&self) -> bool {
@@ -114,36 +108,13 @@ impl Choices {
             selectors.iter().enumerate().all(|(i, &s)| value(s).is_none_or(|v| v == (i == first)))
         })
     }
-
-    /// Whether the auxiliary variables left open at a leaf (`values` by
-    /// variable: 0 false, 1 true, [`UNSET`] open) can take any value: each
-    /// is in clauses that an alternative not taken satisfies (its negated
-    /// selector, true, is in every one). The clauses without an open
-    /// variable hold, as propagation met no conflict, so then the leaf is
-    /// a model without a SAT call.
-    pub(crate) fn free(&self, values: &[u8], primary: usize) -> bool {
-        let open = (primary..values.len()).filter(|&v| values[v] == UNSET);
-        !self.lists.is_empty()
-            && open
-                .into_iter()
-                .all(|v| self.guard.get(v).copied().flatten().is_some_and(|g| value_in(values, g) == Some(true)))
-    }
-
-    /// The selectors' values at a leaf (`values` by variable: 0 false, 1
-    /// true, [`UNSET`] open), as assumptions: a SAT call that completes the
-    /// leaf must keep its alternatives.
-    pub(crate) fn assumed<'v>(&'v self, values: &'v [u8]) -> impl Iterator<Item = Lit> + 'v {
-        self.sets()
-            .flatten()
-            .filter(|l| values[l.index()] != UNSET)
-            .map(|l| Lit::from_var(l.var(), values[l.index()] == 1))
-    }
 }
 
 /// By variable of `encoded`: a negated top-level selector that every
 /// clause holding the variable holds, if any (the selectors themselves
-/// have none).
-fn guards(encoded: &Encoded) -> Vec<Option<Lit>> {
+/// have none). A variable open at a leaf whose guard is true is in no
+/// clause that needs it: the enum engine's leaf needs no SAT call then.
+pub(crate) fn guards(encoded: &Encoded) -> Vec<Option<Lit>> {
     let count = encoded.formula.var_count();
     let mut selector = vec![false; count];
     for lit in encoded.choices.iter().flatten() {
@@ -162,13 +133,6 @@ fn guards(encoded: &Encoded) -> Vec<Option<Lit>> {
         }
     }
     common.into_iter().map(|kept| kept.and_then(|kept| kept.first().copied())).collect()
-}
-
-/// A literal's value in `values` (by variable: 0 false, 1 true, [`UNSET`]
-/// open).
-pub(crate) fn value_in(values: &[u8], lit: Lit) -> Option<bool> {
-    let value = *values.get(lit.index())?;
-    (value != UNSET).then_some((value == 1) == lit.is_positive())
 }
 
 /// A literal's value under `cube`: true if it is there, false if its

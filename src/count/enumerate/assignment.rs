@@ -8,7 +8,7 @@ use varisat::{Lit, Var};
 use super::branch::Branches;
 
 /// The value of an unassigned variable or literal (0 is false, 1 true).
-pub(crate) const UNSET: u8 = 2;
+pub(super) const UNSET: u8 = 2;
 
 /// Why a literal is true: the clause that implied it, or none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

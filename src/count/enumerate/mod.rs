@@ -55,14 +55,13 @@ use std::time::Instant;
 
 use varisat::{CnfFormula, Lit, Solver, Var};
 
-use super::choices::{value_in, Choices};
+use super::choices::{guards, Choices};
 use super::halt::Halt;
 use super::pool::Pool;
 use super::{CountError, Cube, Engine, SearchStats};
 use crate::encode::{DigitEncoding, Encoded, VarMap};
 use crate::model::{Grid, Puzzle};
-use assignment::Snapshot;
-pub(crate) use assignment::UNSET;
+use assignment::{Snapshot, UNSET};
 use branch::Branches;
 pub use learn::Learn;
 pub use probe::Prober;
@@ -99,6 +98,9 @@ pub struct Enumerate<'a> {
     formula: Arc<CnfFormula>,
     /// The alternatives branched on, checked at each leaf.
     choices: Choices,
+    /// By variable, the literal that frees it at a leaf when true
+    /// ([`guards`]); empty without alternatives.
+    guard: Vec<Option<Lit>>,
     /// The formula with its derived supports, and the assignment searched.
     prop: Propagator,
     stack: Vec<Frame>,
@@ -146,11 +148,11 @@ impl<'a> Enumerate<'a> {
     pub fn new(puzzle: &Puzzle, encoded: &Encoded) -> Enumerate<'a> {
         let choices = Choices::new(puzzle, encoded);
         let exclusive;
-        let encoded = if choices.is_empty() {
-            encoded
+        let (encoded, guard) = if choices.is_empty() {
+            (encoded, Vec::new())
         } else {
             exclusive = choices.exclusive(encoded);
-            &exclusive
+            (&exclusive, guards(encoded))
         };
         let branches = Branches::new(puzzle, encoded, choices.sets());
         let prop = Propagator::with_branches(encoded, Strength::WithSupports, branches);
@@ -159,6 +161,7 @@ impl<'a> Enumerate<'a> {
         let var_count = encoded.formula.var_count();
         Enumerate {
             choices,
+            guard,
             vars: encoded.vars.clone(),
             formula: Arc::clone(&encoded.formula),
             prop,
@@ -344,8 +347,7 @@ impl<'a> Enumerate<'a> {
         // the direct encoding's one-hot clauses, every leaf is one.)
         if mark == self.prop.state.values.len() {
             let grid = self.grid()?;
-            let values = &self.prop.state.values;
-            return Ok(self.choices.own(&grid, |lit| value_in(values, lit)).then_some(grid));
+            return Ok(self.choices.own(&grid, |lit| self.known(lit)).then_some(grid));
         }
         let primary = self.vars.primary_count();
         // Usually none is open; `contains` on bytes is a fast scan.
@@ -358,20 +360,38 @@ impl<'a> Enumerate<'a> {
         }
         let mut ok = self.prop.propagate_from(mark);
         if ok && self.prop.state.values[primary..].contains(&UNSET) {
-            ok = self.choices.free(&self.prop.state.values, primary) || self.extends_to_model()?;
+            ok = self.free(primary) || self.extends_to_model()?;
         }
         let grid = if ok { Some(self.grid()?) } else { None };
-        let values = &self.prop.state.values;
-        let grid = grid.filter(|grid| self.choices.own(grid, |lit| value_in(values, lit)));
+        let grid = grid.filter(|grid| self.choices.own(grid, |lit| self.known(lit)));
         self.prop.undo_to(mark);
         Ok(grid)
+    }
+
+    /// `lit`'s value, if set.
+    fn known(&self, lit: Lit) -> Option<bool> {
+        let value = self.prop.value(lit);
+        (value != UNSET).then_some(value == 1)
+    }
+
+    /// Whether the auxiliary variables open at a leaf (past the `primary`
+    /// ones) can take any value: each is only in clauses of an alternative
+    /// not taken, whose negated selector, true, satisfies them all. The
+    /// clauses without an open variable hold, as propagation met no
+    /// conflict, so the leaf is then a model without a SAT call.
+    fn free(&self, primary: usize) -> bool {
+        let values = &self.prop.state.values;
+        let mut open = (primary..values.len()).filter(|&v| values[v] == UNSET);
+        !self.guard.is_empty() && open.all(|v| self.guard[v].is_some_and(|g| self.known(g) == Some(true)))
     }
 
     fn extends_to_model(&mut self) -> Result<bool, CountError> {
         let primary = self.vars.primary_count();
         let values = &self.prop.state.values;
         let primaries = (0..primary).map(|i| Lit::from_index(i, values[i] == 1));
-        let assumptions: Vec<Lit> = primaries.chain(self.choices.assumed(values)).collect();
+        // The selectors set too: the model must keep the leaf's alternatives.
+        let selectors = self.choices.sets().flatten().filter_map(|&l| self.known(l).map(|v| if v { l } else { !l }));
+        let assumptions: Vec<Lit> = primaries.chain(selectors).collect();
         let formula = &self.formula;
         let solver = self.solver.get_or_insert_with(|| {
             let mut solver = Solver::new();
