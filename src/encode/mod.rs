@@ -346,7 +346,7 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     constraint::encode_ranks(puzzle, &mut spelling, &mut out);
     constraint::encode_cliques(puzzle, encoding.lines, &mut spelling, &mut out);
     out.kind = ClauseKind::Cage;
-    constraint::encode_cages(puzzle, encoding.sum, &mut spelling, &mut out);
+    constraint::encode_cages(puzzle, &differ, encoding.sum, &mut spelling, &mut out);
     out.kind = ClauseKind::Given;
     for cell in puzzle.cells() {
         if let Some(d) = puzzle.given(cell) {

@@ -195,3 +195,24 @@ fn sums_across_houses_keep_the_count() {
     }
     assert!(with_crossing >= 12, "{with_crossing}");
 }
+
+/// A hidden cage: row 1's cells but two are one cage of 41, so the two
+/// left (the row's innies) sum to 4, and being in one row they are 1 and
+/// 3, never 2, though 2 + 2 is 4 (worked by hand). Unit propagation on
+/// the formula as encoded rules 2 out of both now that the innies get the
+/// combinations' clauses of a cage; the sum's partial sums alone kept it.
+#[test]
+fn a_hidden_cage_rules_out_the_digits_of_no_combination() {
+    use satsudoku::count::enumerate::{Propagator, Strength};
+    use satsudoku::model::Cell;
+    let text = "size 9\nkiller r1c3 r1c4 r1c5 r1c6 r1c7 r1c8 r1c9 = 41\n";
+    let puzzle = parse(text, "hidden.puzzle", None).unwrap();
+    let encoded = encode(&puzzle, &Encoding::default());
+    let propagator = Propagator::new(&encoded, Strength::AsEncoded);
+    let value = |cell: Cell, d| propagator.var_value(encoded.vars.var(cell, d));
+    for cell in [Cell::new(0, 0), Cell::new(0, 1)] {
+        assert_eq!(value(cell, 2), Some(false), "{cell:?}");
+        assert_eq!(value(cell, 1), None, "{cell:?}");
+        assert_eq!(value(cell, 3), None, "{cell:?}");
+    }
+}
