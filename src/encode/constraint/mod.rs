@@ -344,8 +344,8 @@ pub(super) fn encode_cliques(puzzle: &Puzzle, lines: LineEncoding, spelling: &mu
 /// The clauses a killer cage's digit combinations imply (see `cage.rs`),
 /// for each sum of weight-1 terms whose cells are also a group of `puzzle`;
 /// the innies and outies ([`innies_and_outies`]); and the combinations'
-/// clauses again for each of those whose terms are all innies of one
-/// weight and pairwise differ (`differ`): a hidden cage, as ISS's
+/// clauses again for each of those with no outie (every term of weight 1)
+/// whose cells pairwise differ (`differ`): a hidden cage, as ISS's
 /// optimizer calls it (`_makeHiddenCageHandlers`). The partial sums of two
 /// innies summing to 4 keep 2 in both cells; the hidden cage's
 /// combinations, {1, 3} alone, rule it out. On ISS's 250 examples (`count
