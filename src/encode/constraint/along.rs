@@ -407,11 +407,9 @@ fn count_by_exclusion_groups(
 
 /// The most edges a count-distinct's automaton over the sets of digits
 /// read may have; past it, a literal per digit and their count. Four
-/// counted cells of nine digits fit (1,700 edges), five do not (4,000).
-/// ISS's "Count Different (Circles)" (four count-distinct of eight cells)
-/// took 26 ms and 74,000 variables under a limit of 20,000 and takes 1 ms
-/// with the digits' literals; "The Fountain" (on a chaos construction's
-/// labels) 12.9 s against 10.3 s (`count --stats`).
+/// counted cells of nine digits fit (1,700 edges), five do not (4,000);
+/// the limit was 20,000 before ISS's "Count Different (Circles)" measured
+/// faster with the digits' literals (bench/results/design-notes.md).
 const MOST_COUNT_DISTINCT_EDGES: usize = 2_000;
 
 /// Encodes "`control` holds the number of different digits of `cells`":

@@ -348,11 +348,8 @@ pub(super) fn encode_cliques(puzzle: &Puzzle, lines: LineEncoding, spelling: &mu
 /// whose cells pairwise differ (`differ`): a hidden cage, as ISS's
 /// optimizer calls it (`_makeHiddenCageHandlers`). The partial sums of two
 /// innies summing to 4 keep 2 in both cells; the hidden cage's
-/// combinations, {1, 3} alone, rule it out. On ISS's 250 examples (`count
-/// --stats`, one run each, 2026-12-04) "Wecoc #2" went from 0.49 s to
-/// 0.25 s, "Killing with flowers" and "tarek unsolvable #41" from 0.09 s
-/// to 0.07 s, two others from 43 ms to 30 ms, no puzzle measurably slower,
-/// 41.55 s to 41.27 s in all.
+/// combinations, {1, 3} alone, rule it out (measured in
+/// bench/results/design-notes.md).
 pub(super) fn encode_cages(
     puzzle: &Puzzle,
     differ: &Differ,
@@ -365,9 +362,11 @@ pub(super) fn encode_cages(
         cage::encode_cage(cells, *target, puzzle.digits(), spelling, out);
     }
     for (terms, target) in innies_and_outies(puzzle, &cages) {
-        let cells: Vec<Cell> = terms.iter().map(|&(cell, _)| cell).collect();
-        if cells.len() > 1 && terms.iter().all(|&(_, weight)| weight == 1) && differ.all_differ(&cells) {
-            cage::encode_cage(&cells, target, puzzle.digits(), spelling, out);
+        if terms.len() > 1 && terms.iter().all(|&(_, weight)| weight == 1) {
+            let cells: Vec<Cell> = terms.iter().map(|&(cell, _)| cell).collect();
+            if differ.all_differ(&cells) {
+                cage::encode_cage(&cells, target, puzzle.digits(), spelling, out);
+            }
         }
         sum::encode_sum(&terms, target, sums, puzzle.digits(), spelling, out);
     }
