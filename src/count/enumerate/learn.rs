@@ -66,6 +66,11 @@ const GLUE: u32 = 2;
 /// Decisions in a window of [`Learning::judge`].
 pub(super) const WINDOW: u64 = 1024;
 
+/// Decisions in a puzzle's first window: a puzzle that needs search
+/// learns from its 128th decision on, not its 1,024th, which is most of a
+/// small puzzle's search (bench/results/design-notes.md).
+const FIRST_WINDOW: u64 = 128;
+
 /// Whether the engine learns: only while conflicts are frequent. When
 /// the search mostly finds models (a blank grid: one conflict in ten
 /// thousand decisions; counting classic puzzles with 10^5 solutions: one
@@ -73,8 +78,9 @@ pub(super) const WINDOW: u64 = 1024;
 /// again, and its watches cost more than it saves (2x slower per model,
 /// bench/results/design-notes.md); on a puzzle that needs search, half
 /// the decisions conflict. Learning starts when a window of [`WINDOW`]
-/// decisions has a conflict in eight of them or more, and stops, with its
-/// clauses reduced to the glue ones, when it has one in thirty-two or fewer.
+/// decisions (the first of a puzzle: [`FIRST_WINDOW`]) has a conflict in
+/// eight of them or more, and stops, with its clauses reduced to the glue
+/// ones, when it has one in thirty-two or fewer.
 ///
 /// While it learns, the engine branches where conflicts were (VSIDS,
 /// Moskewicz et al. 2001): each variable met in a conflict's analysis
@@ -88,6 +94,8 @@ pub(super) struct Learning {
     /// began.
     pub(super) until: u64,
     since: u64,
+    /// The decisions in the window.
+    window: u64,
     /// What the next conflict adds to the activity of the variables it
     /// meets (kept per variable by `Branches`, in integers: this rounded
     /// down).
@@ -126,7 +134,7 @@ fn luby(i: u32) -> u64 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Learn {
     /// While conflicts are frequent: from one in eight decisions of a window
-    /// of 1,024 to one in thirty-two (the default).
+    /// of 1,024 (a puzzle's first: 128) to one in thirty-two (the default).
     Auto,
     /// From the first conflict on, whatever the rate (for tests and
     /// measurements).
@@ -150,8 +158,9 @@ impl Learning {
         Learning {
             mode: Learn::Auto,
             on: false,
-            until: WINDOW,
+            until: FIRST_WINDOW,
             since: 0,
+            window: FIRST_WINDOW,
             bump: FIRST_BUMP,
             restart_at: RESTART_UNIT,
             restarts: 0,
@@ -164,7 +173,7 @@ impl Learning {
     pub(super) fn set_mode(&mut self, mode: Learn, decisions: u64, conflicts: u64) {
         self.mode = mode;
         self.on = mode == Learn::Always;
-        (self.until, self.since) = (decisions + WINDOW, conflicts);
+        (self.until, self.since, self.window) = (decisions + FIRST_WINDOW, conflicts, FIRST_WINDOW);
         (self.restart_at, self.restarts) = (conflicts + RESTART_UNIT, 0);
     }
 
@@ -192,14 +201,15 @@ impl Learning {
     /// stopped.
     fn judge(&mut self, decisions: u64, conflicts: u64) -> bool {
         let recent = conflicts - std::mem::replace(&mut self.since, conflicts);
+        let window = std::mem::replace(&mut self.window, WINDOW);
         self.until = decisions + WINDOW;
         if self.mode != Learn::Auto {
             return false;
         }
         let was = self.on;
-        if recent * 8 >= WINDOW {
+        if recent * 8 >= window {
             self.on = true;
-        } else if recent * 32 <= WINDOW {
+        } else if recent * 32 <= window {
             self.on = false;
         }
         was && !self.on
@@ -538,7 +548,7 @@ impl Enumerate<'_> {
         Reason::Learnt(self.prop.clauses.learnt.add(&lits, lbd))
     }
 
-    /// Called every [`WINDOW`] decisions: learning on or off by the
+    /// Called at the end of each window: learning on or off by the
     /// conflicts of the window.
     pub(super) fn judge_learning(&mut self) {
         if self.learning.judge(self.decisions, self.conflicts) {
