@@ -67,9 +67,9 @@ const GLUE: u32 = 2;
 pub(super) const WINDOW: u64 = 1024;
 
 /// Decisions in a puzzle's first window: a puzzle that needs search
-/// learns from its 128th decision on, not its 1,024th, which is most of a
+/// learns from its 96th decision on, not its 1,024th, which is most of a
 /// small puzzle's search (bench/results/design-notes.md).
-const FIRST_WINDOW: u64 = 128;
+const FIRST_WINDOW: u64 = 96;
 
 /// Whether the engine learns: only while conflicts are frequent. When
 /// the search mostly finds models (a blank grid: one conflict in ten
@@ -134,7 +134,7 @@ fn luby(i: u32) -> u64 {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Learn {
     /// While conflicts are frequent: from one in eight decisions of a window
-    /// of 1,024 (a puzzle's first: 128) to one in thirty-two (the default).
+    /// of 1,024 (a puzzle's first: 96) to one in thirty-two (the default).
     Auto,
     /// From the first conflict on, whatever the rate (for tests and
     /// measurements).
