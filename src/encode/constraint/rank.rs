@@ -9,7 +9,10 @@
 //!   order literals `cell <= t` of each cell (defined by its digits, shared
 //!   by every comparison); `same[k]`: the two cells hold one digit, defined
 //!   both ways with "same and one holds `d`" implying the other holds `d`
-//!   (a cell met by both readings: true).
+//!   (a cell met by both readings: true; two cells of one group: false,
+//!   so the chain ends at the first such pair, which decides the
+//!   comparison). Each pair of cells is compared once for every reading
+//!   that meets it, `y` against `x` read off `x` against `y`.
 //!
 //! Every auxiliary variable is defined both ways, so once the digits are
 //! fixed all of them are (no count changes). Each pair of readings is
@@ -30,7 +33,7 @@ use varisat::Lit;
 use super::automaton::encode_reads;
 use super::Spelling;
 use crate::encode::ClauseSink;
-use crate::model::{readings, Cell, Digit};
+use crate::model::{readings, Cell, Digit, Group};
 
 /// A literal, or a value known while encoding.
 #[derive(Clone, Copy)]
@@ -76,11 +79,38 @@ fn and(a: Bit, b: Bit, out: &mut dyn ClauseSink) -> Bit {
 pub(super) struct Compare {
     n: usize,
     made: HashMap<(Vec<Cell>, Vec<Cell>), (Bit, Bit)>,
+    /// Per pair of cells compared: whether the first holds a smaller
+    /// digit, and whether they hold the same (a pair meets in many
+    /// comparisons of readings).
+    cells: HashMap<(Cell, Cell), (Bit, Bit)>,
+    /// Per cell, the groups it is in: two cells of one group never hold
+    /// the same digit, so a comparison is decided where it meets two.
+    groups_of: HashMap<Cell, Vec<usize>>,
 }
 
 impl Compare {
     pub(super) fn new(n: usize) -> Compare {
-        Compare { n, made: HashMap::new() }
+        Compare { n, made: HashMap::new(), cells: HashMap::new(), groups_of: HashMap::new() }
+    }
+
+    /// [`Compare::new`], knowing that the cells of each of `groups` differ.
+    pub(super) fn with_groups(n: usize, groups: &[Group]) -> Compare {
+        let mut compare = Compare::new(n);
+        for (g, group) in groups.iter().enumerate() {
+            for &cell in &group.cells {
+                compare.groups_of.entry(cell).or_default().push(g);
+            }
+        }
+        compare
+    }
+
+    /// Whether `x` and `y` are two cells of one group.
+    fn apart(&self, x: Cell, y: Cell) -> bool {
+        x != y
+            && match (self.groups_of.get(&x), self.groups_of.get(&y)) {
+                (Some(a), Some(b)) => a.iter().any(|g| b.contains(g)),
+                _ => false,
+            }
     }
 
     /// Whether reading `a` is below reading `b`, and whether they are equal.
@@ -101,33 +131,57 @@ impl Compare {
 
     /// [`Compare::compare`], by a chain from the last cell back.
     fn chain(&mut self, a: &[Cell], b: &[Cell], spelling: &mut Spelling, out: &mut dyn ClauseSink) -> (Bit, Bit) {
-        let n = self.n;
+        // Two cells that differ decide the comparison: what follows them
+        // is never read.
+        let decided = a.iter().zip(b).position(|(&x, &y)| self.apart(x, y)).map_or(a.len(), |k| k + 1);
         let (mut below, mut equal) = (Bit::Known(false), Bit::Known(true));
-        for (&x, &y) in a.iter().zip(b).rev() {
+        for (&x, &y) in a[..decided].iter().zip(b).rev() {
             if x == y {
                 continue; // same digit: the outcome is the rest's
             }
-            let less = out.new_var().positive();
-            let same = out.new_var().positive();
-            for d in 1..=n {
-                let (xd, yd) = (spelling.is(x, d as Digit, out), spelling.is(y, d as Digit, out));
+            let (less, same) = self.cell_pair(x, y, spelling, out);
+            let tail = and(same, below, out);
+            below = or(less, tail, out);
+            equal = and(same, equal, out);
+        }
+        (below, equal)
+    }
+
+    /// Whether cell `x` holds a smaller digit than cell `y`, and whether
+    /// the same; `y` against `x` is read off `x` against `y`.
+    fn cell_pair(&mut self, x: Cell, y: Cell, spelling: &mut Spelling, out: &mut dyn ClauseSink) -> (Bit, Bit) {
+        if let Some(&made) = self.cells.get(&(x, y)) {
+            return made;
+        }
+        if let Some(&(y_below, same)) = self.cells.get(&(y, x)) {
+            // `x` is below `y` when `y` is neither below nor the same.
+            let made = (and(!y_below, !same, out), same);
+            self.cells.insert((x, y), made);
+            return made;
+        }
+        let n = self.n;
+        let less = out.new_var().positive();
+        let apart = self.apart(x, y);
+        let same = if apart { Bit::Known(false) } else { Bit::Var(out.new_var().positive()) };
+        for d in 1..=n {
+            let (xd, yd) = (spelling.is(x, d as Digit, out), spelling.is(y, d as Digit, out));
+            if let Bit::Var(same) = same {
                 out.add_clause(&[!xd, !yd, same]);
                 out.add_clause(&[!same, !xd, yd]);
                 out.add_clause(&[!same, !yd, xd]);
-                // y = d: x below it exactly when x <= d - 1.
-                if d == 1 {
-                    out.add_clause(&[!yd, !less]);
-                } else {
-                    let low = spelling.at_most(x, d - 1, n, out);
-                    out.add_clause(&[!yd, !low, less]);
-                    out.add_clause(&[!yd, low, !less]);
-                }
             }
-            let tail = and(Bit::Var(same), below, out);
-            below = or(Bit::Var(less), tail, out);
-            equal = and(Bit::Var(same), equal, out);
+            // y = d: x below it exactly when x <= d - 1.
+            if d == 1 {
+                out.add_clause(&[!yd, !less]);
+            } else {
+                let low = spelling.at_most(x, d - 1, n, out);
+                out.add_clause(&[!yd, !low, less]);
+                out.add_clause(&[!yd, low, !less]);
+            }
         }
-        (below, equal)
+        let made = (Bit::Var(less), same);
+        self.cells.insert((x, y), made);
+        made
     }
 }
 
