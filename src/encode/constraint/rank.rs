@@ -89,6 +89,7 @@ pub(super) struct Compare {
 }
 
 impl Compare {
+    /// Comparisons knowing nothing of the grid's groups.
     pub(super) fn new(n: usize) -> Compare {
         Compare { n, made: HashMap::new(), cells: HashMap::new(), groups_of: HashMap::new() }
     }
@@ -131,8 +132,8 @@ impl Compare {
 
     /// [`Compare::compare`], by a chain from the last cell back.
     fn chain(&mut self, a: &[Cell], b: &[Cell], spelling: &mut Spelling, out: &mut dyn ClauseSink) -> (Bit, Bit) {
-        // Two cells that differ decide the comparison: what follows them
-        // is never read.
+        // The first two cells of one group (never the same digit) decide
+        // the comparison: the cells after them are never read.
         let decided = a.iter().zip(b).position(|(&x, &y)| self.apart(x, y)).map_or(a.len(), |k| k + 1);
         let (mut below, mut equal) = (Bit::Known(false), Bit::Known(true));
         for (&x, &y) in a[..decided].iter().zip(b).rev() {
