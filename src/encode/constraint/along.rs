@@ -231,21 +231,24 @@ pub(super) fn encode_along(
 }
 
 /// Encodes "digit `d` appears in `cells` a number of times `allowed`
-/// accepts, at most `most`": an automaton counting it.
+/// accepts, at most `most`": an automaton counting it, reading at each
+/// cell only whether it holds `d` (the other digits all leave the count
+/// as it is, so one edge stands for them where an automaton over the
+/// digits had one for each: the same propagation on the cell's digits,
+/// with two edges a state where there were nine).
 pub(super) fn encode_count(
     cells: &[Cell],
-    n: usize,
     d: Digit,
     most: usize,
     allowed: impl Fn(usize) -> bool,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
-    let step = |&seen: &usize, digit: Digit| {
-        let seen = seen + usize::from(digit == d);
-        (seen <= most).then_some(seen)
-    };
-    automaton::encode_line(cells, n, 0usize, step, |&seen| allowed(seen), spelling, out);
+    let holds: Vec<Lit> = cells.iter().map(|&cell| spelling.is(cell, d, out)).collect();
+    // Option 0: another digit, 1: `d`.
+    let step = |&seen: &usize, _: usize, option: usize| Some(seen + option).filter(|&seen| seen <= most);
+    let reads = |i: usize, _: &mut dyn ClauseSink| vec![!holds[i], holds[i]];
+    automaton::encode_reads(&vec![2; cells.len()], 0usize, step, |&seen| allowed(seen), usize::MAX, reads, out);
 }
 
 /// Encodes "each listed digit `d` is in exactly `times` of `cells`" (with
@@ -301,7 +304,7 @@ pub(super) fn encode_counting(
     for v in 1..=n as Digit {
         // Its value: as many circles as hold it (none for a 0).
         let times = value(v, first) as usize;
-        encode_count(cells, n, v, times, |seen| seen == 0 || seen == times, spelling, out);
+        encode_count(cells, v, times, |seen| seen == 0 || seen == times, spelling, out);
     }
     count_by_exclusion_groups(cells, n, first, differ, spelling, out);
     if lines.automata() {

@@ -929,7 +929,7 @@ pub(super) fn encode_constraint(
                 && along::encode_counts_together(cells, n, &wanted, true, lines::MOST_EDGES, spelling, out);
             for &(d, times) in counts.iter().filter(|_| !together) {
                 let times = usize::from(times);
-                along::encode_count(cells, n, d, times, |seen| seen == times, spelling, out);
+                along::encode_count(cells, d, times, |seen| seen == times, spelling, out);
             }
         }
         Constraint::ValueIndex { value, control, line } => {
