@@ -245,10 +245,7 @@ pub(super) fn encode_count(
     out: &mut dyn ClauseSink,
 ) {
     let holds: Vec<Lit> = cells.iter().map(|&cell| spelling.is(cell, d, out)).collect();
-    // Option 0: another digit, 1: `d`.
-    let step = |&seen: &usize, _: usize, option: usize| Some(seen + option).filter(|&seen| seen <= most);
-    let reads = |i: usize, _: &mut dyn ClauseSink| vec![!holds[i], holds[i]];
-    automaton::encode_reads(&vec![2; cells.len()], 0usize, step, |&seen| allowed(seen), usize::MAX, reads, out);
+    automaton::encode_true_count(&holds, most, allowed, out);
 }
 
 /// Encodes "each listed digit `d` is in exactly `times` of `cells`" (with

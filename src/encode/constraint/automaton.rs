@@ -68,6 +68,15 @@ pub(super) fn encode_line_within<S: Clone + Eq + Hash>(
     encode_reads(&vec![n; cells.len()], start, step, accept, most, reads, out)
 }
 
+/// Encodes "the number of `lits` that hold is one `allowed` accepts, at
+/// most `most`": the automaton of [`encode_reads`] reading each literal
+/// as false or true, its state the count so far.
+pub(super) fn encode_true_count(lits: &[Lit], most: usize, allowed: impl Fn(usize) -> bool, out: &mut dyn ClauseSink) {
+    let step = |&seen: &usize, _: usize, option: usize| Some(seen + option).filter(|&seen| seen <= most);
+    let reads = |i: usize, _: &mut dyn ClauseSink| vec![!lits[i], lits[i]];
+    encode_reads(&vec![2; lits.len()], 0usize, step, |&seen| allowed(seen), usize::MAX, reads, out);
+}
+
 /// The automaton of [`encode_line_within`] over positions that each take
 /// one of `options[i]` values, one-hot: `step` gets the state, the
 /// position and the option's index, and `reads` gives a position's

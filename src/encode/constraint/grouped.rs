@@ -57,6 +57,11 @@ impl Differ {
         if !puzzle.constraints().iter().any(sums) {
             return Differ::default();
         }
+        Differ::of(puzzle)
+    }
+
+    /// Every difference `puzzle` states, whatever its rules.
+    pub fn of(puzzle: &Puzzle) -> Differ {
         let mut groups_of: HashMap<Cell, Vec<usize>> = HashMap::new();
         for (g, group) in puzzle.groups().iter().enumerate() {
             for &cell in &group.cells {

@@ -234,7 +234,7 @@ impl<'a> Spelling<'a> {
 /// among themselves ([`rank::encode_rank_order`]).
 pub(super) fn encode_ranks(puzzle: &Puzzle, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
     let n = puzzle.digits();
-    let mut compare = rank::Compare::with_groups(n, puzzle.groups());
+    let mut compare = rank::Compare::knowing(n, Differ::of(puzzle));
     let mut latin = true;
     let mut clues: Vec<(&[Cell], u32)> = Vec::new();
     for c in puzzle.constraints() {

@@ -9,10 +9,11 @@
 //!   order literals `cell <= t` of each cell (defined by its digits, shared
 //!   by every comparison); `same[k]`: the two cells hold one digit, defined
 //!   both ways with "same and one holds `d`" implying the other holds `d`
-//!   (a cell met by both readings: true; two cells of one group: false,
-//!   so the chain ends at the first such pair, which decides the
-//!   comparison). Each pair of cells is compared once for every reading
-//!   that meets it, `y` against `x` read off `x` against `y`.
+//!   (a cell met by both readings: true; two cells of one group or of a
+//!   "different digits" relation: false, so the chain ends at the first
+//!   such pair, which decides the comparison). Each pair of cells is
+//!   compared once for every reading that meets it, `y` against `x` read
+//!   off `x` against `y`.
 //!
 //! Every auxiliary variable is defined both ways, so once the digits are
 //! fixed all of them are (no count changes). Each pair of readings is
@@ -30,10 +31,10 @@ use std::collections::HashMap;
 
 use varisat::Lit;
 
-use super::automaton::encode_reads;
-use super::Spelling;
+use super::automaton::encode_true_count;
+use super::{Differ, Spelling};
 use crate::encode::ClauseSink;
-use crate::model::{readings, Cell, Digit, Group};
+use crate::model::{readings, Cell, Digit};
 
 /// A literal, or a value known while encoding.
 #[derive(Clone, Copy)]
@@ -83,35 +84,20 @@ pub(super) struct Compare {
     /// digit, and whether they hold the same (a pair meets in many
     /// comparisons of readings).
     cells: HashMap<(Cell, Cell), (Bit, Bit)>,
-    /// Per cell, the groups it is in: two cells of one group never hold
-    /// the same digit, so a comparison is decided where it meets two.
-    groups_of: HashMap<Cell, Vec<usize>>,
+    /// Cells that never hold the same digit: a comparison is decided
+    /// where it meets two.
+    differ: Differ,
 }
 
 impl Compare {
-    /// Comparisons knowing nothing of the grid's groups.
+    /// Comparisons knowing of no cells that differ.
     pub(super) fn new(n: usize) -> Compare {
-        Compare { n, made: HashMap::new(), cells: HashMap::new(), groups_of: HashMap::new() }
+        Compare::knowing(n, Differ::default())
     }
 
-    /// [`Compare::new`], knowing that the cells of each of `groups` differ.
-    pub(super) fn with_groups(n: usize, groups: &[Group]) -> Compare {
-        let mut compare = Compare::new(n);
-        for (g, group) in groups.iter().enumerate() {
-            for &cell in &group.cells {
-                compare.groups_of.entry(cell).or_default().push(g);
-            }
-        }
-        compare
-    }
-
-    /// Whether `x` and `y` are two cells of one group.
-    fn apart(&self, x: Cell, y: Cell) -> bool {
-        x != y
-            && match (self.groups_of.get(&x), self.groups_of.get(&y)) {
-                (Some(a), Some(b)) => a.iter().any(|g| b.contains(g)),
-                _ => false,
-            }
+    /// Comparisons knowing that the cells `differ` says differ never tie.
+    pub(super) fn knowing(n: usize, differ: Differ) -> Compare {
+        Compare { n, made: HashMap::new(), cells: HashMap::new(), differ }
     }
 
     /// Whether reading `a` is below reading `b`, and whether they are equal.
@@ -132,9 +118,9 @@ impl Compare {
 
     /// [`Compare::compare`], by a chain from the last cell back.
     fn chain(&mut self, a: &[Cell], b: &[Cell], spelling: &mut Spelling, out: &mut dyn ClauseSink) -> (Bit, Bit) {
-        // The first two cells of one group (never the same digit) decide
+        // The first two cells that differ (never the same digit) decide
         // the comparison: the cells after them are never read.
-        let decided = a.iter().zip(b).position(|(&x, &y)| self.apart(x, y)).map_or(a.len(), |k| k + 1);
+        let decided = a.iter().zip(b).position(|(&x, &y)| self.differ.differ(x, y)).map_or(a.len(), |k| k + 1);
         let (mut below, mut equal) = (Bit::Known(false), Bit::Known(true));
         for (&x, &y) in a[..decided].iter().zip(b).rev() {
             if x == y {
@@ -162,8 +148,7 @@ impl Compare {
         }
         let n = self.n;
         let less = out.new_var().positive();
-        let apart = self.apart(x, y);
-        let same = if apart { Bit::Known(false) } else { Bit::Var(out.new_var().positive()) };
+        let same = if self.differ.differ(x, y) { Bit::Known(false) } else { Bit::Var(out.new_var().positive()) };
         for d in 1..=n {
             let (xd, yd) = (spelling.is(x, d as Digit, out), spelling.is(y, d as Digit, out));
             if let Bit::Var(same) = same {
@@ -260,15 +245,7 @@ pub(super) fn encode_rank(
         out.add_clause(&[]);
         return;
     };
-    encode_reads(
-        &vec![2; below.len()],
-        0usize,
-        |&count, _, option| Some(count + option).filter(|&c| c <= wanted),
-        |&count| count == wanted,
-        usize::MAX,
-        |i, _| vec![!below[i], below[i]],
-        out,
-    );
+    encode_true_count(&below, wanted, |count| count == wanted, out);
 }
 
 /// Clued readings of one grid ordered by their ranks: a reading of a
