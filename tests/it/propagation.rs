@@ -1127,3 +1127,26 @@ fn whole_grid_rules_propagate_soundly() {
 /// What the whole-grid rules miss (docs/encodings.md), with a little room.
 const ANTI_TAXICAB: f64 = 0.25;
 const CONNECTED_VALUES: f64 = 0.49;
+
+/// Counting circles on r1c1, r1c2 and r5c5, with r5c5 given 2: two
+/// exclusion groups ({r1c1, r1c2} and {r5c5}), so 2 is in both, and one of
+/// r1c1 and r1c2 holds it. The cells that see both (the rest of row 1 and
+/// of box 1) lose 2 by unit propagation, as ISS's handler clears a value
+/// from the cells that see a whole group needing it; which of the two
+/// holds it stays open, and so does a cell that sees neither.
+#[test]
+fn counting_circles_keep_a_groups_digit_from_the_cells_that_see_the_group() {
+    use satsudoku::count::enumerate::{Propagator, Strength};
+    let blank = ".........\n".repeat(4);
+    let text = format!("size 9\ncounting-circles r1c1 r1c2 r5c5\ngivens\n{blank}....2....\n{blank}");
+    let puzzle = satsudoku::parse::parse(&text, "circles.puzzle", None).unwrap();
+    let encoded = encode(&puzzle, &Encoding::default());
+    let propagator = Propagator::new(&encoded, Strength::AsEncoded);
+    let value = |cell: Cell, d| propagator.var_value(encoded.vars.var(cell, d));
+    for cell in [Cell::new(0, 2), Cell::new(0, 8), Cell::new(1, 0), Cell::new(2, 2)] {
+        assert_eq!(value(cell, 2), Some(false), "{cell:?}");
+    }
+    for cell in [Cell::new(0, 0), Cell::new(0, 1), Cell::new(8, 8)] {
+        assert_eq!(value(cell, 2), None, "{cell:?}");
+    }
+}

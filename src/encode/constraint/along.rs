@@ -361,7 +361,10 @@ fn over_digits_used<S: Clone + Eq + std::hash::Hash>(
 /// the digit, and a sequential counter over them (at most `v`, and at
 /// least `v` once at least one): a digit fewer than `v` groups can hold is
 /// out of every cell, and one that is in needs every group left that can
-/// hold it. Implied by the rule, each new variable set by the cells.
+/// hold it. A group that holds a digit keeps it out of every cell that
+/// sees the whole group (ISS's handler clears it from the group's
+/// "exclusion complement"): on "Bubble Tornado", 1,150 -> 254 decisions.
+/// Implied by the rule, each new variable set by the cells.
 fn count_by_exclusion_groups(
     cells: &[Cell],
     n: usize,
@@ -375,6 +378,13 @@ fn count_by_exclusion_groups(
     if groups.len() == cells.len() {
         return; // no two cells differ: the automata say it all
     }
+    let seeing: Vec<Vec<Cell>> = groups
+        .iter()
+        .map(|group| match group[..] {
+            [_] => Vec::new(), // the puzzle's own clauses keep a cell's digit from those that see it
+            _ => differ.seeing_all(&group.iter().map(|&i| cells[i]).collect::<Vec<_>>()),
+        })
+        .collect();
     for v in 1..=n as Digit {
         let times = value(v, first) as usize;
         if times == 0 || groups.len() < times {
@@ -384,7 +394,7 @@ fn count_by_exclusion_groups(
             continue;
         }
         let mut holds = Vec::new();
-        for group in &groups {
+        for (group, seeing) in groups.iter().zip(&seeing) {
             let xs: Vec<Lit> = group.iter().map(|&i| spelling.is(cells[i], v, out)).collect();
             if let [x] = xs[..] {
                 holds.push(x);
@@ -395,6 +405,9 @@ fn count_by_exclusion_groups(
                 out.add_clause(&[!x, y]);
             }
             out.add_clause(&[vec![!y], xs].concat());
+            for &other in seeing {
+                out.add_clause(&[vec![!y], spelling.not(other, v)].concat());
+            }
             holds.push(y);
         }
         let at_least = at_least_of(&holds, holds.len(), out);

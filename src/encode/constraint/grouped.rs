@@ -91,6 +91,17 @@ impl Differ {
         }
     }
 
+    /// The cells outside `cells` that may share a digit with none of them
+    /// (those that see all of them), in reading order.
+    pub fn seeing_all(&self, cells: &[Cell]) -> Vec<Cell> {
+        let known = self.groups_of.keys().chain(self.pairs.iter().map(|(a, _)| a));
+        let mut seeing: Vec<Cell> =
+            known.filter(|x| !cells.contains(x) && cells.iter().all(|&c| self.differ(**x, c))).copied().collect();
+        seeing.sort_unstable();
+        seeing.dedup();
+        seeing
+    }
+
     /// Whether every two of `cells` may not share a digit.
     pub fn all_differ(&self, cells: &[Cell]) -> bool {
         cells.iter().enumerate().all(|(i, &a)| cells[i + 1..].iter().all(|&b| self.differ(a, b)))
