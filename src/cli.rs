@@ -148,7 +148,7 @@ pub struct EncodingArgs {
     #[arg(long, value_parser = named::<RelationEncoding>())]
     pub relation: Option<RelationEncoding>,
     /// How sums over several cells (killer cages, little killers, arrows) become clauses
-    /// [default: partial-sums].
+    /// [default: auto].
     #[arg(long, value_parser = named::<SumEncoding>())]
     pub sum: Option<SumEncoding>,
     /// How skyscraper, x-sum and sandwich clues and between, lockout, renban, region-sum, zipper and

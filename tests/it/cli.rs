@@ -358,3 +358,29 @@ fn help_is_wrapped_and_leads_with_the_common_options() {
         assert!(output.contains("text, json") && !output.contains("mc"), "{command}: {output}");
     }
 }
+
+/// The defaults `count --help` states for the encoding options are the
+/// ones `Encoding::default()` uses (the help said `partial-sums` for
+/// `--sum` while the default was `auto`).
+#[test]
+fn help_states_the_encodings_real_defaults() {
+    use satsudoku::encode::Encoding;
+    use satsudoku::named::Named;
+    let out = satsudoku().args(["count", "--help"]).env("COLUMNS", "200").output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    let default = Encoding::default();
+    let expected = [
+        ("--digits", default.digits.name()),
+        ("--clause-set", default.clause_set.name()),
+        ("--amo", default.amo.name()),
+        ("--relation", default.relation.name()),
+        ("--sum", default.sum.name()),
+        ("--lines", default.lines.name()),
+    ];
+    for (option, name) in expected {
+        let at = help.find(&format!("{option} <")).unwrap_or_else(|| panic!("{option} missing: {help}"));
+        let text = &help[at..];
+        let stated = text.split("[default: ").nth(1).and_then(|rest| rest.split(']').next());
+        assert_eq!(stated, Some(name), "{option}: {}", text.lines().take(4).collect::<Vec<_>>().join(" "));
+    }
+}
