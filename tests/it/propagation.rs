@@ -1150,3 +1150,26 @@ fn counting_circles_keep_a_groups_digit_from_the_cells_that_see_the_group() {
         assert_eq!(value(cell, 2), None, "{cell:?}");
     }
 }
+
+/// A renban line r1c1-r1c2-r1c3 with r1c1 given 1: its window is 1-3, so
+/// 2 and 3 are on the line, and the cells that see the whole line (the
+/// rest of row 1 and of box 1) lose them by unit propagation; which line
+/// cell holds them stays open, and so does a cell that sees none of it.
+#[test]
+fn a_renbans_window_keeps_its_digits_from_the_cells_that_see_the_line() {
+    use satsudoku::count::enumerate::{Propagator, Strength};
+    let blank = ".........\n".repeat(8);
+    let text = format!("size 9\nrenban r1c1 r1c2 r1c3\ngivens\n1........\n{blank}");
+    let puzzle = satsudoku::parse::parse(&text, "renban.puzzle", None).unwrap();
+    let encoded = encode(&puzzle, &Encoding::default());
+    let propagator = Propagator::new(&encoded, Strength::AsEncoded);
+    let value = |cell: Cell, d| propagator.var_value(encoded.vars.var(cell, d));
+    for d in [2, 3] {
+        for cell in [Cell::new(0, 3), Cell::new(0, 8), Cell::new(1, 0), Cell::new(2, 2)] {
+            assert_eq!(value(cell, d), Some(false), "{cell:?} {d}");
+        }
+        for cell in [Cell::new(0, 1), Cell::new(0, 2), Cell::new(8, 8)] {
+            assert_eq!(value(cell, d), None, "{cell:?} {d}");
+        }
+    }
+}

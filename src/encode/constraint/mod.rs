@@ -800,7 +800,9 @@ pub(super) fn encode_constraint(
         }
         Constraint::Consecutive { cells } => match lines {
             _ if cells.is_empty() => {}
-            LineEncoding::Automaton | LineEncoding::Cliques => lines::encode_consecutive(cells, n, spelling, out),
+            LineEncoding::Automaton | LineEncoding::Cliques => {
+                lines::encode_consecutive(cells, n, differ, spelling, out)
+            }
             LineEncoding::Forward => {
                 lines::consecutive_windows(cells, n, spelling, out);
             }
