@@ -115,9 +115,10 @@ pub(super) fn encode_outside(
 /// window of `len`). A digit no cell can hold rules out every window with
 /// it, which a run of different digits needs: propagation then narrows the
 /// cells to the windows left. The chosen window's digits are also out of
-/// every cell that sees the whole line (`differ`), as ISS's optimizer
-/// removes a value required in cells that all see a cell
-/// (`_optimizeRequiredValues`): on "Hard renban 2" 81,521 -> 58,662
+/// every cell that sees the whole line (`differ`), as ISS's renban
+/// handler removes a value the line requires from the cells that see
+/// every cell that may hold it (`BinaryPairwise`'s
+/// `enforceRequiredValueExclusions`): on "Hard renban 2" 81,521 -> 58,662
 /// decisions. Not domain consistent (the different digits
 /// are pairs of cells, not one constraint), but the automaton over the set
 /// of digits read, which is, made the search slower on the renban puzzles
