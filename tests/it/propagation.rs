@@ -1128,6 +1128,17 @@ fn whole_grid_rules_propagate_soundly() {
 const ANTI_TAXICAB: f64 = 0.25;
 const CONNECTED_VALUES: f64 = 0.49;
 
+/// The value unit propagation gives each candidate of the native puzzle
+/// `text` at the root of its default encoding: `Some(false)` ruled out,
+/// `Some(true)` placed, `None` open.
+fn at_the_root(text: &str) -> impl Fn(Cell, satsudoku::model::Digit) -> Option<bool> {
+    use satsudoku::count::enumerate::{Propagator, Strength};
+    let puzzle = satsudoku::parse::parse(text, "root.puzzle", None).unwrap();
+    let encoded = encode(&puzzle, &Encoding::default());
+    let propagator = Propagator::new(&encoded, Strength::AsEncoded);
+    move |cell, d| propagator.var_value(encoded.vars.var(cell, d))
+}
+
 /// Counting circles on r1c1, r1c2 and r5c5, with r5c5 given 2: two
 /// exclusion groups ({r1c1, r1c2} and {r5c5}), so 2 is in both, and one of
 /// r1c1 and r1c2 holds it. The cells that see both (the rest of row 1 and
@@ -1136,13 +1147,8 @@ const CONNECTED_VALUES: f64 = 0.49;
 /// holds it stays open, and so does a cell that sees neither.
 #[test]
 fn counting_circles_keep_a_groups_digit_from_the_cells_that_see_the_group() {
-    use satsudoku::count::enumerate::{Propagator, Strength};
     let blank = ".........\n".repeat(4);
-    let text = format!("size 9\ncounting-circles r1c1 r1c2 r5c5\ngivens\n{blank}....2....\n{blank}");
-    let puzzle = satsudoku::parse::parse(&text, "circles.puzzle", None).unwrap();
-    let encoded = encode(&puzzle, &Encoding::default());
-    let propagator = Propagator::new(&encoded, Strength::AsEncoded);
-    let value = |cell: Cell, d| propagator.var_value(encoded.vars.var(cell, d));
+    let value = at_the_root(&format!("size 9\ncounting-circles r1c1 r1c2 r5c5\ngivens\n{blank}....2....\n{blank}"));
     for cell in [Cell::new(0, 2), Cell::new(0, 8), Cell::new(1, 0), Cell::new(2, 2)] {
         assert_eq!(value(cell, 2), Some(false), "{cell:?}");
     }
@@ -1157,13 +1163,8 @@ fn counting_circles_keep_a_groups_digit_from_the_cells_that_see_the_group() {
 /// cell holds them stays open, and so does a cell that sees none of it.
 #[test]
 fn a_renbans_window_keeps_its_digits_from_the_cells_that_see_the_line() {
-    use satsudoku::count::enumerate::{Propagator, Strength};
     let blank = ".........\n".repeat(8);
-    let text = format!("size 9\nrenban r1c1 r1c2 r1c3\ngivens\n1........\n{blank}");
-    let puzzle = satsudoku::parse::parse(&text, "renban.puzzle", None).unwrap();
-    let encoded = encode(&puzzle, &Encoding::default());
-    let propagator = Propagator::new(&encoded, Strength::AsEncoded);
-    let value = |cell: Cell, d| propagator.var_value(encoded.vars.var(cell, d));
+    let value = at_the_root(&format!("size 9\nrenban r1c1 r1c2 r1c3\ngivens\n1........\n{blank}"));
     for d in [2, 3] {
         for cell in [Cell::new(0, 3), Cell::new(0, 8), Cell::new(1, 0), Cell::new(2, 2)] {
             assert_eq!(value(cell, d), Some(false), "{cell:?} {d}");
