@@ -1174,3 +1174,18 @@ fn a_renbans_window_keeps_its_digits_from_the_cells_that_see_the_line() {
         }
     }
 }
+
+/// A region-sum line r1c2-r1c3-r1c4 with r1c4 given 4: its part in box 1,
+/// r1c2 and r1c3, sums to 4 with two different digits, 1 and 3, so 2 is
+/// out of both by unit propagation (the part's automaton reads the set of
+/// digits used as well as their sum: a sum alone keeps 2 + 2).
+#[test]
+fn a_region_sum_lines_part_in_a_box_sums_different_digits() {
+    let blank = ".........\n".repeat(8);
+    let value = at_the_root(&format!("size 9\nregion-sum r1c2 r1c3 r1c4\ngivens\n...4.....\n{blank}"));
+    for cell in [Cell::new(0, 1), Cell::new(0, 2)] {
+        assert_eq!(value(cell, 2), Some(false), "{cell:?}");
+        assert_eq!(value(cell, 1), None, "{cell:?}");
+        assert_eq!(value(cell, 3), None, "{cell:?}");
+    }
+}

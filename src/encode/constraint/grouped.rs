@@ -42,8 +42,8 @@ pub struct Differ {
 
 impl Differ {
     /// The differences `puzzle` states (none kept when it has no sum, x-sum,
-    /// sandwich, counting circles, renban, or line rule that reads its
-    /// digits: `reads_digits`).
+    /// sandwich, counting circles, renban, equal sums, or line rule that
+    /// reads its digits: `reads_digits`).
     pub fn new(puzzle: &Puzzle) -> Differ {
         let sums = |c: &Constraint| {
             matches!(
@@ -53,6 +53,7 @@ impl Differ {
                     | Constraint::Sandwich { .. }
                     | Constraint::Counting { .. }
                     | Constraint::Consecutive { .. }
+                    | Constraint::EqualSums { .. }
             ) || matches!(c, Constraint::Along { rule, .. } if super::reads_digits(rule))
         };
         if !puzzle.constraints().iter().any(sums) {

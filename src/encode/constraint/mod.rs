@@ -725,7 +725,11 @@ pub(super) fn encode_constraint(
             }
         }
         Constraint::EqualSums { parts } => {
-            if lines == LineEncoding::Forward || !lines::encode_equal_sums(parts, n, spelling, out) {
+            // The parts whose cells may not share a digit (a region-sum
+            // line's part in a box) read the set of digits too.
+            let distinct: Vec<bool> =
+                parts.iter().map(|part| n <= MOST_SET_DIGITS && part.len() > 1 && differ.all_differ(part)).collect();
+            if lines == LineEncoding::Forward || !lines::encode_equal_sums(parts, &distinct, n, spelling, out) {
                 sum::encode_equal_sums(parts, n, spelling, out)
             }
         }
