@@ -56,10 +56,7 @@ pub(super) fn encode_connected(
         .iter()
         .map(|&cell| {
             let holds: Vec<Lit> = listed.iter().map(|&d| spelling.is(cell, d, out)).collect();
-            match holds[..] {
-                [one] => one,
-                _ => super::any_of(&holds, out),
-            }
+            super::one_or_any_of(&holds, out)
         })
         .collect();
     // Not empty.

@@ -206,26 +206,23 @@ pub(super) fn encode_equal_sums(
     }
     let mut ends: Vec<sum::Values> = Vec::new();
     for (part, &distinct) in parts.iter().zip(distinct) {
-        let set_step = |&(sum, set): &(i64, u64), d: Digit| {
+        // The state: the set of digits read (bit `d - 1`), whose sum the
+        // part ends in.
+        let set_step = |&set: &u64, d: Digit| {
             let bit = 1u64 << (d - 1);
-            (set & bit == 0).then_some((sum + i64::from(d), set | bit))
+            (set & bit == 0).then_some(set | bit)
         };
         let with_sets = distinct
-            .then(|| {
-                automaton::encode_line_within(part, n, (0i64, 0u64), set_step, |_| true, MOST_EDGES, spelling, out)
-            })
+            .then(|| automaton::encode_line_within(part, n, 0u64, set_step, |_| true, MOST_EDGES, spelling, out))
             .flatten();
         let values = match with_sets {
             Some(finals) => {
+                let sum_of = |set: u64| (1..=64i64).filter(|d| set >> (d - 1) & 1 == 1).sum::<i64>();
                 let mut by_sum: std::collections::BTreeMap<i64, Vec<Lit>> = std::collections::BTreeMap::new();
-                for ((sum, _), lit) in finals {
-                    by_sum.entry(sum).or_default().push(lit);
+                for (set, lit) in finals {
+                    by_sum.entry(sum_of(set)).or_default().push(lit);
                 }
-                let one = |lits: Vec<Lit>, out: &mut dyn ClauseSink| match lits[..] {
-                    [lit] => lit,
-                    _ => super::any_of(&lits, out),
-                };
-                by_sum.into_iter().map(|(sum, lits)| (sum, one(lits, out))).collect()
+                by_sum.into_iter().map(|(sum, lits)| (sum, super::one_or_any_of(&lits, out))).collect()
             }
             None => {
                 let step = |&sum: &i64, d: Digit| Some(sum + i64::from(d));

@@ -621,6 +621,14 @@ fn any_of(lits: &[Lit], out: &mut dyn ClauseSink) -> Lit {
     any
 }
 
+/// [`any_of`], or the literal itself when `lits` is one literal.
+fn one_or_any_of(lits: &[Lit], out: &mut dyn ClauseSink) -> Lit {
+    match lits {
+        [one] => *one,
+        _ => any_of(lits, out),
+    }
+}
+
 /// For each digit `1..=n`, [`any_of`] the cells holding it: "some of
 /// `cells` holds the digit".
 fn digits_used(cells: &[Cell], n: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) -> Vec<Lit> {
