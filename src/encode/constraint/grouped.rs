@@ -42,8 +42,10 @@ pub struct Differ {
 
 impl Differ {
     /// The differences `puzzle` states (none kept when it has no sum, x-sum,
-    /// sandwich, counting circles, renban, equal sums, or line rule that
-    /// reads its digits: `reads_digits`).
+    /// sandwich, counting circles, renban, equal sums, connected values, or
+    /// line rule that reads its digits: `reads_digits`). The rules inside
+    /// an alternative are not looked at: their sums stay without their
+    /// differences, which measured slower (bench/results/design-notes.md).
     pub fn new(puzzle: &Puzzle) -> Differ {
         let sums = |c: &Constraint| {
             matches!(
@@ -54,6 +56,7 @@ impl Differ {
                     | Constraint::Counting { .. }
                     | Constraint::Consecutive { .. }
                     | Constraint::EqualSums { .. }
+                    | Constraint::ConnectedValues { .. }
             ) || matches!(c, Constraint::Along { rule, .. } if super::reads_digits(rule))
         };
         if !puzzle.constraints().iter().any(sums) {
@@ -252,4 +255,22 @@ pub(super) fn encode_grouped_sum(
 /// `n` choose `k`.
 fn binomial(n: usize, k: usize) -> usize {
     (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Connected values bound their region by the rows' differences (each
+    /// row holds each digit once, so `k` digits fill at most `k` cells a
+    /// row: `connected_members`); the differences were left out for it
+    /// once, and the reach ran over the whole grid.
+    #[test]
+    fn connected_values_see_the_rows_differences() {
+        let puzzle = crate::parse::iss::parse_iss(".ConnectedValues~~1_2_3", "connected").unwrap();
+        let differ = Differ::new(&puzzle);
+        let row: Vec<Cell> = (0..9).map(|c| Cell::new(4, c)).collect();
+        assert!(differ.all_differ(&row));
+        assert!(!differ.differ(Cell::new(0, 0), Cell::new(4, 4)));
+    }
 }
