@@ -119,13 +119,16 @@ fn sandwich_propagation_is_domain_consistent() {
 /// On a line whose digits all differ (a row), the x-sum's and the
 /// sandwich's automata read the set of digits summed: propagation is
 /// domain consistent on the rule with the summed digits different; the
-/// row's other differences (a summed digit against one outside the sum)
-/// are pairs beside it, so on the whole it misses a little (x-sum 0.089,
-/// sandwich 0.137 of the unsupported digits on these draws), and may not
-/// miss more; the automata on the sums alone missed 0.419 and 0.373.
+/// row's other differences (a summed digit against one outside the sum,
+/// and for the sandwich its two crusts, either of which closes it) are
+/// pairs beside it, so on the whole it misses a little (x-sum 0.089,
+/// sandwich 0.233 of the unsupported digits on these draws; 0.137 while
+/// the sandwich's state kept the crust that closes, at twice the
+/// clauses), and may not miss more; the automata on the sums alone
+/// missed 0.419 and 0.373.
 #[test]
 fn x_sums_and_sandwiches_in_a_row_propagate_with_its_differences() {
-    for (seed, make, most) in [(43, x_sum as MakeRule, 0.09), (44, sandwich, 0.14)] {
+    for (seed, make, most) in [(43, x_sum as MakeRule, 0.09), (44, sandwich, 0.24)] {
         let mut rng = rng(seed);
         let mut reach = super::propagation::Reach::default();
         for _ in 0..300 {

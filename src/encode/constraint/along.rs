@@ -196,7 +196,7 @@ pub(super) fn encode_along(
                 values
             };
             let options = vec![n; cells.len() + 2];
-            automaton::encode_reads(&options, Box_::Start, step, accept, usize::MAX, reads, out);
+            automaton::encode_reads(&options, Box_::Start, step, accept, usize::MAX, false, reads, out);
         }
         LineRule::Flatmates(digits) => {
             // (the last digit was a 1, the last digit was a middle digit
@@ -351,7 +351,7 @@ fn over_digits_used<S: Clone + Eq + std::hash::Hash>(
     // Option 0: unused, 1: used.
     let step = |state: &S, i: usize, option: usize| step(state, i as Digit + 1, option == 1);
     let reads = |i: usize, _: &mut dyn ClauseSink| vec![!used[i], used[i]];
-    automaton::encode_reads(&vec![2; n], start, step, accept, usize::MAX, reads, out)
+    automaton::encode_reads(&vec![2; n], start, step, accept, usize::MAX, true, reads, out)
 }
 
 /// Counting circles read as ISS's handler reads them: the cells split

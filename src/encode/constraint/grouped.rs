@@ -248,7 +248,7 @@ pub(super) fn encode_grouped_sum(
     let accept = |&(_, sum): &(usize, i64)| sum == target;
     let mut reads = reads.into_iter();
     let take = |_: usize, _: &mut dyn ClauseSink| reads.next().expect("a position's literals");
-    automaton::encode_reads(&options, (0, 0), step, accept, usize::MAX, take, out);
+    automaton::encode_reads(&options, (0, 0), step, accept, usize::MAX, false, take, out);
     true
 }
 
