@@ -10,9 +10,10 @@
 //! then reduced as an MDD is: the states of a layer with the same future
 //! (the same options into the same states of the next) are one (`merge`;
 //! ISS's 250 examples: "NFA: Equal sum parition" 75,322 -> 46,578
-//! clauses, "Normal Lunchbox" 114,223 -> 76,613). Variables: `q[i][s]`, the line passes through state `s`
-//! after `i` cells, and `t[e]` for each edge `e = (s, d, s')` of layer
-//! `i`: the line is in `s` there and cell `i` holds `d`. Clauses:
+//! clauses, "Normal Lunchbox" 114,223 -> 76,613). Variables: `q[i][s]`,
+//! the line passes through state `s` after `i` cells, and `t[e]` for each
+//! edge `e = (s, d, s')` of layer `i`: the line is in `s` there and cell
+//! `i` holds `d`. Clauses:
 //!
 //! - `t -> q[i][s]`, `t -> cell i = d`, `t -> q[i+1][s']`, and
 //!   `q[i][s] & cell i = d -> t` (an edge is taken exactly when both hold);
@@ -51,9 +52,7 @@ pub(super) fn encode_line<S: Clone + Eq + Hash>(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
-    let reads = |i: usize, out: &mut dyn ClauseSink| (1..=n as Digit).map(|d| spelling.is(cells[i], d, out)).collect();
-    let step = |state: &S, _: usize, option: usize| step(state, option as Digit + 1);
-    encode_reads(&vec![n; cells.len()], start, step, accept, usize::MAX, false, reads, out);
+    encode_cells(cells, n, start, step, accept, usize::MAX, false, spelling, out);
 }
 
 /// [`encode_line`] when the unrolled automaton has at most `most` edges
@@ -72,9 +71,25 @@ pub(super) fn encode_line_within<S: Clone + Eq + Hash>(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) -> Option<Vec<(S, Lit)>> {
+    encode_cells(cells, n, start, step, accept, most, true, spelling, out)
+}
+
+/// [`encode_reads`] over the digits of `cells`.
+#[allow(clippy::too_many_arguments)]
+fn encode_cells<S: Clone + Eq + Hash>(
+    cells: &[Cell],
+    n: usize,
+    start: S,
+    step: impl Fn(&S, Digit) -> Option<S>,
+    accept: impl Fn(&S) -> bool,
+    most: usize,
+    ends: bool,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) -> Option<Vec<(S, Lit)>> {
     let reads = |i: usize, out: &mut dyn ClauseSink| (1..=n as Digit).map(|d| spelling.is(cells[i], d, out)).collect();
     let step = |state: &S, _: usize, option: usize| step(state, option as Digit + 1);
-    encode_reads(&vec![n; cells.len()], start, step, accept, most, true, reads, out)
+    encode_reads(&vec![n; cells.len()], start, step, accept, most, ends, reads, out)
 }
 
 /// Encodes "the number of `lits` that hold is one `allowed` accepts, at

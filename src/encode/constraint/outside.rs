@@ -101,8 +101,8 @@ pub(super) fn encode_sandwich(
             SState::Before if crust(d) => {
                 Some(SState::Inside { other: if d == low { high } else { low }, sum: 0, used: 0 })
             }
-            SState::Inside { other: 0, sum, .. } if crust(d) => (sum == target).then_some(SState::After),
             SState::Before => Some(SState::Before),
+            SState::Inside { other: 0, sum, .. } if crust(d) => (sum == target).then_some(SState::After),
             SState::Inside { other, sum, .. } if d == other => (sum == target).then_some(SState::After),
             SState::Inside { .. } if crust(d) => None, // the same crust twice
             SState::Inside { used, .. } if used & bit(d) != 0 => None,
