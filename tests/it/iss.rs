@@ -580,6 +580,27 @@ fn grids_of_values_from_zero_count_as_the_oracle() {
     }
 }
 
+/// A sandwich in a row or a column closes on either crust (its
+/// automaton forgets which one opened it, the line's digits being
+/// different): on 4x4 grids, every clue on a row and on a column counts as
+/// the test's own enumeration of the grids.
+#[test]
+fn sandwiches_in_rows_and_columns_count_as_the_oracle() {
+    let lines: [(&str, [usize; 4]); 2] = [("R2", [4, 5, 6, 7]), ("C3", [2, 6, 10, 14])];
+    for target in 0..=5 {
+        for (line, cells) in lines {
+            let text = format!(".Shape~4x4.Sandwich~{target}~{line}");
+            let puzzle = parse(&text, "t", Some(Format::Iss)).unwrap_or_else(|e| panic!("{text}: {e}"));
+            let oracle = crate::common::count_grids(4, (2, 2), &[0; 16], &|g| {
+                between(&cells.map(|i| i64::from(g[i]))) == target
+            });
+            let mut counter = Counter::new(Plan::new(Encoding::default()));
+            let tally = counter.count(&puzzle, &mut ()).unwrap();
+            assert_eq!(tally.count.to_string(), oracle.to_string(), "{text}");
+        }
+    }
+}
+
 /// A cage that lists a cell twice (ISS's "Event Horizon" does): the sum
 /// counts the cell twice and the cell differs from the others once, as
 /// ISS's handlers do (its `Sum` adds a repeated cell's coefficients, its
