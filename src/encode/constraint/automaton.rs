@@ -196,30 +196,27 @@ fn merge(alive: &[Vec<bool>], edges: &[Vec<(usize, usize, usize)>], ends: bool) 
     let len = edges.len();
     let mut class: Vec<Vec<usize>> = alive.iter().map(|layer| vec![usize::MAX; layer.len()]).collect();
     let mut counts = vec![0; len + 1];
-    for (s, _) in alive[len].iter().enumerate().filter(|&(_, &live)| live) {
-        class[len][s] = if ends { counts[len] } else { 0 };
-        counts[len] = if ends { counts[len] + 1 } else { 1 };
+    let live_ends = alive[len].iter().enumerate().filter(|&(_, &live)| live);
+    for (c, (s, _)) in live_ends.enumerate() {
+        class[len][s] = if ends { c } else { 0 };
+        counts[len] = if ends { c + 1 } else { 1 };
     }
     let mut merged = vec![Vec::new(); len];
     for i in (0..len).rev() {
+        let live: Vec<(usize, usize, usize)> =
+            edges[i].iter().copied().filter(|&(from, _, to)| alive[i][from] && alive[i + 1][to]).collect();
         let mut futures: Vec<Vec<(usize, usize)>> = vec![Vec::new(); alive[i].len()];
-        for &(from, d, to) in &edges[i] {
-            if alive[i][from] && alive[i + 1][to] {
-                futures[from].push((d, class[i + 1][to]));
-            }
+        for &(from, d, to) in &live {
+            futures[from].push((d, class[i + 1][to]));
         }
         let mut index: HashMap<Vec<(usize, usize)>, usize> = HashMap::new();
         for (s, future) in futures.into_iter().enumerate().filter(|&(s, _)| alive[i][s]) {
             let next = index.len();
-            let c = *index.entry(future).or_insert(next);
-            class[i][s] = c;
+            class[i][s] = *index.entry(future).or_insert(next);
         }
         counts[i] = index.len();
-        let mut kept: Vec<(usize, usize, usize)> = edges[i]
-            .iter()
-            .filter(|&&(from, _, to)| alive[i][from] && alive[i + 1][to])
-            .map(|&(from, d, to)| (class[i][from], d, class[i + 1][to]))
-            .collect();
+        let mut kept: Vec<(usize, usize, usize)> =
+            live.into_iter().map(|(from, d, to)| (class[i][from], d, class[i + 1][to])).collect();
         kept.sort_unstable();
         kept.dedup();
         merged[i] = kept;

@@ -69,10 +69,10 @@ pub(super) fn encode_xsum(
 enum SState {
     /// No crust yet.
     Before,
-    /// One crust seen; `other` closes it (0: either, the line's digits
-    /// being different); the cells since sum to `sum` (with different
-    /// digits, `used` holds them, bit `d - 1`).
-    Inside { other: Digit, sum: i64, used: u64 },
+    /// One crust seen; `other` closes it (`None`: either, the line's
+    /// digits being different); the cells since sum to `sum` (with
+    /// different digits, `used` holds them, bit `d - 1`).
+    Inside { other: Option<Digit>, sum: i64, used: u64 },
     /// Both crusts seen, around the target.
     After,
 }
@@ -94,16 +94,17 @@ pub(super) fn encode_sandwich(
     let step = |state: &SState, d: Digit| -> Option<SState> {
         match *state {
             // With different digits the crust seen cannot come again, so
-            // either crust closes the sandwich (`other` 0): one state where
-            // two would be, half the clauses (Sandwich snipe 18: 0.96 ->
-            // 0.48 s, bench/results/design-notes.md).
-            SState::Before if crust(d) && distinct => Some(SState::Inside { other: 0, sum: 0, used: 0 }),
+            // either crust closes the sandwich (`other` is `None`): one
+            // state where two would be, half the clauses (Sandwich snipe
+            // 18: 0.96 -> 0.48 s, bench/results/design-notes.md).
+            SState::Before if crust(d) && distinct => Some(SState::Inside { other: None, sum: 0, used: 0 }),
             SState::Before if crust(d) => {
-                Some(SState::Inside { other: if d == low { high } else { low }, sum: 0, used: 0 })
+                Some(SState::Inside { other: Some(if d == low { high } else { low }), sum: 0, used: 0 })
             }
             SState::Before => Some(SState::Before),
-            SState::Inside { other: 0, sum, .. } if crust(d) => (sum == target).then_some(SState::After),
-            SState::Inside { other, sum, .. } if d == other => (sum == target).then_some(SState::After),
+            SState::Inside { other, sum, .. } if crust(d) && other.is_none_or(|o| o == d) => {
+                (sum == target).then_some(SState::After)
+            }
             SState::Inside { .. } if crust(d) => None, // the same crust twice
             SState::Inside { used, .. } if used & bit(d) != 0 => None,
             SState::Inside { other, sum, used } => {
