@@ -81,8 +81,17 @@ pub(super) fn encode_along(
             let mut some = Vec::new();
             for &offset in &starts {
                 let run = |state: &Option<u32>, d: Digit| Some(state.and_then(|open| step(&open, d)));
-                let within =
-                    automaton::encode_line_within(cells, n, Some(offset), run, |_| true, usize::MAX, spelling, out);
+                let within = automaton::encode_line_within(
+                    cells,
+                    n,
+                    Some(offset),
+                    run,
+                    |_| true,
+                    |s| *s,
+                    usize::MAX,
+                    spelling,
+                    out,
+                );
                 let ends = within.expect("no limit");
                 some.extend(ends.iter().filter(|(end, _)| *end == Some(offset)).map(|&(_, lit)| lit));
             }
@@ -196,7 +205,7 @@ pub(super) fn encode_along(
                 values
             };
             let options = vec![n; cells.len() + 2];
-            automaton::encode_reads(&options, Box_::Start, step, accept, usize::MAX, false, reads, out);
+            automaton::encode_reads(&options, Box_::Start, step, accept, |_| (), usize::MAX, reads, out);
         }
         LineRule::Flatmates(digits) => {
             // (the last digit was a 1, the last digit was a middle digit
@@ -281,7 +290,7 @@ pub(super) fn encode_counts_together(
     };
     let accept = |seen: &Vec<usize>| seen.iter().zip(wanted).all(|(&s, &(_, times))| s == times);
     let start = vec![0usize; wanted.len()];
-    automaton::encode_line_within(cells, n, start, step, accept, most, spelling, out).is_some()
+    automaton::encode_line_within(cells, n, start, step, accept, |s| s.clone(), most, spelling, out).is_some()
 }
 
 /// Counting circles: each digit `v` in none of `cells` or in exactly `v`
@@ -351,7 +360,7 @@ fn over_digits_used<S: Clone + Eq + std::hash::Hash>(
     // Option 0: unused, 1: used.
     let step = |state: &S, i: usize, option: usize| step(state, i as Digit + 1, option == 1);
     let reads = |i: usize, _: &mut dyn ClauseSink| vec![!used[i], used[i]];
-    automaton::encode_reads(&vec![2; n], start, step, accept, usize::MAX, true, reads, out)
+    automaton::encode_reads(&vec![2; n], start, step, accept, |s| s.clone(), usize::MAX, reads, out)
 }
 
 /// Counting circles read as ISS's handler reads them: the cells split
@@ -439,7 +448,7 @@ pub(super) fn encode_count_distinct(
 ) {
     let step = |&seen: &u64, d: Digit| Some(seen | 1 << (d - 1));
     let within =
-        automaton::encode_line_within(cells, n, 0u64, step, |_| true, MOST_COUNT_DISTINCT_EDGES, spelling, out);
+        automaton::encode_line_within(cells, n, 0u64, step, |_| true, |s| *s, MOST_COUNT_DISTINCT_EDGES, spelling, out);
     // Each end state with the number of different digits it stands for.
     let ends: Vec<(u32, Lit)> = match within {
         Some(ends) => ends.into_iter().map(|(seen, lit)| (seen.count_ones(), lit)).collect(),

@@ -52,44 +52,48 @@ pub(super) fn encode_line<S: Clone + Eq + Hash>(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
-    encode_cells(cells, n, start, step, accept, usize::MAX, false, spelling, out);
+    encode_cells(cells, n, start, step, accept, |_| (), usize::MAX, spelling, out);
 }
 
 /// [`encode_line`] when the unrolled automaton has at most `most` edges
-/// (counted before the pruning, so that building it stays cheap too): the
-/// accepting states the line can end in, each with its variable (true
-/// exactly when the line ends there), for rules that tie the end state to
-/// something else; `None`, with nothing encoded, when it has more.
+/// (counted before the pruning, so that building it stays cheap too), for
+/// rules that tie how the line ends to something else: the accepting
+/// states the line can end in, those with the same `key` one state, each
+/// key with its variable (true exactly when the line ends in a state of
+/// that key); `None`, with nothing encoded, when it has more. A key that
+/// keeps less of the state merges more (see [`merge`]): a sum's set of
+/// digits read, keyed by its total, makes one state of each total.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn encode_line_within<S: Clone + Eq + Hash>(
+pub(super) fn encode_line_within<S: Clone + Eq + Hash, K: Clone + Eq + Hash>(
     cells: &[Cell],
     n: usize,
     start: S,
     step: impl Fn(&S, Digit) -> Option<S>,
     accept: impl Fn(&S) -> bool,
+    key: impl Fn(&S) -> K,
     most: usize,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
-) -> Option<Vec<(S, Lit)>> {
-    encode_cells(cells, n, start, step, accept, most, true, spelling, out)
+) -> Option<Vec<(K, Lit)>> {
+    encode_cells(cells, n, start, step, accept, key, most, spelling, out)
 }
 
 /// [`encode_reads`] over the digits of `cells`.
 #[allow(clippy::too_many_arguments)]
-fn encode_cells<S: Clone + Eq + Hash>(
+fn encode_cells<S: Clone + Eq + Hash, K: Clone + Eq + Hash>(
     cells: &[Cell],
     n: usize,
     start: S,
     step: impl Fn(&S, Digit) -> Option<S>,
     accept: impl Fn(&S) -> bool,
+    key: impl Fn(&S) -> K,
     most: usize,
-    ends: bool,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
-) -> Option<Vec<(S, Lit)>> {
+) -> Option<Vec<(K, Lit)>> {
     let reads = |i: usize, out: &mut dyn ClauseSink| (1..=n as Digit).map(|d| spelling.is(cells[i], d, out)).collect();
     let step = |state: &S, _: usize, option: usize| step(state, option as Digit + 1);
-    encode_reads(&vec![n; cells.len()], start, step, accept, most, ends, reads, out)
+    encode_reads(&vec![n; cells.len()], start, step, accept, key, most, reads, out)
 }
 
 /// Encodes "the number of `lits` that hold is one `allowed` accepts, at
@@ -98,7 +102,7 @@ fn encode_cells<S: Clone + Eq + Hash>(
 pub(super) fn encode_true_count(lits: &[Lit], most: usize, allowed: impl Fn(usize) -> bool, out: &mut dyn ClauseSink) {
     let step = |&seen: &usize, _: usize, option: usize| Some(seen + option).filter(|&seen| seen <= most);
     let reads = |i: usize, _: &mut dyn ClauseSink| vec![!lits[i], lits[i]];
-    encode_reads(&vec![2; lits.len()], 0usize, step, |&seen| allowed(seen), usize::MAX, false, reads, out);
+    encode_reads(&vec![2; lits.len()], 0usize, step, |&seen| allowed(seen), |_| (), usize::MAX, reads, out);
 }
 
 /// The automaton of [`encode_line_within`] over positions that each take
@@ -106,28 +110,39 @@ pub(super) fn encode_true_count(lits: &[Lit], most: usize, allowed: impl Fn(usiz
 /// position and the option's index, and `reads` gives a position's
 /// option literals (exactly one of them true), asked for in order once the
 /// automaton is built. Positions may be cells or any one-hot variable (a
-/// group's sum, for sums over groups of different digits). With `ends`,
-/// the live end states are kept apart and returned with their variables;
-/// without, they are one state (`merge`) and none is returned.
+/// group's sum, for sums over groups of different digits). The live end
+/// states with the same `key` are one state (`merge`), returned with its
+/// variable, the keys in the order of their first end state (`|_| ()`:
+/// one end state, for rules that need none of it).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn encode_reads<S: Clone + Eq + Hash>(
+pub(super) fn encode_reads<S: Clone + Eq + Hash, K: Clone + Eq + Hash>(
     options: &[usize],
     start: S,
     step: impl Fn(&S, usize, usize) -> Option<S>,
     accept: impl Fn(&S) -> bool,
+    key: impl Fn(&S) -> K,
     most: usize,
-    ends: bool,
     mut reads: impl FnMut(usize, &mut dyn ClauseSink) -> Vec<Lit>,
     out: &mut dyn ClauseSink,
-) -> Option<Vec<(S, Lit)>> {
+) -> Option<Vec<(K, Lit)>> {
     let len = options.len();
-    let (mut layers, edges) = unroll(options, start, step, most)?;
+    let (layers, edges) = unroll(options, start, step, most)?;
     let alive = alive(&layers, &edges, accept);
     if !alive[0][0] {
         out.add_clause(&[]); // no line is accepted
         return Some(Vec::new());
     }
-    let (classes, edges) = merge(&alive, &edges, ends);
+    // Each live end state's class: its key's place among the keys.
+    let mut keys: Vec<K> = Vec::new();
+    let mut place: HashMap<K, usize> = HashMap::new();
+    let mut ends = vec![usize::MAX; layers[len].len()];
+    for (s, state) in layers[len].iter().enumerate().filter(|&(s, _)| alive[len][s]) {
+        ends[s] = *place.entry(key(state)).or_insert_with_key(|k| {
+            keys.push(k.clone());
+            keys.len() - 1
+        });
+    }
+    let (classes, edges) = merge(&alive, &edges, &ends, keys.len());
     // A variable per class of live states.
     let q: Vec<Vec<Lit>> =
         classes.iter().map(|&count| (0..count).map(|_| out.new_var().positive()).collect()).collect();
@@ -176,31 +191,29 @@ pub(super) fn encode_reads<S: Clone + Eq + Hash>(
             out.add_clause(&support);
         }
     }
-    if !ends {
-        return Some(Vec::new());
-    }
-    // Each live end state is a class of its own, in order.
-    let last = layers.pop().expect("the last layer").into_iter().zip(&alive[len]);
-    Some(last.filter(|&(_, &live)| live).map(|(state, _)| state).zip(q[len].iter().copied()).collect())
+    Some(keys.into_iter().zip(q[len].iter().copied()).collect())
 }
 
 /// The live states of the unrolled automaton merged into classes of the
 /// states with the same future (as a reduced MDD's nodes: from the last
 /// layer back, two states of a layer are one class when their edges read
-/// the same options into the same classes), the end states each a class
-/// of their own if `ends`, else one class: the number of classes in each
-/// layer, and the edges between classes. The merged automaton is still
-/// deterministic and accepts the same lines, so unit propagation on it is
-/// as strong and the digits still fix every state.
-fn merge(alive: &[Vec<bool>], edges: &[Vec<(usize, usize, usize)>], ends: bool) -> (Vec<usize>, Edges) {
+/// the same options into the same classes), the live end states in the
+/// `count` classes `ends` gives them (`usize::MAX` for the dead): the
+/// number of classes in each layer, and the edges between classes. The
+/// merged automaton is still deterministic and accepts the same lines, so
+/// unit propagation on it is as strong and the digits still fix every
+/// state.
+fn merge(
+    alive: &[Vec<bool>],
+    edges: &[Vec<(usize, usize, usize)>],
+    ends: &[usize],
+    count: usize,
+) -> (Vec<usize>, Edges) {
     let len = edges.len();
     let mut class: Vec<Vec<usize>> = alive.iter().map(|layer| vec![usize::MAX; layer.len()]).collect();
     let mut counts = vec![0; len + 1];
-    let live_ends = alive[len].iter().enumerate().filter(|&(_, &live)| live);
-    for (c, (s, _)) in live_ends.enumerate() {
-        class[len][s] = if ends { c } else { 0 };
-        counts[len] = if ends { c + 1 } else { 1 };
-    }
+    class[len] = ends.to_vec();
+    counts[len] = count;
     let mut merged = vec![Vec::new(); len];
     for i in (0..len).rev() {
         let live: Vec<(usize, usize, usize)> =

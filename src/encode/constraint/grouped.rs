@@ -222,7 +222,7 @@ pub(super) fn encode_grouped_sum(
             let bit = 1u32 << (d - 1);
             (set & bit == 0).then_some(set | bit)
         };
-        let ends = automaton::encode_line_within(&cells, n, 0u32, step, |_| true, usize::MAX, spelling, out)
+        let ends = automaton::encode_line_within(&cells, n, 0u32, step, |_| true, |s| *s, usize::MAX, spelling, out)
             .expect("no limit");
         let end_of: HashMap<u32, Lit> = ends.into_iter().collect();
         let mut lits = Vec::new();
@@ -248,7 +248,7 @@ pub(super) fn encode_grouped_sum(
     let accept = |&(_, sum): &(usize, i64)| sum == target;
     let mut reads = reads.into_iter();
     let take = |_: usize, _: &mut dyn ClauseSink| reads.next().expect("a position's literals");
-    automaton::encode_reads(&options, (0, 0), step, accept, usize::MAX, false, take, out);
+    automaton::encode_reads(&options, (0, 0), step, accept, |_| (), usize::MAX, take, out);
     true
 }
 

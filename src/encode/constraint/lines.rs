@@ -56,7 +56,7 @@ fn encode_between_ends<S: Clone + Eq + std::hash::Hash>(
         Some((read + 1, Some(next)))
     };
     let accept = |&(read, _): &(usize, Option<S>)| read == cells.len();
-    automaton::encode_line_within(&cells, n, (0, None), read, accept, most, spelling, out).is_some()
+    automaton::encode_line_within(&cells, n, (0, None), read, accept, |s| s.clone(), most, spelling, out).is_some()
 }
 
 /// Each inner cell lies strictly between the ends' digits. The state is the
@@ -213,7 +213,9 @@ pub(super) fn encode_equal_sums(
             (set & bit == 0).then_some(set | bit)
         };
         let with_sets = distinct
-            .then(|| automaton::encode_line_within(part, n, 0u64, set_step, |_| true, MOST_EDGES, spelling, out))
+            .then(|| {
+                automaton::encode_line_within(part, n, 0u64, set_step, |_| true, |s| *s, MOST_EDGES, spelling, out)
+            })
             .flatten();
         let values = match with_sets {
             Some(finals) => {
@@ -226,7 +228,8 @@ pub(super) fn encode_equal_sums(
             }
             None => {
                 let step = |&sum: &i64, d: Digit| Some(sum + i64::from(d));
-                let finals = automaton::encode_line_within(part, n, 0i64, step, |_| true, MOST_EDGES, spelling, out);
+                let finals =
+                    automaton::encode_line_within(part, n, 0i64, step, |_| true, |s| *s, MOST_EDGES, spelling, out);
                 finals.expect("sized above").into_iter().collect()
             }
         };
@@ -266,5 +269,5 @@ pub(super) fn encode_sum(
         reach.then_some((read + 1, sum))
     };
     let accept = |&(_, sum): &(usize, i64)| sum == target;
-    automaton::encode_line_within(&cells, n, (0, 0), step, accept, MOST_EDGES, spelling, out).is_some()
+    automaton::encode_line_within(&cells, n, (0, 0), step, accept, |s| *s, MOST_EDGES, spelling, out).is_some()
 }
