@@ -87,13 +87,14 @@ pub(super) fn encode_along(
                     Some(offset),
                     run,
                     |_| true,
-                    |s| *s,
+                    |end| *end == Some(offset),
                     usize::MAX,
                     spelling,
                     out,
                 );
+                // The ends open at `c` again, one state.
                 let ends = within.expect("no limit");
-                some.extend(ends.iter().filter(|(end, _)| *end == Some(offset)).map(|&(_, lit)| lit));
+                some.extend(ends.iter().filter(|&&(again, _)| again).map(|&(_, lit)| lit));
             }
             out.add_clause(&some);
         }
@@ -290,7 +291,7 @@ pub(super) fn encode_counts_together(
     };
     let accept = |seen: &Vec<usize>| seen.iter().zip(wanted).all(|(&s, &(_, times))| s == times);
     let start = vec![0usize; wanted.len()];
-    automaton::encode_line_within(cells, n, start, step, accept, |s| s.clone(), most, spelling, out).is_some()
+    automaton::encode_line_within(cells, n, start, step, accept, |_| (), most, spelling, out).is_some()
 }
 
 /// Counting circles: each digit `v` in none of `cells` or in exactly `v`
@@ -447,11 +448,13 @@ pub(super) fn encode_count_distinct(
     out: &mut dyn ClauseSink,
 ) {
     let step = |&seen: &u64, d: Digit| Some(seen | 1 << (d - 1));
+    // The sets of the same size end in one state.
+    let size = |seen: &u64| seen.count_ones();
     let within =
-        automaton::encode_line_within(cells, n, 0u64, step, |_| true, |s| *s, MOST_COUNT_DISTINCT_EDGES, spelling, out);
+        automaton::encode_line_within(cells, n, 0u64, step, |_| true, size, MOST_COUNT_DISTINCT_EDGES, spelling, out);
     // Each end state with the number of different digits it stands for.
     let ends: Vec<(u32, Lit)> = match within {
-        Some(ends) => ends.into_iter().map(|(seen, lit)| (seen.count_ones(), lit)).collect(),
+        Some(ends) => ends,
         None => {
             // Past the limit (ISS's "The Fountain": nine counted cells of
             // nine labels had 160,000 variables, no answer in 120 s): a

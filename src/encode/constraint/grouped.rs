@@ -222,17 +222,16 @@ pub(super) fn encode_grouped_sum(
             let bit = 1u32 << (d - 1);
             (set & bit == 0).then_some(set | bit)
         };
-        let ends = automaton::encode_line_within(&cells, n, 0u32, step, |_| true, |s| *s, usize::MAX, spelling, out)
+        // The sets of digits that end the group, one end state a value.
+        let value_of: HashMap<u32, i64> =
+            sums.iter().flat_map(|(&value, sets)| sets.iter().map(move |&set| (set, value))).collect();
+        let value = |set: &u32| value_of[set];
+        let ends = automaton::encode_line_within(&cells, n, 0u32, step, |_| true, value, usize::MAX, spelling, out)
             .expect("no limit");
-        let end_of: HashMap<u32, Lit> = ends.into_iter().collect();
-        let mut lits = Vec::new();
-        for sets in sums.values() {
-            let live: Vec<Lit> = sets.iter().filter_map(|set| end_of.get(set).copied()).collect();
-            // The value's literal: true exactly when the group ends in one
-            // of its sets (none live: false).
-            lits.push(super::any_of(&live, out));
-        }
-        reads.push(lits);
+        let end_of: HashMap<i64, Lit> = ends.into_iter().collect();
+        // The value's literal: its end state's (none live: false).
+        let lits = sums.keys().map(|value| end_of.get(value).copied().unwrap_or_else(|| super::any_of(&[], out)));
+        reads.push(lits.collect());
     }
     // The least and greatest the positions from i on can add.
     let (mut least, mut most) = (vec![0i64; values.len() + 1], vec![0i64; values.len() + 1]);

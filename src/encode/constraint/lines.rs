@@ -56,7 +56,7 @@ fn encode_between_ends<S: Clone + Eq + std::hash::Hash>(
         Some((read + 1, Some(next)))
     };
     let accept = |&(read, _): &(usize, Option<S>)| read == cells.len();
-    automaton::encode_line_within(&cells, n, (0, None), read, accept, |s| s.clone(), most, spelling, out).is_some()
+    automaton::encode_line_within(&cells, n, (0, None), read, accept, |_| (), most, spelling, out).is_some()
 }
 
 /// Each inner cell lies strictly between the ends' digits. The state is the
@@ -212,20 +212,15 @@ pub(super) fn encode_equal_sums(
             let bit = 1u64 << (d - 1);
             (set & bit == 0).then_some(set | bit)
         };
+        // The sets that end in the same sum are one end state.
+        let sum_of = |&set: &u64| (1..=64i64).filter(|d| set >> (d - 1) & 1 == 1).sum::<i64>();
         let with_sets = distinct
             .then(|| {
-                automaton::encode_line_within(part, n, 0u64, set_step, |_| true, |s| *s, MOST_EDGES, spelling, out)
+                automaton::encode_line_within(part, n, 0u64, set_step, |_| true, sum_of, MOST_EDGES, spelling, out)
             })
             .flatten();
         let values = match with_sets {
-            Some(finals) => {
-                let sum_of = |set: u64| (1..=64i64).filter(|d| set >> (d - 1) & 1 == 1).sum::<i64>();
-                let mut by_sum: std::collections::BTreeMap<i64, Vec<Lit>> = std::collections::BTreeMap::new();
-                for (set, lit) in finals {
-                    by_sum.entry(sum_of(set)).or_default().push(lit);
-                }
-                by_sum.into_iter().map(|(sum, lits)| (sum, super::one_or_any_of(&lits, out))).collect()
-            }
+            Some(finals) => finals.into_iter().collect(),
             None => {
                 let step = |&sum: &i64, d: Digit| Some(sum + i64::from(d));
                 let finals =
@@ -269,5 +264,5 @@ pub(super) fn encode_sum(
         reach.then_some((read + 1, sum))
     };
     let accept = |&(_, sum): &(usize, i64)| sum == target;
-    automaton::encode_line_within(&cells, n, (0, 0), step, accept, |s| *s, MOST_EDGES, spelling, out).is_some()
+    automaton::encode_line_within(&cells, n, (0, 0), step, accept, |_| (), MOST_EDGES, spelling, out).is_some()
 }

@@ -336,7 +336,7 @@ pub(super) fn encode_cliques(puzzle: &Puzzle, lines: LineEncoding, spelling: &mu
                 let d = usize::from(d) - 1;
                 (open >> d & 1 == 1).then_some(open & table[d])
             };
-            automaton::encode_line_within(&clique, n, full, step, |_| true, |s| *s, MOST_CLIQUE_EDGES, spelling, out);
+            automaton::encode_line_within(&clique, n, full, step, |_| true, |_| (), MOST_CLIQUE_EDGES, spelling, out);
         }
     }
 }
@@ -1132,7 +1132,7 @@ pub(super) fn encode_constraint(
                     0u64,
                     step,
                     |&set| set & every == every,
-                    |s| *s,
+                    |_| (),
                     lines::MOST_EDGES,
                     spelling,
                     out,
