@@ -489,4 +489,43 @@ mod tests {
             assert_eq!(solver.solve().unwrap(), bits.count_ones() % 2 == 0, "{bits:08b}");
         }
     }
+
+    /// Three different digits of 1 to 5, the state the set read, the ends
+    /// keyed by their totals: ten sets, one end state per total (6 to 12), whose
+    /// variable is true exactly when the digits are different and add up
+    /// to it, checked against every line of three digits.
+    #[test]
+    fn end_states_with_the_same_key_are_one() {
+        let mut formula = CnfFormula::new();
+        let x: Vec<Vec<Lit>> =
+            (0..3).map(|_| (0..5).map(|_| ExtendFormula::new_var(&mut formula).positive()).collect()).collect();
+        for position in &x {
+            ExtendFormula::add_clause(&mut formula, position);
+            for (i, &a) in position.iter().enumerate() {
+                for &b in &position[i + 1..] {
+                    ExtendFormula::add_clause(&mut formula, &[!a, !b]);
+                }
+            }
+        }
+        let step = |&set: &u32, _: usize, option: usize| (set >> option & 1 == 0).then_some(set | 1 << option);
+        let total = |&set: &u32| (0..5).filter(|d| set >> d & 1 == 1).map(|d| d + 1).sum::<u32>();
+        let reads = |i: usize, _: &mut dyn ClauseSink| x[i].clone();
+        let ends = encode_reads(&[5, 5, 5], 0u32, step, |_| true, total, usize::MAX, reads, &mut formula).unwrap();
+        let mut totals: Vec<u32> = ends.iter().map(|&(total, _)| total).collect();
+        totals.sort_unstable();
+        assert_eq!(totals, [6, 7, 8, 9, 10, 11, 12]);
+        for line in itertools::iproduct!(0..5usize, 0..5usize, 0..5usize) {
+            let digits = [line.0, line.1, line.2];
+            let different = digits[0] != digits[1] && digits[0] != digits[2] && digits[1] != digits[2];
+            let sum: usize = digits.iter().map(|d| d + 1).sum();
+            for &(total, end) in &ends {
+                let mut solver = Solver::new();
+                solver.add_formula(&formula);
+                let mut assumed: Vec<Lit> = (0..3).map(|i| x[i][digits[i]]).collect();
+                assumed.push(end);
+                solver.assume(&assumed);
+                assert_eq!(solver.solve().unwrap(), different && sum == total as usize, "{digits:?} ending in {total}");
+            }
+        }
+    }
 }
