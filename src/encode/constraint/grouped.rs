@@ -193,8 +193,7 @@ pub(super) fn encode_grouped_sum(
         // The sets of `group.len()` digits of 1..=n, by their weighted sum.
         for set in 0u32..1 << n {
             if set.count_ones() as usize == group.len() {
-                let sum: i64 = (0..n).filter(|d| set >> d & 1 == 1).map(|d| d as i64 + 1).sum();
-                sums.entry(w * sum).or_default().push(set);
+                sums.entry(w * super::total(set.into())).or_default().push(set);
             }
         }
         // The set automaton's edges: a set of k digits, n - k ways on.
@@ -223,9 +222,8 @@ pub(super) fn encode_grouped_sum(
             (set & bit == 0).then_some(set | bit)
         };
         // The sets of digits that end the group, one end state a value.
-        let value_of: HashMap<u32, i64> =
-            sums.iter().flat_map(|(&value, sets)| sets.iter().map(move |&set| (set, value))).collect();
-        let value = |set: &u32| value_of[set];
+        let w = i64::from(terms[group[0]].1);
+        let value = |&set: &u32| w * super::total(set.into());
         let ends = automaton::encode_line_within(&cells, n, 0u32, step, |_| true, value, usize::MAX, spelling, out)
             .expect("no limit");
         let end_of: HashMap<i64, Lit> = ends.into_iter().collect();

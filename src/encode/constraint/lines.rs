@@ -213,7 +213,7 @@ pub(super) fn encode_equal_sums(
             (set & bit == 0).then_some(set | bit)
         };
         // The sets that end in the same sum are one end state.
-        let sum_of = |&set: &u64| (1..=64i64).filter(|d| set >> (d - 1) & 1 == 1).sum::<i64>();
+        let sum_of = |&set: &u64| super::total(set);
         let with_sets = distinct
             .then(|| {
                 automaton::encode_line_within(part, n, 0u64, set_step, |_| true, sum_of, MOST_EDGES, spelling, out)

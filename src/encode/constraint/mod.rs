@@ -608,6 +608,11 @@ fn at_most_one(lits: &[Lit], out: &mut dyn ClauseSink) {
     }
 }
 
+/// The total of a set of digits, digit `d` as bit `d - 1`.
+fn total(set: u64) -> i64 {
+    (0..64).filter(|d| set >> d & 1 == 1).map(|d| d + 1).sum()
+}
+
 /// A new variable true exactly when one of `lits` is (defined both ways,
 /// so the literals fix it; false when there are none).
 fn any_of(lits: &[Lit], out: &mut dyn ClauseSink) -> Lit {
