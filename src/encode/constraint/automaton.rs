@@ -52,7 +52,7 @@ pub(super) fn encode_line<S: Clone + Eq + Hash>(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
-    encode_cells(cells, n, start, step, accept, |_| (), usize::MAX, spelling, out);
+    encode_line_within(cells, n, start, step, accept, |_| (), usize::MAX, spelling, out);
 }
 
 /// [`encode_line`] when the unrolled automaton has at most `most` edges
@@ -65,22 +65,6 @@ pub(super) fn encode_line<S: Clone + Eq + Hash>(
 /// digits read, keyed by its total, makes one state of each total.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn encode_line_within<S: Clone + Eq + Hash, K: Clone + Eq + Hash>(
-    cells: &[Cell],
-    n: usize,
-    start: S,
-    step: impl Fn(&S, Digit) -> Option<S>,
-    accept: impl Fn(&S) -> bool,
-    key: impl Fn(&S) -> K,
-    most: usize,
-    spelling: &mut Spelling,
-    out: &mut dyn ClauseSink,
-) -> Option<Vec<(K, Lit)>> {
-    encode_cells(cells, n, start, step, accept, key, most, spelling, out)
-}
-
-/// [`encode_reads`] over the digits of `cells`.
-#[allow(clippy::too_many_arguments)]
-fn encode_cells<S: Clone + Eq + Hash, K: Clone + Eq + Hash>(
     cells: &[Cell],
     n: usize,
     start: S,
@@ -142,7 +126,7 @@ pub(super) fn encode_reads<S: Clone + Eq + Hash, K: Clone + Eq + Hash>(
             keys.len() - 1
         });
     }
-    let (classes, edges) = merge(&alive, &edges, &ends, keys.len());
+    let (classes, edges) = merge(&alive, &edges, ends, keys.len());
     // A variable per class of live states.
     let q: Vec<Vec<Lit>> =
         classes.iter().map(|&count| (0..count).map(|_| out.new_var().positive()).collect()).collect();
@@ -206,13 +190,13 @@ pub(super) fn encode_reads<S: Clone + Eq + Hash, K: Clone + Eq + Hash>(
 fn merge(
     alive: &[Vec<bool>],
     edges: &[Vec<(usize, usize, usize)>],
-    ends: &[usize],
+    ends: Vec<usize>,
     count: usize,
 ) -> (Vec<usize>, Edges) {
     let len = edges.len();
     let mut class: Vec<Vec<usize>> = alive.iter().map(|layer| vec![usize::MAX; layer.len()]).collect();
     let mut counts = vec![0; len + 1];
-    class[len] = ends.to_vec();
+    class[len] = ends;
     counts[len] = count;
     let mut merged = vec![Vec::new(); len];
     for i in (0..len).rev() {
