@@ -46,7 +46,7 @@ use satsudoku::encode::{encode, Encoding};
 use satsudoku::formulate::{self, Formulation};
 use satsudoku::model::rules::RULES;
 use satsudoku::model::Puzzle;
-use satsudoku::parse::{detect, fpuzzles, parse_with, Format, Options, ParseError};
+use satsudoku::parse::{detect, fpuzzles, parse_with, puzzle, Format, Options, ParseError};
 use serde_json::Value;
 
 // ---- the allocator: bytes live and their peak ----
@@ -183,6 +183,8 @@ enum Reader {
     Record,
     /// A solver's answer to the contest puzzle exported as a formulation.
     Answer(Formulation),
+    /// A `puzzle` file of several puzzles, each read as a collection's.
+    PuzzleParts,
 }
 
 const NAME: &str = "fuzz-input";
@@ -217,6 +219,13 @@ fn read(reader: Reader, text: &str) -> Result<Option<Puzzle>, ParseError> {
             None
         }),
         Reader::Record => Record::parse(text, NAME).map(|_| None),
+        Reader::PuzzleParts => {
+            let mut last = None;
+            for lines in puzzle::parts(text) {
+                last = Some(puzzle::parse_part(text, lines, NAME)?);
+            }
+            Ok(last)
+        }
         // A solver's answer is read or refused, never a panic; its errors
         // name no place (the answer is not the user's text).
         Reader::Answer(formulation) => {
@@ -518,6 +527,7 @@ fn dictionary() -> Vec<String> {
         "outside ",
         " v1",
         "givens",
+        "---\n",
         "row(",
         "vertical(",
         "solutions(",
@@ -812,6 +822,12 @@ fn input(rng: &mut Rng, s: &Samples, dict: &[String]) -> (Reader, String) {
         }
         8..=10 => {
             let text = generate_native(rng);
+            // Now and then a file of two puzzles, read one by one.
+            if rng.chance(4) {
+                let text = format!("{text}---\n{}", generate_native(rng));
+                let text = if rng.chance(3) { mutate(rng, &text, &s.puzzles, dict) } else { text };
+                return (Reader::PuzzleParts, text);
+            }
             let text = if rng.chance(3) { mutate(rng, &text, &s.puzzles, dict) } else { text };
             (if rng.chance(2) { Reader::Detect } else { Reader::Named(Format::Puzzle) }, text)
         }

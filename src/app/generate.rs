@@ -231,9 +231,11 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
             Writer::Givens => writeln!(out, "{}", givens_line(&made.puzzle)),
             Writer::Takuzu => writeln!(out, "{}", takuzu_rows(&made.puzzle)),
             Writer::Puzzle => {
+                // Puzzles after the first are each after a separator line.
+                let separator = if made_count > 1 { "---\n" } else { "" };
                 let header =
                     format!("# satsudoku generate: puzzle {} of {}, seed {}", index + 1, settings.count, settings.seed);
-                writeln!(out, "{header}\n{}", native(&text.text, &made.puzzle))
+                writeln!(out, "{separator}{header}\n{}", native(&text.text, &made.puzzle))
             }
             Writer::Fpuzzles | Writer::Link => {
                 let json = fpuzzles_json(&text.text, &text.name, &made.puzzle)?;
@@ -296,9 +298,7 @@ fn takuzu_rows(puzzle: &Puzzle) -> String {
 }
 
 /// The input in the native format with its `givens` block replaced by the
-/// new givens (added after the `size` line when it has none). Several
-/// puzzles follow one another, each after a `# satsudoku generate: puzzle
-/// K of N` comment line: save each to its own file to read it back.
+/// new givens (added after the `size` line when it has none).
 fn native(text: &str, puzzle: &Puzzle) -> String {
     let n = puzzle.side();
     let mut rows = String::from("givens\n");

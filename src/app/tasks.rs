@@ -103,6 +103,10 @@ impl Inputs {
                     Ok(items) => items.into_iter().map(Part::Fpuzzles).collect(),
                     Err(_) => Vec::new(), // read() judged the file a collection
                 },
+                Format::Puzzle => parse::puzzle::parts(&input.text)
+                    .into_iter()
+                    .map(|lines| Part::Puzzle(lines.start, lines.end))
+                    .collect(),
                 _ => parse::grid::collection_lines(&input.text).map(|(line, text)| Part::Givens(line, text)).collect(),
             };
             // Puzzles that share a line (a JSON array on one) are told
@@ -129,6 +133,9 @@ enum Part<'i> {
     /// An f-puzzles puzzle: a share string or link on its line, a JSON
     /// object, or an element of a JSON array.
     Fpuzzles(parse::fpuzzles::Item<'i>),
+    /// A `puzzle` file's puzzle: its first line and the line past its
+    /// last (from 0), between `---` lines.
+    Puzzle(usize, usize),
 }
 
 impl Part<'_> {
@@ -137,6 +144,7 @@ impl Part<'_> {
         match self {
             Part::Givens(line, _) => *line,
             Part::Fpuzzles(item) => item.at.line,
+            Part::Puzzle(start, _) => start + 1,
         }
     }
 }
@@ -153,6 +161,7 @@ fn read(source: &Source, reading: Reading) -> Result<Input, AppError> {
         // A file of several f-puzzles puzzles: one that does not split into
         // puzzles is read whole, and its error reported as for one puzzle.
         Format::Fpuzzles => parse::fpuzzles::items(&text, &name).is_ok_and(|items| items.len() > 1),
+        Format::Puzzle => parse::puzzle::parts(&text).len() > 1,
         _ => false,
     };
     Ok(Input { name, text, format, options: reading.options, collection })
@@ -173,6 +182,7 @@ impl Task<'_> {
         match self.line {
             Some(Part::Givens(line, text)) => parse::grid::parse_givens_line(text, line, options.boxes, name),
             Some(Part::Fpuzzles(item)) => parse::fpuzzles::parse_item(&item, name),
+            Some(Part::Puzzle(start, end)) => parse::puzzle::parse_part(text, start..end, name),
             None => parse::parse_with(text, name, Some(*format), *options),
         }
     }

@@ -259,9 +259,10 @@ pub fn parse_fpuzzles(text: &str, name: &str) -> Result<Puzzle, ParseError> {
         [_, second, ..] => Err(second.at.error(
             name,
             format!(
-                "a second puzzle: this file is a collection of {} f-puzzles puzzles, which count, unique and \
-                 candidates read one by one; this command takes one puzzle",
-                items.len()
+                "a second puzzle: this file is a collection of {} f-puzzles puzzles, which {} read one by one; \
+                 this command takes one puzzle",
+                items.len(),
+                super::COLLECTION_COMMANDS
             ),
         )),
     }

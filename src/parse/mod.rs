@@ -130,6 +130,11 @@ pub fn detect(text: &str, name: &str, options: Options) -> Result<Format, ParseE
                 [first, _, ..] => fpuzzles::parse_item(first, name).map(|_| ()),
                 _ => fpuzzles::parse_fpuzzles(text, name).map(|_| ()),
             }),
+            // So is a file of several `puzzle` puzzles.
+            Format::Puzzle => match puzzle::parts(text).first() {
+                Some(first) => puzzle::parse_part(text, first.clone(), name).map(|_| ()),
+                None => puzzle::parse_puzzle(text, name).map(|_| ()),
+            },
             _ => parse_with(sample, name, Some(format), options).map(|_| ()),
         };
         match outcome {
@@ -276,6 +281,10 @@ pub fn parse_with(
         Format::Iss => iss::parse_iss(text, source_name),
     }
 }
+
+/// The commands that read each puzzle of a file of several, in a
+/// sentence (the others take one puzzle).
+pub(crate) const COLLECTION_COMMANDS: &str = "count, unique, candidates, rate and minimal";
 
 /// Quotes what was found for an error message, shortened to a readable length.
 pub(crate) fn quote(found: &str) -> String {

@@ -119,6 +119,39 @@ fn a_collection_is_counted_line_by_line_past_a_bad_line() {
     assert_eq!(lines, "2\tsolutions(1).\n3\tsolutions(1).\n6\tsolutions(72).\n7\tsolutions(0).\n8\tsolutions(39168).\n9\tsolutions(2).\n");
 }
 
+/// A `puzzle` file of several puzzles, separated by `---` lines (as
+/// `generate` writes them), counts puzzle by puzzle, each labelled with
+/// its first directive's line, past a bad one whose error is placed in the
+/// whole file; a command that takes one puzzle refuses the file at the
+/// second. 4x4 grids: 288; 4x4 Latin squares: 576 (OEIS A002860).
+#[test]
+fn a_puzzle_file_of_several_is_counted_puzzle_by_puzzle() {
+    let text = "# three puzzles\nsize 4\n---  # the next\n\nsize 4\nbox none\n---\nsize 4\nbox 3x3\n---\n";
+    satsudoku()
+        .arg("count")
+        .write_stdin(text)
+        .assert()
+        .code(2)
+        .stdout("2\tsolutions(288).\n5\tsolutions(576).\n")
+        .stderr(contains("<stdin>:9:5: boxes of 3x3 do not tile the 4x4 grid"))
+        .stderr(contains("1 of 3 puzzles of the collection could not be counted"));
+    satsudoku()
+        .arg("export")
+        .write_stdin(text)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(contains("<stdin>:5:1: a second puzzle: this file holds 3 puzzles separated by \"---\" lines"));
+    // A separator before the first puzzle or after the last makes no
+    // puzzle of its own.
+    satsudoku()
+        .args(["count", "--format", "puzzle"])
+        .write_stdin("---\nsize 4\n---\n")
+        .assert()
+        .success()
+        .stdout("solutions(288).\n");
+}
+
 #[test]
 fn a_grid_with_separators_counts_like_its_givens_line() {
     let grid = "# a comment\n1 2 | . .\n. . | . .   # row 2\n----+----\n. . | . .\n. . | . 1\n";

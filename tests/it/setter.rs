@@ -206,6 +206,12 @@ fn generate_writes_the_input_format_back() {
         let cage = |g: &[u32]| g[0] + g[1] == 3;
         assert_eq!(count_grids(4, (2, 2), &givens, &cage), 1, "{body}");
     }
+    // The whole output reads back as one file of three puzzles (separated
+    // by `---` lines), each labelled with its `size` line's number.
+    let sizes: Vec<usize> = text.lines().enumerate().filter(|(_, l)| *l == "size 4").map(|(i, _)| i + 1).collect();
+    let minimal = satsudoku().args(["minimal", "-"]).write_stdin(text.clone()).output().unwrap();
+    let expected: String = sizes.iter().map(|line| format!("{line}\tminimal\n")).collect();
+    assert_eq!(String::from_utf8_lossy(&minimal.stdout), expected, "{}", String::from_utf8_lossy(&minimal.stderr));
     let fpuzzles = r#"{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],"diagonal+":true}"#;
     let out = satsudoku().args(["generate", "-n", "2", "-"]).write_stdin(fpuzzles).output().unwrap();
     let links = String::from_utf8_lossy(&out.stdout).into_owned();
