@@ -46,7 +46,7 @@ use satsudoku::encode::{encode, Encoding};
 use satsudoku::formulate::{self, Formulation};
 use satsudoku::model::rules::RULES;
 use satsudoku::model::Puzzle;
-use satsudoku::parse::{detect, fpuzzles, parse_with, puzzle, Format, Options, ParseError};
+use satsudoku::parse::{detect, fpuzzles, parse_part, parse_with, parts, Format, Options, ParseError};
 use serde_json::Value;
 
 // ---- the allocator: bytes live and their peak ----
@@ -183,8 +183,9 @@ enum Reader {
     Record,
     /// A solver's answer to the contest puzzle exported as a formulation.
     Answer(Formulation),
-    /// A `puzzle` file of several puzzles, each read as a collection's.
-    PuzzleParts,
+    /// A `puzzle` or Takuzu file of several puzzles, each read as a
+    /// collection's.
+    Parts(Format),
 }
 
 const NAME: &str = "fuzz-input";
@@ -219,10 +220,10 @@ fn read(reader: Reader, text: &str) -> Result<Option<Puzzle>, ParseError> {
             None
         }),
         Reader::Record => Record::parse(text, NAME).map(|_| None),
-        Reader::PuzzleParts => {
+        Reader::Parts(format) => {
             let mut last = None;
-            for lines in puzzle::parts(text) {
-                last = Some(puzzle::parse_part(text, lines, NAME)?);
+            for lines in parts(text) {
+                last = Some(parse_part(text, lines, NAME, format, options)?);
             }
             Ok(last)
         }
@@ -826,13 +827,19 @@ fn input(rng: &mut Rng, s: &Samples, dict: &[String]) -> (Reader, String) {
             if rng.chance(4) {
                 let text = format!("{text}---\n{}", generate_native(rng));
                 let text = if rng.chance(3) { mutate(rng, &text, &s.puzzles, dict) } else { text };
-                return (Reader::PuzzleParts, text);
+                return (Reader::Parts(Format::Puzzle), text);
             }
             let text = if rng.chance(3) { mutate(rng, &text, &s.puzzles, dict) } else { text };
             (if rng.chance(2) { Reader::Detect } else { Reader::Named(Format::Puzzle) }, text)
         }
         11 | 12 => {
             let text = generate_grid(rng);
+            // Now and then a file of two grids, read as Takuzu one by one.
+            if rng.chance(6) {
+                let text = format!("{text}---\n{}", generate_grid(rng));
+                let text = if rng.chance(3) { mutate(rng, &text, &s.puzzles, dict) } else { text };
+                return (Reader::Parts(Format::Takuzu), text);
+            }
             let text = if rng.chance(3) { mutate(rng, &text, &s.puzzles, dict) } else { text };
             let reader = match rng.below(5) {
                 0 => Reader::Named(*rng.pick(&FORMATS)),

@@ -13,7 +13,7 @@ use satsudoku::count::{self, many, CountError};
 use satsudoku::encode::Encoding;
 use satsudoku::model::{push_symbol, Cell, Puzzle};
 use satsudoku::named::Named;
-use satsudoku::parse::{fpuzzles, Format};
+use satsudoku::parse::{self, fpuzzles, Format};
 use satsudoku::setter::generate::{self, Generated, Symmetry};
 use satsudoku::setter::rate::{Level, Rating};
 
@@ -227,12 +227,13 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         if settings.progress {
             super::progress::batch(index + 1, settings.count, "made", started.elapsed());
         }
+        // A grid or `puzzle` file after the first is after a separator
+        // line, so that the whole output reads back as a collection.
+        let separator = if made_count > 1 { format!("{}\n", parse::SEPARATOR) } else { String::new() };
         let written = match writer {
             Writer::Givens => writeln!(out, "{}", givens_line(&made.puzzle)),
-            Writer::Takuzu => writeln!(out, "{}", takuzu_rows(&made.puzzle)),
+            Writer::Takuzu => writeln!(out, "{separator}{}", takuzu_rows(&made.puzzle)),
             Writer::Puzzle => {
-                // Puzzles after the first are each after a separator line.
-                let separator = if made_count > 1 { "---\n" } else { "" };
                 let header =
                     format!("# satsudoku generate: puzzle {} of {}, seed {}", index + 1, settings.count, settings.seed);
                 writeln!(out, "{separator}{header}\n{}", native(&text.text, &made.puzzle))

@@ -103,10 +103,9 @@ impl Inputs {
                     Ok(items) => items.into_iter().map(Part::Fpuzzles).collect(),
                     Err(_) => Vec::new(), // read() judged the file a collection
                 },
-                Format::Puzzle => parse::puzzle::parts(&input.text)
-                    .into_iter()
-                    .map(|lines| Part::Puzzle(lines.start, lines.end))
-                    .collect(),
+                Format::Puzzle | Format::Takuzu => {
+                    parse::parts(&input.text).into_iter().map(|lines| Part::Lines(lines.start, lines.end)).collect()
+                }
                 _ => parse::grid::collection_lines(&input.text).map(|(line, text)| Part::Givens(line, text)).collect(),
             };
             // Puzzles that share a line (a JSON array on one) are told
@@ -133,9 +132,9 @@ enum Part<'i> {
     /// An f-puzzles puzzle: a share string or link on its line, a JSON
     /// object, or an element of a JSON array.
     Fpuzzles(parse::fpuzzles::Item<'i>),
-    /// A `puzzle` file's puzzle: its first line and the line past its
-    /// last (from 0), between `---` lines.
-    Puzzle(usize, usize),
+    /// A `puzzle` or Takuzu file's puzzle: its first line and the line
+    /// past its last (from 0), between `---` lines.
+    Lines(usize, usize),
 }
 
 impl Part<'_> {
@@ -144,7 +143,7 @@ impl Part<'_> {
         match self {
             Part::Givens(line, _) => *line,
             Part::Fpuzzles(item) => item.at.line,
-            Part::Puzzle(start, _) => start + 1,
+            Part::Lines(start, _) => start + 1,
         }
     }
 }
@@ -161,7 +160,7 @@ fn read(source: &Source, reading: Reading) -> Result<Input, AppError> {
         // A file of several f-puzzles puzzles: one that does not split into
         // puzzles is read whole, and its error reported as for one puzzle.
         Format::Fpuzzles => parse::fpuzzles::items(&text, &name).is_ok_and(|items| items.len() > 1),
-        Format::Puzzle => parse::puzzle::parts(&text).len() > 1,
+        Format::Puzzle | Format::Takuzu => parse::parts(&text).len() > 1,
         _ => false,
     };
     Ok(Input { name, text, format, options: reading.options, collection })
@@ -182,7 +181,7 @@ impl Task<'_> {
         match self.line {
             Some(Part::Givens(line, text)) => parse::grid::parse_givens_line(text, line, options.boxes, name),
             Some(Part::Fpuzzles(item)) => parse::fpuzzles::parse_item(&item, name),
-            Some(Part::Puzzle(start, end)) => parse::puzzle::parse_part(text, start..end, name),
+            Some(Part::Lines(start, end)) => parse::parse_part(text, start..end, name, *format, *options),
             None => parse::parse_with(text, name, Some(*format), *options),
         }
     }
@@ -200,7 +199,7 @@ impl Task<'_> {
 
     /// Which puzzle it is, for the printers.
     pub fn item(&self) -> Item<'_> {
-        let style = if self.line.is_some() { PrintStyle::Grid } else { PrintStyle::of(self.input.format) };
+        let style = PrintStyle::of(self.input.format);
         Item {
             source: &self.input.name,
             line: self.line.map(|p| p.line()),

@@ -130,11 +130,11 @@ pub fn detect(text: &str, name: &str, options: Options) -> Result<Format, ParseE
                 [first, _, ..] => fpuzzles::parse_item(first, name).map(|_| ()),
                 _ => fpuzzles::parse_fpuzzles(text, name).map(|_| ()),
             }),
-            // So is a file of several `puzzle` puzzles.
-            Format::Puzzle => match puzzle::parts(text).first() {
-                Some(first) => puzzle::parse_part(text, first.clone(), name).map(|_| ()),
-                None => puzzle::parse_puzzle(text, name).map(|_| ()),
-            },
+            // So is a file of several `puzzle` or Takuzu puzzles.
+            Format::Puzzle | Format::Takuzu => {
+                let first = parts(text).first().cloned().unwrap_or(0..0);
+                parse_part(text, first, name, format, options).map(|_| ())
+            }
             _ => parse_with(sample, name, Some(format), options).map(|_| ()),
         };
         match outcome {
@@ -282,9 +282,69 @@ pub fn parse_with(
     }
 }
 
+/// The line that separates two puzzles of one `puzzle` or Takuzu file
+/// (YAML's document separator), alone on its line but for a comment.
+pub const SEPARATOR: &str = "---";
+
+/// The puzzles of a `puzzle` or Takuzu file: the ranges of its lines (from
+/// 0, the end excluded) between [`SEPARATOR`] lines, each from its first
+/// line with content (blank and comment lines alone are no puzzle). A
+/// file without a separator is one part.
+pub fn parts(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut parts = Vec::new();
+    let mut first = None;
+    let mut count = 0;
+    for (i, line) in text.lines().enumerate() {
+        count = i + 1;
+        let content = line.split('#').next().unwrap_or("").trim();
+        if content == SEPARATOR {
+            parts.extend(first.take().map(|start| start..i));
+        } else if first.is_none() && !content.is_empty() {
+            first = Some(i);
+        }
+    }
+    parts.extend(first.map(|start| start..count));
+    parts
+}
+
+/// The lines of a file's one puzzle (none: `0..0`); a file of several
+/// [`parts`] is an error at the second, which says which commands read
+/// them one by one.
+fn single_part(text: &str, name: &str) -> Result<std::ops::Range<usize>, ParseError> {
+    let parts = parts(text);
+    match &parts[..] {
+        [] => Ok(0..0),
+        [one] => Ok(one.clone()),
+        [_, second, ..] => {
+            let message = format!(
+                "a second puzzle: this file holds {} puzzles separated by \"{SEPARATOR}\" lines, which {} read \
+                 one by one; this command takes one puzzle",
+                parts.len(),
+                COLLECTION_COMMANDS
+            );
+            Err(Pos { line: second.start + 1, col: 1 }.error(name, message))
+        }
+    }
+}
+
 /// The commands that read each puzzle of a file of several, in a
 /// sentence (the others take one puzzle).
 pub(crate) const COLLECTION_COMMANDS: &str = "count, unique, candidates, rate and minimal";
+
+/// Parses the puzzle on `lines` of a `puzzle` or Takuzu file (a range
+/// from [`parts`]), its errors placed in the whole file.
+pub fn parse_part(
+    text: &str,
+    lines: std::ops::Range<usize>,
+    name: &str,
+    format: Format,
+    options: Options,
+) -> Result<Puzzle, ParseError> {
+    match format {
+        Format::Takuzu => takuzu::parse_takuzu_part(text, lines, name, options.takuzu_distinct),
+        _ => puzzle::parse_part(text, lines, name),
+    }
+}
 
 /// Quotes what was found for an error message, shortened to a readable length.
 pub(crate) fn quote(found: &str) -> String {

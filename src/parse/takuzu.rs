@@ -10,10 +10,24 @@
 use super::{quote, ParseError, Pos};
 use crate::model::{Cell, Puzzle, MAX_SIDE};
 
-/// Parses a Takuzu grid; `distinct` keeps the rule that lines differ.
+/// Parses a Takuzu grid; `distinct` keeps the rule that lines differ. A
+/// file of several grids (separated by `---` lines) is an error at the
+/// second.
 pub fn parse_takuzu(text: &str, name: &str, distinct: bool) -> Result<Puzzle, ParseError> {
+    parse_takuzu_part(text, super::single_part(text, name)?, name, distinct)
+}
+
+/// Parses the grid on `lines` of a Takuzu file (a range from
+/// [`super::parts`]), its errors placed in the whole file.
+pub fn parse_takuzu_part(
+    text: &str,
+    lines: std::ops::Range<usize>,
+    name: &str,
+    distinct: bool,
+) -> Result<Puzzle, ParseError> {
     let mut rows: Vec<(usize, Vec<Option<u8>>)> = Vec::new();
-    for (i, line) in text.lines().enumerate() {
+    let (start, end) = (lines.start, lines.end);
+    for (i, line) in text.lines().enumerate().take(end).skip(start) {
         let content = line.split('#').next().unwrap_or("");
         if content.trim().is_empty() {
             continue;

@@ -230,8 +230,20 @@ fn generated_takuzu_puzzles_are_unique_and_minimal_by_the_oracle() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let puzzles: Vec<&str> = text.split("\n\n").filter(|p| !p.trim().is_empty()).collect();
+    // One after another, separated by `---` lines.
+    let puzzles: Vec<&str> = text.split("---\n").map(str::trim).collect();
     assert_eq!(puzzles.len(), 5, "{text}");
+    // The whole output reads back as a collection (`--format takuzu`: a
+    // grid of 0, 1 and blanks reads as a grid too), each grid labelled
+    // with its first row's line.
+    let unique = satsudoku().args(["unique", "--format", "takuzu", "-"]).write_stdin(text.clone()).output().unwrap();
+    let labels: Vec<String> = String::from_utf8_lossy(&unique.stdout)
+        .lines()
+        .map(|l| l.split('\t').take(2).collect::<Vec<_>>().join(" "))
+        .collect();
+    let firsts = text.lines().enumerate().filter(|&(i, _)| i == 0 || text.lines().nth(i - 1) == Some("---"));
+    let expected: Vec<String> = firsts.map(|(i, _)| format!("{} unique", i + 1)).collect();
+    assert_eq!(labels, expected, "{}", String::from_utf8_lossy(&unique.stderr));
     for puzzle in puzzles {
         let givens: Vec<i8> = puzzle
             .chars()
@@ -253,4 +265,18 @@ fn generated_takuzu_puzzles_are_unique_and_minimal_by_the_oracle() {
         let rate = satsudoku().args(["rate", "--format", "takuzu", "-"]).write_stdin(puzzle).output().unwrap();
         assert_eq!(rate.status.code(), Some(0));
     }
+}
+
+/// A Takuzu file of grids separated by `---` lines is a collection: each
+/// grid counted on its own (2x2: 2 grids, 4x4: 72; OEIS A253316), an
+/// error placed in the whole file, the run exiting 2 at the end.
+#[test]
+fn takuzu_grids_separated_by_lines_are_a_collection() {
+    satsudoku()
+        .args(["count", "--format", "takuzu", "-"])
+        .write_stdin("..\n..\n---\n....\n....\n....\n....\n---  # a bad one\n..\n.2\n")
+        .assert()
+        .code(2)
+        .stdout("1\tsolutions(2).\n4\tsolutions(72).\n")
+        .stderr(contains("<stdin>:10:2: expected 0, 1 or '.', found \"2\""));
 }

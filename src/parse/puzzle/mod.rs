@@ -122,52 +122,10 @@ fn values(p: &Parser, line: &[Word], side: usize) -> Result<(usize, bool), Parse
     }
 }
 
-/// The line that separates two puzzles of one file (YAML's document
-/// separator), alone on its line but for a comment.
-const SEPARATOR: &str = "---";
-
-fn is_separator(line: &str) -> bool {
-    line.split('#').next().unwrap_or("").trim() == SEPARATOR
-}
-
-/// The puzzles of a `puzzle` file: the ranges of its lines (from 0, the
-/// end excluded) between separator lines, each from its first directive
-/// (lines of blanks and comments alone are no puzzle). A file without a
-/// separator is one part.
-pub fn parts(text: &str) -> Vec<std::ops::Range<usize>> {
-    let mut parts = Vec::new();
-    let mut first = None;
-    let mut count = 0;
-    for (i, line) in text.lines().enumerate() {
-        count = i + 1;
-        if is_separator(line) {
-            parts.extend(first.take().map(|start| start..i));
-        } else if first.is_none() && !words(line, i + 1).is_empty() {
-            first = Some(i);
-        }
-    }
-    parts.extend(first.map(|start| start..count));
-    parts
-}
-
 /// Parses a `puzzle` file of one puzzle; a file of several (separated by
-/// `---` lines) is an error at the second, which says which commands read
-/// them one by one.
+/// `---` lines) is an error at the second.
 pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
-    match &parts(text)[..] {
-        [] => parse_part(text, 0..0, name),
-        [one] => parse_part(text, one.clone(), name),
-        [_, second, ..] => {
-            let at = Pos { line: second.start + 1, col: 1 };
-            let message = format!(
-                "a second puzzle: this file holds {} puzzles separated by \"{SEPARATOR}\" lines, which {} read \
-                 one by one; this command takes one puzzle",
-                parts(text).len(),
-                super::COLLECTION_COMMANDS
-            );
-            Err(at.error(name, message))
-        }
-    }
+    parse_part(text, super::single_part(text, name)?, name)
 }
 
 /// Parses the puzzle on `lines` of a `puzzle` file (a range from
@@ -246,7 +204,15 @@ pub fn parse_part(text: &str, lines: std::ops::Range<usize>, name: &str) -> Resu
             _ => {}
         }
         match head.text {
-            "size" => return Err(p.error(head.pos, format!("size is given twice: it comes once, first (puzzles of one file are separated by a \"{SEPARATOR}\" line)"))),
+            "size" => {
+                return Err(p.error(
+                    head.pos,
+                    format!(
+                    "size is given twice: it comes once, first (puzzles of one file are separated by a \"{}\" line)",
+                    super::SEPARATOR
+                ),
+                ))
+            }
             "box" => {
                 once(&p, b.box_pos, head, "box")?;
                 if let Some((at, _)) = &b.regions {
