@@ -9,6 +9,8 @@
 //! several segments, the symbol past the digits (`n + 1`) is read between
 //! segments.
 
+use std::collections::{HashMap, HashSet};
+
 use super::Digit;
 
 /// The most edges a state machine's (or a regular expression's) unrolled
@@ -134,6 +136,10 @@ impl Nfa {
         }
         let states = next.len().max(start_count + accept_count);
         next.resize(states, Vec::new());
+        // By symbol, so that a step finds a symbol's moves by bisection.
+        for moves in &mut next {
+            moves.sort_unstable();
+        }
         if next.iter().flatten().any(|&(_, to)| to >= states) {
             return Err("a transition to a state the machine does not have".into());
         }
@@ -159,8 +165,12 @@ impl Nfa {
 
     /// The states `states` (sorted) reach on `symbol`, sorted.
     pub fn step(&self, states: &[usize], symbol: usize) -> Vec<usize> {
-        let mut out: Vec<usize> =
-            states.iter().flat_map(|&s| self.next[s].iter().filter(|m| m.0 == symbol).map(|m| m.1)).collect();
+        let mut out = Vec::new();
+        for &s in states {
+            let moves = &self.next[s];
+            let from = moves.partition_point(|m| m.0 < symbol);
+            out.extend(moves[from..].iter().take_while(|m| m.0 == symbol).map(|m| m.1));
+        }
         out.sort_unstable();
         out.dedup();
         out
@@ -176,25 +186,27 @@ impl Nfa {
     /// makes at most `most` edges: the size of the automaton the encoder
     /// builds, which a machine of few states can make exponential.
     pub fn unrolls_within(&self, lengths: &[usize], n: usize, most: usize) -> bool {
-        let mut layer: Vec<Vec<usize>> = vec![self.start()];
+        let mut subsets = Subsets::new(self);
+        let mut layer = vec![subsets.start()];
         let mut edges = 0usize;
         for (i, &len) in lengths.iter().enumerate() {
             if i > 0 {
-                layer = layer.iter().map(|s| self.step(s, n + 1)).filter(|s| !s.is_empty()).collect();
+                layer = layer.iter().map(|&s| subsets.step(s, n + 1)).filter(|&s| s != Subsets::EMPTY).collect();
             }
             for _ in 0..len {
-                let mut next: Vec<Vec<usize>> = Vec::new();
-                for states in &layer {
+                let mut next = Vec::new();
+                let mut seen = HashSet::new();
+                for &states in &layer {
                     for d in 1..=n {
-                        let to = self.step(states, d);
-                        if to.is_empty() {
+                        let to = subsets.step(states, d);
+                        if to == Subsets::EMPTY {
                             continue;
                         }
                         edges += 1;
                         if edges > most {
                             return false;
                         }
-                        if !next.contains(&to) {
+                        if seen.insert(to) {
                             next.push(to);
                         }
                     }
@@ -218,6 +230,57 @@ impl Nfa {
             }
         }
         self.accepts(&states)
+    }
+}
+
+/// A machine's subset construction, built as it is read: each set of
+/// states reached gets a number ([`Subsets::EMPTY`] the empty set), and
+/// each step from a set on a symbol is taken once.
+pub struct Subsets<'a> {
+    nfa: &'a Nfa,
+    sets: Vec<Vec<usize>>,
+    numbers: HashMap<Vec<usize>, usize>,
+    steps: HashMap<(usize, usize), usize>,
+}
+
+impl<'a> Subsets<'a> {
+    /// The number of the empty set, which accepts nothing and leads nowhere.
+    pub const EMPTY: usize = 0;
+
+    /// The construction of `nfa`, nothing built yet but the empty set.
+    pub fn new(nfa: &'a Nfa) -> Subsets<'a> {
+        let mut subsets = Subsets { nfa, sets: Vec::new(), numbers: HashMap::new(), steps: HashMap::new() };
+        subsets.number(Vec::new());
+        subsets
+    }
+
+    /// The set of start states.
+    pub fn start(&mut self) -> usize {
+        self.number(self.nfa.start())
+    }
+
+    /// The set `set` reaches on `symbol`.
+    pub fn step(&mut self, set: usize, symbol: usize) -> usize {
+        if let Some(&to) = self.steps.get(&(set, symbol)) {
+            return to;
+        }
+        let to = self.number(self.nfa.step(&self.sets[set], symbol));
+        self.steps.insert((set, symbol), to);
+        to
+    }
+
+    /// Whether a state of `set` accepts.
+    pub fn accepts(&self, set: usize) -> bool {
+        self.nfa.accepts(&self.sets[set])
+    }
+
+    fn number(&mut self, set: Vec<usize>) -> usize {
+        if let Some(&known) = self.numbers.get(&set) {
+            return known;
+        }
+        self.sets.push(set.clone());
+        self.numbers.insert(set, self.sets.len() - 1);
+        self.sets.len() - 1
     }
 }
 

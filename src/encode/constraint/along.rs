@@ -9,6 +9,7 @@ use varisat::Lit;
 use super::{at_least_of, at_most_one, automaton, digits_used, grouped, LineEncoding, Spelling};
 use crate::encode::ClauseSink;
 use crate::model::line_rule::value;
+use crate::model::nfa::{Nfa, Subsets};
 use crate::model::{Cell, Digit, LineRule};
 
 /// A hidden skyscraper line's state: still visible with the tallest so
@@ -499,7 +500,7 @@ pub(super) fn encode_machine(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
-    let Ok(machine) = crate::model::nfa::Nfa::decode(token) else {
+    let Ok(machine) = Nfa::decode(token) else {
         out.add_clause(&[]);
         return;
     };
@@ -513,16 +514,21 @@ pub(super) fn encode_machine(
         }
         at += segment.len();
     }
-    let across = |mut states: Vec<usize>, count: usize| {
+    // Each state's set of the machine's states by its number, each step
+    // taken once.
+    let subsets = std::cell::RefCell::new(Subsets::new(&machine));
+    let across = |mut states: usize, count: usize| {
         for _ in 0..count {
-            states = machine.step(&states, n + 1);
+            states = subsets.borrow_mut().step(states, n + 1);
         }
         states
     };
-    let start = (0usize, across(machine.start(), breaks[0]));
-    let step = |(pos, states): &(usize, Vec<usize>), d: Digit| {
-        let next = across(machine.step(states, usize::from(d)), breaks[pos + 1]);
-        (!next.is_empty()).then_some((pos + 1, next))
+    let first = subsets.borrow_mut().start();
+    let start = (0usize, across(first, breaks[0]));
+    let step = |&(pos, states): &(usize, usize), d: Digit| {
+        let next = across(subsets.borrow_mut().step(states, usize::from(d)), breaks[pos + 1]);
+        (next != Subsets::EMPTY).then_some((pos + 1, next))
     };
-    automaton::encode_line(&cells, n, start, step, |(_, states)| machine.accepts(states), spelling, out);
+    let accept = |&(_, states): &(usize, usize)| subsets.borrow().accepts(states);
+    automaton::encode_line(&cells, n, start, step, accept, spelling, out);
 }
