@@ -227,8 +227,9 @@ pub fn run(settings: Settings) -> Result<Status, AppError> {
         if settings.progress {
             super::progress::batch(index + 1, settings.count, "made", started.elapsed());
         }
-        // A grid or `puzzle` file after the first is after a separator
-        // line, so that the whole output reads back as a collection.
+        // A Takuzu grid or `puzzle` file after the first is after a
+        // separator line, so that the whole output reads back as a
+        // collection.
         let separator = if made_count > 1 { format!("{}\n", parse::SEPARATOR) } else { String::new() };
         let written = match writer {
             Writer::Givens => writeln!(out, "{}", givens_line(&made.puzzle)),

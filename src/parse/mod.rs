@@ -332,7 +332,8 @@ fn single_part(text: &str, name: &str) -> Result<std::ops::Range<usize>, ParseEr
 pub(crate) const COLLECTION_COMMANDS: &str = "count, unique, candidates, rate and minimal";
 
 /// Parses the puzzle on `lines` of a `puzzle` or Takuzu file (a range
-/// from [`parts`]), its errors placed in the whole file.
+/// from [`parts`]), its errors placed in the whole file. The other formats
+/// have no parts: their text is read whole.
 pub fn parse_part(
     text: &str,
     lines: std::ops::Range<usize>,
@@ -341,8 +342,9 @@ pub fn parse_part(
     options: Options,
 ) -> Result<Puzzle, ParseError> {
     match format {
+        Format::Puzzle => puzzle::parse_part(text, lines, name),
         Format::Takuzu => takuzu::parse_takuzu_part(text, lines, name, options.takuzu_distinct),
-        _ => puzzle::parse_part(text, lines, name),
+        _ => parse_with(text, name, Some(format), options),
     }
 }
 

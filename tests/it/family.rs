@@ -142,6 +142,13 @@ fn a_puzzle_file_of_several_is_counted_puzzle_by_puzzle() {
         .code(2)
         .stdout("")
         .stderr(contains("<stdin>:5:1: a second puzzle: this file holds 3 puzzles separated by \"---\" lines"));
+    // A puzzle cut short by a separator says so, at the separator.
+    satsudoku()
+        .arg("count")
+        .write_stdin("size 4\ngivens\n1...\n....\n---\n....\n...1\n")
+        .assert()
+        .code(2)
+        .stderr(contains("<stdin>:5:1: expected 4 rows of givens, found the \"---\" line that ends the puzzle"));
     // A separator before the first puzzle or after the last makes no
     // puzzle of its own.
     satsudoku()

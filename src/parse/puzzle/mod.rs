@@ -51,6 +51,8 @@ pub(super) struct Parser<'a> {
     name: &'a str,
     lines: Vec<&'a str>,
     next: usize,
+    /// Whether a separator line ends the puzzle (another follows).
+    separated: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -72,8 +74,15 @@ impl<'a> Parser<'a> {
         None
     }
 
-    fn end(&self) -> Pos {
-        Pos { line: self.lines.len().max(1), col: self.lines.last().map_or(0, |l| l.chars().count()) + 1 }
+    /// The error of a puzzle that ends where `expected` was: at the end of
+    /// the input, or at the separator line after it.
+    fn ended(&self, expected: String) -> ParseError {
+        if self.separated {
+            let at = Pos { line: self.lines.len() + 1, col: 1 };
+            return self.error(at, format!("{expected}, found the \"{}\" line that ends the puzzle", super::SEPARATOR));
+        }
+        let end = Pos { line: self.lines.len().max(1), col: self.lines.last().map_or(0, |l| l.chars().count()) + 1 };
+        self.error(end, format!("{expected}, found end of input"))
     }
 }
 
@@ -131,7 +140,8 @@ pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
 /// Parses the puzzle on `lines` of a `puzzle` file (a range from
 /// [`parts`]), its errors placed in the whole file.
 pub fn parse_part(text: &str, lines: std::ops::Range<usize>, name: &str) -> Result<Puzzle, ParseError> {
-    let mut p = Parser { name, lines: text.lines().take(lines.end).collect(), next: lines.start };
+    let separated = text.lines().nth(lines.end).is_some();
+    let mut p = Parser { name, lines: text.lines().take(lines.end).collect(), next: lines.start, separated };
     let Some((_, first)) = p.next_line() else {
         return Err(p.error(Pos { line: 1, col: 1 }, "expected \"size N\", found end of input"));
     };
@@ -270,7 +280,7 @@ pub fn parse_part(text: &str, lines: std::ops::Range<usize>, name: &str) -> Resu
                 let mut digits = Vec::with_capacity(rows * cols);
                 for _ in 0..rows {
                     let Some((row_number, _)) = p.next_line() else {
-                        return Err(p.error(p.end(), format!("expected {rows} rows of givens, found end of input")));
+                        return Err(p.ended(format!("expected {rows} rows of givens")));
                     };
                     let raw = p.lines[row_number - 1].split('#').next().unwrap_or("");
                     digits.extend(read_row_of(raw, row_number, cols, (digits_up_to, first), name)?);
@@ -300,9 +310,7 @@ pub fn parse_part(text: &str, lines: std::ops::Range<usize>, name: &str) -> Resu
                 let mut labels = Vec::with_capacity(rows * cols);
                 for _ in 0..rows {
                     let Some((row_number, row)) = p.next_line() else {
-                        return Err(
-                            p.error(p.end(), format!("expected {rows} rows of region labels, found end of input"))
-                        );
+                        return Err(p.ended(format!("expected {rows} rows of region labels")));
                     };
                     let chars: Vec<(char, Pos)> = row
                         .iter()
