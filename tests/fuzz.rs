@@ -222,8 +222,8 @@ fn read(reader: Reader, text: &str) -> Result<Option<Puzzle>, ParseError> {
         Reader::Record => Record::parse(text, NAME).map(|_| None),
         Reader::Parts(format) => {
             let mut last = None;
-            for lines in parts(text) {
-                last = Some(parse_part(text, lines, NAME, format, options)?);
+            for part in parts(text) {
+                last = Some(parse_part(part, NAME, format, options)?);
             }
             Ok(last)
         }

@@ -103,9 +103,7 @@ impl Inputs {
                     Ok(items) => items.into_iter().map(Part::Fpuzzles).collect(),
                     Err(_) => Vec::new(), // read() judged the file a collection
                 },
-                Format::Puzzle | Format::Takuzu => {
-                    parse::parts(&input.text).into_iter().map(|lines| Part::Lines(lines.start, lines.end)).collect()
-                }
+                Format::Puzzle | Format::Takuzu => parse::parts(&input.text).into_iter().map(Part::Lines).collect(),
                 _ => parse::grid::collection_lines(&input.text).map(|(line, text)| Part::Givens(line, text)).collect(),
             };
             // Puzzles that share a line (a JSON array on one) are told
@@ -132,9 +130,8 @@ enum Part<'i> {
     /// An f-puzzles puzzle: a share string or link on its line, a JSON
     /// object, or an element of a JSON array.
     Fpuzzles(parse::fpuzzles::Item<'i>),
-    /// A `puzzle` or Takuzu file's puzzle: its first line and the line
-    /// past its last (from 0), between `---` lines.
-    Lines(usize, usize),
+    /// A `puzzle` or Takuzu file's puzzle, between `---` lines.
+    Lines(parse::Part<'i>),
 }
 
 impl Part<'_> {
@@ -143,7 +140,7 @@ impl Part<'_> {
         match self {
             Part::Givens(line, _) => *line,
             Part::Fpuzzles(item) => item.at.line,
-            Part::Lines(start, _) => start + 1,
+            Part::Lines(part) => part.skipped + 1,
         }
     }
 }
@@ -181,7 +178,7 @@ impl Task<'_> {
         match self.line {
             Some(Part::Givens(line, text)) => parse::grid::parse_givens_line(text, line, options.boxes, name),
             Some(Part::Fpuzzles(item)) => parse::fpuzzles::parse_item(&item, name),
-            Some(Part::Lines(start, end)) => parse::parse_part(text, start..end, name, *format, *options),
+            Some(Part::Lines(part)) => parse::parse_part(part, name, *format, *options),
             None => parse::parse_with(text, name, Some(*format), *options),
         }
     }

@@ -132,8 +132,8 @@ pub fn detect(text: &str, name: &str, options: Options) -> Result<Format, ParseE
             }),
             // So is a file of several `puzzle` or Takuzu puzzles.
             Format::Puzzle | Format::Takuzu => {
-                let first = parts(text).first().cloned().unwrap_or(0..0);
-                parse_part(text, first, name, format, options).map(|_| ())
+                let first = parts(text).first().copied().unwrap_or(Part { text, skipped: 0, separated: false });
+                parse_part(first, name, format, options).map(|_| ())
             }
             _ => parse_with(sample, name, Some(format), options).map(|_| ()),
         };
@@ -286,35 +286,52 @@ pub fn parse_with(
 /// (YAML's document separator), alone on its line but for a comment.
 pub const SEPARATOR: &str = "---";
 
-/// The puzzles of a `puzzle` or Takuzu file: the ranges of its lines (from
-/// 0, the end excluded) between [`SEPARATOR`] lines, each from its first
-/// line with content (blank and comment lines alone are no puzzle). A
-/// file without a separator is one part.
-pub fn parts(text: &str) -> Vec<std::ops::Range<usize>> {
+/// One puzzle of a `puzzle` or Takuzu file that may hold several.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Part<'t> {
+    /// Its text: from its first line with content up to the separator
+    /// line after it, or the end.
+    pub text: &'t str,
+    /// The lines of the file before it (its errors are placed in the file).
+    pub skipped: usize,
+    /// Whether a separator line ends it.
+    pub separated: bool,
+}
+
+/// The puzzles of a `puzzle` or Takuzu file, between [`SEPARATOR`] lines,
+/// each from its first line with content (blank and comment lines alone
+/// are no puzzle). A file without a separator is one part.
+pub fn parts(text: &str) -> Vec<Part<'_>> {
     let mut parts = Vec::new();
-    let mut first = None;
-    let mut count = 0;
-    for (i, line) in text.lines().enumerate() {
-        count = i + 1;
+    // The first line with content since the last separator: its byte
+    // offset and number.
+    let mut first: Option<(usize, usize)> = None;
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
         let content = line.split('#').next().unwrap_or("").trim();
         if content == SEPARATOR {
-            parts.extend(first.take().map(|start| start..i));
+            if let Some((from, skipped)) = first.take() {
+                parts.push(Part { text: &text[from..offset], skipped, separated: true });
+            }
         } else if first.is_none() && !content.is_empty() {
-            first = Some(i);
+            first = Some((offset, i));
         }
+        offset += line.len();
     }
-    parts.extend(first.map(|start| start..count));
+    if let Some((from, skipped)) = first {
+        parts.push(Part { text: &text[from..], skipped, separated: false });
+    }
     parts
 }
 
-/// The lines of a file's one puzzle (none: `0..0`); a file of several
-/// [`parts`] is an error at the second, which says which commands read
-/// them one by one.
-fn single_part(text: &str, name: &str) -> Result<std::ops::Range<usize>, ParseError> {
+/// A file's one puzzle (the whole text when it has none); a file of
+/// several [`parts`] is an error at the second, which says which commands
+/// read them one by one.
+fn single_part<'t>(text: &'t str, name: &str) -> Result<Part<'t>, ParseError> {
     let parts = parts(text);
     match &parts[..] {
-        [] => Ok(0..0),
-        [one] => Ok(one.clone()),
+        [] => Ok(Part { text, skipped: 0, separated: false }),
+        [one] => Ok(*one),
         [_, second, ..] => {
             let message = format!(
                 "a second puzzle: this file holds {} puzzles separated by \"{SEPARATOR}\" lines, which {} read \
@@ -322,7 +339,7 @@ fn single_part(text: &str, name: &str) -> Result<std::ops::Range<usize>, ParseEr
                 parts.len(),
                 COLLECTION_COMMANDS
             );
-            Err(Pos { line: second.start + 1, col: 1 }.error(name, message))
+            Err(Pos { line: second.skipped + 1, col: 1 }.error(name, message))
         }
     }
 }
@@ -331,20 +348,14 @@ fn single_part(text: &str, name: &str) -> Result<std::ops::Range<usize>, ParseEr
 /// sentence (the others take one puzzle).
 pub(crate) const COLLECTION_COMMANDS: &str = "count, unique, candidates, rate and minimal";
 
-/// Parses the puzzle on `lines` of a `puzzle` or Takuzu file (a range
-/// from [`parts`]), its errors placed in the whole file. The other formats
-/// have no parts: their text is read whole.
-pub fn parse_part(
-    text: &str,
-    lines: std::ops::Range<usize>,
-    name: &str,
-    format: Format,
-    options: Options,
-) -> Result<Puzzle, ParseError> {
+/// Parses one of the [`parts`] of a `puzzle` or Takuzu file, its errors
+/// placed in the whole file. The other formats have no parts: the part's
+/// text is read whole.
+pub fn parse_part(part: Part, name: &str, format: Format, options: Options) -> Result<Puzzle, ParseError> {
     match format {
-        Format::Puzzle => puzzle::parse_part(text, lines, name),
-        Format::Takuzu => takuzu::parse_takuzu_part(text, lines, name, options.takuzu_distinct),
-        _ => parse_with(text, name, Some(format), options),
+        Format::Puzzle => puzzle::parse_part(part, name),
+        Format::Takuzu => takuzu::parse_takuzu_part(part, name, options.takuzu_distinct),
+        _ => parse_with(part.text, name, Some(format), options),
     }
 }
 
@@ -361,6 +372,19 @@ mod tests {
 
     fn candidates_of(text: &str) -> Vec<Format> {
         candidates(text)
+    }
+
+    /// The parts of a file are the texts between separator lines, each
+    /// from its first line with content, with the lines before it counted
+    /// (CRLF line ends too); separators with nothing between make none.
+    #[test]
+    fn a_file_splits_into_parts_at_separator_lines() {
+        let text = "# two\r\n\r\nsize 4\r\n--- # next\r\n---\r\n\r\nsize 5\nbox none\n";
+        let part = |text, skipped, separated| Part { text, skipped, separated };
+        assert_eq!(parts(text), [part("size 4\r\n", 2, true), part("size 5\nbox none\n", 6, false)]);
+        assert_eq!(parts("---\n# only\n---\n"), []);
+        assert_eq!(parts("size 4"), [part("size 4", 0, false)]);
+        assert_eq!(single_part("size 4\n---\nsize 4\n", "f").unwrap_err().to_string().get(..6), Some("f:3:1:"));
     }
 
     #[test]

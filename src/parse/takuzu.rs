@@ -14,20 +14,14 @@ use crate::model::{Cell, Puzzle, MAX_SIDE};
 /// file of several grids (separated by `---` lines) is an error at the
 /// second.
 pub fn parse_takuzu(text: &str, name: &str, distinct: bool) -> Result<Puzzle, ParseError> {
-    parse_takuzu_part(text, super::single_part(text, name)?, name, distinct)
+    parse_takuzu_part(super::single_part(text, name)?, name, distinct)
 }
 
-/// Parses the grid on `lines` of a Takuzu file (a range from
-/// [`super::parts`]), its errors placed in the whole file.
-pub fn parse_takuzu_part(
-    text: &str,
-    lines: std::ops::Range<usize>,
-    name: &str,
-    distinct: bool,
-) -> Result<Puzzle, ParseError> {
+/// Parses one of the [`super::parts`] of a Takuzu file, its errors placed
+/// in the whole file.
+pub fn parse_takuzu_part(part: super::Part, name: &str, distinct: bool) -> Result<Puzzle, ParseError> {
     let mut rows: Vec<(usize, Vec<Option<u8>>)> = Vec::new();
-    let (start, end) = (lines.start, lines.end);
-    for (i, line) in text.lines().enumerate().take(end).skip(start) {
+    for (i, line) in part.text.lines().enumerate().map(|(i, line)| (i + part.skipped, line)) {
         let content = line.split('#').next().unwrap_or("");
         if content.trim().is_empty() {
             continue;

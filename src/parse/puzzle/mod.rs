@@ -49,7 +49,9 @@ fn words(line: &str, number: usize) -> Vec<Word<'_>> {
 
 pub(super) struct Parser<'a> {
     name: &'a str,
+    /// The puzzle's lines, after `skipped` lines of the file.
     lines: Vec<&'a str>,
+    skipped: usize,
     next: usize,
     /// Whether a separator line ends the puzzle (another follows).
     separated: bool,
@@ -63,7 +65,7 @@ impl<'a> Parser<'a> {
     /// The next line that has words, with its number.
     fn next_line(&mut self) -> Option<(usize, Vec<Word<'a>>)> {
         while self.next < self.lines.len() {
-            let number = self.next + 1;
+            let number = self.skipped + self.next + 1;
             let line = self.lines[self.next];
             self.next += 1;
             let found = words(line, number);
@@ -78,10 +80,11 @@ impl<'a> Parser<'a> {
     /// the input, or at the separator line after it.
     fn ended(&self, expected: String) -> ParseError {
         if self.separated {
-            let at = Pos { line: self.lines.len() + 1, col: 1 };
+            let at = Pos { line: self.skipped + self.lines.len() + 1, col: 1 };
             return self.error(at, format!("{expected}, found the \"{}\" line that ends the puzzle", super::SEPARATOR));
         }
-        let end = Pos { line: self.lines.len().max(1), col: self.lines.last().map_or(0, |l| l.chars().count()) + 1 };
+        let line = self.skipped + self.lines.len().max(1);
+        let end = Pos { line, col: self.lines.last().map_or(0, |l| l.chars().count()) + 1 };
         self.error(end, format!("{expected}, found end of input"))
     }
 }
@@ -134,14 +137,14 @@ fn values(p: &Parser, line: &[Word], side: usize) -> Result<(usize, bool), Parse
 /// Parses a `puzzle` file of one puzzle; a file of several (separated by
 /// `---` lines) is an error at the second.
 pub fn parse_puzzle(text: &str, name: &str) -> Result<Puzzle, ParseError> {
-    parse_part(text, super::single_part(text, name)?, name)
+    parse_part(super::single_part(text, name)?, name)
 }
 
-/// Parses the puzzle on `lines` of a `puzzle` file (a range from
-/// [`parts`]), its errors placed in the whole file.
-pub fn parse_part(text: &str, lines: std::ops::Range<usize>, name: &str) -> Result<Puzzle, ParseError> {
-    let separated = text.lines().nth(lines.end).is_some();
-    let mut p = Parser { name, lines: text.lines().take(lines.end).collect(), next: lines.start, separated };
+/// Parses one of the [`super::parts`] of a `puzzle` file, its errors
+/// placed in the whole file.
+pub fn parse_part(part: super::Part, name: &str) -> Result<Puzzle, ParseError> {
+    let lines = part.text.lines().collect();
+    let mut p = Parser { name, lines, skipped: part.skipped, next: 0, separated: part.separated };
     let Some((_, first)) = p.next_line() else {
         return Err(p.error(Pos { line: 1, col: 1 }, "expected \"size N\", found end of input"));
     };
@@ -282,7 +285,7 @@ pub fn parse_part(text: &str, lines: std::ops::Range<usize>, name: &str) -> Resu
                     let Some((row_number, _)) = p.next_line() else {
                         return Err(p.ended(format!("expected {rows} rows of givens")));
                     };
-                    let raw = p.lines[row_number - 1].split('#').next().unwrap_or("");
+                    let raw = p.lines[row_number - 1 - p.skipped].split('#').next().unwrap_or("");
                     digits.extend(read_row_of(raw, row_number, cols, (digits_up_to, first), name)?);
                 }
                 b.givens = Some((head.pos, digits));
@@ -357,7 +360,8 @@ impl Builder<'_> {
     fn build(self, p: &Parser) -> Result<Puzzle, ParseError> {
         let (rows, cols) = (self.rows, self.cols);
         let n = rows.max(cols);
-        let start = Pos { line: 1, col: 1 };
+        // The puzzle's first line (its `size`).
+        let start = Pos { line: p.skipped + 1, col: 1 };
         let model = |pos: Pos| move |e: ModelError| p.error(pos, e.to_string());
         let values = self.values.map_or(n, |v| v.0);
         let from_zero = self.values.is_some_and(|v| v.1);
