@@ -358,8 +358,8 @@ impl Compact {
     }
 }
 
-/// The sections of `text` (split at blank lines; `#` lines dropped), or the
-/// `q` parameter of a link, percent-decoded.
+/// The sections of `text` (split at blank lines; `#` lines dropped), or of
+/// the `q` parameter of a link, percent-decoded (ISS reads it as a text).
 fn sections(text: &str, name: &str) -> Result<Vec<Compact>, ParseError> {
     let trimmed = text.trim();
     if trimmed.starts_with("http") && !trimmed.contains(char::is_whitespace) {
@@ -373,7 +373,8 @@ fn sections(text: &str, name: &str) -> Result<Vec<Compact>, ParseError> {
             return Err(Pos { line, col: indent + 1 }.error(name, "expected an ISS link with a q= parameter"));
         };
         let at = |i: usize| Pos { line, col: indent + i + 1 };
-        let mut decoded = Compact { chars: Vec::new(), at: Vec::new(), end: at(chars.len()) };
+        // The decoded characters, each with the place of its escape.
+        let mut decoded: Vec<(char, Pos)> = Vec::new();
         let mut i = q + 3;
         while i < chars.len() && !matches!(chars[i], '&' | '#') {
             let hex = |k: usize| chars.get(k).and_then(|c| c.to_digit(16));
@@ -397,43 +398,71 @@ fn sections(text: &str, name: &str) -> Result<Vec<Compact>, ParseError> {
                 ('+', _, _) => (' ', 1),
                 (c, _, _) => (c, 1),
             };
-            if !c.is_whitespace() {
-                decoded.chars.push(c);
-                decoded.at.push(at(i));
-            }
+            decoded.push((c, at(i)));
             i += width;
         }
-        return Ok(vec![decoded]);
+        // The parameter's text is read as ISS reads a text (`parseText`):
+        // its lines, split where the decoded text breaks a line.
+        let end = at(chars.len());
+        let mut lines = Vec::new();
+        let mut line = Vec::new();
+        for (c, pos) in decoded {
+            if c == '\n' {
+                lines.push((std::mem::take(&mut line), pos));
+            } else {
+                line.push((c, pos));
+            }
+        }
+        lines.push((line, end));
+        let found = split_sections(lines);
+        if found.is_empty() {
+            return Err(at(q).error(name, "an empty q= parameter: expected an ISS constraint string"));
+        }
+        return Ok(found);
     }
-    let mut found = Vec::new();
-    let mut current = Compact { chars: Vec::new(), at: Vec::new(), end: Pos { line: 1, col: 1 } };
-    for (number, line) in text.lines().enumerate() {
+    let lines = text.lines().enumerate().map(|(number, line)| {
         let pos = |col: usize| Pos { line: number + 1, col: col + 1 };
-        if line.trim().is_empty() {
-            if !current.chars.is_empty() {
-                current.end = pos(0);
-                found.push(std::mem::replace(&mut current, Compact { chars: Vec::new(), at: Vec::new(), end: pos(0) }));
-            }
-            continue;
-        }
-        if line.trim_start().starts_with('#') {
-            continue;
-        }
-        for (col, c) in line.chars().enumerate() {
-            if !c.is_whitespace() {
-                current.chars.push(c);
-                current.at.push(pos(col));
-            }
-        }
-        current.end = pos(line.chars().count());
-    }
-    if !current.chars.is_empty() {
-        found.push(current);
-    }
+        (line.chars().enumerate().map(|(col, c)| (c, pos(col))).collect(), pos(line.chars().count()))
+    });
+    let found = split_sections(lines.collect());
     if found.is_empty() {
         return Err(Pos { line: 1, col: 1 }.error(name, "empty input: expected an ISS constraint string"));
     }
     Ok(found)
+}
+
+/// The sections of a text given as its lines (each character with its
+/// place, and the place where the line ends), as ISS's `parseText` splits
+/// them: at lines of blanks, lines starting with `#` dropped; white space
+/// dropped inside a section.
+fn split_sections(lines: Vec<(Vec<(char, Pos)>, Pos)>) -> Vec<Compact> {
+    let mut found = Vec::new();
+    let mut current = Compact { chars: Vec::new(), at: Vec::new(), end: Pos { line: 1, col: 1 } };
+    for (line, end) in lines {
+        let start = line.first().map_or(end, |&(_, pos)| pos);
+        let mut content = line.iter().filter(|(c, _)| !c.is_whitespace()).peekable();
+        match content.peek() {
+            None => {
+                if !current.chars.is_empty() {
+                    current.end = Pos { col: 1, ..start };
+                    let next = Compact { chars: Vec::new(), at: Vec::new(), end: current.end };
+                    found.push(std::mem::replace(&mut current, next));
+                }
+            }
+            Some(('#', _)) => {}
+            Some(_) => {
+                for &(c, pos) in content {
+                    current.chars.push(c);
+                    current.at.push(pos);
+                }
+                current.end = end;
+            }
+        }
+    }
+    if !current.chars.is_empty() {
+        found.push(current);
+    }
+    found
 }
 
 /// A word of an item and where it starts.

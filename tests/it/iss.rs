@@ -277,6 +277,27 @@ fn iss_strings_from_the_command_line() {
     (givens[0], givens[6]) = (1, 1);
     let oracle = crate::common::count_grids(4, (2, 2), &givens, &|_| true);
     satsudoku().arg("count").write_stdin(link).assert().success().stdout(format!("solutions({oracle}).\n"));
+    // A link's q= is read as ISS reads a text: blank-line sections (a grid
+    // shorthand, then a constraint string), `#` lines dropped; the same
+    // as the text itself. An empty q= is refused.
+    let q = "1...............%0A%23%20a%20comment%0A%0A.Shape~4x4.~R2C3_1";
+    let link = format!("https://sigh.github.io/Interactive-Sudoku-Solver/?q={q}");
+    satsudoku().arg("count").write_stdin(link).assert().success().stdout(format!("solutions({oracle}).\n"));
+    let text = "1...............\n# a comment\n\n.Shape~4x4.~R2C3_1\n";
+    satsudoku()
+        .args(["count", "--format", "iss"])
+        .write_stdin(text)
+        .assert()
+        .success()
+        .stdout(format!("solutions({oracle}).\n"));
+    let empty = "https://sigh.github.io/Interactive-Sudoku-Solver/?q=";
+    satsudoku()
+        .arg("count")
+        .write_stdin(empty)
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains("an empty q= parameter"));
     let out = satsudoku().arg("count").write_stdin(".Shape~4x4\n.Container\n").assert().code(2);
     let output = out.get_output();
     assert!(output.stdout.is_empty());
