@@ -406,14 +406,16 @@ fn sections(text: &str, name: &str) -> Result<Vec<Compact>, ParseError> {
         let end = at(chars.len());
         let mut lines = Vec::new();
         let mut line = Vec::new();
+        let mut start = at(q + 3);
         for (c, pos) in decoded {
             if c == '\n' {
-                lines.push((std::mem::take(&mut line), pos));
-            } else {
+                lines.push((std::mem::take(&mut line), start, pos));
+                start = pos;
+            } else if !c.is_whitespace() {
                 line.push((c, pos));
             }
         }
-        lines.push((line, end));
+        lines.push((line, start, end));
         let found = split_sections(lines);
         if found.is_empty() {
             return Err(at(q).error(name, "an empty q= parameter: expected an ISS constraint string"));
@@ -422,36 +424,36 @@ fn sections(text: &str, name: &str) -> Result<Vec<Compact>, ParseError> {
     }
     let lines = text.lines().enumerate().map(|(number, line)| {
         let pos = |col: usize| Pos { line: number + 1, col: col + 1 };
-        (line.chars().enumerate().map(|(col, c)| (c, pos(col))).collect(), pos(line.chars().count()))
+        let content = line.chars().enumerate().filter(|(_, c)| !c.is_whitespace());
+        (content.map(|(col, c)| (c, pos(col))).collect(), pos(0), pos(line.chars().count()))
     });
-    let found = split_sections(lines.collect());
+    // Line by line: a long file is never held twice.
+    let found = split_sections(lines);
     if found.is_empty() {
         return Err(Pos { line: 1, col: 1 }.error(name, "empty input: expected an ISS constraint string"));
     }
     Ok(found)
 }
 
-/// The sections of a text given as its lines (each character with its
-/// place, and the place where the line ends), as ISS's `parseText` splits
-/// them: at lines of blanks, lines starting with `#` dropped; white space
-/// dropped inside a section.
-fn split_sections(lines: Vec<(Vec<(char, Pos)>, Pos)>) -> Vec<Compact> {
+/// The sections of a text given as its lines (each its characters other
+/// than white space with their places, where it starts and where it
+/// ends), as ISS's `parseText` splits them: at lines of blanks, lines
+/// starting with `#` dropped.
+fn split_sections(lines: impl IntoIterator<Item = (Vec<(char, Pos)>, Pos, Pos)>) -> Vec<Compact> {
     let mut found = Vec::new();
     let mut current = Compact { chars: Vec::new(), at: Vec::new(), end: Pos { line: 1, col: 1 } };
-    for (line, end) in lines {
-        let start = line.first().map_or(end, |&(_, pos)| pos);
-        let mut content = line.iter().filter(|(c, _)| !c.is_whitespace()).peekable();
-        match content.peek() {
+    for (content, start, end) in lines {
+        match content.first() {
             None => {
                 if !current.chars.is_empty() {
-                    current.end = Pos { col: 1, ..start };
-                    let next = Compact { chars: Vec::new(), at: Vec::new(), end: current.end };
+                    current.end = start;
+                    let next = Compact { chars: Vec::new(), at: Vec::new(), end: start };
                     found.push(std::mem::replace(&mut current, next));
                 }
             }
             Some(('#', _)) => {}
             Some(_) => {
-                for &(c, pos) in content {
+                for (c, pos) in content {
                     current.chars.push(c);
                     current.at.push(pos);
                 }
