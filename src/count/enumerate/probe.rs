@@ -33,8 +33,9 @@ pub struct Prober {
     /// The propagator as compiled, for the next puzzle: propagation moves
     /// the watches, and with them the order in which a later propagation
     /// meets a conflict, so each puzzle starts from the same state and
-    /// rates the same whatever was rated before it.
-    pristine: std::sync::Arc<Propagator>,
+    /// rates the same whatever was rated before it. `None` in a prober
+    /// made for one run ([`Prober::once`]), which is never reset.
+    pristine: Option<std::sync::Arc<Propagator>>,
     /// Literals visited while measuring a refutation: a mark per variable.
     seen: Vec<bool>,
     /// Probes made since the last [`Prober::reset`].
@@ -61,18 +62,28 @@ pub struct Prober {
     stale: bool,
 }
 
+/// Why a prober needing its compiled state has it: only [`Prober::new`]'s
+/// are reset, and [`Prober::once`]'s are not.
+const NEVER_RESET: &str = "a prober made by `Prober::once` is never reset";
+
 impl Prober {
     /// The prober of an encoded layout (direct digits; no givens in it, so
     /// that each puzzle's givens are assumptions), with the support clauses
     /// the enum engine derives: unit propagation then makes the naked and
     /// hidden singles of every group.
     pub fn new(encoded: &Encoded) -> Option<Prober> {
-        Prober::with_strength(encoded, Strength::WithSupports)
+        let mut prober = Prober::once(encoded, Strength::WithSupports)?;
+        prober.pristine = Some(std::sync::Arc::new(prober.prop.clone()));
+        Some(prober)
     }
 
-    /// The prober of an encoded layout, on its clauses with or without the
-    /// support clauses (deriving them takes a while on a large formula).
-    pub fn with_strength(encoded: &Encoded, strength: Strength) -> Option<Prober> {
+    /// The prober of an encoded formula for one run of probes from its
+    /// state as encoded, on its clauses with or without the support clauses
+    /// (deriving them takes a while on a large formula). It keeps no copy
+    /// of that state, so it cannot be [`Prober::reset`]: the copy took a
+    /// tenth of the time to settle the alternatives of ISS's "City
+    /// Planning", which probes once.
+    pub fn once(encoded: &Encoded, strength: Strength) -> Option<Prober> {
         if encoded.vars.digits() != DigitEncoding::Direct {
             return None;
         }
@@ -81,7 +92,6 @@ impl Prober {
         let candidates: Vec<Lit> = itertools::iproduct!(0..side, 0..side, 1..=digits)
             .map(|(r, c, d)| encoded.vars.lit(Cell::new(r, c), d as Digit))
             .collect();
-        let pristine = std::sync::Arc::new(prop.clone());
         let seen = vec![false; encoded.formula.var_count()];
         let mut index_of = vec![u32::MAX; encoded.formula.var_count()];
         for (i, lit) in candidates.iter().enumerate() {
@@ -94,7 +104,7 @@ impl Prober {
             candidates,
             side,
             digits,
-            pristine,
+            pristine: None,
             seen,
             probes: 0,
             decisions,
@@ -157,6 +167,7 @@ impl Prober {
     /// Back to the layout alone, nothing assumed; false if the layout
     /// itself has no solution under propagation.
     pub fn reset(&mut self) -> bool {
+        let pristine = self.pristine.as_deref().expect(NEVER_RESET);
         self.probes = 0;
         self.decisions.clear();
         self.behind.clear();
@@ -166,15 +177,15 @@ impl Prober {
         match &mut self.singles {
             Some(singles) => {
                 let fast = singles.reset();
-                debug_assert_eq!(fast, !self.pristine.unsat);
+                debug_assert_eq!(fast, !pristine.unsat);
                 self.stale = true;
             }
             None => {
-                self.prop.clone_from(&self.pristine);
+                self.prop.clone_from(pristine);
                 self.stale = false;
             }
         }
-        !self.pristine.unsat
+        !pristine.unsat
     }
 
     /// Brings the clauses up to the bitboards: the layout's state again if
@@ -182,7 +193,7 @@ impl Prober {
     /// alone. False on a conflict (the bitboards met it too).
     fn catch_up(&mut self) -> bool {
         if self.stale {
-            self.prop.clone_from(&self.pristine);
+            self.prop.clone_from(self.pristine.as_deref().expect(NEVER_RESET));
             self.stale = false;
         }
         let mut ok = !self.prop.unsat;

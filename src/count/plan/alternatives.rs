@@ -64,7 +64,7 @@ pub fn settle_within(puzzle: &Puzzle, mut probes: usize) -> Option<Settled> {
         return None;
     }
     // Fresh from the formula: nothing assumed yet (no reset needed).
-    let mut prober = Prober::with_strength(&encoded, Strength::AsEncoded)?;
+    let mut prober = Prober::once(&encoded, Strength::AsEncoded)?;
     if prober.contradicted() {
         return Some(Settled::NoSolution);
     }

@@ -690,13 +690,17 @@ fn at_least_of(lits: &[Lit], most: usize, out: &mut dyn ClauseSink) -> Vec<Lit> 
 struct Guarded<'a> {
     out: &'a mut dyn ClauseSink,
     unless: Lit,
+    /// The clause being guarded (reused: an alternative's automata make
+    /// thousands).
+    clause: Vec<Lit>,
 }
 
 impl ClauseSink for Guarded<'_> {
     fn add_clause(&mut self, lits: &[Lit]) {
-        let mut guarded = lits.to_vec();
-        guarded.push(self.unless);
-        self.out.add_clause(&guarded);
+        self.clause.clear();
+        self.clause.extend_from_slice(lits);
+        self.clause.push(self.unless);
+        self.out.add_clause(&self.clause);
     }
 
     fn new_var(&mut self) -> varisat::Var {
@@ -1099,7 +1103,7 @@ pub(super) fn encode_constraint(
                         spelling.at_most(cell, 1, n, out);
                     }
                 }
-                let guarded = &mut Guarded { out: &mut *out, unless: !selector };
+                let guarded = &mut Guarded { out: &mut *out, unless: !selector, clause: Vec::new() };
                 for cells in &alternative.distinct {
                     for (&a, &b) in cells.iter().tuple_combinations() {
                         for d in digits() {
