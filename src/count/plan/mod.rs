@@ -108,14 +108,15 @@ pub const LEARN_MAX: u128 = 1024;
 pub const JUDGE_DECISIONS: u64 = 1 << 18;
 
 /// [`JUDGE_DECISIONS`] for the grid engine, which does not learn: a search
-/// it has not ended in this many (about a tenth of a second on a 16x16)
-/// is one where varisat's learning pays. ISS's "16x16: Sudoku X, very
-/// hard" (372,165 decisions to the end) was judged in 0.60 s after the
-/// grid engine's 2^18, and now in 0.32 s; its "hard" (58,052) stays with
-/// the grid engine (0.10 s; varisat alone 0.07 s, but 2^15 decisions
-/// first and varisat after them took 0.14 s). A 9x9 the grid engine takes
-/// ends in a few thousand at most (3,179 among ISS's examples).
-pub const GRID_JUDGE_DECISIONS: u64 = 1 << 16;
+/// it has not ended in this many (a few milliseconds on a 16x16) is one
+/// where varisat's learning pays. ISS's "16x16: Sudoku X, very hard"
+/// (372,165 decisions to the end) was judged in 0.60 s after the grid
+/// engine's 2^18, 0.29 s after 2^16 and 0.21 s after 2^12; its "hard"
+/// (58,052) in 0.10 s after 2^16 and 0.06 s after 2^12, and the 16x16
+/// Windoku 0.14 s and 0.09 s. A 9x9 the grid engine takes ends in a few
+/// thousand at most (3,179 among ISS's examples; at most 102 on 10,000
+/// generated minimal puzzles and 32 on HoDoKu's 2,000 rated ones).
+pub const GRID_JUDGE_DECISIONS: u64 = 1 << 12;
 
 crate::named_enum! {
     /// Whether a count may use symmetry.
