@@ -62,8 +62,9 @@ pub struct Prober {
     stale: bool,
 }
 
-/// Why a prober needing its compiled state has it: only [`Prober::new`]'s
-/// are reset, and [`Prober::once`]'s are not.
+/// The invariant behind reading `pristine`: only the probers of
+/// [`Prober::new`] keep their compiled state, and only they are reset (a
+/// catch-up reads it only after a reset).
 const NEVER_RESET: &str = "a prober made by `Prober::once` is never reset";
 
 impl Prober {
