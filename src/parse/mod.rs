@@ -132,7 +132,7 @@ pub fn detect(text: &str, name: &str, options: Options) -> Result<Format, ParseE
             }),
             // So is a file of several `puzzle` or Takuzu puzzles.
             Format::Puzzle | Format::Takuzu => {
-                let first = parts(text).first().copied().unwrap_or(Part { text, skipped: 0, separated: false });
+                let first = parts(text).first().copied().unwrap_or(Part::whole(text));
                 parse_part(first, name, format, options).map(|_| ())
             }
             _ => parse_with(sample, name, Some(format), options).map(|_| ()),
@@ -298,6 +298,14 @@ pub struct Part<'t> {
     pub separated: bool,
 }
 
+impl<'t> Part<'t> {
+    /// A whole text as its one part: a file with no puzzle in it, read
+    /// whole so that its parser says what it expected.
+    fn whole(text: &'t str) -> Part<'t> {
+        Part { text, skipped: 0, separated: false }
+    }
+}
+
 /// The puzzles of a `puzzle` or Takuzu file, between [`SEPARATOR`] lines,
 /// each from its first line with content (blank and comment lines alone
 /// are no puzzle). A file without a separator is one part.
@@ -330,7 +338,7 @@ pub fn parts(text: &str) -> Vec<Part<'_>> {
 fn single_part<'t>(text: &'t str, name: &str) -> Result<Part<'t>, ParseError> {
     let parts = parts(text);
     match &parts[..] {
-        [] => Ok(Part { text, skipped: 0, separated: false }),
+        [] => Ok(Part::whole(text)),
         [one] => Ok(*one),
         [_, second, ..] => {
             let message = format!(
