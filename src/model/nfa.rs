@@ -9,7 +9,7 @@
 //! several segments, the symbol past the digits (`n + 1`) is read between
 //! segments.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::Digit;
 
@@ -195,7 +195,7 @@ impl Nfa {
             }
             for _ in 0..len {
                 let mut next = Vec::new();
-                let mut seen = HashSet::new();
+                let mut seen = HashSet::default();
                 for &states in &layer {
                     for d in 1..=n {
                         let to = subsets.step(states, d);
@@ -249,7 +249,7 @@ impl<'a> Subsets<'a> {
 
     /// The construction of `nfa`, nothing built yet but the empty set.
     pub fn new(nfa: &'a Nfa) -> Subsets<'a> {
-        let mut subsets = Subsets { nfa, sets: Vec::new(), numbers: HashMap::new(), steps: HashMap::new() };
+        let mut subsets = Subsets { nfa, sets: Vec::new(), numbers: HashMap::default(), steps: HashMap::default() };
         subsets.number(Vec::new());
         subsets
     }

@@ -317,7 +317,7 @@ impl Regex {
         let mut layer: Vec<Vec<usize>> = vec![self.start()];
         let mut edges = 0usize;
         for _ in 0..len {
-            let mut next: std::collections::HashSet<Vec<usize>> = std::collections::HashSet::new();
+            let mut next: rustc_hash::FxHashSet<Vec<usize>> = rustc_hash::FxHashSet::default();
             for states in &layer {
                 for d in 1..=n.min(64) as Digit {
                     if let Some(to) = self.step(states, d) {

@@ -27,7 +27,7 @@
 //! first layer, so once the digits are fixed every auxiliary variable is
 //! fixed too (the path is unique): no count changes.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::hash::Hash;
 
 use varisat::Lit;
@@ -118,7 +118,7 @@ pub(super) fn encode_reads<S: Clone + Eq + Hash, K: Clone + Eq + Hash>(
     }
     // Each live end state's class: its key's place among the keys.
     let mut keys: Vec<K> = Vec::new();
-    let mut place: HashMap<K, usize> = HashMap::new();
+    let mut place: HashMap<K, usize> = HashMap::default();
     let mut ends = vec![usize::MAX; layers[len].len()];
     for (s, state) in layers[len].iter().enumerate().filter(|&(s, _)| alive[len][s]) {
         ends[s] = *place.entry(key(state)).or_insert_with_key(|k| {
@@ -206,7 +206,7 @@ fn merge(
         for &(from, d, to) in &live {
             futures[from].push((d, class[i + 1][to]));
         }
-        let mut index: HashMap<Vec<(usize, usize)>, usize> = HashMap::new();
+        let mut index: HashMap<Vec<(usize, usize)>, usize> = HashMap::default();
         for (s, future) in futures.into_iter().enumerate().filter(|&(s, _)| alive[i][s]) {
             let next = index.len();
             class[i][s] = *index.entry(future).or_insert(next);
@@ -235,7 +235,7 @@ fn unroll<S: Clone + Eq + Hash>(
     let mut layers: Vec<Vec<S>> = vec![vec![start]];
     let mut edges: Edges = Vec::with_capacity(options.len());
     for (i, &count) in options.iter().enumerate() {
-        let mut index: HashMap<S, usize> = HashMap::new();
+        let mut index: HashMap<S, usize> = HashMap::default();
         let mut next: Vec<S> = Vec::new();
         let mut layer_edges = Vec::new();
         for (from, state) in layers[i].iter().enumerate() {

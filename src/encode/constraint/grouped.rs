@@ -19,7 +19,8 @@
 //! deterministic), so no count changes; the groups' differences are the
 //! puzzle's own, so the encoding says nothing the puzzle does not.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use std::collections::BTreeMap;
 
 use varisat::Lit;
 
@@ -67,7 +68,7 @@ impl Differ {
 
     /// Every difference `puzzle` states, whatever its rules.
     pub fn of(puzzle: &Puzzle) -> Differ {
-        let mut groups_of: HashMap<Cell, Vec<usize>> = HashMap::new();
+        let mut groups_of: HashMap<Cell, Vec<usize>> = HashMap::default();
         for (g, group) in puzzle.groups().iter().enumerate() {
             for &cell in &group.cells {
                 groups_of.entry(cell).or_default().push(g);

@@ -124,7 +124,7 @@ mod rank;
 mod sum;
 mod visible;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use itertools::Itertools;
 use varisat::Lit;
@@ -180,7 +180,7 @@ pub(super) struct Spelling<'a> {
 
 impl<'a> Spelling<'a> {
     pub(super) fn new(vars: &'a VarMap) -> Spelling<'a> {
-        Spelling { vars, defined: HashMap::new(), at_most: HashMap::new() }
+        Spelling { vars, defined: HashMap::default(), at_most: HashMap::default() }
     }
 
     /// A literal true exactly when `cell`'s digit is at most `t` (`1 <= t <
@@ -273,7 +273,7 @@ pub(super) fn encode_cliques(puzzle: &Puzzle, lines: LineEncoding, spelling: &mu
     let full: u64 = if n == 64 { u64::MAX } else { (1 << n) - 1 };
     // Each pair of cells (in order) and what its rules allow, as rows of
     // a table: bit `j` of row `i`, digits `i + 1` and `j + 1`.
-    let mut pairs: HashMap<(Cell, Cell), Vec<u64>> = HashMap::new();
+    let mut pairs: HashMap<(Cell, Cell), Vec<u64>> = HashMap::default();
     let mut bind = |a: Cell, b: Cell, allows: &dyn Fn(usize, usize) -> bool| {
         let key = if a < b { (a, b) } else { (b, a) };
         let first = key.0 == a;
@@ -298,7 +298,7 @@ pub(super) fn encode_cliques(puzzle: &Puzzle, lines: LineEncoding, spelling: &mu
     }
     // Symmetric tables that rule something out, each with its pairs.
     let symmetric = |t: &[u64]| (0..n).all(|i| (0..n).all(|j| (t[i] >> j & 1) == (t[j] >> i & 1)));
-    let mut by_table: HashMap<Vec<u64>, Vec<(Cell, Cell)>> = HashMap::new();
+    let mut by_table: HashMap<Vec<u64>, Vec<(Cell, Cell)>> = HashMap::default();
     for (pair, table) in pairs.into_iter().sorted() {
         if symmetric(&table) && table.iter().any(|&row| row != full) {
             by_table.entry(table).or_default().push(pair);
@@ -308,7 +308,7 @@ pub(super) fn encode_cliques(puzzle: &Puzzle, lines: LineEncoding, spelling: &mu
         let linked: std::collections::HashSet<(Cell, Cell)> = edges.iter().copied().collect();
         let adjacent = |a: Cell, b: Cell| linked.contains(&if a < b { (a, b) } else { (b, a) });
         let cells: Vec<Cell> = edges.iter().flat_map(|&(a, b)| [a, b]).sorted().dedup().collect();
-        let mut covered: std::collections::HashSet<(Cell, Cell)> = std::collections::HashSet::new();
+        let mut covered: std::collections::HashSet<(Cell, Cell)> = std::collections::HashSet::default();
         for &(a, b) in &edges {
             if covered.contains(&(a, b)) {
                 continue;
@@ -1032,7 +1032,7 @@ pub(super) fn encode_constraint(
             // as "no cell holds d" (both ways, so the digits fix it); per
             // kind and digit at most one region missing it; at a 0, no
             // two of its regions missing the same digit.
-            let mut of_cell: HashMap<Cell, Vec<Vec<Lit>>> = HashMap::new();
+            let mut of_cell: HashMap<Cell, Vec<Vec<Lit>>> = HashMap::default();
             for kind in regions {
                 let mut by_digit: Vec<Vec<Lit>> = vec![Vec::new(); n + 1];
                 for cells in kind {

@@ -27,7 +27,7 @@
 //! comparisons propagate as the chain does: a digit decided in every
 //! earlier cell of both readings decides the next outcome, not more.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use varisat::Lit;
 
@@ -97,7 +97,7 @@ impl Compare {
 
     /// Comparisons knowing that the cells `differ` says differ never tie.
     pub(super) fn knowing(n: usize, differ: Differ) -> Compare {
-        Compare { n, made: HashMap::new(), cells: HashMap::new(), differ }
+        Compare { n, made: HashMap::default(), cells: HashMap::default(), differ }
     }
 
     /// Whether reading `a` is below reading `b`, and whether they are equal.
