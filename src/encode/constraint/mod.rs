@@ -124,7 +124,7 @@ mod rank;
 mod sum;
 mod visible;
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use itertools::Itertools;
 use varisat::Lit;
@@ -305,10 +305,10 @@ pub(super) fn encode_cliques(puzzle: &Puzzle, lines: LineEncoding, spelling: &mu
         }
     }
     for (table, edges) in by_table.into_iter().sorted() {
-        let linked: std::collections::HashSet<(Cell, Cell)> = edges.iter().copied().collect();
+        let linked: HashSet<(Cell, Cell)> = edges.iter().copied().collect();
         let adjacent = |a: Cell, b: Cell| linked.contains(&if a < b { (a, b) } else { (b, a) });
         let cells: Vec<Cell> = edges.iter().flat_map(|&(a, b)| [a, b]).sorted().dedup().collect();
-        let mut covered: std::collections::HashSet<(Cell, Cell)> = std::collections::HashSet::default();
+        let mut covered: HashSet<(Cell, Cell)> = HashSet::default();
         for &(a, b) in &edges {
             if covered.contains(&(a, b)) {
                 continue;
@@ -411,7 +411,7 @@ pub fn crossing_sums(puzzle: &Puzzle) -> Vec<(Vec<Cell>, i64)> {
 /// The killer cages of `puzzle`: each sum of weight-1 terms whose cells
 /// are also a group, its cells sorted, with its target.
 fn cages(puzzle: &Puzzle) -> Vec<(Vec<Cell>, i64)> {
-    let groups: std::collections::HashSet<Vec<Cell>> = puzzle
+    let groups: HashSet<Vec<Cell>> = puzzle
         .groups()
         .iter()
         .map(|g| {
