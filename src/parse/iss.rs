@@ -226,7 +226,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("ContainAtLeast", Reading::Read("the cells hold the values, each at least as often as listed (`contain-at-least`)")),
     ("SameValues", Reading::Read("`same-values`: the cells in order split into the sets, each holding the same values as often (one set a cell: all the cells hold one value); with ChaosConstruction, on CC cells only too: their regions (docs/rules.md, Chaos construction)")),
     ("Indexing", Reading::Read("`column-index` (C) or `row-index` (R); on a rectangle, the control's row or column as long as it is (a digit past it names no cell, as in ISS's handler)")),
-    ("StrictKropki", Reading::Read("`negative white black`")),
+    ("StrictKropki", Reading::Read("`negative black` and `nonconsecutive`: no ratio of 2 and no difference of 1 between neighbours without a dot, white dots on the board or not")),
     ("StrictXV", Reading::Read("`negative x v`")),
     ("Pair", Reading::Read("a relation given by its allowed pairs (ISS's key), on each two consecutive cells of each group (`pair`, the pairs listed)")),
     ("PairX", Reading::Read("a symmetric relation given by its allowed pairs, on every two cells of each group (`pair-all`)")),
@@ -2120,9 +2120,17 @@ impl Reader<'_> {
                 }
                 self.rule(p, ctx, keyword, args(cells, None), at)?;
             }
-            "StrictKropki" | "StrictXV" => {
-                let list = if kind == "StrictKropki" { ["white", "black"] } else { ["x", "v"] };
-                let list = list.iter().map(|s| s.to_string()).collect();
+            // ISS bans a difference of 1 and a ratio of 2 on every pair
+            // without a dot (`StrictKropki.fnKey`), white dots on the board
+            // or not: `nonconsecutive`, where `negative white` would ban
+            // only the differences the white dots show (none without one).
+            "StrictKropki" => {
+                let list = vec!["black".to_string()];
+                self.rule(p, ctx, "negative", Args { list, ..Args::default() }, at)?;
+                self.rule(p, ctx, "nonconsecutive", Args::default(), at)?;
+            }
+            "StrictXV" => {
+                let list = vec!["x".to_string(), "v".to_string()];
                 self.rule(p, ctx, "negative", Args { list, ..Args::default() }, at)?;
             }
             "Regex" => {

@@ -622,6 +622,55 @@ fn sandwiches_in_rows_and_columns_count_as_the_oracle() {
     }
 }
 
+/// ISS's `StrictKropki` bans a difference of 1 and a ratio of 2 on every
+/// orthogonal pair without a dot (its `fnKey`), whether or not a white
+/// dot is on the board. It was read as the native `negative white black`,
+/// whose white half bans only the differences white dots show: with no
+/// white dot, neighbours could be consecutive. On 4x4 grids of the values
+/// 0 to 3 (on 1 to 4 no grid keeps every undotted pair off a ratio of 2)
+/// against the test's own enumeration, where the reading that lets
+/// neighbours be consecutive counts otherwise; then the copy of ISS's "I just like colours" without
+/// its `AntiConsecutive` that `bench/iss_counts.py 5` found, 72 solutions
+/// here against ISS's 1 before the fix (ISS, a counter written apart,
+/// counts 1).
+#[test]
+fn strict_kropki_bans_consecutive_neighbours_without_a_white_dot() {
+    let pairs: Vec<(usize, usize)> =
+        (0..16).flat_map(|i| [(i % 4 < 3).then_some((i, i + 1)), (i < 12).then_some((i, i + 4))]).flatten().collect();
+    let black_cases: [&[(usize, usize)]; 3] = [&[], &[(0, 1), (4, 8)], &[(0, 1), (2, 3), (8, 12), (10, 14), (5, 9)]];
+    let name = |i: usize| format!("R{}C{}", i / 4 + 1, i % 4 + 1);
+    let mut told_apart = false;
+    for black in black_cases {
+        let dots: String = black.iter().map(|&(a, b)| format!(".BlackDot~{}~{}", name(a), name(b))).collect();
+        let text = format!(".Shape~4x4~0-3.StrictKropki{dots}");
+        let holds = |g: &[u32], strict: bool| {
+            pairs.iter().all(|&(a, b)| {
+                let (x, y) = (g[a] - 1, g[b] - 1);
+                let ratio = x == 2 * y || y == 2 * x;
+                match black.contains(&(a, b)) {
+                    true => ratio,
+                    false => !ratio && (!strict || x.abs_diff(y) != 1),
+                }
+            })
+        };
+        let oracle = crate::common::count_grids(4, (2, 2), &[0; 16], &|g| holds(g, true));
+        let loose = crate::common::count_grids(4, (2, 2), &[0; 16], &|g| holds(g, false));
+        told_apart |= oracle != loose;
+        let puzzle = parse(&text, "t", Some(Format::Iss)).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let mut counter = Counter::new(Plan::new(Encoding::default()));
+        let tally = counter.count(&puzzle, &mut ()).unwrap();
+        assert_eq!(tally.count.to_string(), oracle.to_string(), "{text}");
+    }
+    assert!(told_apart, "no case tells the two readings apart");
+    let colours = ".AntiKing.AntiKnight.BlackDot~R2C2~R2C3.BlackDot~R3C5~R3C6.BlackDot~R1C8~R1C9\
+        .BlackDot~R2C7~R3C7.BlackDot~R4C5~R5C5.BlackDot~R5C3~R5C4.BlackDot~R1C4~R2C4.BlackDot~R6C1~R7C1\
+        .BlackDot~R7C1~R7C2.BlackDot~R8C4~R8C5.BlackDot~R7C6~R8C6.BlackDot~R6C6~R6C7.BlackDot~R5C8~R6C8\
+        .BlackDot~R3C9~R4C9.BlackDot~R8C9~R9C9.BlackDot~R9C7~R9C8.StrictKropki";
+    let puzzle = parse(colours, "t", Some(Format::Iss)).unwrap();
+    let mut counter = Counter::new(Plan::new(Encoding::default()));
+    assert_eq!(counter.count(&puzzle, &mut ()).unwrap().count.to_string(), "1");
+}
+
 /// A cage that lists a cell twice (ISS's "Event Horizon" does): the sum
 /// counts the cell twice and the cell differs from the others once, as
 /// ISS's handlers do (its `Sum` adds a repeated cell's coefficients, its

@@ -401,7 +401,8 @@ pub(super) const RULES: &[Rule] = &[
         Shape::Names,
         Value::No,
         "Orthogonal neighbours without a marker of the kind obey its negative: `white` (f-puzzles `difference`): \
-         no white dot's difference; `black` (`ratio`): no black dot's ratio (2 if there is none); `x`, `v` \
+         no white dot's difference (none without a white dot, as Rangsk's solver reads it; `nonconsecutive` bans \
+         a difference of 1); `black` (`ratio`): no black dot's ratio (2 if there is none); `x`, `v` \
          (`xv`: both): no sum of 10, 5; `sum`: no sum dot's sum. Kropki dots spare a pair from the first two, \
          X, V and sum dots from the rest.",
         "white black xv",

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""satsudoku's counts against ISS's on ISS's own examples with rules taken out.
+
+ISS (sigh's Interactive Sudoku Solver, ../shared/peers/iss/run_iss.mjs) is a
+counter written apart from satsudoku, in another language, with its own
+reading of every constraint type: where the two count the same puzzle
+differently, one of them reads a rule wrongly. Its examples have one
+solution each, which checks little of a rule; so each example written as a
+list of items (tests/corpus/iss/examples.json, those without `Or`, `And` or
+other blocks) is copied VARIANTS times with DROP of its rules taken out at
+random (its givens and the layout's items kept): a puzzle then has a few
+to some hundreds of solutions, each of which every rule left must allow.
+Both count each copy up to LIMIT solutions (`satsudoku count --max`, ISS
+`--limit`), 10 s each. A copy either side stops on, or that satsudoku
+refuses (a rule that names an item dropped), is skipped; every other pair
+of counts must be equal (both at the limit counts as equal, and is
+reported apart).
+
+Writes bench/results/iss-counts-DATE.md (the seed, what was compared, the
+constraint types the compared copies held, and every difference) and exits
+1 on a difference.
+
+usage: python3 bench/iss_counts.py SEED [VARIANTS] [LIMIT] [DROP]
+  (from the repository root, after cargo build --release; defaults 3 1000 1)
+"""
+import collections
+import datetime
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import machine, results_path  # noqa: E402
+
+BIN = "target/release/satsudoku"
+RUN_ISS = os.path.realpath("../shared/peers/iss/run_iss.mjs")
+# Items that make the layout, never dropped.
+LAYOUT = {"Shape", "NoBoxes", "ChaosConstruction", "RegionSize", "Jigsaw", "Doppelganger"}
+SECONDS = 10
+
+
+def copies(seed, variants, drop):
+    """(index, name, ISS text, the rule types it holds) of each copy."""
+    rng = random.Random(seed)
+    out = []
+    for index, entry in enumerate(json.load(open("tests/corpus/iss/examples.json"))):
+        text = entry["input"].strip()
+        items = [t.strip() for t in text.split(".")[1:] if t.strip()]
+        # Only lists of items (not a compact grid that starts with an empty
+        # cell), and no blocks, whose items cannot be dropped one by one.
+        if not text.startswith(".") or not all(re.match(r"^([A-Z][A-Za-z]*)?(~|$)", t) for t in items):
+            continue
+        if any(t.split("~")[0] in ("Or", "And", "End", "Replicate") for t in items):
+            continue
+        rules = [i for i, t in enumerate(items) if t.split("~")[0] not in LAYOUT | {"", "Given"}]
+        for _ in range(variants if len(rules) >= drop else 0):
+            gone = set(rng.sample(rules, drop))
+            kept = [t for i, t in enumerate(items) if i not in gone]
+            kinds = sorted({t.split("~")[0] for t in kept} - LAYOUT - {"", "Given"})
+            out.append((index, entry.get("name", ""), "." + ".".join(kept), kinds))
+    return out
+
+
+def commit():
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+
+
+def ours(path, limit):
+    """An int, "limit", "refused" or None (stopped)."""
+    try:
+        out = subprocess.run([BIN, "count", "--max", str(limit), "--timeout", str(SECONDS), "-j", "1", path],
+                             capture_output=True, text=True, timeout=SECONDS + 60)
+    except subprocess.TimeoutExpired:
+        return None
+    exact = re.search(r"^solutions\((\d+)\)\.$", out.stdout, re.M)
+    if exact:
+        return int(exact.group(1))
+    bound = re.search(r"^solutions_at_least\((\d+)\)\.$", out.stdout, re.M)
+    if bound and int(bound.group(1)) >= limit:
+        return "limit"
+    return "refused" if out.returncode == 2 else None
+
+
+def iss(path, limit):
+    """An int, "limit" or None (stopped, or an error)."""
+    try:
+        out = subprocess.run(["node", RUN_ISS, "--limit", str(limit), "--timeout", str(SECONDS), path],
+                             capture_output=True, text=True, timeout=SECONDS + 60).stdout
+    except subprocess.TimeoutExpired:
+        return None
+    for line in out.splitlines():
+        f = line.split("\t")
+        if f and f[0].isdigit():
+            if f[2] not in ("unique", "multiple", "none", "count", "limit") or not f[3]:
+                return None
+            return "limit" if f[3].startswith(">=") else int(f[3])
+    return None
+
+
+def main():
+    seed = int(sys.argv[1])
+    variants = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    limit = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
+    drop = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+    cases = copies(seed, variants, drop)
+    compared, skipped, differ = 0, collections.Counter(), []
+    kinds, counts = collections.Counter(), collections.Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, (index, name, text, held) in enumerate(cases):
+            path = os.path.join(tmp, f"{index:03d}-{n}.iss")
+            with open(path, "w") as f:
+                f.write(text + "\n")
+            a, b = ours(path, limit), iss(path, limit)
+            if a is None or b is None or a == "refused":
+                skipped["refused by satsudoku" if a == "refused" else "stopped"] += 1
+                continue
+            compared += 1
+            kinds.update(held)
+            counts["at the limit" if a == "limit" else "none" if a == 0 else "one" if a == 1 else "two or more"] += 1
+            if a != b:
+                differ.append((index, name, a, b, text))
+                print(f"DIFFERENT #{index} {name}: satsudoku {a}, ISS {b}\n  {text}", flush=True)
+            if (n + 1) % 50 == 0:
+                print(f"{n + 1} of {len(cases)}: {compared} compared, {len(differ)} different", file=sys.stderr)
+    lines = [
+        "# satsudoku's counts against ISS's, on ISS's examples with rules taken out",
+        "",
+        f"Machine: {machine()}. Commit {commit()}, {datetime.date.today()}.",
+        f"Command: `python3 bench/iss_counts.py {seed} {variants} {limit} {drop}`",
+        "",
+        f"{len(cases)} copies of the examples that are lists of items without blocks, each with {drop} of "
+        f"its rules taken out at random; counted up to {limit} solutions by both, {SECONDS} s each.",
+        "",
+        f"- compared: **{compared}**, of which {len(differ)} counted differently",
+        f"- their counts: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())),
+        f"- skipped: " + (", ".join(f"{v} {k}" for k, v in sorted(skipped.items())) or "none"),
+        "",
+        "The rule types the compared copies held (copies holding each):",
+        "",
+        ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())),
+        "",
+    ]
+    if differ:
+        lines += ["## Different counts", "", "| # | name | satsudoku | ISS | puzzle |", "|---|---|---|---|---|"]
+        lines += [f"| {i} | {name} | {a} | {b} | `{text}` |" for i, name, a, b, text in differ]
+    path = results_path("iss-counts")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    print(f"written to {path}", file=sys.stderr)
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
