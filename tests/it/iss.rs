@@ -629,10 +629,10 @@ fn sandwiches_in_rows_and_columns_count_as_the_oracle() {
 /// white dot, neighbours could be consecutive. On 4x4 grids of the values
 /// 0 to 3 (on 1 to 4 no grid keeps every undotted pair off a ratio of 2)
 /// against the test's own enumeration, where the reading that lets
-/// neighbours be consecutive counts otherwise; then the copy of ISS's "I just like colours" without
-/// its `AntiConsecutive` that `bench/iss_counts.py 5` found, 72 solutions
-/// here against ISS's 1 before the fix (ISS, a counter written apart,
-/// counts 1).
+/// neighbours be consecutive counts otherwise; then the copy of ISS's "I
+/// just like colours" without its `AntiConsecutive` that
+/// `bench/iss_counts.py 5` found: 72 solutions here before the fix, 1 by
+/// ISS (a counter written apart) and now.
 #[test]
 fn strict_kropki_bans_consecutive_neighbours_without_a_white_dot() {
     let pairs: Vec<(usize, usize)> =
