@@ -671,6 +671,53 @@ fn strict_kropki_bans_consecutive_neighbours_without_a_white_dot() {
     assert_eq!(counter.count(&puzzle, &mut ()).unwrap().count.to_string(), "1");
 }
 
+/// Rows and columns of a 7x7 grid of the values 1 to 9 hold different
+/// values, not every value, so no row's sum is known. On the copy of
+/// "7x7: Killer Squishdoku" that `bench/iss_counts.py 5` counted 115 here
+/// and 10 by ISS, ISS rejects this grid, which keeps every rule left: it
+/// still rejects it with only these six sums (bench/results/
+/// iss-counts-2026-12-05.md). The test checks the grid against the rules
+/// itself; given whole, the puzzle has that one solution.
+#[test]
+fn a_grid_of_more_values_than_the_side_keeps_sums_without_houses() {
+    let grid: [[u32; 7]; 7] = [
+        [6, 7, 2, 9, 8, 4, 1],
+        [5, 9, 3, 4, 7, 2, 6],
+        [8, 4, 1, 6, 5, 9, 3],
+        [2, 6, 7, 3, 4, 1, 8],
+        [3, 5, 9, 8, 2, 6, 7],
+        [7, 2, 4, 5, 1, 8, 9],
+        [1, 8, 6, 7, 3, 5, 4],
+    ];
+    let sums: [(u32, &str); 6] = [
+        (55, "R1C1~R1C2~R1C3~R2C3~R3C3~R4C3~R4C4~R3C2~R3C1~R2C1~R2C2"),
+        (22, "R4C2~R5C2~R6C2~R6C3~R6C4"),
+        (21, "R7C2~R7C3~R7C4"),
+        (34, "R2C4~R3C4~R3C5~R3C6~R4C6~R2C6~R2C5"),
+        (17, "R2C7~R3C7~R4C7"),
+        (66, "R5C3~R5C4~R5C5~R4C5~R6C5~R7C5~R7C6~R7C7~R6C7~R5C7~R5C6~R6C6"),
+    ];
+    let at = |name: &str| {
+        let (r, c) = name[1..].split_once('C').unwrap();
+        grid[r.parse::<usize>().unwrap() - 1][c.parse::<usize>().unwrap() - 1]
+    };
+    let distinct = |line: Vec<u32>| line.iter().all(|&v| line.iter().filter(|&&w| w == v).count() == 1);
+    assert!((0..7).all(|i| distinct(grid[i].to_vec()) && distinct((0..7).map(|r| grid[r][i]).collect())));
+    assert!(sums.iter().all(|&(target, cells)| cells.split('~').map(at).sum::<u32>() == target));
+    let mut text = String::from(".Shape~7x7~9.RegionSize~9");
+    for (target, cells) in sums {
+        text += &format!(".Sum~{target}~{cells}");
+    }
+    for (r, row) in grid.iter().enumerate() {
+        for (c, v) in row.iter().enumerate() {
+            text += &format!(".~R{}C{}_{v}", r + 1, c + 1);
+        }
+    }
+    let puzzle = parse(&text, "t", Some(Format::Iss)).unwrap();
+    let mut counter = Counter::new(Plan::new(Encoding::default()));
+    assert_eq!(counter.count(&puzzle, &mut ()).unwrap().count.to_string(), "1");
+}
+
 /// A cage that lists a cell twice (ISS's "Event Horizon" does): the sum
 /// counts the cell twice and the cell differs from the others once, as
 /// ISS's handlers do (its `Sum` adds a repeated cell's coefficients, its
