@@ -1,8 +1,17 @@
-"""What the benchmark scripts share: the line that names the machine, where
-a run's results go, and the variant corpus's erratum."""
+"""What the benchmark scripts share: the line that names the machine and the
+commit, where a run's results go and which is the newest, running ISS, and
+the variant corpus's erratum."""
 import datetime
+import glob
 import os
 import platform
+import re
+import subprocess
+
+# ISS run headless (../shared/peers/iss/). Its real path: run_iss.mjs runs
+# only as node's main module, which it recognises by its real path
+# (../shared may be a link).
+RUN_ISS = os.path.realpath("../shared/peers/iss/run_iss.mjs")
 
 
 def machine():
@@ -12,6 +21,20 @@ def machine():
         names = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")]
         model = names[0] if names else model
     return f"{model}, {os.cpu_count()} cores"
+
+
+def commit():
+    """The checkout's short commit hash."""
+    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+
+
+def iss_rows(*args, timeout=None):
+    """The puzzle rows of `node run_iss.mjs ARGS`, each split at its tabs:
+    index, name, verdict, count, ms, build_ms, search_ms, guesses, ...
+    (subprocess.TimeoutExpired past `timeout` seconds)."""
+    out = subprocess.run(["node", RUN_ISS, *args], capture_output=True, text=True, timeout=timeout).stdout
+    rows = (line.split("\t") for line in out.splitlines())
+    return [row for row in rows if row[0].isdigit()]
 
 
 # The corpus's one erratum: "Executive Function" (tests/corpus/variants/)
@@ -31,3 +54,15 @@ def results_path(name):
         run += 1
         path = f"bench/results/{name}-{today}-{run}.md"
     return path
+
+
+def newest(prefix):
+    """The newest results file of a kind, bench/results/PREFIX-DATE[-RUN].md:
+    by date in its name, then by run number; None if there is none."""
+    files = glob.glob(f"bench/results/{prefix}-2*.md")
+
+    def key(path):
+        m = re.search(r"-(\d{4}-\d{2}-\d{2})(?:-(\d+))?\.md$", path)
+        return (m.group(1), int(m.group(2) or 1)) if m else ("", 0)
+
+    return max(files, key=key) if files else None

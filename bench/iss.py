@@ -35,11 +35,8 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import ERRATUM, machine, results_path  # noqa: E402
+from benchlib import ERRATUM, commit, iss_rows, machine, results_path  # noqa: E402
 
-# Its real path: run_iss.mjs runs only as node's main module, which it
-# recognises by its real path (../shared may be a link).
-RUN_ISS = os.path.realpath("../shared/peers/iss/run_iss.mjs")
 BIN = "target/release/satsudoku"
 
 # What each source of puzzles is: its title, its folder, the verdicts its
@@ -50,10 +47,6 @@ SOURCES = {
     "variants": ("the 85 published variant puzzles", "tests/corpus/variants/", "the verdict expected (unique)",
                  "tests/it/corpus.rs", "iss-variants"),
 }
-
-
-def commit():
-    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
 
 
 def ours_process(path, timeout):
@@ -84,14 +77,10 @@ def ours_inside(paths, timeout):
 
 def iss(entries_path, extra, timeout):
     """Per entry: (ms of its solver, verdict)."""
-    out = subprocess.run(["node", RUN_ISS, entries_path, "--limit", "2", "--timeout", str(timeout), *extra],
-                         capture_output=True, text=True)
     rows = []
-    for line in out.stdout.splitlines():
-        f = line.split("\t")
-        if f and f[0].isdigit():
-            ms = float(f[5]) + float(f[6]) if f[2] in ("unique", "multiple", "none") else None
-            rows.append((ms, f[2]))
+    for f in iss_rows(entries_path, "--limit", "2", "--timeout", str(timeout), *extra):
+        ms = float(f[5]) + float(f[6]) if f[2] in ("unique", "multiple", "none") else None
+        rows.append((ms, f[2]))
     return rows
 
 

@@ -34,10 +34,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import machine, results_path  # noqa: E402
+from benchlib import commit, iss_rows, machine, results_path  # noqa: E402
 
 BIN = "target/release/satsudoku"
-RUN_ISS = os.path.realpath("../shared/peers/iss/run_iss.mjs")
 # Items that make the layout, never dropped.
 LAYOUT = {"Shape", "NoBoxes", "ChaosConstruction", "RegionSize", "Jigsaw", "Doppelganger"}
 SECONDS = 10
@@ -65,10 +64,6 @@ def copies(seed, variants, drop):
     return out
 
 
-def commit():
-    return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-
-
 def ours(path, limit):
     """An int, "limit", "refused" or None (stopped)."""
     try:
@@ -88,16 +83,13 @@ def ours(path, limit):
 def iss(path, limit):
     """An int, "limit" or None (stopped, or an error)."""
     try:
-        out = subprocess.run(["node", RUN_ISS, "--limit", str(limit), "--timeout", str(SECONDS), path],
-                             capture_output=True, text=True, timeout=SECONDS + 60).stdout
+        rows = iss_rows("--limit", str(limit), "--timeout", str(SECONDS), path, timeout=SECONDS + 60)
     except subprocess.TimeoutExpired:
         return None
-    for line in out.splitlines():
-        f = line.split("\t")
-        if f and f[0].isdigit():
-            if f[2] not in ("unique", "multiple", "none", "count", "limit") or not f[3]:
-                return None
-            return "limit" if f[3].startswith(">=") else int(f[3])
+    for f in rows:
+        if f[2] not in ("unique", "multiple", "none", "count", "limit") or not f[3]:
+            return None
+        return "limit" if f[3].startswith(">=") else int(f[3])
     return None
 
 

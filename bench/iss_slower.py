@@ -13,7 +13,6 @@ puzzle still slower (issue 39: "which puzzle misses, by how much, and why").
 usage: python3 bench/iss_slower.py [RESULTS.md] [TIMEOUT]
   (from the repository root, after cargo build --release)
 """
-import glob
 import json
 import os
 import re
@@ -21,16 +20,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import iss_rows, newest  # noqa: E402
+
 BIN = "target/release/satsudoku"
-RUN_ISS = os.path.realpath("../shared/peers/iss/run_iss.mjs")
-
-
-def newest():
-    def order(path):
-        m = re.search(r"iss-(\d{4}-\d{2}-\d{2})(?:-(\d+))?\.md$", path)
-        return (m.group(1), int(m.group(2) or 1)) if m else ("", 0)
-    runs = [p for p in glob.glob("bench/results/iss-2*.md") if order(p)[0]]
-    return max(runs, key=order)
 
 
 def slower(results):
@@ -58,16 +51,13 @@ def ours(path, timeout):
 
 
 def iss(path, timeout):
-    out = subprocess.run(["node", RUN_ISS, "--timeout", str(timeout), path], capture_output=True, text=True).stdout
-    for line in out.splitlines():
-        f = line.split("\t")
-        if f and f[0].isdigit():
-            return f[7], f[5], f[6]
+    for f in iss_rows("--timeout", str(timeout), path):
+        return f[7], f[5], f[6]
     return "-", "-", "-"
 
 
 def main():
-    results = sys.argv[1] if len(sys.argv) > 1 else newest()
+    results = sys.argv[1] if len(sys.argv) > 1 else newest("iss")
     timeout = int(sys.argv[2]) if len(sys.argv) > 2 else 30
     corpus = json.load(open("tests/corpus/iss/examples.json"))
     print(f"From {results}; decisions and guesses measured again (timeout {timeout} s).\n")

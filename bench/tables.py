@@ -7,10 +7,12 @@ of benchmark, the newest results file's title, its machine and command lines
 usage: python3 bench/tables.py          (from the repository root)
        python3 bench/tables.py --check  (exit 1 if the page is not up to date)
 """
-import glob
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import newest  # noqa: E402
 
 PAGE = "docs/performance.md"
 BEGIN, END = "<!-- results:begin -->\n", "<!-- results:end -->"
@@ -39,17 +41,6 @@ KINDS = [
     ("estimate-8x8", "The 8x8 count and its estimates"),
     ("fuzz", "Fuzzing"),
 ]
-
-
-def newest(prefix):
-    """The newest results file of a kind: by date in its name, then by run number."""
-    files = glob.glob(f"bench/results/{prefix}-2*.md")
-
-    def key(path):
-        m = re.search(r"-(\d{4}-\d{2}-\d{2})(?:-(\d+))?\.md$", path)
-        return (m.group(1), int(m.group(2) or 1)) if m else ("", 0)
-
-    return max(files, key=key) if files else None
 
 
 def extract(path):
