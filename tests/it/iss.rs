@@ -672,12 +672,19 @@ fn strict_kropki_bans_consecutive_neighbours_without_a_white_dot() {
 }
 
 /// Rows and columns of a 7x7 grid of the values 1 to 9 hold different
-/// values, not every value, so no row's sum is known. On the copy of
-/// "7x7: Killer Squishdoku" that `bench/iss_counts.py 5` counted 115 here
-/// and 10 by ISS, ISS rejects this grid, which keeps every rule left: it
-/// still rejects it with only these six sums (bench/results/
-/// iss-counts-2026-12-05.md). The test checks the grid against the rules
-/// itself; given whole, the puzzle has that one solution.
+/// values, not every value, so no row's sum is known, nor the grid's. On
+/// copies of "7x7: Killer Squishdoku" with sums taken out,
+/// `bench/iss_counts.py` counted 115 here and 10 by ISS (seed 5), and 75
+/// against 0, 41 against 7, 207 against 12 (seed 6, two rules out): ISS's
+/// optimizer fills the cells no sum covers, when fewer than a house, with
+/// a sum making the grid's total 49 / 9 x 45 = 245, as if every 9 cells
+/// held every value (`_fillInSumGap` in ISS's `optimizer.js`). This grid,
+/// one of the 115 (checked by hand against every rule of that copy),
+/// keeps the rows, the columns and six sums (the test checks them itself)
+/// and totals 250: given whole with only those rules, ISS rejects it, its
+/// gap sum putting 30 on the eight cells the six sums leave (here 35),
+/// and satsudoku counts its one solution. With ISS's gap sum added as a
+/// rule, the copy without `Sum~12` counts ISS's 10.
 #[test]
 fn a_grid_of_more_values_than_the_side_keeps_sums_without_houses() {
     let grid: [[u32; 7]; 7] = [
@@ -716,6 +723,30 @@ fn a_grid_of_more_values_than_the_side_keeps_sums_without_houses() {
     let puzzle = parse(&text, "t", Some(Format::Iss)).unwrap();
     let mut counter = Counter::new(Plan::new(Encoding::default()));
     assert_eq!(counter.count(&puzzle, &mut ()).unwrap().count.to_string(), "1");
+    let total: u32 = grid.iter().flatten().sum();
+    assert_eq!(total, 250, "the total ISS's gap sum would make 245");
+
+    // The copy without `Sum~12` given ISS's gap sum as a rule (r1c4 to
+    // r1c7 summing to 245 less the other sums): ISS's count of it, which
+    // no gap sum of its own changes (every cell is in a sum).
+    let mut text = String::from(".Shape~7x7~9.RegionSize~9");
+    for cells in [
+        "R1C3~R2C3~R3C3~R3C4~R3C5~R2C5~R1C5~R1C4~R2C4",
+        "R3C7~R3C6~R3C5~R4C5~R5C5~R5C6~R5C7~R4C7~R4C6",
+        "R3C5~R4C5~R5C5~R5C4~R5C3~R4C3~R3C3~R3C4~R4C4",
+        "R3C1~R3C2~R3C3~R4C3~R5C3~R5C2~R5C1~R4C1~R4C2",
+        "R5C3~R5C4~R5C5~R6C5~R7C5~R7C4~R7C3~R6C3~R6C4",
+    ] {
+        text += &format!(".AllDifferent~{cells}");
+    }
+    let gap = 245 - sums.iter().map(|s| s.0).sum::<u32>() - 13;
+    assert_eq!(gap, 17);
+    for (target, cells) in sums.iter().chain(&[(13, "R4C1~R5C1~R6C1~R7C1"), (gap, "R1C4~R1C5~R1C6~R1C7")]) {
+        text += &format!(".Sum~{target}~{cells}");
+    }
+    text += ".Jigsaw~1112333111233311123332222222444255544425554442555";
+    let puzzle = parse(&text, "t", Some(Format::Iss)).unwrap();
+    assert_eq!(counter.count(&puzzle, &mut ()).unwrap().count.to_string(), "10", "ISS's count: {text}");
 }
 
 /// A cage that lists a cell twice (ISS's "Event Horizon" does): the sum
