@@ -28,6 +28,25 @@ def commit():
     return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
 
 
+def count_up_to(path, limit, seconds):
+    """`satsudoku count --max LIMIT` of a puzzle file, on one thread, at
+    most SECONDS: an int below LIMIT, "limit" (LIMIT solutions or more),
+    "refused" (exit 2: the file or a rule refused) or None (stopped)."""
+    try:
+        out = subprocess.run(["target/release/satsudoku", "count", "--max", str(limit), "--timeout", str(seconds),
+                              "-j", "1", path], capture_output=True, text=True, timeout=seconds + 60)
+    except subprocess.TimeoutExpired:
+        return None
+    exact = re.search(r"^solutions\((\d+)\)\.$", out.stdout, re.M)
+    if exact:
+        # Exactly LIMIT is "limit" too: a peer stopped at LIMIT says no more.
+        return "limit" if int(exact.group(1)) >= limit else int(exact.group(1))
+    bound = re.search(r"^solutions_at_least\((\d+)\)\.$", out.stdout, re.M)
+    if bound and int(bound.group(1)) >= limit:
+        return "limit"
+    return "refused" if out.returncode == 2 else None
+
+
 def iss_rows(*args, timeout=None):
     """The puzzle rows of `node run_iss.mjs ARGS`, each split at its tabs:
     index, name, verdict, count, ms, build_ms, search_ms, guesses, ...

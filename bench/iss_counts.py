@@ -6,10 +6,11 @@ counter written apart from satsudoku, in another language, with its own
 reading of every constraint type: where the two count the same puzzle
 differently, one of them reads a rule wrongly. Its examples have one
 solution each, which checks little of a rule; so each example written as a
-list of items (tests/corpus/iss/examples.json, those without `Or`, `And` or
-other blocks) is copied VARIANTS times with DROP of its rules taken out at
-random (its givens and the layout's items kept): a puzzle then has a few
-to some hundreds of solutions, each of which every rule left must allow.
+list of items (tests/corpus/iss/examples.json; when DROP is not 0, those
+without `Or`, `And` or other blocks) is copied VARIANTS times with DROP of
+its rules and GIVENS of its givens of one value taken out at random (the
+layout's items kept): a puzzle then has a few to some hundreds of
+solutions, each of which every rule left must allow.
 Both count each copy up to LIMIT solutions (`satsudoku count --max`, ISS
 `--limit`), 10 s each. A copy either side stops on, or that satsudoku
 refuses (a rule that names an item dropped), is skipped; every other pair
@@ -20,8 +21,8 @@ Writes bench/results/iss-counts-DATE.md (the seed, what was compared, the
 constraint types the compared copies held, and every difference) and exits
 1 on a difference.
 
-usage: python3 bench/iss_counts.py SEED [VARIANTS] [LIMIT] [DROP]
-  (from the repository root, after cargo build --release; defaults 3 1000 1)
+usage: python3 bench/iss_counts.py SEED [VARIANTS] [LIMIT] [DROP] [GIVENS]
+  (from the repository root, after cargo build --release; defaults 3 1000 1 0)
 """
 import collections
 import datetime
@@ -34,15 +35,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import commit, iss_rows, machine, results_path  # noqa: E402
+from benchlib import commit, count_up_to, iss_rows, machine, results_path  # noqa: E402
 
-BIN = "target/release/satsudoku"
 # Items that make the layout, never dropped.
 LAYOUT = {"Shape", "NoBoxes", "ChaosConstruction", "RegionSize", "Jigsaw", "Doppelganger"}
 SECONDS = 10
 
 
-def copies(seed, variants, drop):
+def copies(seed, variants, drop, givens):
     """(index, name, ISS text, the rule types it holds) of each copy."""
     rng = random.Random(seed)
     out = []
@@ -50,34 +50,25 @@ def copies(seed, variants, drop):
         text = entry["input"].strip()
         items = [t.strip() for t in text.split(".")[1:] if t.strip()]
         # Only lists of items (not a compact grid that starts with an empty
-        # cell), and no blocks, whose items cannot be dropped one by one.
+        # cell), and, when rules are dropped, no blocks, whose items cannot
+        # be dropped one by one.
         if not text.startswith(".") or not all(re.match(r"^([A-Z][A-Za-z]*)?(~|$)", t) for t in items):
             continue
-        if any(t.split("~")[0] in ("Or", "And", "End", "Replicate") for t in items):
+        if drop and any(t.split("~")[0] in ("Or", "And", "End", "Replicate") for t in items):
             continue
         rules = [i for i, t in enumerate(items) if t.split("~")[0] not in LAYOUT | {"", "Given"}]
-        for _ in range(variants if len(rules) >= drop else 0):
+        # The givens of one value: (item, part) in the items `~R1C1_5~...`.
+        single = [(i, j) for i, t in enumerate(items) if t.split("~")[0] == ""
+                  for j, part in enumerate(t.split("~")) if re.fullmatch(r"R\d+C\d+_\d+", part)]
+        for _ in range(variants if len(rules) >= drop and len(single) >= givens else 0):
             gone = set(rng.sample(rules, drop))
-            kept = [t for i, t in enumerate(items) if i not in gone]
+            taken = set(rng.sample(single, givens)) if givens else set()
+            kept = [t if t.split("~")[0] != "" else "~".join(p for j, p in enumerate(t.split("~")) if (i, j) not in taken)
+                    for i, t in enumerate(items) if i not in gone]
+            kept = [t for t in kept if t]
             kinds = sorted({t.split("~")[0] for t in kept} - LAYOUT - {"", "Given"})
             out.append((index, entry.get("name", ""), "." + ".".join(kept), kinds))
     return out
-
-
-def ours(path, limit):
-    """An int, "limit", "refused" or None (stopped)."""
-    try:
-        out = subprocess.run([BIN, "count", "--max", str(limit), "--timeout", str(SECONDS), "-j", "1", path],
-                             capture_output=True, text=True, timeout=SECONDS + 60)
-    except subprocess.TimeoutExpired:
-        return None
-    exact = re.search(r"^solutions\((\d+)\)\.$", out.stdout, re.M)
-    if exact:
-        return int(exact.group(1))
-    bound = re.search(r"^solutions_at_least\((\d+)\)\.$", out.stdout, re.M)
-    if bound and int(bound.group(1)) >= limit:
-        return "limit"
-    return "refused" if out.returncode == 2 else None
 
 
 def iss(path, limit):
@@ -98,7 +89,8 @@ def main():
     variants = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
     drop = int(sys.argv[4]) if len(sys.argv) > 4 else 1
-    cases = copies(seed, variants, drop)
+    givens = int(sys.argv[5]) if len(sys.argv) > 5 else 0
+    cases = copies(seed, variants, drop, givens)
     compared, skipped, differ = 0, collections.Counter(), []
     kinds, counts = collections.Counter(), collections.Counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -106,7 +98,7 @@ def main():
             path = os.path.join(tmp, f"{index:03d}-{n}.iss")
             with open(path, "w") as f:
                 f.write(text + "\n")
-            a, b = ours(path, limit), iss(path, limit)
+            a, b = count_up_to(path, limit, SECONDS), iss(path, limit)
             if a is None or b is None or a == "refused":
                 skipped["refused by satsudoku" if a == "refused" else "stopped"] += 1
                 continue
@@ -122,10 +114,11 @@ def main():
         "# satsudoku's counts against ISS's, on ISS's examples with rules taken out",
         "",
         f"Machine: {machine()}. Commit {commit()}, {datetime.date.today()}.",
-        f"Command: `python3 bench/iss_counts.py {seed} {variants} {limit} {drop}`",
+        f"Command: `python3 bench/iss_counts.py {seed} {variants} {limit} {drop} {givens}`",
         "",
-        f"{len(cases)} copies of the examples that are lists of items without blocks, each with {drop} of "
-        f"its rules taken out at random; counted up to {limit} solutions by both, {SECONDS} s each.",
+        f"{len(cases)} copies of the examples that are lists of items" + (" without blocks" if drop else "")
+        + f", each with {drop} of its rules and {givens} of its givens taken out at random; counted up to "
+        f"{limit} solutions by both, {SECONDS} s each.",
         "",
         f"- compared: **{compared}**, of which {len(differ)} counted differently",
         f"- their counts: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())),
