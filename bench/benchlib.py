@@ -1,12 +1,14 @@
 """What the benchmark scripts share: the line that names the machine and the
 commit, where a run's results go and which is the newest, running ISS, and
 the variant corpus's erratum."""
+import collections
 import datetime
 import glob
 import os
 import platform
 import re
 import subprocess
+import sys
 
 # ISS run headless (../shared/peers/iss/). Its real path: run_iss.mjs runs
 # only as node's main module, which it recognises by its real path
@@ -45,6 +47,66 @@ def count_up_to(path, limit, seconds):
     if bound and int(bound.group(1)) >= limit:
         return "limit"
     return "refused" if out.returncode == 2 else None
+
+
+class Agreement:
+    """satsudoku's counts up to a limit against a peer's, copy by copy
+    (bench/iss_counts.py, bench/fpuzzles_counts.py): what was compared,
+    skipped and counted differently, and the report."""
+
+    def __init__(self, peer):
+        self.peer = peer
+        self.compared, self.skipped, self.differ = 0, collections.Counter(), []
+        self.kinds, self.counts = collections.Counter(), collections.Counter()
+
+    def skip(self, why):
+        self.skipped[why] += 1
+
+    def add(self, index, name, ours, theirs, text, held):
+        """One copy's two counts (an int or "limit"), the copy's text and
+        the rule types it holds."""
+        self.compared += 1
+        self.kinds.update(held)
+        self.counts["at the limit" if ours == "limit" else "none" if ours == 0 else "one" if ours == 1
+                    else "two or more"] += 1
+        if ours != theirs:
+            self.differ.append((index, name, ours, theirs, text))
+            print(f"DIFFERENT #{index} {name}: satsudoku {ours}, {self.peer} {theirs}", flush=True)
+
+    def progress(self, done, total):
+        if done % 50 == 0:
+            print(f"{done} of {total}: {self.compared} compared, {len(self.differ)} different", file=sys.stderr)
+
+    def report(self, kind, title, command, copies, held):
+        """Writes bench/results/KIND-DATE.md (TITLE, the COMMAND, what the
+        COPIES were, the rule types under the heading HELD, every
+        difference), prints it and exits 1 on a difference."""
+        lines = [
+            f"# {title}",
+            "",
+            f"Machine: {machine()}. Commit {commit()}, {datetime.date.today()}.",
+            f"Command: `{command}`",
+            "",
+            copies,
+            "",
+            f"- compared: **{self.compared}**, of which {len(self.differ)} counted differently",
+            "- their counts: " + ", ".join(f"{v} {k}" for k, v in sorted(self.counts.items())),
+            "- skipped: " + (", ".join(f"{v} {k}" for k, v in sorted(self.skipped.items())) or "none"),
+            "",
+            f"{held} (copies holding each):",
+            "",
+            ", ".join(f"{k} {v}" for k, v in sorted(self.kinds.items())),
+            "",
+        ]
+        if self.differ:
+            lines += ["## Different counts", "", f"| # | name | satsudoku | {self.peer} | puzzle |", "|---|---|---|---|---|"]
+            lines += [f"| {i} | {name} | {a} | {b} | `{text}` |" for i, name, a, b, text in self.differ]
+        path = results_path(kind)
+        with open(path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        print("\n".join(lines))
+        print(f"written to {path}", file=sys.stderr)
+        sys.exit(1 if self.differ else 0)
 
 
 def iss_rows(*args, timeout=None):

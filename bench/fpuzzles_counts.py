@@ -23,8 +23,6 @@ usage: python3 bench/fpuzzles_counts.py SVS_DIR SEED [VARIANTS] [LIMIT] [DROP] [
   (from the repository root, after cargo build --release and
    `bash ../shared/peers/svsjs/build.sh SVS_DIR`; defaults 3 200 1 0)
 """
-import collections
-import datetime
 import json
 import os
 import random
@@ -33,7 +31,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import commit, count_up_to, machine, results_path  # noqa: E402
+from benchlib import Agreement, count_up_to  # noqa: E402
 
 HELPER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "svs_count.mjs")
 CORPUS = "tests/corpus/variants/puzzles.json"
@@ -110,8 +108,7 @@ def main():
     numbers = [int(a) for a in sys.argv[3:7]]
     variants, limit, drop, givens = numbers + [3, 200, 1, 0][len(numbers):]
     cases = copies(svs_dir, seed, variants, drop, givens)
-    compared, skipped, differ = 0, collections.Counter(), []
-    kinds, counts = collections.Counter(), collections.Counter()
+    tally = Agreement("peer")
     with tempfile.TemporaryDirectory() as tmp:
         theirs = peer(svs_dir, [board for _, _, board, _ in cases], limit, tmp)
         for n, ((index, title, board, held), b) in enumerate(zip(cases, theirs)):
@@ -119,46 +116,20 @@ def main():
             with open(path, "w") as f:
                 json.dump(board, f)
             a = count_up_to(path, limit, SECONDS)
-            if a is None or b is None or a == "refused" or str(b).startswith("ignores"):
-                why = ("refused by satsudoku" if a == "refused" else "a key the peer does not read"
-                       if str(b).startswith("ignores") else "stopped")
-                skipped[why] += 1
-                continue
-            compared += 1
-            kinds.update(held)
-            counts["at the limit" if a == "limit" else "none" if a == 0 else "one" if a == 1 else "two or more"] += 1
-            if a != b:
-                differ.append((index, title, a, b, json.dumps(board, separators=(",", ":"))))
-                print(f"DIFFERENT #{index} {title}: satsudoku {a}, peer {b}", flush=True)
-            if (n + 1) % 50 == 0:
-                print(f"{n + 1} of {len(cases)}: {compared} compared, {len(differ)} different", file=sys.stderr)
-    lines = [
-        "# satsudoku's counts against Rangsk's solver's, on the published variant puzzles with rules taken out",
-        "",
-        f"Machine: {machine()}. Commit {commit()}, {datetime.date.today()}.",
-        f"Command: `python3 bench/fpuzzles_counts.py SVS_DIR {seed} {variants} {limit} {drop} {givens}`",
-        "",
+            if str(b).startswith("ignores"):
+                tally.skip("a key the peer does not read")
+            elif a is None or b is None or a == "refused":
+                tally.skip("refused by satsudoku" if a == "refused" else "stopped")
+            else:
+                tally.add(index, title, a, b, json.dumps(board, separators=(",", ":")), held)
+            tally.progress(n + 1, len(cases))
+    tally.report(
+        "fpuzzles-counts",
+        "satsudoku's counts against Rangsk's solver's, on the published variant puzzles with rules taken out",
+        f"python3 bench/fpuzzles_counts.py SVS_DIR {seed} {variants} {limit} {drop} {givens}",
         f"{len(cases)} copies of the {CORPUS} puzzles, each with {drop} of its rule items and {givens} of its "
         f"givens taken out at random; counted up to {limit} solutions by both, {SECONDS} s each.",
-        "",
-        f"- compared: **{compared}**, of which {len(differ)} counted differently",
-        "- their counts: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())),
-        "- skipped: " + (", ".join(f"{v} {k}" for k, v in sorted(skipped.items())) or "none"),
-        "",
-        "The f-puzzles keys the compared copies held (copies holding each):",
-        "",
-        ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())),
-        "",
-    ]
-    if differ:
-        lines += ["## Different counts", "", "| # | title | satsudoku | peer | puzzle |", "|---|---|---|---|---|"]
-        lines += [f"| {i} | {t} | {a} | {b} | `{text}` |" for i, t, a, b, text in differ]
-    path = results_path("fpuzzles-counts")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
-    print(f"written to {path}", file=sys.stderr)
-    sys.exit(1 if differ else 0)
+        "The f-puzzles keys the compared copies held")
 
 
 if __name__ == "__main__":

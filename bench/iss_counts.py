@@ -24,8 +24,6 @@ constraint types the compared copies held, and every difference) and exits
 usage: python3 bench/iss_counts.py SEED [VARIANTS] [LIMIT] [DROP] [GIVENS]
   (from the repository root, after cargo build --release; defaults 3 1000 1 0)
 """
-import collections
-import datetime
 import json
 import os
 import random
@@ -35,7 +33,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import commit, count_up_to, iss_rows, machine, results_path  # noqa: E402
+from benchlib import Agreement, count_up_to, iss_rows  # noqa: E402
 
 # Items that make the layout, never dropped.
 LAYOUT = {"Shape", "NoBoxes", "ChaosConstruction", "RegionSize", "Jigsaw", "Doppelganger"}
@@ -91,8 +89,7 @@ def main():
     drop = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     givens = int(sys.argv[5]) if len(sys.argv) > 5 else 0
     cases = copies(seed, variants, drop, givens)
-    compared, skipped, differ = 0, collections.Counter(), []
-    kinds, counts = collections.Counter(), collections.Counter()
+    tally = Agreement("ISS")
     with tempfile.TemporaryDirectory() as tmp:
         for n, (index, name, text, held) in enumerate(cases):
             path = os.path.join(tmp, f"{index:03d}-{n}.iss")
@@ -100,44 +97,17 @@ def main():
                 f.write(text + "\n")
             a, b = count_up_to(path, limit, SECONDS), iss(path, limit)
             if a is None or b is None or a == "refused":
-                skipped["refused by satsudoku" if a == "refused" else "stopped"] += 1
-                continue
-            compared += 1
-            kinds.update(held)
-            counts["at the limit" if a == "limit" else "none" if a == 0 else "one" if a == 1 else "two or more"] += 1
-            if a != b:
-                differ.append((index, name, a, b, text))
-                print(f"DIFFERENT #{index} {name}: satsudoku {a}, ISS {b}\n  {text}", flush=True)
-            if (n + 1) % 50 == 0:
-                print(f"{n + 1} of {len(cases)}: {compared} compared, {len(differ)} different", file=sys.stderr)
-    lines = [
-        "# satsudoku's counts against ISS's, on ISS's examples with rules taken out",
-        "",
-        f"Machine: {machine()}. Commit {commit()}, {datetime.date.today()}.",
-        f"Command: `python3 bench/iss_counts.py {seed} {variants} {limit} {drop} {givens}`",
-        "",
+                tally.skip("refused by satsudoku" if a == "refused" else "stopped")
+            else:
+                tally.add(index, name, a, b, text, held)
+            tally.progress(n + 1, len(cases))
+    tally.report(
+        "iss-counts", "satsudoku's counts against ISS's, on ISS's examples with rules taken out",
+        f"python3 bench/iss_counts.py {seed} {variants} {limit} {drop} {givens}",
         f"{len(cases)} copies of the examples that are lists of items" + (" without blocks" if drop else "")
         + f", each with {drop} of its rules and {givens} of its givens taken out at random; counted up to "
         f"{limit} solutions by both, {SECONDS} s each.",
-        "",
-        f"- compared: **{compared}**, of which {len(differ)} counted differently",
-        f"- their counts: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())),
-        f"- skipped: " + (", ".join(f"{v} {k}" for k, v in sorted(skipped.items())) or "none"),
-        "",
-        "The rule types the compared copies held (copies holding each):",
-        "",
-        ", ".join(f"{k} {v}" for k, v in sorted(kinds.items())),
-        "",
-    ]
-    if differ:
-        lines += ["## Different counts", "", "| # | name | satsudoku | ISS | puzzle |", "|---|---|---|---|---|"]
-        lines += [f"| {i} | {name} | {a} | {b} | `{text}` |" for i, name, a, b, text in differ]
-    path = results_path("iss-counts")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    print("\n".join(lines))
-    print(f"written to {path}", file=sys.stderr)
-    sys.exit(1 if differ else 0)
+        "The rule types the compared copies held")
 
 
 if __name__ == "__main__":
