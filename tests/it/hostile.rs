@@ -433,3 +433,30 @@ fn a_clash_in_a_killer_cage_names_the_cage() {
         .stdout("solutions(0).\n")
         .stderr(predicates::str::contains("r1c1 and r2c2 are both given 1 in the killer cage r1c1 r2c2"));
 }
+
+/// `--engine blocking` ran each varisat solve to its end, and varisat has
+/// no way to stop one from inside: on ISS's "Zero solution: Little Killer"
+/// (its `data/collections.js`, MIT licence; no solution, which the first
+/// solve takes many minutes to show) `--timeout 30` and then SIGTERM went
+/// unheeded for 13 minutes. The solve now runs on a thread of its own,
+/// which a stop leaves behind.
+#[test]
+fn a_long_varisat_solve_stops_at_the_timeout_and_at_sigterm() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = dir.path().join("zero-little-killer.iss");
+    let killers = ["R1C9", "R1C8", "R9C2", "R9C3", "R7C9", "R1C1", "R2C1", "R3C1"];
+    std::fs::write(&puzzle, killers.map(|cell| format!(".LittleKiller~49~{cell}")).concat()).unwrap();
+    let start = std::time::Instant::now();
+    satsudoku()
+        .args(["count", "--engine", "blocking", "-j1", "--timeout", "1"])
+        .arg(&puzzle)
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(3)
+        .stdout("solutions_unknown.\n");
+    assert!(start.elapsed() < std::time::Duration::from_secs(30), "{:?}", start.elapsed());
+    let args = ["count".as_ref(), "--engine".as_ref(), "blocking".as_ref(), puzzle.as_os_str()];
+    let (code, stdout, stderr) = terminated(&args, std::time::Duration::from_millis(1500));
+    assert_eq!(code, Some(3), "{stderr}");
+    assert_eq!(stdout, "solutions_unknown.\n");
+}

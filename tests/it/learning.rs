@@ -85,7 +85,10 @@ fn a_count_handed_to_varisat_still_stops_on_time() {
         let tally = Counter::new(plan).count(&puzzle, &mut ()).unwrap();
         assert!(start.elapsed() < Duration::from_secs(10), "interrupt {interrupt}: {:?}", start.elapsed());
         assert!(!tally.is_exact(), "interrupt {interrupt}");
-        assert!(tally.details.iter().any(|d| d.starts_with("engine: blocking, stopped")), "{:?}", tally.details);
+        // Stopped by the plan's watch ("engine: blocking, stopped ...") or,
+        // since the blocking engine leaves a solve behind at a stop too, by
+        // the count it watches.
+        assert!(tally.details.iter().any(|d| d.starts_with("engine: blocking")), "{:?}", tally.details);
     }
 }
 
