@@ -201,6 +201,9 @@ impl Blocking<'_> {
 
 impl Engine for Blocking<'_> {
     fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError> {
+        if self.abandoned {
+            return Ok(()); // stopped: step finds nothing
+        }
         if let Some(done) = self.activation.take() {
             self.ask(Ask::Clause(vec![done.negative()]))?;
         }
