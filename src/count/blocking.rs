@@ -14,7 +14,7 @@
 //! engine does, so that cubes split on selectors add up to the whole.
 //!
 //! varisat has no way to stop a solve from inside, and one solve may run
-//! for hours, so the solver lives on a thread of its own ([`Sat`]): the
+//! for hours, so the solver lives on a thread of its own (`Sat`): the
 //! engine waits for each answer while it watches the stop flag, and once
 //! the flag is set leaves the solve behind (it ends with its solve, or
 //! with the process), so that `--timeout`, Ctrl-C and SIGTERM stop the
