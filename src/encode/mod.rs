@@ -29,7 +29,7 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
 use crate::model::{Digit, Puzzle};
 use crate::named::Named;
-pub use constraint::{crossing_sums, LineEncoding, SumEncoding};
+pub use constraint::{combined_sums, crossing_sums, LineEncoding, SumEncoding};
 pub use vars::{DecodeError, DigitEncoding, Slot, VarMap};
 
 /// Anything that accepts clauses and hands out fresh variables: varisat's
@@ -341,7 +341,7 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
         let (sum, lines, n) = (encoding.sum, encoding.lines, puzzle.digits());
         constraint::encode_constraint(c, &differ, sum, lines, n, &mut spelling, &mut out);
     }
-    constraint::encode_crossing_sums(puzzle, &differ, encoding.sum, encoding.lines, &mut spelling, &mut out);
+    constraint::encode_implied_sums(puzzle, &differ, encoding.sum, encoding.lines, &mut spelling, &mut out);
     constraint::encode_chaos_count_bounds(puzzle, &mut spelling, &mut out);
     constraint::encode_ranks(puzzle, &mut spelling, &mut out);
     constraint::encode_cliques(puzzle, encoding.lines, &mut spelling, &mut out);

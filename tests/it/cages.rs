@@ -196,6 +196,95 @@ fn sums_across_houses_keep_the_count() {
     assert!(with_crossing >= 12, "{with_crossing}");
 }
 
+/// Random long sums on 6x6 grids (three to five sums of up to 9 cells
+/// apart, each mostly on low or mostly on high digits, as `sum-of`, digits
+/// may repeat; a few givens; now and then a target off by one or two): the sums the encoder adds by adding the
+/// puzzle's together (`encode::combined_sums`, implied by the puzzle's own)
+/// leave every count what the oracle counts (`common::count_layout`, plain
+/// backtracking that checks each sum once its cells are full), and are
+/// added in many rounds.
+#[test]
+fn sums_added_together_keep_the_count() {
+    let mut rng = rng(1205);
+    let (n, mut with_combined, mut with_none) = (6, 0, 0);
+    for round in 0..40 {
+        let grid = random_grid(&mut rng, n, (2, 3));
+        let mut cells: Vec<usize> = (0..n * n).collect();
+        for i in (1..cells.len()).rev() {
+            cells.swap(i, rng.random_range(0..=i));
+        }
+        // Each sum mostly of low digits or mostly of high ones, so that its
+        // target lies near one end of what its cells can hold (where sums
+        // added together say more than each alone).
+        let mut sums: Vec<(Vec<usize>, u32)> = Vec::new();
+        for _ in 0..rng.random_range(3..=5) {
+            let (size, low) = (rng.random_range(6..=9usize), rng.random_bool(0.5));
+            let mut part = Vec::new();
+            cells.retain(|&i| {
+                let fits = (grid[i] <= 3) == low || rng.random_bool(0.15);
+                if part.len() < size && fits {
+                    part.push(i);
+                    return false;
+                }
+                true
+            });
+            if !part.is_empty() {
+                let sum = part.iter().map(|&i| grid[i]).sum();
+                sums.push((part, sum));
+            }
+        }
+        if round % 3 == 1 {
+            let off = rng.random_range(1..=2);
+            sums[0].1 = if rng.random_bool(0.5) { sums[0].1 + off } else { sums[0].1 - off };
+        }
+        let mut givens = vec![0; n * n];
+        for _ in 0..rng.random_range(6..=10) {
+            let i = rng.random_range(0..n * n);
+            givens[i] = grid[i];
+        }
+        let at = |i: usize| format!("r{}c{}", i / n + 1, i % n + 1);
+        let mut text = givens_text(n, &givens);
+        for (cells, sum) in &sums {
+            text.push_str(&format!("sum-of {} = {sum}\n", itertools::join(cells.iter().map(|&i| at(i)), " ")));
+        }
+        let boxes: Vec<Vec<usize>> =
+            (0..n).map(|b| (0..n).map(|k| ((b / 2) * 2 + k / 3) * n + (b % 2) * 3 + k % 3).collect()).collect();
+        let keep = |g: &[u32]| {
+            sums.iter().all(|(cells, sum)| {
+                cells.iter().any(|&i| g[i] == 0) || cells.iter().map(|&i| g[i]).sum::<u32>() == *sum
+            })
+        };
+        let expected = count_layout(n, &boxes, &givens, &vec![u64::MAX; n * n], &keep);
+        with_none += usize::from(expected == 0);
+        let puzzle = parse(&text, "combined.puzzle", None).unwrap();
+        with_combined += usize::from(!satsudoku::encode::combined_sums(&puzzle).is_empty());
+        for engine in [None, Some(EngineKind::Enum)] {
+            let plan = Plan { engine, ..Plan::new(Encoding::default()) };
+            let tally = count(&puzzle, &plan, &mut ()).unwrap();
+            assert_eq!(tally.count, expected.into(), "round {round}, {engine:?}:\n{text}");
+        }
+    }
+    assert!(with_combined >= 20 && with_none >= 6, "{with_combined} {with_none}");
+}
+
+/// ISS's "Zero solution: Little Killer" (its `data/collections.js`, MIT
+/// licence: eight little killers of 49, nothing else) has no solution, as
+/// ISS counts; four of its diagonals added together show it (ISS's two
+/// sums of 196, `combined.rs`), where the sums apart kept varisat and the
+/// enum engine searching past 300 s.
+#[test]
+fn the_zero_solution_little_killer_has_none() {
+    let killers = ["R1C9", "R1C8", "R9C2", "R9C3", "R7C9", "R1C1", "R2C1", "R3C1"];
+    let text = killers.map(|cell| format!(".LittleKiller~49~{cell}")).concat();
+    let puzzle = parse(&text, "zero-little-killer.iss", None).unwrap();
+    assert_eq!(satsudoku::encode::combined_sums(&puzzle).iter().map(|s| s.1).collect::<Vec<_>>(), [196, 196]);
+    let mut plan = Plan::new(Encoding::default());
+    plan.limits.timeout = Some(std::time::Duration::from_secs(60));
+    let tally = count(&puzzle, &plan, &mut ()).unwrap();
+    assert!(tally.is_exact());
+    assert_eq!(tally.count, 0u32.into());
+}
+
 /// A hidden cage: row 1's cells but two are one cage of 41, so the two
 /// left (the row's innies) sum to 4, and being in one row they are 1 and
 /// 3, never 2, though 2 + 2 is 4 (worked by hand). Unit propagation on

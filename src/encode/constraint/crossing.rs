@@ -23,14 +23,14 @@
 //!
 //! Every added sum is implied by the puzzle's, so no count changes.
 
-use super::grouped::{exclusion_groups, Differ};
+use super::grouped::{group_totals, Differ, GroupTotals};
 use crate::model::{Cell, Constraint, Puzzle};
 
 /// A sum of `m` cells on `n` digits is kept only while `m²·n²`, a bound on
 /// the edges of its partial sums (the encoding it falls back on when its
 /// groups' automata are too large), is at most this: an implied sum may be
 /// left out, and memory stays proportional to the puzzle's own rules.
-const MOST_EDGES: usize = 2_000_000;
+pub(super) const MOST_EDGES: usize = 2_000_000;
 
 /// A sum across a house: its sorted cells, its target, and whether a
 /// group of its cells that may not share a digit has more than half the
@@ -56,16 +56,7 @@ pub(super) fn crossing_sums(puzzle: &Puzzle, differ: &Differ) -> Vec<Crossing> {
             cells
         })
         .collect();
-    let mut sums: Vec<(Vec<Cell>, i64)> = Vec::new();
-    for constraint in puzzle.constraints() {
-        let Constraint::Sum { terms, target } = constraint else { continue };
-        let mut cells: Vec<Cell> = terms.iter().map(|t| t.0).collect();
-        cells.sort_unstable();
-        cells.dedup();
-        if terms.iter().all(|t| t.1 == 1) && cells.len() == terms.len() {
-            sums.push((cells, i64::from(*target)));
-        }
-    }
+    let sums = unit_sums(puzzle);
     if sums.is_empty() || houses.is_empty() {
         return Vec::new();
     }
@@ -133,6 +124,22 @@ pub(super) fn crossing_sums(puzzle: &Puzzle, differ: &Differ) -> Vec<Crossing> {
     found
 }
 
+/// The puzzle's unit sums (weight 1 on each cell, no cell twice), each as
+/// its sorted cells and target.
+pub(super) fn unit_sums(puzzle: &Puzzle) -> Vec<(Vec<Cell>, i64)> {
+    let mut sums = Vec::new();
+    for constraint in puzzle.constraints() {
+        let Constraint::Sum { terms, target } = constraint else { continue };
+        let mut cells: Vec<Cell> = terms.iter().map(|t| t.0).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        if terms.iter().all(|t| t.1 == 1) && cells.len() == terms.len() {
+            sums.push((cells, i64::from(*target)));
+        }
+    }
+    sums
+}
+
 /// `cells` sorted.
 fn sorted(cells: &[Cell]) -> Vec<Cell> {
     let mut cells = cells.to_vec();
@@ -145,14 +152,10 @@ fn sorted(cells: &[Cell]) -> Vec<Cell> {
 /// sum then says); if so, whether one of those groups is wide (more than
 /// `n/2` cells).
 fn narrow(cells: &[Cell], target: i64, n: usize, differ: &Differ) -> Option<bool> {
-    let terms: Vec<(Cell, i32)> = cells.iter().map(|&c| (c, 1)).collect();
-    let (n64, groups) = (n as i64, exclusion_groups(&terms, n, differ));
-    let sizes = || groups.iter().map(|g| g.len() as i64);
-    let least: i64 = sizes().map(|k| k * (k + 1) / 2).sum();
-    let most: i64 = sizes().map(|k| k * (2 * n64 - k + 1) / 2).sum();
+    let GroupTotals { least, most, sizes } = group_totals(cells, n, differ);
     let span = most - least;
     let worth = !(least..=most).contains(&target) || span > 0 && span > 4 * (target - least).min(most - target);
-    worth.then(|| groups.iter().any(|g| g.len() > n / 2))
+    worth.then(|| sizes.iter().any(|&k| k > n as i64 / 2))
 }
 
 #[cfg(test)]

@@ -138,6 +138,25 @@ pub fn exclusion_groups(terms: &[(Cell, i32)], n: usize, differ: &Differ) -> Vec
     groups
 }
 
+/// The least and most totals of `cells` (weight 1 each) with different
+/// digits in each of their groups (`exclusion_groups`), on digits 1 to
+/// `n`, and the groups' sizes.
+pub(super) struct GroupTotals {
+    pub least: i64,
+    pub most: i64,
+    pub sizes: Vec<i64>,
+}
+
+/// The [`GroupTotals`] of `cells`.
+pub(super) fn group_totals(cells: &[Cell], n: usize, differ: &Differ) -> GroupTotals {
+    let terms: Vec<(Cell, i32)> = cells.iter().map(|&c| (c, 1)).collect();
+    let sizes: Vec<i64> = exclusion_groups(&terms, n, differ).iter().map(|g| g.len() as i64).collect();
+    let n = n as i64;
+    let least = sizes.iter().map(|k| k * (k + 1) / 2).sum();
+    let most = sizes.iter().map(|k| k * (2 * n - k + 1) / 2).sum();
+    GroupTotals { least, most, sizes }
+}
+
 /// `items` split into cliques of `edge`, of at most `n` items, grown one at
 /// a time: each takes, among the items that differ from all it holds (at
 /// first, all items left), the first (`most` false) or the one that

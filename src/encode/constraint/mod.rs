@@ -115,6 +115,7 @@
 mod along;
 mod automaton;
 mod cage;
+mod combined;
 mod connected;
 mod crossing;
 mod grouped;
@@ -372,10 +373,11 @@ pub(super) fn encode_cages(
     }
 }
 
-/// The sums across `puzzle`'s houses (`crossing.rs`), implied by its own,
-/// each encoded as a sum of the puzzle's is with `sums`, but for `auto` one
-/// with a group of more than `n/2` cells as partial sums.
-pub(super) fn encode_crossing_sums(
+/// The sums `puzzle`'s own imply: across its houses (`crossing.rs`), each
+/// encoded as a sum of the puzzle's is with `sums`, but for `auto` one with
+/// a group of more than `n/2` cells as partial sums; then its sums added
+/// together (`combined.rs`), each encoded as the puzzle's sums are.
+pub(super) fn encode_implied_sums(
     puzzle: &Puzzle,
     differ: &Differ,
     sums: SumEncoding,
@@ -383,14 +385,22 @@ pub(super) fn encode_crossing_sums(
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
-    for crossing in crossing::crossing_sums(puzzle, differ) {
-        // A target past i32 (never from targets the puzzle can reach) is left out.
-        let Ok(target) = i32::try_from(crossing.target) else { continue };
-        let terms: Vec<(Cell, i32)> = crossing.cells.iter().map(|&c| (c, 1)).collect();
+    let mut encoded: Vec<Vec<Cell>> = Vec::new();
+    let across = crossing::crossing_sums(puzzle, differ).into_iter().map(|c| (c.cells, c.target, c.wide));
+    let combined = combined::combined_sums(puzzle, differ).into_iter().map(|(cells, target)| (cells, target, false));
+    for (cells, target, wide) in across.chain(combined) {
+        // A target past i32 (never from targets the puzzle can reach) is
+        // left out, and so is a sum already encoded.
+        let Ok(target) = i32::try_from(target) else { continue };
+        if encoded.contains(&cells) {
+            continue;
+        }
+        let terms: Vec<(Cell, i32)> = cells.iter().map(|&c| (c, 1)).collect();
+        encoded.push(cells);
         // A wide group makes a large automaton of sets that says little the
         // partial sums do not: under `auto`, such a sum keeps the chain
         // (bench/results/design-notes.md).
-        let sums = if sums == SumEncoding::Auto && crossing.wide { SumEncoding::PartialSums } else { sums };
+        let sums = if sums == SumEncoding::Auto && wide { SumEncoding::PartialSums } else { sums };
         let sum = Constraint::Sum { terms, target };
         encode_constraint(&sum, differ, sums, lines, puzzle.digits(), spelling, out);
     }
@@ -406,6 +416,13 @@ pub(super) fn encode_chaos_count_bounds(puzzle: &Puzzle, spelling: &mut Spelling
 /// its sorted cells and target: what the encoder adds to its own sums.
 pub fn crossing_sums(puzzle: &Puzzle) -> Vec<(Vec<Cell>, i64)> {
     crossing::crossing_sums(puzzle, &Differ::new(puzzle)).into_iter().map(|c| (c.cells, c.target)).collect()
+}
+
+/// The sums `puzzle`'s own make added together (see `combined.rs`), each
+/// as its sorted cells and target: what the encoder adds after the sums
+/// across houses.
+pub fn combined_sums(puzzle: &Puzzle) -> Vec<(Vec<Cell>, i64)> {
+    combined::combined_sums(puzzle, &Differ::new(puzzle))
 }
 
 /// The killer cages of `puzzle`: each sum of weight-1 terms whose cells
