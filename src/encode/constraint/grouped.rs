@@ -125,10 +125,19 @@ pub fn exclusion_groups(terms: &[(Cell, i32)], n: usize, differ: &Differ) -> Vec
     let mut weights: Vec<i32> = terms.iter().map(|t| t.1).collect();
     weights.sort_unstable();
     weights.dedup();
+    // Which terms differ, looked up once: the cliques ask again and again.
+    let m = terms.len();
+    let mut differs = vec![false; m * m];
+    for a in 0..m {
+        for b in a + 1..m {
+            let d = terms[a].1 == terms[b].1 && differ.differ(terms[a].0, terms[b].0);
+            (differs[a * m + b], differs[b * m + a]) = (d, d);
+        }
+    }
     let mut groups = Vec::new();
     for w in weights {
         let of_weight: Vec<usize> = (0..terms.len()).filter(|&i| terms[i].1 == w).collect();
-        let edge = |a: usize, b: usize| differ.differ(terms[a].0, terms[b].0);
+        let edge = |a: usize, b: usize| differs[a * m + b];
         let first = cliques(&of_weight, n, &edge, false);
         let most = cliques(&of_weight, n, &edge, true);
         let score = |split: &Vec<Vec<usize>>| split.iter().map(|g| g.len() * g.len()).sum::<usize>();
