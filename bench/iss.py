@@ -13,6 +13,11 @@ build_ms + search_ms, module loading excluded), and warm (`--repeat 3`:
 the fastest of three in one worker). Every satsudoku verdict is checked
 against ISS's and the published solution.
 
+With `unsolved`, the puzzles are instead the 15 of ISS's collections that
+carry no solution (tests/corpus/iss/unsolved.json), each checked against
+ISS's recorded verdict, and the results go to
+bench/results/iss-unsolved-DATE.md.
+
 With `variants`, the puzzles are instead the 85 published variant puzzles
 of tests/corpus/variants/ (f-puzzles; ISS reads them through
 run_iss.mjs's converter), each expected unique with its published solution
@@ -21,7 +26,7 @@ says), and the results go to bench/results/iss-variants-DATE.md: the
 issue's first target ("every puzzle of the 85-puzzle corpus ... in at most
 the time ISS takes cold").
 
-usage: python3 bench/iss.py RUNS [TIMEOUT] [variants]
+usage: python3 bench/iss.py RUNS [TIMEOUT] [variants | unsolved]
   (from the repository root; writes bench/results/iss-DATE.md, or -2, -3 ... after
   the day's earlier runs, and prints it)
 """
@@ -46,6 +51,8 @@ SOURCES = {
     "iss": ("ISS's own puzzles", "tests/corpus/iss/", "ISS's recorded verdict", "tests/it/iss.rs", "iss"),
     "variants": ("the 85 published variant puzzles", "tests/corpus/variants/", "the verdict expected (unique)",
                  "tests/it/corpus.rs", "iss-variants"),
+    "unsolved": ("ISS's collection puzzles without a recorded solution", "tests/corpus/iss/unsolved.json",
+                 "ISS's recorded verdict", "tests/it/iss.rs", "iss-unsolved"),
 }
 
 
@@ -97,7 +104,8 @@ def puzzles(source, tmp):
             read.append((i, entry["title"], path, {"name": entry["title"], "puzzle": entry["puzzle"],
                                                   "solution": solution}, "unique"))
         return corpus, read
-    corpus = json.load(open("tests/corpus/iss/examples.json"))
+    unsolved = source == "unsolved"
+    corpus = json.load(open("tests/corpus/iss/unsolved.json" if unsolved else "tests/corpus/iss/examples.json"))
     for i, entry in enumerate(corpus):
         path = os.path.join(tmp, f"{i:03d}.iss")
         with open(path, "w") as f:
@@ -105,14 +113,16 @@ def puzzles(source, tmp):
         probe = subprocess.run([BIN, "export", "--format", "iss", path, "--out", "/dev/null"],
                                capture_output=True, text=True)
         if probe.returncode == 0:
-            iss_entry = {"name": entry.get("name", ""), "iss": entry["input"], "solution": entry["solution"]}
+            iss_entry = {"name": entry.get("name", ""), "iss": entry["input"]}
+            if not unsolved:
+                iss_entry["solution"] = entry["solution"]
             read.append((i, entry.get("name", ""), path, iss_entry, entry["iss_verdict"]))
     return corpus, read
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "variants"]
-    source = "variants" if "variants" in sys.argv[1:] else "iss"
+    args = [a for a in sys.argv[1:] if a not in SOURCES]
+    source = next((a for a in sys.argv[1:] if a in SOURCES), "iss")
     runs = int(args[0])
     timeout = int(args[1]) if len(args) > 1 else 20
     subprocess.run(["cargo", "build", "--release", "--quiet"], check=True)
@@ -153,7 +163,7 @@ def main():
 
     date = datetime.date.today().isoformat()
     title, what, checked, tests, prefix = SOURCES[source]
-    command = f"{runs} {timeout}" + (" variants" if source == "variants" else "")
+    command = f"{runs} {timeout}" + ("" if source == "iss" else f" {source}")
     lines = [f"# unique on {title}, against ISS, {date}", "",
              f"Machine: {machine()}.", "",
              f"Command: `python3 bench/iss.py {command}`, commit {commit()}; "
@@ -180,8 +190,9 @@ def main():
         lines.append(f"| {r[0]} | {r[1]} | {fmt(r[2])} | {fmt(r[3])} | {fmt(r[4])} | {fmt(r[5])} |")
     if not slow:
         lines.append("| - | none | | | | |")
+    what_tests = "the verdicts" if source == "unsolved" else "the solutions"
     lines += ["", f"Verdicts: satsudoku agreed with {checked} on {agree} of {len(rows)} "
-              f"(a stopped run has no verdict); {tests} checks the solutions."]
+              f"(a stopped run has no verdict); {tests} checks {what_tests}."]
     differ = [r for r in rows if r[6] != r[7]]
     if differ:
         lines += ["", "Where the verdicts differ (a run stopped at the time limit is undecided; ISS's wrong "

@@ -34,6 +34,7 @@ KINDS = [
     ("fewest", "The fewest givens by layout (`python3 bench/fewest.py`)"),
     ("iss", "ISS's own puzzles against ISS (`python3 bench/iss.py`)"),
     ("iss-variants", "The 85 public variant puzzles against ISS (`python3 bench/iss.py RUNS TIMEOUT variants`)"),
+    ("iss-unsolved", "ISS's collection puzzles without a recorded solution against ISS (`python3 bench/iss.py RUNS TIMEOUT unsolved`)"),
     ("skyscrapers", "Skyscraper-heavy puzzles, automaton against forward encoding (`python3 bench/skyscrapers.py`)"),
     ("orbits", "Essentially different grids (`count --up-to-symmetry`)"),
     ("symmetry", "Symmetry reductions"),

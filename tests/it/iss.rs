@@ -154,6 +154,38 @@ fn slow_chaos_examples_get_iss_verdict_and_solution_in_release() {
     }
 }
 
+/// The puzzles of ISS's collections that carry no solution
+/// (`tests/corpus/iss/unsolved.json`, by `bench/gen_iss_examples.mjs
+/// --unsolved`, with ISS's verdicts): each gets ISS's verdict. Among them
+/// "Zero solution: Renban" (ISS 75 s, 16.6 million guesses) and "Zero
+/// solution: Little Killer" (past 300 s here until its diagonals were
+/// added together). Release only: "Wecoc #1 [mod B]" takes 2.7 s there.
+#[test]
+#[ignore]
+fn the_collections_puzzles_without_a_solution_get_iss_verdict_in_release() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus/iss/unsolved.json");
+    let corpus: Vec<Value> = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut plan = Plan::new(Encoding::default());
+    plan.limits.timeout = Some(Duration::from_secs(60));
+    let mut counter = Counter::new(plan);
+    let mut wrong = Vec::new();
+    for entry in &corpus {
+        let name = entry["name"].as_str().unwrap();
+        let puzzle = parse(entry["input"].as_str().unwrap(), name, Some(Format::Iss)).unwrap();
+        let got = match counter.judge(&puzzle) {
+            Ok(Verdict::None) => "none",
+            Ok(Verdict::Unique(_)) => "unique",
+            Ok(Verdict::Multiple(..)) => "multiple",
+            other => panic!("{name}: {other:?}"),
+        };
+        if got != entry["iss_verdict"].as_str().unwrap() {
+            wrong.push(format!("{name}: ISS {}, satsudoku {got}", entry["iss_verdict"]));
+        }
+    }
+    assert_eq!(corpus.len(), 15);
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The types this reader reads, refuses or ignores are exactly ISS's.
 #[test]
 fn every_iss_type_has_a_reading_and_the_docs_list_them() {
