@@ -114,13 +114,19 @@ fn next(inbox: &Receiver<Ask>) -> Option<Ask> {
     spin(inbox).or_else(|| inbox.recv().ok())
 }
 
+/// Where the engine's solver is.
+enum State {
+    /// Not started: it starts at the first ask.
+    Unstarted,
+    Running(Sat),
+    /// A stop left a solve behind: nothing more is asked, and the engine
+    /// finds nothing more.
+    Abandoned,
+}
+
 /// Models of an encoded puzzle, one SAT call each.
 pub struct Blocking<'a> {
-    /// The solver's thread, started at the first cube; `None` again once
-    /// a stop left a solve behind.
-    sat: Option<Sat>,
-    /// A stop left a solve behind: the engine finds nothing more.
-    abandoned: bool,
+    solver: State,
     encoded: &'a Encoded,
     /// The current cube's activation variable, if it has one.
     activation: Option<Var>,
@@ -138,8 +144,7 @@ impl<'a> Blocking<'a> {
     pub fn new(encoded: &'a Encoded) -> Blocking<'a> {
         let choices = Choices::default();
         Blocking {
-            sat: None,
-            abandoned: false,
+            solver: State::Unstarted,
             encoded,
             activation: None,
             assumptions: Vec::new(),
@@ -165,19 +170,21 @@ impl<'a> Blocking<'a> {
 }
 
 impl Blocking<'_> {
-    /// Sends `ask` to the solver's thread, started if need be.
+    /// Sends `ask` to the solver's thread, started if need be; nothing
+    /// once a stop left a solve behind.
     fn ask(&mut self, ask: Ask) -> Result<(), CountError> {
-        if self.sat.is_none() {
-            self.sat = Some(Sat::new(&self.encoded.formula)?);
+        if let State::Unstarted = self.solver {
+            self.solver = State::Running(Sat::new(&self.encoded.formula)?);
         }
-        let sat = self.sat.as_ref().expect("started above");
-        sat.asks.send(ask).map_err(|_| CountError::Unsupported("the varisat thread ended".into()))
+        let State::Running(sat) = &self.solver else { return Ok(()) };
+        sat.asks.send(ask).map_err(|_| CountError::SolverThread)
     }
 
     /// The solver's next answer, or `None` if the stop flag is set first
-    /// (the solve is then left behind, and the engine finds nothing more).
+    /// (the solve is then left behind, and the engine finds nothing more)
+    /// or was before.
     fn answer(&mut self) -> Result<Option<Answer>, CountError> {
-        let sat = self.sat.as_ref().expect("asked first");
+        let State::Running(sat) = &self.solver else { return Ok(None) };
         if let Some(answer) = spin(&sat.answers) {
             return Ok(Some(answer));
         }
@@ -186,14 +193,11 @@ impl Blocking<'_> {
                 Ok(answer) => return Ok(Some(answer)),
                 Err(RecvTimeoutError::Timeout) => {
                     if self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
-                        self.sat = None;
-                        self.abandoned = true;
+                        self.solver = State::Abandoned;
                         return Ok(None);
                     }
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(CountError::Unsupported("the varisat thread ended".into()))
-                }
+                Err(RecvTimeoutError::Disconnected) => return Err(CountError::SolverThread),
             }
         }
     }
@@ -201,7 +205,7 @@ impl Blocking<'_> {
 
 impl Engine for Blocking<'_> {
     fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError> {
-        if self.abandoned {
+        if let State::Abandoned = self.solver {
             return Ok(()); // stopped: step finds nothing
         }
         if let Some(done) = self.activation.take() {
@@ -222,7 +226,7 @@ impl Engine for Blocking<'_> {
 
     fn step(&mut self) -> Result<Option<Grid>, CountError> {
         loop {
-            if self.abandoned || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            if matches!(self.solver, State::Abandoned) || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
                 return Ok(None);
             }
             self.sat_calls += 1;

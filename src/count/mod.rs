@@ -74,6 +74,10 @@ pub enum CountError {
     #[error("the solver returned a grid that breaks the puzzle ({0}); this is a bug in satsudoku")]
     /// A model broke the puzzle (the checker caught the engine out).
     NotASolution(String),
+    #[error("the SAT solver's thread ended before it answered; this is a bug in satsudoku")]
+    /// The thread a varisat solver runs on (see [`blocking`]) ended
+    /// before it answered: it panicked.
+    SolverThread,
     #[error("the search was stopped before it could decide")]
     /// A search was stopped (interrupt or time) before it could answer.
     Stopped,
