@@ -107,6 +107,24 @@ fn killer_cages_count_like_the_oracle() {
     assert!(with_cage_clauses >= 30, "{with_cage_clauses}");
 }
 
+/// Whether the sum of `cells` in the partial grid `g` (0 blank) is `sum`,
+/// or cannot be judged yet.
+fn sum_holds(g: &[u32], cells: &[usize], sum: u32) -> bool {
+    cells.iter().any(|&i| g[i] == 0) || cells.iter().map(|&i| g[i]).sum::<u32>() == sum
+}
+
+/// The native puzzle `text`, after the default plan and the enum engine
+/// have both counted `expected`, the oracle's count.
+fn counts_as_the_oracle(text: &str, expected: u64, round: usize) -> satsudoku::model::Puzzle {
+    let puzzle = parse(text, "sums.puzzle", None).unwrap();
+    for engine in [None, Some(EngineKind::Enum)] {
+        let plan = Plan { engine, ..Plan::new(Encoding::default()) };
+        let tally = count(&puzzle, &plan, &mut ()).unwrap();
+        assert_eq!(tally.count, expected.into(), "round {round}, {engine:?}:\n{text}");
+    }
+    puzzle
+}
+
 /// Random little killers (sums along diagonals, digits may repeat) with a
 /// cage or two and now and then the two main diagonals as houses, on 4x4
 /// and 6x6 grids: the sums the encoder adds across houses
@@ -179,19 +197,10 @@ fn sums_across_houses_keep_the_count() {
             groups.push((0..n).map(|i| i * n + n - 1 - i).collect());
         }
         groups.extend(sums.iter().filter(|s| s.2).map(|s| s.0.clone()));
-        let keep = |g: &[u32]| {
-            sums.iter().all(|(cells, sum, _)| {
-                cells.iter().any(|&i| g[i] == 0) || cells.iter().map(|&i| g[i]).sum::<u32>() == *sum
-            })
-        };
+        let keep = |g: &[u32]| sums.iter().all(|(cells, sum, _)| sum_holds(g, cells, *sum));
         let expected = count_layout(n, &groups, &givens, &vec![u64::MAX; n * n], &keep);
-        let puzzle = parse(&text, "crossing.puzzle", None).unwrap();
+        let puzzle = counts_as_the_oracle(&text, expected, round);
         with_crossing += usize::from(!satsudoku::encode::crossing_sums(&puzzle).is_empty());
-        for engine in [None, Some(EngineKind::Enum)] {
-            let plan = Plan { engine, ..Plan::new(Encoding::default()) };
-            let tally = count(&puzzle, &plan, &mut ()).unwrap();
-            assert_eq!(tally.count, expected.into(), "round {round}, {engine:?}:\n{text}");
-        }
     }
     assert!(with_crossing >= 12, "{with_crossing}");
 }
@@ -249,20 +258,11 @@ fn sums_added_together_keep_the_count() {
         }
         let boxes: Vec<Vec<usize>> =
             (0..n).map(|b| (0..n).map(|k| ((b / 2) * 2 + k / 3) * n + (b % 2) * 3 + k % 3).collect()).collect();
-        let keep = |g: &[u32]| {
-            sums.iter().all(|(cells, sum)| {
-                cells.iter().any(|&i| g[i] == 0) || cells.iter().map(|&i| g[i]).sum::<u32>() == *sum
-            })
-        };
+        let keep = |g: &[u32]| sums.iter().all(|(cells, sum)| sum_holds(g, cells, *sum));
         let expected = count_layout(n, &boxes, &givens, &vec![u64::MAX; n * n], &keep);
         with_none += usize::from(expected == 0);
-        let puzzle = parse(&text, "combined.puzzle", None).unwrap();
+        let puzzle = counts_as_the_oracle(&text, expected, round);
         with_combined += usize::from(!satsudoku::encode::combined_sums(&puzzle).is_empty());
-        for engine in [None, Some(EngineKind::Enum)] {
-            let plan = Plan { engine, ..Plan::new(Encoding::default()) };
-            let tally = count(&puzzle, &plan, &mut ()).unwrap();
-            assert_eq!(tally.count, expected.into(), "round {round}, {engine:?}:\n{text}");
-        }
     }
     assert!(with_combined >= 20 && with_none >= 6, "{with_combined} {with_none}");
 }
