@@ -170,6 +170,11 @@ impl<'a> Blocking<'a> {
 }
 
 impl Blocking<'_> {
+    /// Whether a stop left a solve behind.
+    fn abandoned(&self) -> bool {
+        matches!(self.solver, State::Abandoned)
+    }
+
     /// Sends `ask` to the solver's thread, started if need be; nothing
     /// once a stop left a solve behind.
     fn ask(&mut self, ask: Ask) -> Result<(), CountError> {
@@ -205,7 +210,7 @@ impl Blocking<'_> {
 
 impl Engine for Blocking<'_> {
     fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError> {
-        if let State::Abandoned = self.solver {
+        if self.abandoned() {
             return Ok(()); // stopped: step finds nothing
         }
         if let Some(done) = self.activation.take() {
@@ -226,7 +231,7 @@ impl Engine for Blocking<'_> {
 
     fn step(&mut self) -> Result<Option<Grid>, CountError> {
         loop {
-            if matches!(self.solver, State::Abandoned) || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+            if self.abandoned() || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
                 return Ok(None);
             }
             self.sat_calls += 1;
