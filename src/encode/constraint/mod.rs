@@ -70,6 +70,11 @@
 //!   same across runs of rows, columns and boxes (`across_houses`, as
 //!   ISS's optimizer grows them); implied, so no count changes, encoded
 //!   as sums.
+//! - Sums the puzzle's own imply (`encode_implied_sums`): across a full
+//!   house that its sums and other houses cover (`crossing.rs`), and two
+//!   or more of its sums on cells apart added together when their cells'
+//!   groups bring the total near an end of its range (`combined.rs`);
+//!   both as ISS's optimizer finds them, encoded as sums.
 //! - `Regular` (ISS's regular-expression lines): the pattern's automaton
 //!   (Thompson's, run on sets of states) unrolled over the line, as the
 //!   skyscrapers' (`automaton.rs`): unit propagation is domain consistent.
