@@ -44,13 +44,13 @@ from benchlib import ERRATUM, commit, iss_rows, machine, results_path  # noqa: E
 
 BIN = "target/release/satsudoku"
 
-# What each source of puzzles is: its title, its folder, the verdicts its
+# What each source of puzzles is: its title, its file, the verdicts its
 # answers are checked against, the test that checks the solutions, and
 # the results file's name.
 SOURCES = {
-    "iss": ("ISS's own puzzles", "tests/corpus/iss/", "ISS's recorded verdict", "tests/it/iss.rs", "iss"),
-    "variants": ("the 85 published variant puzzles", "tests/corpus/variants/", "the verdict expected (unique)",
-                 "tests/it/corpus.rs", "iss-variants"),
+    "iss": ("ISS's own puzzles", "tests/corpus/iss/examples.json", "ISS's recorded verdict", "tests/it/iss.rs", "iss"),
+    "variants": ("the 85 published variant puzzles", "tests/corpus/variants/puzzles.json",
+                 "the verdict expected (unique)", "tests/it/corpus.rs", "iss-variants"),
     "unsolved": ("ISS's collection puzzles without a recorded solution", "tests/corpus/iss/unsolved.json",
                  "ISS's recorded verdict", "tests/it/iss.rs", "iss-unsolved"),
 }
@@ -94,8 +94,8 @@ def iss(entries_path, extra, timeout):
 def puzzles(source, tmp):
     """The puzzles satsudoku reads: (index, name, path, ISS's entry, the verdict expected)."""
     read = []
+    corpus = json.load(open(SOURCES[source][1]))
     if source == "variants":
-        corpus = json.load(open("tests/corpus/variants/puzzles.json"))
         for i, entry in enumerate(corpus):
             path = os.path.join(tmp, f"{i:02d}.txt")
             with open(path, "w") as f:
@@ -105,7 +105,6 @@ def puzzles(source, tmp):
                                                   "solution": solution}, "unique"))
         return corpus, read
     unsolved = source == "unsolved"
-    corpus = json.load(open("tests/corpus/iss/unsolved.json" if unsolved else "tests/corpus/iss/examples.json"))
     for i, entry in enumerate(corpus):
         path = os.path.join(tmp, f"{i:03d}.iss")
         with open(path, "w") as f:
