@@ -305,3 +305,41 @@ fn a_hidden_cage_rules_out_the_digits_of_no_combination() {
         assert_eq!(value(cell, 3), None, "{cell:?}");
     }
 }
+
+/// A digit every combination of a cage holds stays out of the cells that
+/// see where it may still be (`cage.rs`, `keep_required_out`): a cage of
+/// 6 on r1c1, r1c2 and r2c1 is {1, 2, 3}; the rest of box 1 and r1c3,
+/// which see all three cells, lose 1, 2 and 3 at once (units); r1c5 sees
+/// r1c1 and r1c2 only, so it keeps them until r2c1, given 2, can hold
+/// neither 1 nor 3: then they are in r1c1 and r1c2, and r1c5 loses them
+/// but not 2 (worked by hand). Unit propagation on the formula as encoded
+/// finds each; the cage's other clauses left r1c5 with all three.
+#[test]
+fn a_cages_required_digits_stay_out_of_the_cells_that_see_them() {
+    use satsudoku::count::enumerate::{Propagator, Strength};
+    use satsudoku::model::Cell;
+    let value = |text: &str, cell: Cell, d| {
+        let puzzle = parse(text, "required.puzzle", None).unwrap();
+        let encoded = encode(&puzzle, &Encoding::default());
+        let propagator = Propagator::new(&encoded, Strength::AsEncoded);
+        propagator.var_value(encoded.vars.var(cell, d))
+    };
+    let cage = "size 9\nkiller r1c1 r1c2 r2c1 = 6\n";
+    for cell in [Cell::new(0, 2), Cell::new(1, 1), Cell::new(2, 2)] {
+        for d in 1..=3 {
+            assert_eq!(value(cage, cell, d), Some(false), "{cell:?} {d}");
+        }
+    }
+    let r1c5 = Cell::new(0, 4);
+    for d in 1..=3 {
+        assert_eq!(value(cage, r1c5, d), None, "{d}");
+    }
+    let mut givens = vec![0; 81];
+    givens[9] = 2;
+    let given = givens_text(9, &givens) + "killer r1c1 r1c2 r2c1 = 6\n";
+    let given = given.as_str();
+    assert_eq!(value(given, Cell::new(1, 0), 2), Some(true));
+    assert_eq!(value(given, r1c5, 1), Some(false));
+    assert_eq!(value(given, r1c5, 3), Some(false));
+    assert_eq!(value(given, r1c5, 2), None);
+}

@@ -10,7 +10,11 @@
 //! - a digit in the cage brings each digit that every combination with
 //!   it holds;
 //! - a selector per combination, true exactly when the cage holds that
-//!   set of digits (`select_combination`).
+//!   set of digits (`select_combination`);
+//! - a digit in every combination is in none of the cells outside the
+//!   cage that see all the cage's cells where it may still be (ISS's sum
+//!   handler's required values kept out of the cells that see them,
+//!   `keep_required_out`).
 //!
 //! Every clause is implied by the sum and the group, so the count is the
 //! same; the search only meets fewer dead ends (bench/results/design-notes.md
@@ -21,6 +25,7 @@ use varisat::Lit;
 use crate::encode::ClauseSink;
 use crate::model::{Cell, Digit};
 
+use super::grouped::Differ;
 use super::Spelling;
 
 /// Combinations past this many are not listed (a cage of 8 of 16 digits has
@@ -54,8 +59,16 @@ fn combinations(n: usize, size: usize, target: i64) -> Option<Vec<u64>> {
 }
 
 /// The clauses the combinations of a cage of `cells` (all different, at
-/// most 64 digits) summing to `target` imply.
-pub(super) fn encode_cage(cells: &[Cell], target: i64, n: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+/// most 64 digits) summing to `target` imply; `differ` says which cells
+/// outside it see which of its cells.
+pub(super) fn encode_cage(
+    cells: &[Cell],
+    target: i64,
+    n: usize,
+    differ: &Differ,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
     let Some(sets) = combinations(n, cells.len(), target) else { return };
     if sets.len() > 1 && sets.len() <= MOST_SELECTED {
         select_combination(cells, &sets, n, spelling, out);
@@ -64,6 +77,7 @@ pub(super) fn encode_cage(cells: &[Cell], target: i64, n: usize, spelling: &mut 
     let bit = |d: Digit| 1u64 << (d - 1);
     let union = sets.iter().fold(0, |all, &s| all | s);
     let every = sets.iter().fold(u64::MAX, |all, &s| all & s);
+    keep_required_out(cells, every, n, differ, spelling, out);
     for d in digits() {
         if union & bit(d) == 0 {
             for &cell in cells {
@@ -91,6 +105,41 @@ pub(super) fn encode_cage(cells: &[Cell], target: i64, n: usize, spelling: &mut 
                 clause.extend(cells.iter().enumerate().filter(|&(k, _)| k != at).map(|(_, &o)| spelling.is(o, e, out)));
                 out.add_clause(&clause);
             }
+        }
+    }
+}
+
+/// For each digit of `every` (bit `d - 1`), the digits every combination
+/// holds, and each cell `o` outside the cage that sees two or more of its
+/// `cells`, those `S`: `¬o(d) ∨ ⋁ c(d)` over the cage's cells outside
+/// `S`. The digit is in the cage, so once it is in none of the cells `o`
+/// does not see, it is in `S` and not in `o`; where `o` sees every cell,
+/// a unit. (ISS's sum handler removes such required values from the
+/// cells that see every cell of the cage where they may still be; with
+/// `S` of one cell the clause says what that cell's own differences do.)
+/// Selectors would carry it to the digits of some combinations only, but
+/// measured slower: the searches of small puzzles took two to four times
+/// the decisions (bench/results/design-notes.md).
+fn keep_required_out(
+    cells: &[Cell],
+    every: u64,
+    n: usize,
+    differ: &Differ,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
+    if every == 0 {
+        return;
+    }
+    for (outside, seen) in differ.seeing(cells, 2) {
+        for d in (1..=n as Digit).filter(|&d| every >> (d - 1) & 1 == 1) {
+            let mut clause = spelling.not(outside, d);
+            for (k, &cell) in cells.iter().enumerate() {
+                if !seen.contains(&k) {
+                    clause.push(spelling.is(cell, d, out));
+                }
+            }
+            out.add_clause(&clause);
         }
     }
 }

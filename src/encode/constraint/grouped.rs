@@ -100,12 +100,22 @@ impl Differ {
     /// The cells outside `cells` that may share a digit with none of them
     /// (those that see all of them), in reading order.
     pub fn seeing_all(&self, cells: &[Cell]) -> Vec<Cell> {
-        let known = self.groups_of.keys().chain(self.pairs.iter().map(|(a, _)| a));
-        let mut seeing: Vec<Cell> =
-            known.filter(|x| !cells.contains(x) && cells.iter().all(|&c| self.differ(**x, c))).copied().collect();
-        seeing.sort_unstable();
-        seeing.dedup();
-        seeing
+        self.seeing(cells, cells.len()).into_iter().map(|(cell, _)| cell).collect()
+    }
+
+    /// The cells outside `cells` that may share a digit with `least` of
+    /// them or more, in reading order, each with the indices in `cells`
+    /// of those it sees.
+    pub fn seeing(&self, cells: &[Cell], least: usize) -> Vec<(Cell, Vec<usize>)> {
+        let mut known: Vec<Cell> = self.groups_of.keys().chain(self.pairs.iter().map(|(a, _)| a)).copied().collect();
+        known.sort_unstable();
+        known.dedup();
+        known
+            .into_iter()
+            .filter(|x| !cells.contains(x))
+            .map(|x| (x, (0..cells.len()).filter(|&k| self.differ(x, cells[k])).collect::<Vec<usize>>()))
+            .filter(|(_, seen)| seen.len() >= least)
+            .collect()
     }
 
     /// Whether every two of `cells` may not share a digit.

@@ -365,13 +365,13 @@ pub(super) fn encode_cages(
 ) {
     let cages = cages(puzzle);
     for (cells, target) in &cages {
-        cage::encode_cage(cells, *target, puzzle.digits(), spelling, out);
+        cage::encode_cage(cells, *target, puzzle.digits(), differ, spelling, out);
     }
     for (terms, target) in innies_and_outies(puzzle, &cages) {
         if terms.len() > 1 && terms.iter().all(|&(_, weight)| weight == 1) {
             let cells: Vec<Cell> = terms.iter().map(|&(cell, _)| cell).collect();
             if differ.all_differ(&cells) {
-                cage::encode_cage(&cells, target, puzzle.digits(), spelling, out);
+                cage::encode_cage(&cells, target, puzzle.digits(), differ, spelling, out);
             }
         }
         sum::encode_sum(&terms, target, sums, puzzle.digits(), spelling, out);
