@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""satsudoku's counts against ISS's on random killer Sudoku puzzles.
+
+Each puzzle is bench/gen_killer.py's (a random 9x9 grid cut into cages of
+1 to 5 cells, no givens) with a DROP share of its cages left out, DROP
+cycling through 0.1, 0.2 and 0.3 so that the counts run from a few to
+past the limit. The same cages go to ISS (sigh's Interactive Sudoku
+Solver, ../shared/peers/iss/run_iss.mjs) as `Cage` items; both count up to
+LIMIT solutions, 10 s each. Every pair of counts must be equal (both at
+the limit counts as equal); a puzzle either side stops on is skipped.
+It checks the clauses `cage.rs` derives from a cage's combinations
+against a counter that reads cages its own way.
+
+Prints a line per puzzle and a summary; exits 1 on a difference.
+
+usage: python3 bench/killer_counts.py FIRST_SEED COUNT [LIMIT]
+  (from the repository root, after cargo build --release; LIMIT 1000)
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ISS = os.path.join(HERE, "..", "..", "shared", "peers", "iss", "run_iss.mjs")
+SATSUDOKU = os.path.join(HERE, "..", "target", "release", "satsudoku")
+
+
+def ours(path, limit):
+    out = subprocess.run([SATSUDOKU, "count", "--max", str(limit), "--timeout", "10", path],
+                         capture_output=True, text=True).stdout.strip()
+    m = re.fullmatch(r"solutions(_at_least)?\((\d+)\)\.", out)
+    if not m or (m.group(1) and int(m.group(2)) < limit):
+        return None  # stopped
+    return "limit" if m.group(1) else int(m.group(2))
+
+
+def theirs(path, limit):
+    out = subprocess.run(["node", ISS, "--limit", str(limit), "--timeout", "10", "--no-header", path],
+                         capture_output=True, text=True).stdout.splitlines()
+    verdict, count = out[0].split("\t")[2:4]
+    if verdict == "limit":
+        return "limit"
+    return int(count) if verdict == "count" else None
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    first, count = int(sys.argv[1]), int(sys.argv[2])
+    limit = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
+    compared = different = skipped = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for seed in range(first, first + count):
+            drop = [0.1, 0.2, 0.3][seed % 3]
+            text = subprocess.run([sys.executable, os.path.join(HERE, "gen_killer.py"), str(seed), "5", str(drop)],
+                                  capture_output=True, text=True, check=True).stdout
+            cages = re.findall(r"^killer (.*) = (\d+)$", text, re.M)
+            iss = "".join(f".Cage~{total}" + "".join("~" + c.upper() for c in cells.split()) for cells, total in cages)
+            native, converted = os.path.join(tmp, f"{seed}.txt"), os.path.join(tmp, f"{seed}.iss")
+            with open(native, "w") as f:
+                f.write(text)
+            with open(converted, "w") as f:
+                f.write(iss)
+            a, b = ours(native, limit), theirs(converted, limit)
+            if a is None or b is None:
+                skipped += 1
+                status = "skipped (stopped)"
+            else:
+                compared += 1
+                different += a != b
+                status = "same" if a == b else "DIFFERENT"
+            print(f"seed {seed} drop {drop}: satsudoku {a}, ISS {b}: {status}", flush=True)
+    print(f"compared {compared}, different {different}, skipped {skipped}")
+    sys.exit(1 if different else 0)
+
+
+if __name__ == "__main__":
+    main()
