@@ -118,6 +118,20 @@ def iss_rows(*args, timeout=None):
     return [row for row in rows if row[0].isdigit()]
 
 
+def iss_count_up_to(path, limit, seconds):
+    """ISS's count of a puzzle file up to LIMIT, at most SECONDS: an int,
+    "limit" (LIMIT or more) or None (stopped, or an error)."""
+    try:
+        rows = iss_rows("--limit", str(limit), "--timeout", str(seconds), path, timeout=seconds + 60)
+    except subprocess.TimeoutExpired:
+        return None
+    for f in rows:
+        if f[2] not in ("unique", "multiple", "none", "count", "limit") or not f[3]:
+            return None
+        return "limit" if f[3].startswith(">=") else int(f[3])
+    return None
+
+
 # The corpus's one erratum: "Executive Function" (tests/corpus/variants/)
 # was published with a wrong solution; its true one.
 ERRATUM = ("Executive Function",

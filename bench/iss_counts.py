@@ -28,12 +28,11 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import Agreement, count_up_to, iss_rows  # noqa: E402
+from benchlib import Agreement, count_up_to, iss_count_up_to  # noqa: E402
 
 # Items that make the layout, never dropped.
 LAYOUT = {"Shape", "NoBoxes", "ChaosConstruction", "RegionSize", "Jigsaw", "Doppelganger"}
@@ -69,19 +68,6 @@ def copies(seed, variants, drop, givens):
     return out
 
 
-def iss(path, limit):
-    """An int, "limit" or None (stopped, or an error)."""
-    try:
-        rows = iss_rows("--limit", str(limit), "--timeout", str(SECONDS), path, timeout=SECONDS + 60)
-    except subprocess.TimeoutExpired:
-        return None
-    for f in rows:
-        if f[2] not in ("unique", "multiple", "none", "count", "limit") or not f[3]:
-            return None
-        return "limit" if f[3].startswith(">=") else int(f[3])
-    return None
-
-
 def main():
     seed = int(sys.argv[1])
     variants = int(sys.argv[2]) if len(sys.argv) > 2 else 3
@@ -95,7 +81,7 @@ def main():
             path = os.path.join(tmp, f"{index:03d}-{n}.iss")
             with open(path, "w") as f:
                 f.write(text + "\n")
-            a, b = count_up_to(path, limit, SECONDS), iss(path, limit)
+            a, b = count_up_to(path, limit, SECONDS), iss_count_up_to(path, limit, SECONDS)
             if a is None or b is None or a == "refused":
                 tally.skip("refused by satsudoku" if a == "refused" else "stopped")
             else:

@@ -22,27 +22,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib import count_up_to, iss_count_up_to  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ISS = os.path.join(HERE, "..", "..", "shared", "peers", "iss", "run_iss.mjs")
-SATSUDOKU = os.path.join(HERE, "..", "target", "release", "satsudoku")
-
-
-def ours(path, limit):
-    out = subprocess.run([SATSUDOKU, "count", "--max", str(limit), "--timeout", "10", path],
-                         capture_output=True, text=True).stdout.strip()
-    m = re.fullmatch(r"solutions(_at_least)?\((\d+)\)\.", out)
-    if not m or (m.group(1) and int(m.group(2)) < limit):
-        return None  # stopped
-    return "limit" if m.group(1) else int(m.group(2))
-
-
-def theirs(path, limit):
-    out = subprocess.run(["node", ISS, "--limit", str(limit), "--timeout", "10", "--no-header", path],
-                         capture_output=True, text=True).stdout.splitlines()
-    verdict, count = out[0].split("\t")[2:4]
-    if verdict == "limit":
-        return "limit"
-    return int(count) if verdict == "count" else None
+SECONDS = 10
 
 
 def main():
@@ -63,8 +47,8 @@ def main():
                 f.write(text)
             with open(converted, "w") as f:
                 f.write(iss)
-            a, b = ours(native, limit), theirs(converted, limit)
-            if a is None or b is None:
+            a, b = count_up_to(native, limit, SECONDS), iss_count_up_to(converted, limit, SECONDS)
+            if a is None or b is None or a == "refused":
                 skipped += 1
                 status = "skipped (stopped)"
             else:
