@@ -125,11 +125,9 @@ def iss_count_up_to(path, limit, seconds):
         rows = iss_rows("--limit", str(limit), "--timeout", str(seconds), path, timeout=seconds + 60)
     except subprocess.TimeoutExpired:
         return None
-    for f in rows:
-        if f[2] not in ("unique", "multiple", "none", "count", "limit") or not f[3]:
-            return None
-        return "limit" if f[3].startswith(">=") else int(f[3])
-    return None
+    if not rows or rows[0][2] not in ("unique", "multiple", "none", "count", "limit") or not rows[0][3]:
+        return None
+    return "limit" if rows[0][3].startswith(">=") else int(rows[0][3])
 
 
 # The corpus's one erratum: "Executive Function" (tests/corpus/variants/)

@@ -22,10 +22,10 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import count_up_to, iss_count_up_to  # noqa: E402
-
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from benchlib import Agreement, count_up_to, iss_count_up_to  # noqa: E402
+
 SECONDS = 10
 
 
@@ -34,7 +34,7 @@ def main():
         sys.exit(__doc__)
     first, count = int(sys.argv[1]), int(sys.argv[2])
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
-    compared = different = skipped = 0
+    tally = Agreement("ISS")
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(first, first + count):
             drop = [0.1, 0.2, 0.3][seed % 3]
@@ -49,14 +49,14 @@ def main():
                 f.write(iss)
             a, b = count_up_to(native, limit, SECONDS), iss_count_up_to(converted, limit, SECONDS)
             if a is None or b is None or a == "refused":
-                skipped += 1
+                tally.skip("stopped")
                 status = "skipped (stopped)"
             else:
-                compared += 1
-                different += a != b
+                tally.add(seed, f"drop {drop}", a, b, iss, [])
                 status = "same" if a == b else "DIFFERENT"
             print(f"seed {seed} drop {drop}: satsudoku {a}, ISS {b}: {status}", flush=True)
-    print(f"compared {compared}, different {different}, skipped {skipped}")
+    different = len(tally.differ)
+    print(f"compared {tally.compared}, different {different}, skipped {sum(tally.skipped.values())}")
     sys.exit(1 if different else 0)
 
 
