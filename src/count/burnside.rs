@@ -25,9 +25,12 @@
 //! rows and columns (and transposition) that map every group, the groups
 //! it implies included, onto a group. Where every group is a product of
 //! rows and columns (windows, disjoint groups) `H` is listed directly and
-//! may leave the Sudoku's group (Windoku's exchange of boxes and windows);
-//! otherwise (diagonals) it is the Sudoku's motions that keep the extra
-//! groups, found by filtering the group. Its classes come from generators
+//! may leave the Sudoku's group (Windoku's exchange of boxes and windows),
+//! and it takes the reorderings of a cell's coordinates (band, row in it,
+//! stack, column in it) that keep the groups too, with what they make with
+//! the rest (SudokuP's exchange of the rows with the boxes: 10,368
+//! motions, the forum's group); otherwise (diagonals) it is the Sudoku's
+//! motions that keep the extra groups, found by filtering the group. Its classes come from generators
 //! picked from it; `H x S_n` acts on the layout's grids, so the same sum
 //! counts their orbits (docs/counting-reach.md).
 //!
@@ -70,6 +73,9 @@ pub struct Orbits {
     pub group: usize,
     /// Whether transposition is among them.
     pub transposed: bool,
+    /// How many of them move no lines as wholes (SudokuP's exchange of
+    /// the rows with the boxes, and what it makes with the others).
+    pub beyond_lines: usize,
     /// Per conjugacy class of the geometric group: its size and the grids
     /// fixed by its elements (summed over every relabelling).
     pub classes: Vec<(usize, BigUint)>,
@@ -172,9 +178,9 @@ pub fn count(
              this layout has {order}"
         )));
     }
-    let Some((group, classes)) = classes(&generators, &sudoku, &extras, stop)? else { return Ok(None) };
+    let Some(found) = classes(&generators, &sudoku, &extras, transpose, stop)? else { return Ok(None) };
     // Extra groups may keep transposition from the layout's own group.
-    let transposed = classes.iter().any(|(motion, _)| pack(motion, n) & 1 == 1);
+    let group::Classes { order: group, classes, transposed, beyond_lines } = found;
     let mut found = Vec::with_capacity(classes.len());
     let mut banded_classes = 0;
     let mut sum = BigUint::default();
@@ -232,7 +238,7 @@ pub fn count(
         }
         return Err(CountError::NotASolution(format!("Burnside's sum {sum} is not a multiple of the group's order")));
     }
-    Ok(Some(Orbits { orbits: sum / whole, group, transposed, classes: found, banded: banded_classes }))
+    Ok(Some(Orbits { orbits: sum / whole, group, transposed, beyond_lines, classes: found, banded: banded_classes }))
 }
 
 /// The grids `motion` maps onto a relabelling of themselves, counted as

@@ -1,7 +1,9 @@
 //! The geometric group of a Sudoku layout for [`count`](super::count):
 //! its generators (each proven to keep the groups), its motions packed in
 //! 128 bits and numbered by their line permutations, the subgroup that
-//! keeps a layout's extra groups, and the conjugacy classes.
+//! keeps a layout's extra groups (with the reorderings of a cell's
+//! coordinates that keep them, as permutations of the cells), and the
+//! conjugacy classes.
 
 use std::collections::{HashMap, HashSet};
 
@@ -13,6 +15,12 @@ use crate::model::Puzzle;
 /// more while the classes are found (8x8 with 2x4 boxes has 442,368; 9x9
 /// has 3,359,232: about 70 MB).
 pub const MAX_GROUP: usize = 1 << 22;
+
+/// The most motions of a group with motions that move no lines as wholes,
+/// kept as permutations of the cells (up to 225 bytes each, and as many
+/// again in the map that numbers them: about 0.5 GB at most; SudokuP's
+/// has 10,368).
+const MAX_CELL_GROUP: usize = 1 << 20;
 
 /// A permutation of the cells, `cell index -> its image`.
 pub(super) type Motion = Vec<u8>;
@@ -259,9 +267,18 @@ impl Ranks {
     }
 }
 
-/// What [`classes`] found: the group's order and its conjugacy classes (a
-/// representative and the size of each).
-pub(super) type Classes = (usize, Vec<(Motion, usize)>);
+/// What [`classes`] found: the group and its conjugacy classes.
+pub(super) struct Classes {
+    /// The group's order.
+    pub order: usize,
+    /// A representative and the size of each class.
+    pub classes: Vec<(Motion, usize)>,
+    /// Whether a motion of the group maps the rows onto the columns.
+    pub transposed: bool,
+    /// The motions that do not move lines as wholes (a cell's coordinates
+    /// permuted, [`coordinate_motions`]).
+    pub beyond_lines: usize,
+}
 
 /// How bands count the grids the motion `packed` fixes (`by_relabellings`):
 /// in bands of rows (`false`) or of columns (`true`), where there are two
@@ -286,16 +303,20 @@ pub(super) fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Vec<(bool
 /// The layout's own geometric group and its conjugacy classes: with
 /// extra groups that are each the product of their rows and columns
 /// (windows, disjoint groups), every motion that moves lines as wholes and
-/// keeps the groups ([`line_motions`]); otherwise the group the generators
-/// make on the blank layout `sudoku`, element by element (each numbered by
-/// [`Ranks`]), cut down to the motions that keep the extra groups. An
-/// error if the generators do not make every motion [`Ranks`] numbers,
-/// `None` if `stop` (polled now and then) came first. At most
+/// keeps the groups ([`line_motions`]), and with `beyond_lines` also the
+/// permutations of a cell's coordinates that keep them
+/// ([`coordinate_motions`]: SudokuP's exchange of the rows with the
+/// boxes) and what they make with the others; otherwise the group the
+/// generators make on the blank layout `sudoku`, element by element (each
+/// numbered by [`Ranks`]), cut down to the motions that keep the extra
+/// groups. An error if the generators do not make every motion [`Ranks`]
+/// numbers, `None` if `stop` (polled now and then) came first. At most
 /// [`MAX_GROUP`] motions.
 pub(super) fn classes(
     generators: &[Motion],
     sudoku: &Puzzle,
     extras: &[Cells],
+    beyond_lines: bool,
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Classes>, CountError> {
     let (h, w) = sudoku.boxes().expect("a Sudoku layout");
@@ -307,6 +328,15 @@ pub(super) fn classes(
         let place: HashMap<Packed, usize> = elements.iter().enumerate().map(|(e, &p)| (p, e)).collect();
         let index = move |p| place[&p];
         let generators = subgroup_generators(&elements, n, &index);
+        let groups: HashSet<Cells> = layout_sets(sudoku, extras).into_iter().collect();
+        let beyond: Vec<Motion> = coordinate_motions(n, (h, w))
+            .into_iter()
+            .filter(|motion| beyond_lines && unpack(pack(motion, n), n) != *motion && keeps_all(motion, n, &groups))
+            .collect();
+        if !beyond.is_empty() {
+            let generators = generators.iter().map(|&g| unpack(g, n)).chain(beyond).collect::<Vec<_>>();
+            return cell_classes(&generators, n, stop);
+        }
         return conjugacy(elements, &generators, &index, (h, w), stop);
     }
     let ranks = Ranks::new(n, (h, w), transposing);
@@ -393,7 +423,89 @@ fn conjugacy(
     let mut classes: Vec<(Motion, usize)> =
         sizes.into_values().map(|(size, representative)| (unpack(representative, n), size)).collect();
     classes.sort();
-    Ok(Some((elements.len(), classes)))
+    let transposed = elements.iter().any(|&element| element & 1 == 1);
+    Ok(Some(Classes { order: elements.len(), classes, transposed, beyond_lines: 0 }))
+}
+
+/// The group `generators` make, as permutations of the cells, and its
+/// conjugacy classes (each element joined with its conjugates by the
+/// generators), for a group with motions that move no lines as wholes;
+/// `None` if `stop` came first, an error past [`MAX_CELL_GROUP`] motions.
+fn cell_classes(generators: &[Motion], n: usize, stop: &dyn Fn() -> bool) -> Result<Option<Classes>, CountError> {
+    let identity: Motion = (0..(n * n) as u16).map(|i| i as u8).collect();
+    let mut place: HashMap<Motion, usize> = HashMap::from([(identity.clone(), 0)]);
+    let mut elements = vec![identity];
+    let mut next = 0;
+    while next < elements.len() {
+        for generator in generators {
+            let product = compose(generator, &elements[next]);
+            if !place.contains_key(&product) {
+                if elements.len() == MAX_CELL_GROUP {
+                    let why = format!("--up-to-symmetry: the layout's group has more than {MAX_CELL_GROUP} motions");
+                    return Err(CountError::Unsupported(why));
+                }
+                place.insert(product.clone(), elements.len());
+                elements.push(product);
+            }
+        }
+        next += 1;
+        if next % (1 << 12) == 0 && stop() {
+            return Ok(None);
+        }
+    }
+    let mut sets = DisjointSets::new(elements.len());
+    let inverses: Vec<Motion> = generators.iter().map(inverse).collect();
+    for (e, element) in elements.iter().enumerate() {
+        if e % (1 << 12) == 0 && stop() {
+            return Ok(None);
+        }
+        for (generator, inverse) in generators.iter().zip(&inverses) {
+            sets.join(e, place[&compose(generator, &compose(element, inverse))]);
+        }
+    }
+    let mut sizes: HashMap<usize, (usize, usize)> = HashMap::new();
+    for e in 0..elements.len() {
+        sizes.entry(sets.find(e)).or_insert((0, e)).0 += 1;
+    }
+    let mut classes: Vec<(Motion, usize)> =
+        sizes.into_values().map(|(size, representative)| (elements[representative].clone(), size)).collect();
+    classes.sort();
+    // A motion maps the rows onto the columns where the first row's first
+    // two cells go to one column.
+    let transposed = n >= 2 && elements.iter().any(|m| m[0] as usize % n == m[1] as usize % n);
+    let beyond_lines = elements.iter().filter(|&m| unpack(pack(m, n), n) != *m).count();
+    Ok(Some(Classes { order: elements.len(), classes, transposed, beyond_lines }))
+}
+
+/// Every permutation of a cell's four coordinates (its band, its row in
+/// the band, its stack, its column in the stack) that sends each to one of
+/// the same range, as a motion of the cells, the identity left out: on
+/// 9x9 the 24 orders of `(a, i, b, j)` in `0..3`, among them the
+/// transposition `(b, j, a, i)` and SudokuP's exchange of the rows with
+/// the boxes and the columns with the disjoint groups, `(a, b, i, j)`.
+/// Which of them keep a layout's groups is for the caller to check.
+fn coordinate_motions(n: usize, (h, w): (usize, usize)) -> Vec<Motion> {
+    use itertools::Itertools;
+    let ranges = [n / h, h, n / w, w];
+    let identity: Motion = (0..(n * n) as u16).map(|i| i as u8).collect();
+    (0..4)
+        .permutations(4)
+        .filter(|order| (0..4).all(|k| ranges[k] == ranges[order[k]]))
+        .map(|order| {
+            cells(n, |r, c| {
+                let x = [r / h, r % h, c / w, c % w];
+                (x[order[0]] * h + x[order[1]], x[order[2]] * w + x[order[3]])
+            })
+        })
+        .filter(|motion| *motion != identity)
+        .collect()
+}
+
+/// Whether `motion` maps each set of `groups` onto one of them.
+fn keeps_all(motion: &Motion, n: usize, groups: &HashSet<Cells>) -> bool {
+    groups
+        .iter()
+        .all(|set| groups.contains(&members(set, n).fold([0; 4], |image, cell| with(image, usize::from(motion[cell])))))
 }
 
 /// The motions that move rows and columns as wholes (and transpose, where
@@ -416,14 +528,7 @@ fn conjugacy(
 /// themselves.
 fn line_motions(sudoku: &Puzzle, extras: &[Cells], transpose: bool) -> Option<Vec<Packed>> {
     let n = sudoku.side();
-    let own = sudoku.groups().iter().map(|g| g.cells.iter().fold([0; 4], |set, c| with(set, c.row * n + c.col)));
-    let mut sets: Vec<Cells> = own.chain(extras.iter().copied()).collect();
-    if n * n <= 128 {
-        let wide = |set: &Cells| u128::from(set[0]) | u128::from(set[1]) << 64;
-        let mut groups: Vec<u128> = sets.iter().map(wide).collect();
-        let implied = crate::count::symmetry::implied_groups(n, &mut groups);
-        sets.extend(implied.iter().map(|&g| [g as u64, (g >> 64) as u64, 0, 0]));
-    }
+    let sets = layout_sets(sudoku, extras);
     let mut products: HashSet<(u32, u32)> = HashSet::new();
     for set in &sets {
         let rows = members(set, n).fold(0u32, |m, p| m | 1 << (p / n));
@@ -456,6 +561,22 @@ fn line_motions(sudoku: &Puzzle, extras: &[Cells], transpose: bool) -> Option<Ve
         }
     }
     Some(elements)
+}
+
+/// The groups of the layout `sudoku` with the `extras`, and those they
+/// imply (Windoku's five hidden windows: every grid holds them all
+/// different, `symmetry::implied_groups`, on grids of up to 128 cells).
+fn layout_sets(sudoku: &Puzzle, extras: &[Cells]) -> Vec<Cells> {
+    let n = sudoku.side();
+    let own = sudoku.groups().iter().map(|g| g.cells.iter().fold([0; 4], |set, c| with(set, c.row * n + c.col)));
+    let mut sets: Vec<Cells> = own.chain(extras.iter().copied()).collect();
+    if n * n <= 128 {
+        let wide = |set: &Cells| u128::from(set[0]) | u128::from(set[1]) << 64;
+        let mut groups: Vec<u128> = sets.iter().map(wide).collect();
+        let implied = crate::count::symmetry::implied_groups(n, &mut groups);
+        sets.extend(implied.iter().map(|&g| [g as u64, (g >> 64) as u64, 0, 0]));
+    }
+    sets
 }
 
 /// The set of lines `lines` (a bit each) moved by `to`.
@@ -579,16 +700,16 @@ mod tests {
     #[ignore]
     fn the_nine_by_nine_group_has_275_classes() {
         let puzzle = Puzzle::sudoku(3, 3).unwrap();
-        let (group, classes) = classes(&generators(&puzzle, true).unwrap(), &puzzle, &[], &|| false).unwrap().unwrap();
-        assert_eq!((group, classes.len()), (3_359_232, 275));
-        assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), group);
+        let found = classes(&generators(&puzzle, true).unwrap(), &puzzle, &[], true, &|| false).unwrap().unwrap();
+        assert_eq!((found.order, found.classes.len()), (3_359_232, 275));
+        assert_eq!(found.classes.iter().map(|c| c.1).sum::<usize>(), found.order);
         // Sudoku X: 96 of them keep the diagonals (Mathimagics, enjoysudoku
         // forum, "SudokuX (Diagonal Sudoku)", 2018).
         let extras = extra_groups(&puzzle.clone().with_diagonals()).unwrap();
-        let (group, x_classes) =
-            super::classes(&generators(&puzzle, true).unwrap(), &puzzle, &extras, &|| false).unwrap().unwrap();
-        assert_eq!(group, 96);
-        assert_eq!(x_classes.iter().map(|c| c.1).sum::<usize>(), group);
+        let x =
+            super::classes(&generators(&puzzle, true).unwrap(), &puzzle, &extras, true, &|| false).unwrap().unwrap();
+        assert_eq!((x.order, x.beyond_lines), (96, 0));
+        assert_eq!(x.classes.iter().map(|c| c.1).sum::<usize>(), x.order);
     }
 
     /// Windoku's own group: 256 motions (Michel 2007, "Mathematics of
@@ -633,16 +754,45 @@ mod tests {
         assert!(line_motions(&sudoku, &diagonals, true).is_none());
     }
 
+    /// With the permutations of a cell's coordinates that keep the groups,
+    /// SudokuP's group doubles to the forum's 10,368 (enjoysudoku forum,
+    /// "SudokuP - Analysis", 2018), half of it moving no lines as wholes;
+    /// 4x4's to 128 and 6x6's (either box shape) to 576; Windoku's and
+    /// Sudoku X's stay 256 and 96, every motion a line motion; without
+    /// them (`--symmetry no-transpose`) SudokuP keeps its 2,592 line motions
+    /// that do not transpose.
+    #[test]
+    fn coordinate_motions_join_the_groups_that_they_keep() {
+        for ((h, w), rules, beyond, order, lines_only) in [
+            ((3, 3), "disjoint\n", true, 10_368, 5_184),
+            ((3, 3), "disjoint\n", false, 2_592, 2_592),
+            ((2, 2), "disjoint\n", true, 128, 64),
+            ((2, 3), "box 2x3\ndisjoint\n", true, 576, 288),
+            ((3, 2), "box 3x2\ndisjoint\n", true, 576, 288),
+            ((3, 3), "windoku\n", true, 256, 256),
+            ((3, 3), "diagonal+\ndiagonal-\n", true, 96, 96),
+        ] {
+            let n = h * w;
+            let layout = crate::parse::parse(&format!("size {n}\n{rules}"), "layout", None).unwrap();
+            let sudoku = Puzzle::sudoku(h, w).unwrap();
+            let extras = extra_groups(&layout).unwrap();
+            let found = classes(&generators(&sudoku, beyond).unwrap(), &sudoku, &extras, beyond, &|| false).unwrap();
+            let found = found.unwrap();
+            assert_eq!((found.order, found.order - found.beyond_lines), (order, lines_only), "{h}x{w} {rules}");
+            assert_eq!(found.classes.iter().map(|c| c.1).sum::<usize>(), order);
+        }
+    }
+
     #[test]
     fn the_geometric_groups_have_their_orders() {
         for (h, w, transpose, order) in [(2, 2, true, 128), (2, 2, false, 64), (2, 3, true, 3456), (3, 2, false, 3456)]
         {
             let puzzle = Puzzle::sudoku(h, w).unwrap();
-            let (group, classes) =
-                classes(&generators(&puzzle, transpose).unwrap(), &puzzle, &[], &|| false).unwrap().unwrap();
-            assert_eq!(group, order, "{h}x{w}");
+            let found =
+                classes(&generators(&puzzle, transpose).unwrap(), &puzzle, &[], transpose, &|| false).unwrap().unwrap();
+            assert_eq!(found.order, order, "{h}x{w}");
             assert_eq!(super::order(&puzzle, transpose && h == w), Some(order as u128));
-            assert_eq!(classes.iter().map(|c| c.1).sum::<usize>(), order);
+            assert_eq!(found.classes.iter().map(|c| c.1).sum::<usize>(), order);
         }
     }
 }

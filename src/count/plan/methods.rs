@@ -612,9 +612,14 @@ impl Counter {
         let mut details = Vec::new();
         if plan.details {
             let with = if orbits.transposed { "with" } else { "without" };
+            let beyond = match orbits.beyond_lines {
+                0 => String::new(),
+                k => format!("; {k} of them move no lines as wholes"),
+            };
             let n = puzzle.side();
             details.push(format!(
-                "burnside: {} geometric symmetries ({with} transposition) in {} conjugacy classes, times {n}! relabellings",
+                "burnside: {} geometric symmetries ({with} transposition{beyond}) in {} conjugacy classes, times {n}! \
+                 relabellings",
                 orbits.group,
                 orbits.classes.len()
             ));

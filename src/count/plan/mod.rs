@@ -126,8 +126,9 @@ crate::named_enum! {
         Auto = "auto",
         /// The same, but no grid counted by bands (to measure the reductions by themselves).
         NoBands = "no-bands",
-        /// Relabelling and line permutations, not transposition (to measure what it saves);
-        /// bands only in the layout's own orientation.
+        /// Relabelling and line permutations, not transposition (to measure what it saves) nor,
+        /// up to symmetry, the motions that move no lines as wholes; bands only in the layout's
+        /// own orientation.
         NoTranspose = "no-transpose",
         /// No symmetry: every solution is enumerated.
         None = "none",
