@@ -331,7 +331,7 @@ pub(super) fn classes(
         let groups: HashSet<Cells> = layout_sets(sudoku, extras).into_iter().collect();
         let beyond: Vec<Motion> = coordinate_motions(n, (h, w))
             .into_iter()
-            .filter(|motion| beyond_lines && unpack(pack(motion, n), n) != *motion && keeps_all(motion, n, &groups))
+            .filter(|motion| beyond_lines && !moves_lines(motion, n) && keeps_all(motion, n, &groups))
             .collect();
         if !beyond.is_empty() {
             let generators = generators.iter().map(|&g| unpack(g, n)).chain(beyond).collect::<Vec<_>>();
@@ -473,7 +473,7 @@ fn cell_classes(generators: &[Motion], n: usize, stop: &dyn Fn() -> bool) -> Res
     // A motion maps the rows onto the columns where the first row's first
     // two cells go to one column.
     let transposed = n >= 2 && elements.iter().any(|m| m[0] as usize % n == m[1] as usize % n);
-    let beyond_lines = elements.iter().filter(|&m| unpack(pack(m, n), n) != *m).count();
+    let beyond_lines = elements.iter().filter(|m| !moves_lines(m, n)).count();
     Ok(Some(Classes { order: elements.len(), classes, transposed, beyond_lines }))
 }
 
@@ -499,6 +499,13 @@ fn coordinate_motions(n: usize, (h, w): (usize, usize)) -> Vec<Motion> {
         })
         .filter(|motion| *motion != identity)
         .collect()
+}
+
+/// Whether `motion` moves rows and columns as wholes (onto rows and
+/// columns): whether its packed form, which reads only where the lines
+/// go, gives it back.
+fn moves_lines(motion: &Motion, n: usize) -> bool {
+    unpack(pack(motion, n), n) == *motion
 }
 
 /// Whether `motion` maps each set of `groups` onto one of them.
