@@ -30,9 +30,10 @@
 //! stack, column in it) that keep the groups too, with what they make with
 //! the rest (SudokuP's exchange of the rows with the boxes: 10,368
 //! motions, the forum's group); otherwise (diagonals) it is the Sudoku's
-//! motions that keep the extra groups, found by filtering the group. Its classes come from generators
-//! picked from it; `H x S_n` acts on the layout's grids, so the same sum
-//! counts their orbits (docs/counting-reach.md).
+//! motions that keep the extra groups, found by filtering the group. Its
+//! classes come from generators picked from it; `H x S_n` acts on the
+//! layout's grids, so the same sum counts their orbits
+//! (docs/counting-reach.md).
 //!
 //! Russell and Jarvis (2006) did this for 9x9 with 275 classes and the
 //! invariant grids of each counted by Ed Russell's own program; here the
@@ -178,9 +179,12 @@ pub fn count(
              this layout has {order}"
         )));
     }
-    let Some(found) = classes(&generators, &sudoku, &extras, transpose, stop)? else { return Ok(None) };
     // Extra groups may keep transposition from the layout's own group.
-    let group::Classes { order: group, classes, transposed, beyond_lines } = found;
+    let Some(group::Classes { order: group, classes, transposed, beyond_lines }) =
+        classes(&generators, &sudoku, &extras, transpose, stop)?
+    else {
+        return Ok(None);
+    };
     let mut found = Vec::with_capacity(classes.len());
     let mut banded_classes = 0;
     let mut sum = BigUint::default();
