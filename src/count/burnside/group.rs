@@ -57,7 +57,7 @@ pub fn generators(puzzle: &Puzzle, transpose: bool) -> Result<Vec<Motion>, Count
     if transpose && h == w {
         motions.push(cells(n, |r, c| (c, r)));
     }
-    let identity: Motion = (0..(n * n) as u16).map(|i| i as u8).collect();
+    let identity = identity(n);
     motions.retain(|m| *m != identity);
     motions.sort();
     motions.dedup();
@@ -321,18 +321,18 @@ pub(super) fn classes(
 ) -> Result<Option<Classes>, CountError> {
     let (h, w) = sudoku.boxes().expect("a Sudoku layout");
     let n = h * w;
-    let identity = pack(&(0..n * n).map(|i| i as u8).collect(), n);
+    let identity = pack(&identity(n), n);
     let packed: Vec<Packed> = generators.iter().map(|g| pack(g, n)).collect();
     let transposing = packed.iter().any(|g| g & 1 == 1);
-    if let Some(elements) = (!extras.is_empty()).then(|| line_motions(sudoku, extras, transposing)).flatten() {
+    let sets = if extras.is_empty() { Vec::new() } else { layout_sets(sudoku, extras) };
+    if let Some(elements) = (!extras.is_empty()).then(|| line_motions(n, &sets, transposing)).flatten() {
         let place: HashMap<Packed, usize> = elements.iter().enumerate().map(|(e, &p)| (p, e)).collect();
         let index = move |p| place[&p];
         let generators = subgroup_generators(&elements, n, &index);
-        let groups: HashSet<Cells> = layout_sets(sudoku, extras).into_iter().collect();
-        let beyond: Vec<Motion> = coordinate_motions(n, (h, w))
-            .into_iter()
-            .filter(|motion| beyond_lines && !moves_lines(motion, n) && keeps_all(motion, n, &groups))
-            .collect();
+        let groups: HashSet<Cells> = sets.into_iter().collect();
+        let coordinates = if beyond_lines { coordinate_motions(n, (h, w)) } else { Vec::new() };
+        let beyond: Vec<Motion> =
+            coordinates.into_iter().filter(|motion| !moves_lines(motion, n) && keeps_all(motion, n, &groups)).collect();
         if !beyond.is_empty() {
             let generators = generators.iter().map(|&g| unpack(g, n)).chain(beyond).collect::<Vec<_>>();
             return cell_classes(&generators, n, stop);
@@ -395,44 +395,30 @@ fn conjugacy(
     stop: &dyn Fn() -> bool,
 ) -> Result<Option<Classes>, CountError> {
     let n = h * w;
-    // Conjugacy classes: each element joined with its conjugates by the
-    // generators.
-    let mut sets = DisjointSets::new(elements.len());
     let inverses: Vec<Packed> = generators.iter().map(|&g| pack(&inverse(&unpack(g, n)), n)).collect();
-    for (e, &element) in elements.iter().enumerate() {
-        if e % (1 << 16) == 0 && stop() {
-            return Ok(None);
-        }
-        for (&generator, &inverse) in generators.iter().zip(&inverses) {
-            let conjugate = compose_packed(generator, compose_packed(element, inverse, n), n);
-            sets.join(e, index(conjugate));
-        }
-    }
-    // Each class's size and representative: an element that keeps the
-    // bands or the stacks where the class has one (bands count them with
-    // the fewest bands enumerated).
-    let keeps = |packed| banding(packed, n, h, w).first().is_some_and(|&(_, keeps)| keeps);
-    let mut sizes: HashMap<usize, (usize, Packed)> = HashMap::new();
-    for (e, &element) in elements.iter().enumerate() {
-        let (size, representative) = sizes.entry(sets.find(e)).or_insert((0, element));
-        *size += 1;
-        if !keeps(*representative) && keeps(element) {
-            *representative = element;
-        }
-    }
+    let conjugate =
+        |g: &Packed, e: &Packed, g_inverse: &Packed| compose_packed(*g, compose_packed(*e, *g_inverse, n), n);
+    let Some(mut sets) = conjugates_joined(&elements, generators, &inverses, conjugate, |&p| index(p), 1 << 16, stop)
+    else {
+        return Ok(None);
+    };
+    // Each class's representative: an element that keeps the bands or the
+    // stacks where the class has one (bands count them with the fewest
+    // bands enumerated).
+    let keeps = |&packed: &Packed| banding(packed, n, h, w).first().is_some_and(|&(_, keeps)| keeps);
     let mut classes: Vec<(Motion, usize)> =
-        sizes.into_values().map(|(size, representative)| (unpack(representative, n), size)).collect();
+        class_sizes(&elements, &mut sets, keeps).into_iter().map(|(p, size)| (unpack(p, n), size)).collect();
     classes.sort();
     let transposed = elements.iter().any(|&element| element & 1 == 1);
     Ok(Some(Classes { order: elements.len(), classes, transposed, beyond_lines: 0 }))
 }
 
 /// The group `generators` make, as permutations of the cells, and its
-/// conjugacy classes (each element joined with its conjugates by the
-/// generators), for a group with motions that move no lines as wholes;
-/// `None` if `stop` came first, an error past [`MAX_CELL_GROUP`] motions.
+/// conjugacy classes, for a group with motions that move no lines as
+/// wholes; `None` if `stop` came first, an error past [`MAX_CELL_GROUP`]
+/// motions.
 fn cell_classes(generators: &[Motion], n: usize, stop: &dyn Fn() -> bool) -> Result<Option<Classes>, CountError> {
-    let identity: Motion = (0..(n * n) as u16).map(|i| i as u8).collect();
+    let identity = identity(n);
     let mut place: HashMap<Motion, usize> = HashMap::from([(identity.clone(), 0)]);
     let mut elements = vec![identity];
     let mut next = 0;
@@ -453,28 +439,65 @@ fn cell_classes(generators: &[Motion], n: usize, stop: &dyn Fn() -> bool) -> Res
             return Ok(None);
         }
     }
-    let mut sets = DisjointSets::new(elements.len());
     let inverses: Vec<Motion> = generators.iter().map(inverse).collect();
-    for (e, element) in elements.iter().enumerate() {
-        if e % (1 << 12) == 0 && stop() {
-            return Ok(None);
-        }
-        for (generator, inverse) in generators.iter().zip(&inverses) {
-            sets.join(e, place[&compose(generator, &compose(element, inverse))]);
-        }
-    }
-    let mut sizes: HashMap<usize, (usize, usize)> = HashMap::new();
-    for e in 0..elements.len() {
-        sizes.entry(sets.find(e)).or_insert((0, e)).0 += 1;
-    }
-    let mut classes: Vec<(Motion, usize)> =
-        sizes.into_values().map(|(size, representative)| (elements[representative].clone(), size)).collect();
+    let conjugate = |g: &Motion, e: &Motion, g_inverse: &Motion| compose(g, &compose(e, g_inverse));
+    let Some(mut sets) = conjugates_joined(&elements, generators, &inverses, conjugate, |m| place[m], 1 << 12, stop)
+    else {
+        return Ok(None);
+    };
+    let mut classes = class_sizes(&elements, &mut sets, |_| false);
     classes.sort();
     // A motion maps the rows onto the columns where the first row's first
     // two cells go to one column.
     let transposed = n >= 2 && elements.iter().any(|m| m[0] as usize % n == m[1] as usize % n);
     let beyond_lines = elements.iter().filter(|m| !moves_lines(m, n)).count();
     Ok(Some(Classes { order: elements.len(), classes, transposed, beyond_lines }))
+}
+
+/// The group `elements` with each element joined to its conjugates `g e
+/// g^-1` by the `generators` (`inverses` theirs), whatever the motions'
+/// form: its conjugacy classes (conjugation by any element is a chain of
+/// conjugations by generators), `index` the place of each element. `None`
+/// if `stop`, polled every `every` elements, came first.
+fn conjugates_joined<T>(
+    elements: &[T],
+    generators: &[T],
+    inverses: &[T],
+    conjugate: impl Fn(&T, &T, &T) -> T,
+    index: impl Fn(&T) -> usize,
+    every: usize,
+    stop: &dyn Fn() -> bool,
+) -> Option<DisjointSets> {
+    let mut sets = DisjointSets::new(elements.len());
+    for (e, element) in elements.iter().enumerate() {
+        if e % every == 0 && stop() {
+            return None;
+        }
+        for (generator, inverse) in generators.iter().zip(inverses) {
+            sets.join(e, index(&conjugate(generator, element, inverse)));
+        }
+    }
+    Some(sets)
+}
+
+/// Each class of `sets` (over `elements`) with its size: its
+/// representative the first of its elements, or the first one `prefer`
+/// takes if any does.
+fn class_sizes<T: Clone>(elements: &[T], sets: &mut DisjointSets, prefer: impl Fn(&T) -> bool) -> Vec<(T, usize)> {
+    let mut sizes: HashMap<usize, (usize, usize)> = HashMap::new();
+    for (e, element) in elements.iter().enumerate() {
+        let (size, representative) = sizes.entry(sets.find(e)).or_insert((0, e));
+        *size += 1;
+        if !prefer(&elements[*representative]) && prefer(element) {
+            *representative = e;
+        }
+    }
+    sizes.into_values().map(|(size, representative)| (elements[representative].clone(), size)).collect()
+}
+
+/// The motion that leaves every cell where it is.
+fn identity(n: usize) -> Motion {
+    (0..(n * n) as u16).map(|i| i as u8).collect()
 }
 
 /// Every permutation of a cell's four coordinates (its band, its row in
@@ -487,7 +510,7 @@ fn cell_classes(generators: &[Motion], n: usize, stop: &dyn Fn() -> bool) -> Res
 fn coordinate_motions(n: usize, (h, w): (usize, usize)) -> Vec<Motion> {
     use itertools::Itertools;
     let ranges = [n / h, h, n / w, w];
-    let identity: Motion = (0..(n * n) as u16).map(|i| i as u8).collect();
+    let identity = identity(n);
     (0..4)
         .permutations(4)
         .filter(|order| (0..4).all(|k| ranges[k] == ranges[order[k]]))
@@ -515,16 +538,14 @@ fn keeps_all(motion: &Motion, n: usize, groups: &HashSet<Cells>) -> bool {
         .all(|set| groups.contains(&members(set, n).fold([0; 4], |image, cell| with(image, usize::from(motion[cell])))))
 }
 
-/// The motions that move rows and columns as wholes (and transpose, where
-/// `transpose`) and map every group of the layout `sudoku` with the
-/// `extras` onto a group, packed, the identity first: the layout's own
-/// geometric symmetries. The groups are the Sudoku's, the extras and the
-/// groups these imply (Windoku's five hidden windows: every grid holds
-/// them all different, `symmetry::implied_groups`, on grids of up to 128
-/// cells), so each motion maps grids onto grids. Such a motion may leave
-/// the Sudoku's group: Windoku's exchange of the boxes with the windows
-/// and hidden windows (rows and columns 1 and 4, 6 and 9 swapped), the
-/// disjoint groups' exchange with the boxes on 4x4. `None` unless every
+/// The motions of an `n x n` grid that move rows and columns as wholes
+/// (and transpose, where `transpose`) and map every set of `sets` onto one
+/// of them, packed, the identity first: with a layout's groups and those
+/// they imply ([`layout_sets`]: Windoku's five hidden windows too), the
+/// layout's own geometric symmetries, each mapping grids onto grids. Such
+/// a motion may leave the Sudoku's group: Windoku's exchange of the boxes
+/// with the windows and hidden windows (rows and columns 1 and 4, 6 and 9
+/// swapped), the disjoint groups' exchange with the boxes on 4x4. `None` unless every
 /// group is the product of its rows and its columns (a set of rows
 /// times a set of columns), which a diagonal is not, or past
 /// [`MAX_GROUP`] motions. Where the groups are such products, a motion of
@@ -533,11 +554,9 @@ fn keeps_all(motion: &Motion, n: usize, groups: &HashSet<Cells>) -> bool {
 /// that keep the columns' sets are listed by backtracking, then the
 /// pairs of them kept, and the transposition where it maps the pairs onto
 /// themselves.
-fn line_motions(sudoku: &Puzzle, extras: &[Cells], transpose: bool) -> Option<Vec<Packed>> {
-    let n = sudoku.side();
-    let sets = layout_sets(sudoku, extras);
+fn line_motions(n: usize, sets: &[Cells], transpose: bool) -> Option<Vec<Packed>> {
     let mut products: HashSet<(u32, u32)> = HashSet::new();
-    for set in &sets {
+    for set in sets {
         let rows = members(set, n).fold(0u32, |m, p| m | 1 << (p / n));
         let cols = members(set, n).fold(0u32, |m, p| m | 1 << (p % n));
         if (rows.count_ones() * cols.count_ones()) as usize != members(set, n).count() {
@@ -552,7 +571,7 @@ fn line_motions(sudoku: &Puzzle, extras: &[Cells], transpose: bool) -> Option<Ve
         return None;
     }
     let flips = transpose && products.iter().all(|&(r, c)| products.contains(&(c, r)));
-    let identity = pack(&(0..n * n).map(|i| i as u8).collect(), n);
+    let identity = pack(&identity(n), n);
     let mut elements = vec![identity];
     for (rho, sigma) in itertools::iproduct!(&rhos, &sigmas) {
         if !products.iter().all(|&(r, c)| products.contains(&(moved(r, rho), moved(c, sigma)))) {
@@ -743,7 +762,7 @@ mod tests {
             })
             .collect();
         for (extras, order) in [(windows, 256), (disjoint, 5184)] {
-            let motions = line_motions(&sudoku, &extras, true).unwrap();
+            let motions = line_motions(9, &layout_sets(&sudoku, &extras), true).unwrap();
             assert_eq!(motions.len(), order);
             assert_eq!(motions.iter().collect::<HashSet<_>>().len(), order);
             let transposing = motions.iter().filter(|&&m| m & 1 == 1).count();
@@ -758,7 +777,7 @@ mod tests {
         }
         // Diagonals are no products of rows and columns.
         let diagonals = extra_groups(&sudoku.clone().with_diagonals()).unwrap();
-        assert!(line_motions(&sudoku, &diagonals, true).is_none());
+        assert!(line_motions(9, &layout_sets(&sudoku, &diagonals), true).is_none());
     }
 
     /// With the permutations of a cell's coordinates that keep the groups,
