@@ -92,6 +92,7 @@ impl Choices {
             clause_counts: encoded.clause_counts,
             encoding: encoded.encoding,
             choices: encoded.choices.clone(),
+            exactly_one: encoded.exactly_one.clone(),
         }
     }
 

@@ -46,6 +46,13 @@ pub trait ClauseSink {
     fn choose_one(&mut self, selectors: &[Lit]) {
         self.add_clause(selectors);
     }
+    /// Adds the clause that one of `lits` holds, where the other clauses
+    /// make exactly one of them hold in every model (a killer cage's
+    /// combination selectors); the encoder's own sink also keeps it, for
+    /// [`Encoded::exactly_one`] (a guarded sink adds it as any clause).
+    fn one_in_every_model(&mut self, lits: &[Lit]) {
+        self.add_clause(lits);
+    }
 }
 
 impl<F: ExtendFormula> ClauseSink for F {
@@ -270,6 +277,11 @@ pub struct Encoded {
     /// hold under its selector (empty when the encoding is reduced, which
     /// numbers the auxiliary variables anew).
     pub choices: Vec<Vec<Lit>>,
+    /// Sets of auxiliary literals of which exactly one holds in every
+    /// model, the rest of the clauses making sure (a killer cage's
+    /// combination selectors): sets the enum engine may branch on (empty
+    /// when the encoding is reduced).
+    pub exactly_one: Vec<Vec<Lit>>,
 }
 
 impl Encoded {
@@ -306,6 +318,8 @@ struct Recorder {
     kind: ClauseKind,
     /// The selectors of each top-level alternative, in order.
     choices: Vec<Vec<Lit>>,
+    /// See [`Encoded::exactly_one`].
+    exactly_one: Vec<Vec<Lit>>,
 }
 
 impl ClauseSink for Recorder {
@@ -322,6 +336,11 @@ impl ClauseSink for Recorder {
         self.choices.push(selectors.to_vec());
         self.add_clause(selectors);
     }
+
+    fn one_in_every_model(&mut self, lits: &[Lit]) {
+        self.exactly_one.push(lits.to_vec());
+        self.add_clause(lits);
+    }
 }
 
 /// Encodes `puzzle` with the chosen `encoding`.
@@ -329,7 +348,8 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     let vars = VarMap::new(puzzle.side(), puzzle.digits(), encoding.digits);
     let mut formula = CnfFormula::new();
     formula.set_var_count(vars.primary_count());
-    let mut out = Recorder { formula, kinds: Vec::new(), kind: ClauseKind::Given, choices: Vec::new() };
+    let mut out =
+        Recorder { formula, kinds: Vec::new(), kind: ClauseKind::Given, choices: Vec::new(), exactly_one: Vec::new() };
     match encoding.digits {
         DigitEncoding::Direct => encode_direct(puzzle, encoding, &vars, &mut out),
         DigitEncoding::Order | DigitEncoding::Log => integer::encode(puzzle, &vars, &mut out),
@@ -360,10 +380,12 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
         let clause_counts = kinds.into_iter().collect();
         // Reduced, the auxiliary variables are numbered anew: no choices.
         let encoding = *encoding;
-        return Encoded { formula: Arc::new(formula), vars, clause_counts, encoding, choices: Vec::new() };
+        let (choices, exactly_one) = (Vec::new(), Vec::new());
+        return Encoded { formula: Arc::new(formula), vars, clause_counts, encoding, choices, exactly_one };
     }
     let clause_counts = out.kinds.into_iter().collect();
-    Encoded { formula: Arc::new(out.formula), vars, clause_counts, encoding: *encoding, choices: out.choices }
+    let (choices, exactly_one) = (out.choices, out.exactly_one);
+    Encoded { formula: Arc::new(out.formula), vars, clause_counts, encoding: *encoding, choices, exactly_one }
 }
 
 /// About how many bytes encoding `puzzle` with `encoding` and searching

@@ -10,7 +10,10 @@
 //! - a digit in the cage brings each digit that every combination with
 //!   it holds;
 //! - a selector per combination, true exactly when the cage holds that
-//!   set of digits (`select_combination`);
+//!   set of digits (`select_combination`); exactly one is true in every
+//!   model, so the enum engine's learning search may branch on them
+//!   ([`crate::encode::Encoded::exactly_one`]), choosing a combination as
+//!   a killer solver does;
 //! - a digit in every combination is in none of the cells outside the
 //!   cage that see all the cage's cells where it may still be (ISS's sum
 //!   handler's required values kept out of the cells that see them,
@@ -157,7 +160,7 @@ const MOST_SELECTED: usize = 64;
 /// combination left holds.
 fn select_combination(cells: &[Cell], sets: &[u64], n: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
     let selectors: Vec<Lit> = sets.iter().map(|_| out.new_var().positive()).collect();
-    out.add_clause(&selectors);
+    out.one_in_every_model(&selectors);
     for (&set, &s) in sets.iter().zip(&selectors) {
         for d in 1..=n as Digit {
             if set >> (d - 1) & 1 == 0 {
@@ -203,5 +206,61 @@ mod tests {
                 assert_eq!(listed, brute, "size {size}, sum {target}");
             }
         }
+    }
+
+    /// The cage's selectors are one of the encoding's exactly-one sets,
+    /// and so are those of the hidden cages its innies make (r1c3 + r1c4
+    /// = 5 and r2c1 + r2c2 = 5): over every 4x4 grid with r1c1 + r1c2 = 5
+    /// (listed here by brute force), the grid's digits leave exactly one
+    /// of each set true, and with any other also true nothing is left.
+    #[test]
+    fn exactly_one_selector_holds_in_each_grid() {
+        use crate::encode::{encode, Encoding};
+        use crate::model::{Constraint, Puzzle};
+        use varisat::Solver;
+
+        let mut p = Puzzle::sudoku(2, 2).unwrap();
+        let cage = vec![Cell::new(0, 0), Cell::new(0, 1)];
+        p.add_cage(cage.clone()).unwrap();
+        p.add_constraint(Constraint::Sum { terms: cage.iter().map(|&c| (c, 1)).collect(), target: 5 }).unwrap();
+        let encoded = encode(&p, &Encoding::default());
+        // {1, 4} and {2, 3}, for each of the three.
+        assert_eq!(encoded.exactly_one.iter().map(Vec::len).collect::<Vec<_>>(), [2, 2, 2]);
+        // Every 4x4 grid, row by row from the permutations of 1..=4.
+        let perms: Vec<[u8; 4]> =
+            itertools::Itertools::permutations(1..=4u8, 4).map(|v| [v[0], v[1], v[2], v[3]]).collect();
+        let box_of = |r: usize, c: usize| r / 2 * 2 + c / 2;
+        let mut grids = 0;
+        for rows in itertools::Itertools::multi_cartesian_product((0..4).map(|_| perms.iter())) {
+            let fits = (0..4).all(|c| (0..4).map(|r| rows[r][c]).collect::<std::collections::BTreeSet<_>>().len() == 4)
+                && (0..4).all(|b| {
+                    let digits: std::collections::BTreeSet<u8> =
+                        (0..16).filter(|i| box_of(i / 4, i % 4) == b).map(|i| rows[i / 4][i % 4]).collect();
+                    digits.len() == 4
+                });
+            if !fits || rows[0][0] + rows[0][1] != 5 {
+                continue;
+            }
+            grids += 1;
+            let mut solver = Solver::new();
+            solver.add_formula(&encoded.formula);
+            let digits: Vec<Lit> = (0..16)
+                .map(|i| encoded.vars.var(Cell::new(i / 4, i % 4), Digit::from(rows[i / 4][i % 4])).positive())
+                .collect();
+            solver.assume(&digits);
+            assert!(solver.solve().unwrap(), "grid {rows:?} has a model");
+            let model = solver.model().unwrap();
+            for selectors in &encoded.exactly_one {
+                let true_ones: Vec<Lit> = selectors.iter().copied().filter(|s| model.contains(s)).collect();
+                assert_eq!(true_ones.len(), 1, "grid {rows:?}: selectors {true_ones:?}");
+                for &other in selectors.iter().filter(|&&s| s != true_ones[0]) {
+                    solver.assume(&[digits.clone(), vec![other]].concat());
+                    assert!(!solver.solve().unwrap(), "grid {rows:?}: a second selector true");
+                }
+            }
+        }
+        // 288 grids; r1c1 + r1c2 = 5 in 4 of the 12 ordered pairs of a
+        // row's first two digits: a third of them.
+        assert_eq!(grids, 96);
     }
 }
