@@ -324,8 +324,8 @@ pub(super) fn classes(
     let identity = pack(&identity(n), n);
     let packed: Vec<Packed> = generators.iter().map(|g| pack(g, n)).collect();
     let transposing = packed.iter().any(|g| g & 1 == 1);
-    let sets = if extras.is_empty() { Vec::new() } else { layout_sets(sudoku, extras) };
-    if let Some(elements) = (!extras.is_empty()).then(|| line_motions(n, &sets, transposing)).flatten() {
+    let sets = (!extras.is_empty()).then(|| layout_sets(sudoku, extras));
+    if let Some((sets, elements)) = sets.and_then(|sets| line_motions(n, &sets, transposing).map(|e| (sets, e))) {
         let place: HashMap<Packed, usize> = elements.iter().enumerate().map(|(e, &p)| (p, e)).collect();
         let index = move |p| place[&p];
         let generators = subgroup_generators(&elements, n, &index);

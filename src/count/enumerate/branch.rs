@@ -290,7 +290,6 @@ impl Branches {
 mod tests {
     use super::*;
     use crate::encode::{encode, Encoding};
-    use crate::model::{Cell, Constraint};
 
     /// A 4x4 with the cage r1c1 + r1c2 = 5: the branch sets are the 16
     /// cells' digits, the 12 full groups' cells for each of 4 digits, then
@@ -299,10 +298,7 @@ mod tests {
     /// literals), not a cage's (two).
     #[test]
     fn a_cages_combinations_come_after_the_cells_and_groups() {
-        let mut p = Puzzle::sudoku(2, 2).unwrap();
-        let cage = vec![Cell::new(0, 0), Cell::new(0, 1)];
-        p.add_cage(cage.clone()).unwrap();
-        p.add_constraint(Constraint::Sum { terms: cage.iter().map(|&c| (c, 1)).collect(), target: 5 }).unwrap();
+        let p = crate::parse::parse("size 4\nkiller r1c1 r1c2 = 5\n", "a cage", None).unwrap();
         let encoded = encode(&p, &Encoding::default());
         let branches = Branches::new(&p, &encoded, std::iter::empty());
         assert_eq!(branches.plain, 16 + 12 * 4);

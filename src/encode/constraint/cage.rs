@@ -216,13 +216,9 @@ mod tests {
     #[test]
     fn exactly_one_selector_holds_in_each_grid() {
         use crate::encode::{encode, Encoding};
-        use crate::model::{Constraint, Puzzle};
         use varisat::Solver;
 
-        let mut p = Puzzle::sudoku(2, 2).unwrap();
-        let cage = vec![Cell::new(0, 0), Cell::new(0, 1)];
-        p.add_cage(cage.clone()).unwrap();
-        p.add_constraint(Constraint::Sum { terms: cage.iter().map(|&c| (c, 1)).collect(), target: 5 }).unwrap();
+        let p = crate::parse::parse("size 4\nkiller r1c1 r1c2 = 5\n", "a cage", None).unwrap();
         let encoded = encode(&p, &Encoding::default());
         // {1, 4} and {2, 3}, for each of the three.
         assert_eq!(encoded.exactly_one.iter().map(Vec::len).collect::<Vec<_>>(), [2, 2, 2]);
