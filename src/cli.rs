@@ -180,6 +180,7 @@ impl EncodingArgs {
             sum: self.sum.unwrap_or_default(),
             lines: self.lines.unwrap_or_default(),
             reduce: self.reduce,
+            chaos_first_cells: false,
         })
     }
 }

@@ -44,7 +44,7 @@ impl Settings {
             ));
         }
         Ok(Settings {
-            puzzles: Puzzles::resolve(&args.puzzles, &args.solve)?,
+            puzzles: Puzzles::resolve(&args.puzzles, &args.solve)?.labels_by_first_cells(),
             jobs: args.jobs.map(usize::from),
             max: args.max,
             timeout: args.timeout,

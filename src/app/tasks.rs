@@ -38,6 +38,15 @@ impl Puzzles {
         })
     }
 
+    /// For `count` and `unique`, which assume no label of a chaos
+    /// construction: such a puzzle whose rules are on its regions alone
+    /// may number its labels by their regions' first cells
+    /// ([`Encoding::chaos_first_cells`]).
+    pub fn labels_by_first_cells(mut self) -> Puzzles {
+        self.encoding.chaos_first_cells = true;
+        self
+    }
+
     /// Several files: each result starts with `FILE<TAB>`.
     pub fn is_batch(&self) -> bool {
         self.sources.len() > 1

@@ -37,7 +37,7 @@ impl Settings {
     pub fn resolve(args: &UniqueArgs) -> Result<Settings, AppError> {
         // `--output mc` is not offered (cli::TEXT_OR_JSON).
         Ok(Settings {
-            puzzles: Puzzles::resolve(&args.puzzles, &args.solve)?,
+            puzzles: Puzzles::resolve(&args.puzzles, &args.solve)?.labels_by_first_cells(),
             jobs: args.jobs.map_or_else(count::all_cores, usize::from),
             timeout: args.timeout,
             output: args.output,

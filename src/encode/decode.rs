@@ -27,7 +27,34 @@ impl VarMap {
                 digits.push(self.read_cell(Cell::new(r, c), bits)?);
             }
         }
-        Ok(Grid::new(n, digits).expect("n * n digits were pushed"))
+        Ok(self.grid(digits))
+    }
+
+    /// The grid of `n * n` decoded digits, a chaos construction's labels
+    /// renumbered by their regions' 1s where the formula numbers them by
+    /// their first cells: label `k` is the region of row `k`'s 1, as
+    /// [`crate::model::Puzzle::into_chaos`] says. Labels that do not make
+    /// a layout stay as they are, for the checker to refuse.
+    fn grid(&self, mut digits: Vec<Digit>) -> Grid {
+        if let Some(n) = self.first_cell_labels {
+            let label = |r: usize, c: usize| (n + r) * self.side + c;
+            let mut by_ones = vec![0; n + 1];
+            for k in 0..n {
+                let one = (0..n).find(|&c| digits[k * self.side + c] == 1);
+                if let Some(&l) =
+                    one.and_then(|c| digits.get(label(k, c))).filter(|&&l| (1..=n).contains(&usize::from(l)))
+                {
+                    by_ones[usize::from(l)] = k as Digit + 1;
+                }
+            }
+            if by_ones[1..].iter().all(|&k| k > 0) {
+                for (r, c) in itertools::iproduct!(0..n, 0..n) {
+                    let l = &mut digits[label(r, c)];
+                    *l = by_ones.get(usize::from(*l)).copied().filter(|&k| k > 0).unwrap_or(*l);
+                }
+            }
+        }
+        Grid::new(self.side, digits).expect("n * n digits")
     }
 
     /// [`VarMap::decode`] from one byte per primary variable, true when its
@@ -41,7 +68,7 @@ impl VarMap {
         }
         if self.digits == DigitEncoding::Direct {
             if let Some(digits) = direct_digits(&values[..self.primary], n, per_cell) {
-                return Ok(Grid::new(n, digits).expect("n * n digits"));
+                return Ok(self.grid(digits));
             }
         }
         // The full layout numbers cells in reading order, `per_cell` variables each.
@@ -53,7 +80,7 @@ impl VarMap {
                 digits.push(self.read_cell(Cell::new(r, c), low_bits(bytes))?);
             }
         }
-        Ok(Grid::new(n, digits).expect("n * n digits"))
+        Ok(self.grid(digits))
     }
 
     /// The digit the full-layout values of one cell spell; bit `k` of `bits`

@@ -96,6 +96,13 @@ pub struct Encoding {
     pub lines: LineEncoding,
     /// Apply the given-aware reduction (Kwon & Jain 2006).
     pub reduce: bool,
+    /// Number the labels of a chaos construction whose rules are all on
+    /// its regions by their regions' first cells (see
+    /// `constraint::connected::first_cell_labels`); decoding renumbers
+    /// them by their 1s. Only for runs that give no label's value as a
+    /// literal (`count` and `unique`): a label given or assumed means the
+    /// label numbered by its region's 1.
+    pub chaos_first_cells: bool,
 }
 
 impl Encoding {
@@ -345,7 +352,8 @@ impl ClauseSink for Recorder {
 
 /// Encodes `puzzle` with the chosen `encoding`.
 pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
-    let vars = VarMap::new(puzzle.side(), puzzle.digits(), encoding.digits);
+    let mut vars = VarMap::new(puzzle.side(), puzzle.digits(), encoding.digits);
+    vars.first_cell_labels = constraint::first_cell_labels(puzzle).filter(|_| encoding.chaos_first_cells);
     let mut formula = CnfFormula::new();
     formula.set_var_count(vars.primary_count());
     let mut out =
@@ -359,7 +367,12 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     let differ = constraint::Differ::new(puzzle);
     for c in puzzle.constraints().iter().filter(|c| !matches!(c, crate::model::Constraint::Rank { .. })) {
         let (sum, lines, n) = (encoding.sum, encoding.lines, puzzle.digits());
-        constraint::encode_constraint(c, &differ, sum, lines, n, &mut spelling, &mut out);
+        match (c, vars.first_cell_labels) {
+            (crate::model::Constraint::Chaos { side }, Some(_)) => {
+                constraint::encode_chaos_by_first_cells(*side, &mut spelling, &mut out)
+            }
+            _ => constraint::encode_constraint(c, &differ, sum, lines, n, &mut spelling, &mut out),
+        }
     }
     constraint::encode_implied_sums(puzzle, &differ, encoding.sum, encoding.lines, &mut spelling, &mut out);
     constraint::encode_chaos_count_bounds(puzzle, &mut spelling, &mut out);

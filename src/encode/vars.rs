@@ -56,6 +56,10 @@ pub struct VarMap {
     /// formula is not reduced (every variable is itself).
     pub(super) reduced: Option<Vec<Slot>>,
     pub(super) primary: usize,
+    /// On a chaos construction of this side whose labels the formula
+    /// numbers by their regions' first cells ([`super::constraint::first_cell_labels`]),
+    /// decoding renumbers them by their 1s, as the model says they are.
+    pub(super) first_cell_labels: Option<usize>,
 }
 
 /// Why a model does not describe a grid.
@@ -90,14 +94,15 @@ impl VarMap {
     /// The full layout, before any reduction, of a grid of `side` whose
     /// cells hold the digits `1..=values`.
     pub fn new(side: usize, values: usize, digits: DigitEncoding) -> VarMap {
-        VarMap { side, values, digits, reduced: None, primary: side * side * digits.vars_per_cell(values) }
+        let primary = side * side * digits.vars_per_cell(values);
+        VarMap { side, values, digits, reduced: None, primary, first_cell_labels: None }
     }
 
     /// The same layout after the given-aware reduction: `slots` says what each
     /// full-layout variable became; `primary` variables remain.
     pub(crate) fn with_reduction(&self, slots: Vec<Slot>, primary: usize) -> VarMap {
         debug_assert_eq!(slots.len(), self.primary);
-        VarMap { side: self.side, values: self.values, digits: self.digits, reduced: Some(slots), primary }
+        VarMap { reduced: Some(slots), primary, ..self.clone() }
     }
 
     /// The grid's side.

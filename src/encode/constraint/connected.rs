@@ -73,7 +73,7 @@ pub(super) fn encode_connected(
 /// `side x side` grid (in reading order) connected, if there are any, each
 /// within `most - 1` orthogonal steps of the first: reachability as the
 /// module's doc says.
-fn connect(member: &[Lit], side: usize, most: usize, out: &mut dyn ClauseSink) {
+fn connect(member: &[Lit], side: usize, most: usize, out: &mut dyn ClauseSink) -> Vec<Option<Lit>> {
     let fresh = |out: &mut dyn ClauseSink| out.new_var().positive();
     let count = member.len();
     // before(c): some member comes before `c` (none before the first cell).
@@ -104,6 +104,7 @@ fn connect(member: &[Lit], side: usize, most: usize, out: &mut dyn ClauseSink) {
         })
         .collect();
     reach(member, roots, side, most, out);
+    before
 }
 
 /// Every member within `most - 1` orthogonal steps, through members, of a
@@ -165,30 +166,47 @@ fn reach(member: &[Lit], mut reached: Vec<Option<Lit>>, side: usize, most: usize
 /// cell (down to about 0.6 s, "Let there be chaos" decided in 90 s).
 /// Every auxiliary variable is fixed by the digits and labels.
 ///
-/// Labels numbered by the regions' first cells, as they were before
-/// 2026-12-03, left the root of each label to be found with the labels
-/// before it; rooted at the 1s, ISS's "Chaos Construction: x-sums" went
-/// from 14.1 s to 2.6 s, though puzzles whose clues are on the regions
-/// alone got slower ("Calm Construction" 0.6 s to 5.4 s): their labels no
-/// longer follow from the regions' shapes (docs/performance.md).
-pub(super) fn encode_chaos(side: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+/// With `by_first_cells` the labels are numbered instead in the reading
+/// order of their regions' first cells, as they were before 2026-12-03:
+/// label `k` only after a cell of label `k - 1`, and rooted at its first
+/// cell ([`connect`]). Then the root of each label is found only with the
+/// labels before it; rooted at the 1s, ISS's "Chaos Construction: x-sums"
+/// went from 14.1 s to 2.6 s. But where the clues are on the regions
+/// alone, the labels follow from the regions' shapes only by first cells
+/// ("Calm Construction" 0.6 s by first cells, 5.4 s by 1s): such puzzles
+/// ([`first_cell_labels`]) are numbered by first cells, and decoding
+/// renumbers their labels by the 1s (docs/performance.md).
+pub(super) fn encode_chaos(side: usize, by_first_cells: bool, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
     let count = side * side;
     let cell = |i: usize| Cell::new(i / side, i % side);
     let label = |i: usize| Cell::new(side + i / side, i % side);
+    let mut previous: Option<Vec<Option<Lit>>> = None;
     for k in 1..=side as Digit {
-        let row = usize::from(k) - 1;
         let member: Vec<Lit> = (0..count).map(|i| spelling.is(label(i), k, out)).collect();
-        let mut roots: Vec<Option<Lit>> = vec![None; count];
-        for (i, &m) in member.iter().enumerate() {
-            let one = spelling.is(cell(i), 1, out);
-            if i / side == row {
-                out.add_clause(&[!one, m]);
-                roots[i] = Some(one);
-            } else {
-                out.add_clause(&[!one, !m]);
+        if by_first_cells {
+            // Label `k` only where label `k - 1` came before; rooted at its first cell.
+            for (i, &m) in member.iter().enumerate() {
+                match previous.as_ref().map(|before| before[i]) {
+                    None => {}
+                    Some(Some(b)) => out.add_clause(&[!m, b]),
+                    Some(None) => out.add_clause(&[!m]),
+                }
             }
+            previous = Some(connect(&member, side, side, out));
+        } else {
+            let row = usize::from(k) - 1;
+            let mut roots: Vec<Option<Lit>> = vec![None; count];
+            for (i, &m) in member.iter().enumerate() {
+                let one = spelling.is(cell(i), 1, out);
+                if i / side == row {
+                    out.add_clause(&[!one, m]);
+                    roots[i] = Some(one);
+                } else {
+                    out.add_clause(&[!one, !m]);
+                }
+            }
+            reach(&member, roots, side, side, out);
         }
-        reach(&member, roots, side, side, out);
         exactly(&member, side, out);
         if side > 1 {
             for (i, &m) in member.iter().enumerate() {
@@ -215,6 +233,23 @@ pub(super) fn encode_chaos(side: usize, spelling: &mut Spelling, out: &mut dyn C
             out.add_clause(&some);
         }
     }
+}
+
+/// The side of `puzzle`'s chaos construction if each of its rules is on
+/// the regions alone (region runs) and no label is given: then its labels
+/// are numbered by their regions' first cells ([`encode_chaos`]). Only
+/// there, so that a rule that reads a label's value, or a given label,
+/// always means the label numbered by its region's 1, as the model says.
+pub(super) fn first_cell_labels(puzzle: &Puzzle) -> Option<usize> {
+    let side = puzzle.side() / 2;
+    let on_regions = puzzle.constraints().iter().all(|c| match c {
+        Constraint::Chaos { .. } | Constraint::RegionRuns { .. } => true,
+        // The padding's 1s (`Puzzle::into_chaos`).
+        Constraint::Digits { cell, .. } => cell.col >= side,
+        _ => false,
+    });
+    let labels_open = puzzle.cells().all(|cell| puzzle.labelled(cell).is_none() || puzzle.given(cell).is_none());
+    (puzzle.is_chaos() && on_regions && labels_open).then_some(side)
 }
 
 /// The clauses of region runs ([`crate::model::Constraint::RegionRuns`]):

@@ -411,6 +411,19 @@ pub(super) fn encode_implied_sums(
     }
 }
 
+/// The side of `puzzle`'s chaos construction if its labels are best
+/// numbered by their regions' first cells (`connected.rs`): when every
+/// rule is on the regions alone. `None` to number them by their 1s.
+pub(crate) fn first_cell_labels(puzzle: &Puzzle) -> Option<usize> {
+    connected::first_cell_labels(puzzle)
+}
+
+/// A chaos construction's clauses, its labels numbered by their regions'
+/// first cells (`connected.rs`).
+pub(super) fn encode_chaos_by_first_cells(side: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+    connected::encode_chaos(side, true, spelling, out);
+}
+
 /// The most regions each count-distinct over a chaos construction's
 /// labels can meet (`connected.rs`), as clauses on its control.
 pub(super) fn encode_chaos_count_bounds(puzzle: &Puzzle, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
@@ -1024,7 +1037,7 @@ pub(super) fn encode_constraint(
         Constraint::ConnectedValues { side, digits, size } => {
             connected::encode_connected(*side, *digits, *size, n, differ, spelling, out)
         }
-        Constraint::Chaos { side } => connected::encode_chaos(*side, spelling, out),
+        Constraint::Chaos { side } => connected::encode_chaos(*side, false, spelling, out),
         Constraint::RegionRuns { control, arms, offset } => {
             connected::encode_region_runs(*control, arms, *offset, n, spelling, out)
         }
