@@ -21,7 +21,10 @@ Writes bench/results/iss-counts-DATE.md (the seed, what was compared, the
 constraint types the compared copies held, and every difference) and exits
 1 on a difference.
 
-usage: python3 bench/iss_counts.py SEED [VARIANTS] [LIMIT] [DROP] [GIVENS]
+With ONLY, just the examples that hold an item of that type (e.g.
+`ChaosConstruction`).
+
+usage: python3 bench/iss_counts.py SEED [VARIANTS] [LIMIT] [DROP] [GIVENS] [ONLY]
   (from the repository root, after cargo build --release; defaults 3 1000 1 0)
 """
 import json
@@ -39,7 +42,7 @@ LAYOUT = {"Shape", "NoBoxes", "ChaosConstruction", "RegionSize", "Jigsaw", "Dopp
 SECONDS = 10
 
 
-def copies(seed, variants, drop, givens):
+def copies(seed, variants, drop, givens, only=None):
     """(index, name, ISS text, the rule types it holds) of each copy."""
     rng = random.Random(seed)
     out = []
@@ -52,6 +55,8 @@ def copies(seed, variants, drop, givens):
         if not text.startswith(".") or not all(re.match(r"^([A-Z][A-Za-z]*)?(~|$)", t) for t in items):
             continue
         if drop and any(t.split("~")[0] in ("Or", "And", "End", "Replicate") for t in items):
+            continue
+        if only and not any(t.split("~")[0] == only for t in items):
             continue
         rules = [i for i, t in enumerate(items) if t.split("~")[0] not in LAYOUT | {"", "Given"}]
         # The givens of one value: (item, part) in the items `~R1C1_5~...`.
@@ -74,7 +79,8 @@ def main():
     limit = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
     drop = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     givens = int(sys.argv[5]) if len(sys.argv) > 5 else 0
-    cases = copies(seed, variants, drop, givens)
+    only = sys.argv[6] if len(sys.argv) > 6 else None
+    cases = copies(seed, variants, drop, givens, only)
     tally = Agreement("ISS")
     with tempfile.TemporaryDirectory() as tmp:
         for n, (index, name, text, held) in enumerate(cases):
@@ -89,8 +95,9 @@ def main():
             tally.progress(n + 1, len(cases))
     tally.report(
         "iss-counts", "satsudoku's counts against ISS's, on ISS's examples with rules taken out",
-        f"python3 bench/iss_counts.py {seed} {variants} {limit} {drop} {givens}",
+        f"python3 bench/iss_counts.py {seed} {variants} {limit} {drop} {givens}" + (f" {only}" if only else ""),
         f"{len(cases)} copies of the examples that are lists of items" + (" without blocks" if drop else "")
+        + (f" holding {only}" if only else "")
         + f", each with {drop} of its rules and {givens} of its givens taken out at random; counted up to "
         f"{limit} solutions by both, {SECONDS} s each.",
         "The rule types the compared copies held")
