@@ -112,7 +112,10 @@ class Agreement:
 def iss_rows(*args, timeout=None):
     """The puzzle rows of `node run_iss.mjs ARGS`, each split at its tabs:
     index, name, verdict, count, ms, build_ms, search_ms, guesses, ...
-    (subprocess.TimeoutExpired past `timeout` seconds)."""
+    (subprocess.TimeoutExpired past `timeout` seconds). Exits when ISS is
+    not there, rather than count every puzzle as stopped."""
+    if not os.path.exists(RUN_ISS):
+        sys.exit(f"ISS not found at {RUN_ISS}: run from the repository root, with ../shared beside it")
     out = subprocess.run(["node", RUN_ISS, *args], capture_output=True, text=True, timeout=timeout).stdout
     rows = (line.split("\t") for line in out.splitlines())
     return [row for row in rows if row[0].isdigit()]
