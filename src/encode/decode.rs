@@ -191,6 +191,28 @@ mod tests {
         assert_eq!(map.decode(|_| None), Err(DecodeError::Unassigned(1)));
     }
 
+    /// A 2x2 chaos construction's labels as a formula numbered by first
+    /// cells gives them (regions {r1c1, r2c1} = 1 and {r1c2, r2c2} = 2,
+    /// first cells r1c1 and r1c2) come out numbered by their 1s (row 1's 1
+    /// is r1c2's, row 2's r2c1's): 2 and 1; labels that are not a layout
+    /// as they were, for the checker. Padding cells hold 1.
+    #[test]
+    fn first_cell_labels_are_renumbered_by_the_ones() {
+        let map = VarMap { first_cell_labels: Some(2), ..VarMap::new(4, 2, DigitEncoding::Direct) };
+        let grid = |labels: [u8; 4]| {
+            let [a, b, c, d] = labels;
+            map.grid(vec![2, 1, 1, 1, 1, 2, 1, 1, a, b, 1, 1, c, d, 1, 1])
+        };
+        let labels =
+            |g: &Grid| [g.get(Cell::new(2, 0)), g.get(Cell::new(2, 1)), g.get(Cell::new(3, 0)), g.get(Cell::new(3, 1))];
+        assert_eq!(labels(&grid([1, 2, 1, 2])), [2, 1, 2, 1]);
+        assert_eq!(labels(&grid([1, 1, 1, 1])), [1, 1, 1, 1]);
+        assert_eq!(labels(&grid([0, 3, 1, 2])), [0, 3, 1, 2]);
+        let plain = VarMap::new(4, 2, DigitEncoding::Direct);
+        let g = plain.grid(vec![2, 1, 1, 1, 1, 2, 1, 1, 1, 2, 1, 1, 1, 2, 1, 1]);
+        assert_eq!(labels(&g), [1, 2, 1, 2]);
+    }
+
     proptest! {
         /// Decoding from bytes agrees with decoding from every variable's
         /// value, on random assignments of every encoding, reduced or not,
