@@ -241,6 +241,9 @@ pub(super) fn encode_chaos(side: usize, by_first_cells: bool, spelling: &mut Spe
 /// there, so that a rule that reads a label's value, or a given label,
 /// always means the label numbered by its region's 1, as the model says.
 pub(super) fn first_cell_labels(puzzle: &Puzzle) -> Option<usize> {
+    if !puzzle.is_chaos() {
+        return None;
+    }
     let side = puzzle.side() / 2;
     let on_regions = puzzle.constraints().iter().all(|c| match c {
         Constraint::Chaos { .. } | Constraint::RegionRuns { .. } => true,
@@ -249,7 +252,7 @@ pub(super) fn first_cell_labels(puzzle: &Puzzle) -> Option<usize> {
         _ => false,
     });
     let labels_open = puzzle.cells().all(|cell| puzzle.labelled(cell).is_none() || puzzle.given(cell).is_none());
-    (puzzle.is_chaos() && on_regions && labels_open).then_some(side)
+    (on_regions && labels_open).then_some(side)
 }
 
 /// The clauses of region runs ([`crate::model::Constraint::RegionRuns`]):
