@@ -302,10 +302,16 @@ impl Encoded {
         self.formula.iter().map(<[Lit]>::len).sum()
     }
 
-    /// The encoding and its size, as `--stats` prints it (one item a line).
+    /// The encoding and its size, as `--stats` prints it (one item a line),
+    /// and a chaos construction's labels when the formula numbers them by
+    /// their regions' first cells.
     pub fn summary(&self) -> String {
+        let labels = match self.vars.first_cell_labels {
+            Some(_) => "\nchaos labels: by their regions' first cells (printed by their 1s)",
+            None => "",
+        };
         format!(
-            "encoding: {}\nvariables: {} ({} primary, {} auxiliary)\nclauses: {} ({})\nliterals: {}",
+            "encoding: {}{labels}\nvariables: {} ({} primary, {} auxiliary)\nclauses: {} ({})\nliterals: {}",
             self.encoding,
             self.formula.var_count(),
             self.vars.primary_count(),

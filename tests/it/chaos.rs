@@ -189,12 +189,16 @@ fn chaos_constructions_with_givens_count_as_a_backtracker() {
         }
         let (format, text) = if round % 2 == 0 { ("puzzle", chaos.native()) } else { ("iss", chaos.iss()) };
         let caged = chaos.native().replacen("givens\n", "killer r1c1 r1c2 r1c3 r1c4 r1c5 = 15\ngivens\n", 1);
-        for (format, text) in [(format, text), ("puzzle", caged)] {
-            let out = satsudoku().args(["count", "--format", format, "-"]).write_stdin(text.clone()).output().unwrap();
+        for (format, text, first_cells) in [(format, text, true), ("puzzle", caged, false)] {
+            let mut command = satsudoku();
+            let out = command.args(["count", "--stats", "--format", format, "-"]).write_stdin(text.clone()).output();
+            let out = out.unwrap();
             if expected == 0 && out.status.code() == Some(2) {
                 continue; // givens that clash in a row or column, refused as such
             }
             assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), format!("solutions({expected})."), "{text}");
+            let stats = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(stats.contains("chaos labels: by their regions' first cells"), first_cells, "{text}\n{stats}");
         }
     }
 }
