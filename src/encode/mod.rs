@@ -373,12 +373,7 @@ pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     let differ = constraint::Differ::new(puzzle);
     for c in puzzle.constraints().iter().filter(|c| !matches!(c, crate::model::Constraint::Rank { .. })) {
         let (sum, lines, n) = (encoding.sum, encoding.lines, puzzle.digits());
-        match (c, vars.first_cell_labels) {
-            (crate::model::Constraint::Chaos { side }, Some(_)) => {
-                constraint::encode_chaos_by_first_cells(*side, &mut spelling, &mut out)
-            }
-            _ => constraint::encode_constraint(c, &differ, sum, lines, n, &mut spelling, &mut out),
-        }
+        constraint::encode_constraint(c, &differ, sum, lines, n, &mut spelling, &mut out);
     }
     constraint::encode_implied_sums(puzzle, &differ, encoding.sum, encoding.lines, &mut spelling, &mut out);
     constraint::encode_chaos_count_bounds(puzzle, &mut spelling, &mut out);

@@ -102,7 +102,8 @@ impl VarMap {
     /// full-layout variable became; `primary` variables remain.
     pub(crate) fn with_reduction(&self, slots: Vec<Slot>, primary: usize) -> VarMap {
         debug_assert_eq!(slots.len(), self.primary);
-        VarMap { reduced: Some(slots), primary, ..self.clone() }
+        let (side, values, digits, first_cell_labels) = (self.side, self.values, self.digits, self.first_cell_labels);
+        VarMap { side, values, digits, reduced: Some(slots), primary, first_cell_labels }
     }
 
     /// The grid's side.

@@ -418,12 +418,6 @@ pub(crate) fn first_cell_labels(puzzle: &Puzzle) -> Option<usize> {
     connected::first_cell_labels(puzzle)
 }
 
-/// A chaos construction's clauses, its labels numbered by their regions'
-/// first cells (`connected.rs`).
-pub(super) fn encode_chaos_by_first_cells(side: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
-    connected::encode_chaos(side, true, spelling, out);
-}
-
 /// The most regions each count-distinct over a chaos construction's
 /// labels can meet (`connected.rs`), as clauses on its control.
 pub(super) fn encode_chaos_count_bounds(puzzle: &Puzzle, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
@@ -1037,7 +1031,11 @@ pub(super) fn encode_constraint(
         Constraint::ConnectedValues { side, digits, size } => {
             connected::encode_connected(*side, *digits, *size, n, differ, spelling, out)
         }
-        Constraint::Chaos { side } => connected::encode_chaos(*side, false, spelling, out),
+        Constraint::Chaos { side } => {
+            // Labels by first cells where `encode` chose them (`VarMap::first_cell_labels`).
+            let by_first_cells = spelling.vars.first_cell_labels.is_some();
+            connected::encode_chaos(*side, by_first_cells, spelling, out)
+        }
         Constraint::RegionRuns { control, arms, offset } => {
             connected::encode_region_runs(*control, arms, *offset, n, spelling, out)
         }
