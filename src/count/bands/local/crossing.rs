@@ -29,6 +29,7 @@
 //! took minutes.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -38,7 +39,7 @@ use crate::model::{Cell, Constraint, Grid, Puzzle};
 
 /// The most fillings the bands may have together (the search's time: a
 /// band of 35 million fillings, the Sudoku P bands under a given top band,
-/// takes about 10 s).
+/// takes about 10 s on one core, 5 on two).
 pub const MAX_CROSSING_FILLINGS: u128 = 1 << 27;
 
 /// The most distinct signatures the bands may have together: a tally
@@ -107,19 +108,18 @@ impl Local {
                 Cap::Free => usize::MAX,
                 Cap::Defer(most) | Cap::Decline(most) => most,
             };
-            let mut tally = Tally::new(front);
-            let mut fillings = 0u128;
-            let done = match &places {
-                Some(cells) => fill(cells, n, left, stop, &mut |key| {
-                    fillings += 1;
-                    tally.add(key);
-                    tally.len <= most
-                }),
-                None => enumerate(&puzzle, left, &mut |grid| {
-                    fillings += 1;
-                    tally.add(self.key(grid, band));
-                    tally.len <= most
-                })?,
+            let (done, fillings, tally) = match &places {
+                Some(cells) => tally_fillings(cells, n, front, left, most, jobs, stop),
+                None => {
+                    let mut tally = Tally::new(front);
+                    let mut fillings = 0u128;
+                    let done = enumerate(&puzzle, left, &mut |grid| {
+                        fillings += 1;
+                        tally.add(self.key(grid, band));
+                        tally.len <= most
+                    })?;
+                    (done, fillings, tally)
+                }
             };
             if tally.len > most {
                 // Freed before anything else is enumerated.
@@ -404,6 +404,92 @@ impl Tally {
     }
 }
 
+/// A band's fillings on `places` tallied by their signatures, `jobs`
+/// threads sharing out the groups of [`Tally`] (each group's fillings are
+/// those below the places of the first two stacks filled with its digits:
+/// a thread fills those places and goes on only into its own groups, a
+/// fiftieth of the search or so repeated, and the tallies it builds are
+/// disjoint, so they are put together as they are). With the fillings and
+/// whether all were shown, as [`fill`] says, for at most `max` fillings in
+/// all; a thread stops the others once its tally passes `most`
+/// signatures (then the whole tally passes it too).
+fn tally_fillings(
+    places: &[Place],
+    n: usize,
+    front: u128,
+    max: u128,
+    most: usize,
+    jobs: usize,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> (Option<bool>, u128, Tally) {
+    // Where the first two stacks are the whole band, each thread would
+    // fill it all: one thread.
+    let whole = places.iter().all(|place| front >> (place.at * n) & 1 == 1);
+    let jobs = if whole { 1 } else { jobs.max(1) };
+    let halt = AtomicBool::new(false);
+    let share = |me: usize| {
+        let halt = &halt;
+        move || {
+            let stopped = || stop() || halt.load(Ordering::Relaxed);
+            let mut tally = Tally::new(front);
+            let mut fillings = 0u128;
+            let part = Part { front, me, jobs };
+            let done = fill(places, n, max, &stopped, part, &mut |key| {
+                fillings += 1;
+                tally.add(key);
+                tally.len <= most
+            });
+            if tally.len > most || done == Some(false) {
+                halt.store(true, Ordering::Relaxed);
+            }
+            (done, fillings, tally)
+        }
+    };
+    let parts: Vec<(Option<bool>, u128, Tally)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs).map(|me| scope.spawn(share(me))).collect();
+        handles.into_iter().map(|handle| handle.join().expect("a band's thread panicked")).collect()
+    });
+    let mut tally = Tally::new(front);
+    let (mut fillings, mut all_shown, mut past_max, mut stopped) = (0u128, true, false, false);
+    for (done, filled, part) in parts {
+        fillings += filled;
+        tally.len += part.len;
+        tally.groups.extend(part.groups);
+        match done {
+            Some(true) => {}
+            Some(false) => past_max = true,
+            None => stopped = true,
+        }
+        all_shown &= done == Some(true);
+    }
+    let done = if past_max || fillings > max {
+        Some(false)
+    } else if stopped || !all_shown {
+        None
+    } else {
+        Some(true)
+    };
+    (done, fillings, tally)
+}
+
+/// Which groups of [`Tally`] a thread of [`tally_fillings`] fills: those
+/// its owner function gives `me` of `jobs`.
+#[derive(Clone, Copy, Debug)]
+struct Part {
+    front: u128,
+    me: usize,
+    jobs: usize,
+}
+
+impl Part {
+    /// Whether the group of the signature's first word `key` is this part's.
+    fn owns(&self, key: u128) -> bool {
+        let group = key & self.front;
+        let mixed = ((group as u64) ^ ((group >> 64) as u64)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (mixed >> 32) as usize % self.jobs == self.me
+    }
+}
+
 /// A band cell for [`fill`]: its column, the digits it may hold, the
 /// band's groups it is in (bits), the crossing groups it is in (bits).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -415,7 +501,8 @@ struct Place {
 }
 
 /// Enumerates a band's fillings (each cell a digit it may hold, no two
-/// alike in a group) and shows each one's [`Key`] to `each`: a plain
+/// alike in a group), those of `part`'s groups (the places of the first
+/// two stacks come first), and shows each one's [`Key`] to `each`: a plain
 /// depth-first search on bitmasks (digits `1..=n`), the engine's work without its
 /// generality, for bands of tens of millions of fillings. `each` returns
 /// whether to go on. `Some(true)` when all were shown, `Some(false)` past
@@ -424,12 +511,16 @@ fn fill(
     places: &[Place],
     n: usize,
     max: u128,
-    stop: &(dyn Fn() -> bool + Sync),
+    stop: &dyn Fn() -> bool,
+    part: Part,
     each: &mut dyn FnMut(Key) -> bool,
 ) -> Option<bool> {
     struct Search<'a> {
         places: &'a [Place],
         n: usize,
+        part: Part,
+        /// The places of the first two stacks, which make the group.
+        front_places: usize,
         used: [u64; 64],
         key: Key,
         shown: u128,
@@ -437,7 +528,10 @@ fn fill(
         stopped: bool,
     }
     impl Search<'_> {
-        fn go(&mut self, i: usize, stop: &(dyn Fn() -> bool + Sync), each: &mut dyn FnMut(Key) -> bool) {
+        fn go(&mut self, i: usize, stop: &dyn Fn() -> bool, each: &mut dyn FnMut(Key) -> bool) {
+            if i == self.front_places && !self.part.owns(self.key[0]) {
+                return;
+            }
             let Some(place) = self.places.get(i) else {
                 self.shown += 1;
                 if self.shown > self.max || (self.shown % (1 << 20) == 0 && stop()) {
@@ -487,7 +581,9 @@ fn fill(
             }
         }
     }
-    let mut search = Search { places, n, used: [0; 64], key: [0, 0], shown: 0, max, stopped: false };
+    let front_places = places.iter().take_while(|place| part.front >> (place.at * n) & 1 == 1).count();
+    let mut search =
+        Search { places, n, part, front_places, used: [0; 64], key: [0, 0], shown: 0, max, stopped: false };
     search.go(0, stop, each);
     match (search.stopped, search.shown > max) {
         (false, _) => Some(true),
