@@ -37,9 +37,9 @@
 //!
 //! Russell and Jarvis (2006) did this for 9x9 with 275 classes and the
 //! invariant grids of each counted by Ed Russell's own program; here the
-//! group is built element by element, up to [`MAX_GROUP`] elements
-//! (without transposition, its classes are the pairs of its row motions'
-//! and its column motions', each factor built alone), and
+//! classes come from those of the row motions and the column motions,
+//! each built element by element (with extra groups, the group itself,
+//! up to [`MAX_GROUP`] elements), and
 //! 9x9 comes to their 275 classes, their table's fixed grids class by
 //! class, and 5,472,730,538.
 //!
@@ -49,9 +49,9 @@
 //! first band of each cycle of bands, and the bands' signatures are
 //! joined as `Local::count_moved` describes; the transposition's class
 //! (transposing motions map no band onto a band) from the first band's
-//! signatures, as `burnside/transposed.rs` describes. 9x9 takes 25 s on
+//! signatures, as `burnside/transposed.rs` describes. 9x9 takes 17 s on
 //! 2 cores (26.5 minutes by the engine alone), 8x8 8.4 s
-//! (bench/results/orbits-2026-12-03.md).
+//! (bench/results/orbits-2026-12-06.md).
 
 use std::time::Duration;
 

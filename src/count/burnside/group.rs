@@ -306,9 +306,9 @@ pub(super) fn banding(packed: Packed, n: usize, h: usize, w: usize) -> Vec<(bool
 /// keeps the groups ([`line_motions`]), and with `beyond_lines` also the
 /// permutations of a cell's coordinates that keep them
 /// ([`coordinate_motions`]: SudokuP's exchange of the rows with the
-/// boxes) and what they make with the others; without extra groups or
-/// transposition, the pairs of the row motions' classes and the column
-/// motions' ([`product_classes`]); otherwise the group the
+/// boxes) and what they make with the others; without extra groups,
+/// from the row motions' classes and the column motions'
+/// ([`product_classes`]); otherwise (diagonals, `extra` regions) the group the
 /// generators make on the blank layout `sudoku`, element by element (each
 /// numbered by [`Ranks`]), cut down to the motions that keep the extra
 /// groups. An error if the generators do not make every motion [`Ranks`]
@@ -341,7 +341,7 @@ pub(super) fn classes(
         }
         return conjugacy(elements, &generators, &index, (h, w), stop);
     }
-    if extras.is_empty() && !transposing {
+    if extras.is_empty() {
         return product_classes(&packed, (h, w), stop);
     }
     let ranks = Ranks::new(n, (h, w), transposing);
@@ -369,23 +369,14 @@ pub(super) fn classes(
         return Err(CountError::NotASolution(why));
     }
     drop(seen);
-    // With extra groups, the motions that keep them, and generators of
-    // those; each motion's place in the list, by its rank or looked up.
-    let (packed, index): (Vec<Packed>, Box<dyn Fn(Packed) -> usize>) = if extras.is_empty() {
-        let mut place = vec![0u32; ranks.order];
-        for (e, &element) in elements.iter().enumerate() {
-            place[ranks.rank(element)] = e as u32;
-        }
-        (packed, Box::new(move |p| place[ranks.rank(p)] as usize))
-    } else {
-        // Every group of the layout, which an extra group may map onto.
-        let own = sudoku.groups().iter().map(|g| g.cells.iter().fold([0; 4], |set, c| with(set, c.row * n + c.col)));
-        let groups: HashSet<Cells> = extras.iter().copied().chain(own).collect();
-        elements.retain(|&element| keeps(element, n, extras, &groups));
-        let place: HashMap<Packed, usize> = elements.iter().enumerate().map(|(e, &p)| (p, e)).collect();
-        let index = move |p| place[&p];
-        (subgroup_generators(&elements, n, &index), Box::new(index))
-    };
+    // The motions that keep the extra groups (an extra group may map onto
+    // any group of the layout), and generators of those.
+    let own = sudoku.groups().iter().map(|g| g.cells.iter().fold([0; 4], |set, c| with(set, c.row * n + c.col)));
+    let groups: HashSet<Cells> = extras.iter().copied().chain(own).collect();
+    elements.retain(|&element| keeps(element, n, extras, &groups));
+    let place: HashMap<Packed, usize> = elements.iter().enumerate().map(|(e, &p)| (p, e)).collect();
+    let index = move |p| place[&p];
+    let packed = subgroup_generators(&elements, n, &index);
     conjugacy(elements, &packed, &index, (h, w), stop)
 }
 
@@ -418,16 +409,31 @@ fn conjugacy(
     Ok(Some(Classes { order: elements.len(), classes, transposed, beyond_lines: 0 }))
 }
 
-/// The classes of a group without transposition, which is the product of
-/// its row motions `R` and its column motions `C`: each kind moves lines
-/// the other leaves in place, so they commute, and `x r c x^-1` with `x =
-/// y z` (`y` in `R`, `z` in `C`) is `(y r y^-1)(z c z^-1)`. The classes are
-/// therefore the pairs of a class of `R` and a class of `C`, with the
-/// product of their sizes. Only the factors are built element by element
-/// (9x9 without transposition: 1,296 row orders and 1,296 column orders,
-/// not 1,679,616 motions). Each factor's representative keeps its blocks (bands, or stacks) where its
-/// class has one that does, as [`conjugacy`] prefers. `generators` each
-/// move rows alone or columns alone ([`generators`] makes them so).
+/// The classes of the geometric group of a blank layout, from those of
+/// its row motions `R` and its column motions `C`, each built element by
+/// element (9x9: 1,296 each, not 3,359,232 motions).
+///
+/// Row and column motions move lines the other leaves in place, so they
+/// commute, and `x r c x^-1` with `x = y z` (`y` in `R`, `z` in `C`) is
+/// `(y r y^-1)(z c z^-1)`: without transposition the classes are the
+/// pairs of a class of `R` and a class of `C`, with the product of their
+/// sizes. With the transposition `t` (square boxes), `t r c t^-1 = f(c)
+/// f(r)` where `f` is conjugation by `t`, which maps `R` onto `C` and back,
+/// so the pair of classes `(A, B)` joins `(f(B), f(A))`: one class of
+/// `|A||B|` motions where the two are the same pair, one of twice that
+/// otherwise. The group is then the wreath product `R wr 2`, whose
+/// motions that transpose, `r c t`, fall into one class for each class of
+/// `R`: conjugating `r c t` by `c^-1` (a column motion) gives `r' t` with
+/// `r' = r f(c)` in `R`, and `r' t` by `y` in `R` gives `y r' y^-1 t`
+/// once brought to that form, so every class of `R` makes one; and no
+/// two meet, since `(r c t)^2 = (r f(c)) (c f(r))`, whose row part's class
+/// in `R` no conjugation changes (`t` turns it into `f(c) r`, conjugate to
+/// `r f(c)`). Each has `|R|` times its class's size (they add up to
+/// `|R|^2`), represented by `r t`.
+/// Each factor's representative keeps its blocks (bands, or stacks) where
+/// its class has one that does, and of a joined pair the one whose first
+/// way of banding keeps it, as [`conjugacy`] prefers. `generators` each
+/// move rows alone, columns alone, or transpose ([`generators`]).
 fn product_classes(
     generators: &[Packed],
     (h, w): (usize, usize),
@@ -437,27 +443,62 @@ fn product_classes(
     let identity = pack(&identity(n), n);
     // The row images (nibbles 1 to n) and the column images (n + 1 to 2n).
     let rows_mask: Packed = ((1 << (4 * n)) - 1) << 4;
-    let moves = |g: Packed, mask: Packed| g & mask != identity & mask;
+    let moves = |g: Packed, mask: Packed| g & 1 == 0 && g & mask != identity & mask;
     let mut factors = Vec::with_capacity(2);
     for (mask, size, first) in [(rows_mask, h, 0), (rows_mask << (4 * n), w, n)] {
         let own: Vec<Packed> = generators.iter().copied().filter(|&g| moves(g, mask)).collect();
-        let Some(classes) = factor_classes(&own, n, stop, |p| (0..n).all(|k| image(p, first + k) / size == k / size))?
+        let Some(factor) = factor_classes(&own, n, stop, |p| (0..n).all(|k| image(p, first + k) / size == k / size))?
         else {
             return Ok(None);
         };
-        factors.push(classes);
+        factors.push(factor);
     }
     let (rows, cols) = (&factors[0], &factors[1]);
-    let order = rows.iter().map(|c| c.1).sum::<usize>() * cols.iter().map(|c| c.1).sum::<usize>();
-    let mut classes: Vec<(Motion, usize)> = itertools::iproduct!(rows, cols)
-        .map(|(&(r, r_size), &(c, c_size))| (unpack(compose_packed(r, c, n), n), r_size * c_size))
-        .collect();
+    let order = rows.order * cols.order;
+    let keeps = |packed: Packed| banding(packed, n, h, w).first().is_some_and(|&(_, keeps)| keeps);
+    let mut classes: Vec<(Motion, usize)> = Vec::new();
+    let transposition = generators.iter().copied().find(|&g| g & 1 == 1);
+    match transposition {
+        None => {
+            for (&(r, r_size), &(c, c_size)) in itertools::iproduct!(&rows.classes, &cols.classes) {
+                classes.push((unpack(compose_packed(r, c, n), n), r_size * c_size));
+            }
+        }
+        Some(t) => {
+            let turned = |p: Packed| compose_packed(t, compose_packed(p, t, n), n);
+            for (i, &(r, r_size)) in rows.classes.iter().enumerate() {
+                for (j, &(c, c_size)) in cols.classes.iter().enumerate() {
+                    let partner = (rows.class_of[&turned(c)], cols.class_of[&turned(r)]);
+                    let size = r_size * c_size;
+                    if partner == (i, j) {
+                        classes.push((unpack(compose_packed(r, c, n), n), size));
+                    } else if (i, j) < partner {
+                        let (mine, theirs) = (compose_packed(r, c, n), compose_packed(turned(c), turned(r), n));
+                        let chosen = if !keeps(mine) && keeps(theirs) { theirs } else { mine };
+                        classes.push((unpack(chosen, n), 2 * size));
+                    }
+                }
+            }
+            for &(r, r_size) in &rows.classes {
+                classes.push((unpack(compose_packed(r, t, n), n), rows.order * r_size));
+            }
+        }
+    }
     classes.sort();
-    Ok(Some(Classes { order, classes, transposed: false, beyond_lines: 0 }))
+    let transposed = transposition.is_some();
+    Ok(Some(Classes { order: order * if transposed { 2 } else { 1 }, classes, transposed, beyond_lines: 0 }))
 }
 
-/// The conjugacy classes of the group `generators` make (packed motions
-/// that commute with the other factor's), each with its size, the
+/// A factor of [`product_classes`]: its order, its classes (a
+/// representative and the size of each), and each motion's class.
+struct Factor {
+    order: usize,
+    classes: Vec<(Packed, usize)>,
+    class_of: HashMap<Packed, usize>,
+}
+
+/// The group `generators` make (packed motions that commute with the
+/// other factor's) and its conjugacy classes, each with its size, the
 /// representative one that `prefer` takes where the class has one; `None`
 /// if `stop` came first, an error past [`MAX_GROUP`] motions.
 fn factor_classes(
@@ -465,7 +506,7 @@ fn factor_classes(
     n: usize,
     stop: &dyn Fn() -> bool,
     prefer: impl Fn(Packed) -> bool,
-) -> Result<Option<Vec<(Packed, usize)>>, CountError> {
+) -> Result<Option<Factor>, CountError> {
     let identity = pack(&identity(n), n);
     let mut place: HashMap<Packed, usize> = HashMap::from([(identity, 0)]);
     let mut elements = vec![identity];
@@ -494,7 +535,15 @@ fn factor_classes(
     else {
         return Ok(None);
     };
-    Ok(Some(class_sizes(&elements, &mut sets, |&p| prefer(p))))
+    // In the representatives' order, so that a class's number, and the
+    // representative of a pair the transposition joins, are the same on
+    // every run.
+    let mut classes = class_sizes(&elements, &mut sets, |&p| prefer(p));
+    classes.sort_unstable();
+    let by_root: HashMap<usize, usize> =
+        classes.iter().enumerate().map(|(i, &(p, _))| (sets.find(place[&p]), i)).collect();
+    let class_of = elements.iter().enumerate().map(|(e, &p)| (p, by_root[&sets.find(e)])).collect();
+    Ok(Some(Factor { order: elements.len(), classes, class_of }))
 }
 
 /// The group `generators` make, as permutations of the cells, and its
@@ -822,21 +871,24 @@ mod tests {
         assert_eq!(x.classes.iter().map(|c| c.1).sum::<usize>(), x.order);
     }
 
-    /// Without transposition the classes come as pairs of a row class and
-    /// a column class; checked against the classes of the same group
-    /// built as permutations of the cells, one class at a time, each
-    /// class found by conjugating its representative by every element.
-    /// 9x9 without transposition has 484 classes (kjellfp 2006,
-    /// enjoysudoku.com forum, and README's counting-reach table).
+    /// The classes found from the row motions' and the column motions'
+    /// (pairs of their classes, joined by the transposition where it is
+    /// one of the motions, and the transposing classes one for each row
+    /// class), checked against the same group built as permutations of
+    /// the cells, one class at a time, each class found by conjugating its
+    /// representative by every element: 4x4 with and without
+    /// transposition, 6x6 with 2x3 and 3x2 boxes. 9x9 has 275 classes
+    /// (Russell & Jarvis 2006; `the_nine_by_nine_group_has_275_classes`),
+    /// 484 without transposition (kjellfp 2006, enjoysudoku.com forum).
     #[test]
-    fn a_group_without_transposition_has_the_product_of_its_factors_classes() {
-        for (h, w) in [(2, 2), (2, 3), (3, 2)] {
+    fn a_group_has_the_classes_its_row_and_column_motions_make() {
+        for (h, w, transpose) in [(2, 2, false), (2, 2, true), (2, 3, false), (3, 2, false)] {
             let puzzle = Puzzle::sudoku(h, w).unwrap();
             let n = h * w;
-            let generators = generators(&puzzle, false).unwrap();
-            let found = classes(&generators, &puzzle, &[], false, &|| false).unwrap().unwrap();
+            let generators = generators(&puzzle, transpose).unwrap();
+            let found = classes(&generators, &puzzle, &[], transpose, &|| false).unwrap().unwrap();
             let whole = cell_classes(&generators, n, &|| false).unwrap().unwrap();
-            assert_eq!(found.order, whole.order);
+            assert_eq!((found.order, found.transposed), (whole.order, transpose));
             let mut sizes: Vec<usize> = found.classes.iter().map(|c| c.1).collect();
             let mut expected: Vec<usize> = whole.classes.iter().map(|c| c.1).collect();
             sizes.sort();
