@@ -507,27 +507,11 @@ fn factor_classes(
     stop: &dyn Fn() -> bool,
     prefer: impl Fn(Packed) -> bool,
 ) -> Result<Option<Factor>, CountError> {
-    let identity = pack(&identity(n), n);
-    let mut place: HashMap<Packed, usize> = HashMap::from([(identity, 0)]);
-    let mut elements = vec![identity];
-    let mut next = 0;
-    while next < elements.len() {
-        for &generator in generators {
-            let product = compose_packed(generator, elements[next], n);
-            if let std::collections::hash_map::Entry::Vacant(entry) = place.entry(product) {
-                if elements.len() == MAX_GROUP {
-                    let why = format!("--up-to-symmetry: the row or column motions number more than {MAX_GROUP}");
-                    return Err(CountError::Unsupported(why));
-                }
-                entry.insert(elements.len());
-                elements.push(product);
-            }
-        }
-        next += 1;
-        if next % (1 << 16) == 0 && stop() {
-            return Ok(None);
-        }
-    }
+    let compose = |a: &Packed, b: &Packed| compose_packed(*a, *b, n);
+    let most = (MAX_GROUP, "the row or column motions number");
+    let Some((elements, place)) = closure(pack(&identity(n), n), generators, compose, most, 1 << 16, stop)? else {
+        return Ok(None);
+    };
     let inverses: Vec<Packed> = generators.iter().map(|&g| pack(&inverse(&unpack(g, n)), n)).collect();
     let conjugate =
         |g: &Packed, e: &Packed, g_inverse: &Packed| compose_packed(*g, compose_packed(*e, *g_inverse, n), n);
@@ -551,27 +535,10 @@ fn factor_classes(
 /// wholes; `None` if `stop` came first, an error past [`MAX_CELL_GROUP`]
 /// motions.
 fn cell_classes(generators: &[Motion], n: usize, stop: &dyn Fn() -> bool) -> Result<Option<Classes>, CountError> {
-    let identity = identity(n);
-    let mut place: HashMap<Motion, usize> = HashMap::from([(identity.clone(), 0)]);
-    let mut elements = vec![identity];
-    let mut next = 0;
-    while next < elements.len() {
-        for generator in generators {
-            let product = compose(generator, &elements[next]);
-            if !place.contains_key(&product) {
-                if elements.len() == MAX_CELL_GROUP {
-                    let why = format!("--up-to-symmetry: the layout's group has more than {MAX_CELL_GROUP} motions");
-                    return Err(CountError::Unsupported(why));
-                }
-                place.insert(product.clone(), elements.len());
-                elements.push(product);
-            }
-        }
-        next += 1;
-        if next % (1 << 12) == 0 && stop() {
-            return Ok(None);
-        }
-    }
+    let most = (MAX_CELL_GROUP, "the layout's motions number");
+    let Some((elements, place)) = closure(identity(n), generators, compose, most, 1 << 12, stop)? else {
+        return Ok(None);
+    };
     let inverses: Vec<Motion> = generators.iter().map(inverse).collect();
     let conjugate = |g: &Motion, e: &Motion, g_inverse: &Motion| compose(g, &compose(e, g_inverse));
     let Some(mut sets) = conjugates_joined(&elements, generators, &inverses, conjugate, |m| place[m], 1 << 12, stop)
@@ -585,6 +552,44 @@ fn cell_classes(generators: &[Motion], n: usize, stop: &dyn Fn() -> bool) -> Res
     let transposed = n >= 2 && elements.iter().any(|m| m[0] as usize % n == m[1] as usize % n);
     let beyond_lines = elements.iter().filter(|m| !moves_lines(m, n)).count();
     Ok(Some(Classes { order: elements.len(), classes, transposed, beyond_lines }))
+}
+
+/// A group's elements, listed, and each one's place in the list.
+type Listed<T> = (Vec<T>, HashMap<T, usize>);
+
+/// The group `generators` make from `identity` under `compose`, element
+/// by element, each with its place in the list; `None` if `stop`, polled
+/// every `every` elements, came first, an error past `most.0` elements
+/// (`most.1` says what they are).
+fn closure<T: Clone + Eq + std::hash::Hash>(
+    identity: T,
+    generators: &[T],
+    compose: impl Fn(&T, &T) -> T,
+    most: (usize, &str),
+    every: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Listed<T>>, CountError> {
+    let mut place: HashMap<T, usize> = HashMap::from([(identity.clone(), 0)]);
+    let mut elements = vec![identity];
+    let mut next = 0;
+    while next < elements.len() {
+        for generator in generators {
+            let product = compose(generator, &elements[next]);
+            if let std::collections::hash_map::Entry::Vacant(entry) = place.entry(product.clone()) {
+                if elements.len() == most.0 {
+                    let why = format!("--up-to-symmetry: {} more than {}", most.1, most.0);
+                    return Err(CountError::Unsupported(why));
+                }
+                entry.insert(elements.len());
+                elements.push(product);
+            }
+        }
+        next += 1;
+        if next % every == 0 && stop() {
+            return Ok(None);
+        }
+    }
+    Ok(Some((elements, place)))
 }
 
 /// The group `elements` with each element joined to its conjugates `g e

@@ -408,7 +408,7 @@ impl Tally {
 /// threads sharing out the groups of [`Tally`] (each group's fillings are
 /// those below the places of the first two stacks filled with its digits:
 /// a thread fills those places and goes on only into its own groups, a
-/// fiftieth of the search or so repeated, and the tallies it builds are
+/// few percent of the search repeated, and the tallies it builds are
 /// disjoint, so they are put together as they are). With the fillings and
 /// whether all were shown, as [`fill`] says, for at most `max` fillings in
 /// all; a thread stops the others once its tally passes `most`
@@ -450,21 +450,17 @@ fn tally_fillings(
         handles.into_iter().map(|handle| handle.join().expect("a band's thread panicked")).collect()
     });
     let mut tally = Tally::new(front);
-    let (mut fillings, mut all_shown, mut past_max, mut stopped) = (0u128, true, false, false);
+    let (mut fillings, mut past_max, mut stopped) = (0u128, false, false);
     for (done, filled, part) in parts {
         fillings += filled;
         tally.len += part.len;
         tally.groups.extend(part.groups);
-        match done {
-            Some(true) => {}
-            Some(false) => past_max = true,
-            None => stopped = true,
-        }
-        all_shown &= done == Some(true);
+        past_max |= done == Some(false);
+        stopped |= done.is_none();
     }
     let done = if past_max || fillings > max {
         Some(false)
-    } else if stopped || !all_shown {
+    } else if stopped {
         None
     } else {
         Some(true)
