@@ -36,7 +36,9 @@ impl VarMap {
     /// [`crate::model::Puzzle::into_chaos`] says. Labels that do not make
     /// a layout stay as they are, for the checker to refuse.
     fn grid(&self, mut digits: Vec<Digit>) -> Grid {
-        if let Some(n) = self.first_cell_labels {
+        if self.first_cell_labels {
+            // The padded grid: `n` columns of digits, `n` rows of labels below.
+            let n = self.side / 2;
             let label = |r: usize, c: usize| (n + r) * self.side + c;
             let mut by_ones = vec![0; n + 1];
             for k in 0..n {
@@ -198,7 +200,7 @@ mod tests {
     /// as they were, for the checker. Padding cells hold 1.
     #[test]
     fn first_cell_labels_are_renumbered_by_the_ones() {
-        let map = VarMap { first_cell_labels: Some(2), ..VarMap::new(4, 2, DigitEncoding::Direct) };
+        let map = VarMap { first_cell_labels: true, ..VarMap::new(4, 2, DigitEncoding::Direct) };
         let grid = |labels: [u8; 4]| {
             let [a, b, c, d] = labels;
             map.grid(vec![2, 1, 1, 1, 1, 2, 1, 1, a, b, 1, 1, c, d, 1, 1])

@@ -306,9 +306,10 @@ impl Encoded {
     /// and a chaos construction's labels when the formula numbers them by
     /// their regions' first cells.
     pub fn summary(&self) -> String {
-        let labels = match self.vars.first_cell_labels {
-            Some(_) => "\nchaos labels: by their regions' first cells (printed by their 1s)",
-            None => "",
+        let labels = if self.vars.first_cell_labels {
+            "\nchaos labels: by their regions' first cells (printed by their 1s)"
+        } else {
+            ""
         };
         format!(
             "encoding: {}{labels}\nvariables: {} ({} primary, {} auxiliary)\nclauses: {} ({})\nliterals: {}",
@@ -359,7 +360,7 @@ impl ClauseSink for Recorder {
 /// Encodes `puzzle` with the chosen `encoding`.
 pub fn encode(puzzle: &Puzzle, encoding: &Encoding) -> Encoded {
     let mut vars = VarMap::new(puzzle.side(), puzzle.digits(), encoding.digits);
-    vars.first_cell_labels = constraint::first_cell_labels(puzzle).filter(|_| encoding.chaos_first_cells);
+    vars.first_cell_labels = encoding.chaos_first_cells && constraint::first_cell_labels(puzzle);
     let mut formula = CnfFormula::new();
     formula.set_var_count(vars.primary_count());
     let mut out =

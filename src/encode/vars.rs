@@ -56,10 +56,10 @@ pub struct VarMap {
     /// formula is not reduced (every variable is itself).
     pub(super) reduced: Option<Vec<Slot>>,
     pub(super) primary: usize,
-    /// On a chaos construction of this side whose labels the formula
-    /// numbers by their regions' first cells ([`super::constraint::first_cell_labels`]),
+    /// On a chaos construction whose labels the formula numbers by their
+    /// regions' first cells ([`super::constraint::first_cell_labels`]),
     /// decoding renumbers them by their 1s, as the model says they are.
-    pub(super) first_cell_labels: Option<usize>,
+    pub(super) first_cell_labels: bool,
 }
 
 /// Why a model does not describe a grid.
@@ -95,7 +95,7 @@ impl VarMap {
     /// cells hold the digits `1..=values`.
     pub fn new(side: usize, values: usize, digits: DigitEncoding) -> VarMap {
         let primary = side * side * digits.vars_per_cell(values);
-        VarMap { side, values, digits, reduced: None, primary, first_cell_labels: None }
+        VarMap { side, values, digits, reduced: None, primary, first_cell_labels: false }
     }
 
     /// The same layout after the given-aware reduction: `slots` says what each

@@ -235,14 +235,14 @@ pub(super) fn encode_chaos(side: usize, by_first_cells: bool, spelling: &mut Spe
     }
 }
 
-/// The side of `puzzle`'s chaos construction if each of its rules is on
-/// the regions alone (region runs) and no label is given: then its labels
+/// Whether `puzzle` is a chaos construction each of whose rules is on
+/// the regions alone (region runs), with no label given: then its labels
 /// are numbered by their regions' first cells ([`encode_chaos`]). Only
 /// there, so that a rule that reads a label's value, or a given label,
 /// always means the label numbered by its region's 1, as the model says.
-pub(super) fn first_cell_labels(puzzle: &Puzzle) -> Option<usize> {
+pub(crate) fn first_cell_labels(puzzle: &Puzzle) -> bool {
     if !puzzle.is_chaos() {
-        return None;
+        return false;
     }
     let side = puzzle.side() / 2;
     let on_regions = puzzle.constraints().iter().all(|c| match c {
@@ -252,7 +252,7 @@ pub(super) fn first_cell_labels(puzzle: &Puzzle) -> Option<usize> {
         _ => false,
     });
     let labels_open = puzzle.cells().all(|cell| puzzle.labelled(cell).is_none() || puzzle.given(cell).is_none());
-    (on_regions && labels_open).then_some(side)
+    on_regions && labels_open
 }
 
 /// The clauses of region runs ([`crate::model::Constraint::RegionRuns`]):

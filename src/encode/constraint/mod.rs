@@ -122,6 +122,8 @@ mod automaton;
 mod cage;
 mod combined;
 mod connected;
+// Which chaos constructions number their labels by first cells.
+pub(crate) use connected::first_cell_labels;
 mod crossing;
 mod grouped;
 mod lines;
@@ -409,13 +411,6 @@ pub(super) fn encode_implied_sums(
         let sum = Constraint::Sum { terms, target };
         encode_constraint(&sum, differ, sums, lines, puzzle.digits(), spelling, out);
     }
-}
-
-/// The side of `puzzle`'s chaos construction if its labels are best
-/// numbered by their regions' first cells (`connected.rs`): when every
-/// rule is on the regions alone. `None` to number them by their 1s.
-pub(crate) fn first_cell_labels(puzzle: &Puzzle) -> Option<usize> {
-    connected::first_cell_labels(puzzle)
 }
 
 /// The most regions each count-distinct over a chaos construction's
@@ -1033,7 +1028,7 @@ pub(super) fn encode_constraint(
         }
         Constraint::Chaos { side } => {
             // Labels by first cells where `encode` chose them (`VarMap::first_cell_labels`).
-            let by_first_cells = spelling.vars.first_cell_labels.is_some();
+            let by_first_cells = spelling.vars.first_cell_labels;
             connected::encode_chaos(*side, by_first_cells, spelling, out)
         }
         Constraint::RegionRuns { control, arms, offset } => {
