@@ -20,6 +20,12 @@
 //!   when the two bands' numbers of signatures multiply to at most
 //!   [`MAX_PAIRS`].
 //!
+//! With fewer bands of their own than threads, each such band's fillings
+//! are enumerated in pieces, one for each set of digits its column with
+//! the most open cells may hold (`Local::pieces`): a filling's signature
+//! holds that set, so the pieces' tallies are disjoint, and the partner
+//! sum reads them one after another.
+//!
 //! Past either bound the puzzle is not counted by bands, and the plan goes
 //! on as if it were not banded. The orientation, bands of rows or of
 //! columns, is the one with fewer bands of their own.
@@ -32,11 +38,12 @@ pub use moved::Moved;
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
+use itertools::Itertools;
 use num_bigint::BigUint;
 
 use super::{per_class, too_large, Bands, Blank, Route, Tabled};
 use crate::count::CountError;
-use crate::model::{Cell, Grid, Puzzle};
+use crate::model::{Cell, Constraint, Grid, Puzzle};
 
 /// The most fillings the bands with givens or rules of their own may
 /// have together: the engine enumerates them all, and each distinct
@@ -348,25 +355,38 @@ impl Local {
     }
 
     /// Each band of its own ([`Local::own`], in that order) enumerated
-    /// and its signatures tallied, with its fillings; bands in parallel,
+    /// and its signatures tallied, in the tallies of its pieces (disjoint),
+    /// with its fillings; bands in parallel,
     /// all of them given up once they have more than [`MAX_FILLINGS`]
     /// fillings together (`Err`: the outcome to report), or stopped.
+    /// With fewer such bands than `jobs`, each is enumerated in pieces
+    /// ([`Local::pieces`]) shared out between the threads.
     #[allow(clippy::type_complexity)]
     fn tally_own(
         &self,
         jobs: usize,
         enumerate: &Enumerate,
         stop: &(dyn Fn() -> bool + Sync),
-    ) -> Result<Result<Vec<(Tally, u128)>, Outcome>, CountError> {
+    ) -> Result<Result<Vec<(Vec<Tally>, u128)>, Outcome>, CountError> {
         let own: Vec<usize> = self.own().collect();
-        // Each band of its own, its signatures tallied; bands in parallel,
-        // all of them given up once they have too many fillings together.
+        let split = jobs > own.len();
+        // Per piece: its band's place in `own`, and its puzzle.
+        let pieces: Vec<(usize, Puzzle)> = own
+            .iter()
+            .enumerate()
+            .flat_map(|(k, &band)| self.pieces(band, split).into_iter().map(move |piece| (k, piece)))
+            .collect();
+        let indices: Vec<usize> = (0..pieces.len()).collect();
+        // Each piece's signatures tallied, in parallel, all of them given
+        // up once the bands have too many fillings together.
         let over = AtomicBool::new(false);
         let enumerated = AtomicU64::new(0);
-        let tallied = per_class(jobs, &own, stop, |&band| {
+        let tallied = per_class(jobs, &indices, stop, |&index| {
+            let (k, piece) = &pieces[index];
+            let band = own[*k];
             let mut tally = Tally::default();
             let mut fillings = 0u128;
-            let done = enumerate(self.own[band].as_ref().expect("own"), MAX_FILLINGS, &mut |grid| {
+            let done = enumerate(piece, MAX_FILLINGS, &mut |grid| {
                 fillings += 1;
                 *tally.entry(self.signature(grid, band)).or_default() += 1;
                 if u128::from(enumerated.fetch_add(1, Ordering::Relaxed)) >= MAX_FILLINGS {
@@ -382,12 +402,62 @@ impl Local {
         if over.load(Ordering::Relaxed) {
             return Ok(Err(Outcome::TooLarge(format!("the bands have more than {MAX_FILLINGS} fillings"))));
         }
-        // A band the stop came before (outer `None`), or whose enumeration
-        // it ended (inner `None`): no count.
+        // A piece the stop came before (outer `None`), or whose
+        // enumeration it ended (inner `None`): no count.
         let Some(tallied) = tallied.into_iter().collect::<Option<Option<Vec<(Tally, u128)>>>>().flatten() else {
             return Ok(Err(Outcome::Stopped));
         };
-        Ok(Ok(tallied))
+        let mut bands: Vec<(Vec<Tally>, u128)> = own.iter().map(|_| (Vec::new(), 0)).collect();
+        for ((k, _), (tally, fillings)) in pieces.iter().zip(tallied) {
+            bands[*k].0.push(tally);
+            bands[*k].1 += fillings;
+        }
+        Ok(Ok(bands))
+    }
+
+    /// [`Local::tally_own`] with each band's pieces joined in one tally.
+    #[allow(clippy::type_complexity)]
+    fn tally_own_joined(
+        &self,
+        jobs: usize,
+        enumerate: &Enumerate,
+        stop: &(dyn Fn() -> bool + Sync),
+    ) -> Result<Result<Vec<(Tally, u128)>, Outcome>, CountError> {
+        let tallied = self.tally_own(jobs, enumerate, stop)?;
+        Ok(tallied.map(|bands| bands.into_iter().map(|(pieces, fillings)| (joined(pieces), fillings)).collect()))
+    }
+
+    /// Band `band`'s puzzle whole, or, with `split`, in pieces: one for
+    /// each set of `h` digits that the band's column with the most open
+    /// cells may hold (the sets containing its givens there), the
+    /// column's open cells allowed only that set's digits. The column's
+    /// `h` cells lie in one box, so each filling is in exactly one piece,
+    /// the one of its column's digits, which its signature holds: the
+    /// pieces' signatures are disjoint.
+    fn pieces(&self, band: usize, split: bool) -> Vec<Puzzle> {
+        let puzzle = self.own[band].as_ref().expect("a band of its own");
+        if !split {
+            return vec![puzzle.clone()];
+        }
+        let (h, n) = (self.h, self.h * self.w);
+        let column = |at: usize| (band * h..band * h + h).map(move |line| self.cell(line, at));
+        let open = |at: usize| column(at).filter(|&cell| puzzle.given(cell).is_none()).count();
+        let Some(at) = (0..n).filter(|&at| open(at) > 0).max_by_key(|&at| (open(at), std::cmp::Reverse(at))) else {
+            return vec![puzzle.clone()];
+        };
+        let given = column(at).filter_map(|cell| puzzle.given(cell)).fold(0u64, |m, d| m | 1 << (d - 1));
+        (0..n)
+            .combinations(h)
+            .map(|digits| digits.iter().fold(0u64, |m, &d| m | 1 << d))
+            .filter(|&set| set & given == given)
+            .map(|allowed| {
+                let mut piece = puzzle.clone();
+                for cell in column(at).filter(|&cell| puzzle.given(cell).is_none()) {
+                    piece.add_constraint(Constraint::Digits { cell, allowed }).expect("a cell of the band");
+                }
+                piece
+            })
+            .collect()
     }
 
     /// Counts the solutions. `enumerate` lists a band puzzle's solutions;
@@ -409,11 +479,12 @@ impl Local {
             Ok(tallied) => tallied,
             Err(outcome) => return Ok(outcome),
         };
+        let signatures = |pieces: &[Tally]| pieces.iter().map(HashMap::len).sum::<usize>();
         let report: Vec<(usize, u128, usize)> =
-            own.iter().zip(&tallied).map(|(&b, (tally, fillings))| (b, *fillings, tally.len())).collect();
+            own.iter().zip(&tallied).map(|(&b, (pieces, fillings))| (b, *fillings, signatures(pieces))).collect();
         // The smallest tallies first: they are the pairs' sides.
-        tallied.sort_by_key(|(tally, _)| tally.len());
-        let mut tallies: Vec<Tally> = tallied.into_iter().map(|(tally, _)| tally).collect();
+        tallied.sort_by_key(|(pieces, _)| signatures(pieces));
+        let tallies: Vec<Vec<Tally>> = tallied.into_iter().map(|(pieces, _)| pieces).collect();
         let free = w - tallies.len();
         let tabled = (free > 0).then(|| {
             let blank = blank.expect("free bands need the blank layout's table");
@@ -427,35 +498,41 @@ impl Local {
             // One band of its own: the free bands by the partner sum.
             let tabled = tabled.expect("free bands");
             let partners = &tabled.partners;
-            for (i, (&s, &count)) in tallies[0].iter().enumerate() {
+            for (i, (&s, &count)) in tallies[0].iter().flatten().enumerate() {
                 if i % 4096 == 0 && stop() {
                     return Ok(Outcome::Stopped);
                 }
                 sum.add(u128::from(count), partners[tabled.class(s, h, w)])?;
             }
-        } else if w == 2 {
-            for (&s, &count) in &tallies[0] {
-                sum.add(u128::from(count), tallies[1].get(&(full ^ s)).map_or(0, |&c| u128::from(c)))?;
-            }
         } else {
-            // Two or three of their own: pairs of the two smallest, the
-            // third band (the largest tally, or free) at the digits left.
-            let product = (tallies[0].len() as u128) * (tallies[1].len() as u128);
-            if product > MAX_PAIRS {
-                return Ok(Outcome::TooLarge(format!("{product} pairs of signatures to look at, past {MAX_PAIRS}")));
-            }
-            let third = (tallies.len() == 3).then(|| tallies.pop().expect("three"));
-            let last = |s: u128| -> u128 {
-                match (&third, tabled) {
-                    (Some(tally), _) => tally.get(&s).map_or(0, |&c| u128::from(c)),
-                    (None, Some(tabled)) => tabled.fillings[tabled.class(s, h, w)],
-                    (None, None) => unreachable!("three bands: tallied or free"),
+            // Lookups need one map a band: its pieces joined.
+            let mut tallies: Vec<Tally> = tallies.into_iter().map(joined).collect();
+            if w == 2 {
+                for (&s, &count) in &tallies[0] {
+                    sum.add(u128::from(count), tallies[1].get(&(full ^ s)).map_or(0, |&c| u128::from(c)))?;
                 }
-            };
-            let Some((joined, matched)) = join(jobs, &tallies[0], &tallies[1], (h, w), full, stop, last)? else {
-                return Ok(Outcome::Stopped);
-            };
-            (sum, pairs) = (joined, matched);
+            } else {
+                // Two or three of their own: pairs of the two smallest, the
+                // third band (the largest tally, or free) at the digits left.
+                let product = (tallies[0].len() as u128) * (tallies[1].len() as u128);
+                if product > MAX_PAIRS {
+                    return Ok(Outcome::TooLarge(format!(
+                        "{product} pairs of signatures to look at, past {MAX_PAIRS}"
+                    )));
+                }
+                let third = (tallies.len() == 3).then(|| tallies.pop().expect("three"));
+                let last = |s: u128| -> u128 {
+                    match (&third, tabled) {
+                        (Some(tally), _) => tally.get(&s).map_or(0, |&c| u128::from(c)),
+                        (None, Some(tabled)) => tabled.fillings[tabled.class(s, h, w)],
+                        (None, None) => unreachable!("three bands: tallied or free"),
+                    }
+                };
+                let Some((joined, matched)) = join(jobs, &tallies[0], &tallies[1], (h, w), full, stop, last)? else {
+                    return Ok(Outcome::Stopped);
+                };
+                (sum, pairs) = (joined, matched);
+            }
         }
         Ok(Outcome::Counted(LocalCount {
             grids: sum.total(),
@@ -464,6 +541,16 @@ impl Local {
             pairs,
         }))
     }
+}
+
+/// One tally of a band's disjoint pieces.
+fn joined(pieces: Vec<Tally>) -> Tally {
+    let mut pieces = pieces.into_iter();
+    let mut all = pieces.next().unwrap_or_default();
+    for piece in pieces {
+        all.extend(piece);
+    }
+    all
 }
 
 /// The sum over the pairs of `a`'s and `b`'s signatures that miss each

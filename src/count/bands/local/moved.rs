@@ -125,7 +125,7 @@ impl Local {
         let Some(long) = moved.cycles.iter().find(|cycle| cycle.len() > 1) else {
             return self.count(jobs, enumerate, blank, stop);
         };
-        let tallied = match self.tally_own(jobs, enumerate, stop)? {
+        let tallied = match self.tally_own_joined(jobs, enumerate, stop)? {
             Ok(tallied) => tallied,
             Err(outcome) => return Ok(outcome),
         };
@@ -202,7 +202,7 @@ impl Local {
         if moved.cycles.iter().filter(|cycle| cycle.len() == 1).any(|cycle| free(cycle)) {
             return Ok(Outcome::TooLarge("a free band left in place".into()));
         }
-        let tallied = match self.tally_own(jobs, enumerate, stop)? {
+        let tallied = match self.tally_own_joined(jobs, enumerate, stop)? {
             Ok(tallied) => tallied,
             Err(outcome) => return Ok(outcome),
         };
