@@ -355,12 +355,12 @@ impl Local {
     }
 
     /// Each band of its own ([`Local::own`], in that order) enumerated
-    /// and its signatures tallied, in the tallies of its pieces (disjoint),
-    /// with its fillings; bands in parallel,
-    /// all of them given up once they have more than [`MAX_FILLINGS`]
-    /// fillings together (`Err`: the outcome to report), or stopped.
-    /// With fewer such bands than `jobs`, each is enumerated in pieces
-    /// ([`Local::pieces`]) shared out between the threads.
+    /// and its signatures tallied, with its fillings; a band's tally is
+    /// the tallies of its pieces ([`Local::pieces`]: more than one when
+    /// there are fewer such bands than `jobs`), which have no signature
+    /// in common. Pieces in parallel, all of them given up once the bands
+    /// have more than [`MAX_FILLINGS`] fillings together (`Err`: the
+    /// outcome to report), or stopped.
     #[allow(clippy::type_complexity)]
     fn tally_own(
         &self,
