@@ -454,7 +454,7 @@ fn product_classes(
         factors.push(factor);
     }
     let (rows, cols) = (&factors[0], &factors[1]);
-    let order = rows.order * cols.order;
+    let order = rows.order() * cols.order();
     let keeps = |packed: Packed| banding(packed, n, h, w).first().is_some_and(|&(_, keeps)| keeps);
     let mut classes: Vec<(Motion, usize)> = Vec::new();
     let transposition = generators.iter().copied().find(|&g| g & 1 == 1);
@@ -480,7 +480,7 @@ fn product_classes(
                 }
             }
             for &(r, r_size) in &rows.classes {
-                classes.push((unpack(compose_packed(r, t, n), n), rows.order * r_size));
+                classes.push((unpack(compose_packed(r, t, n), n), rows.order() * r_size));
             }
         }
     }
@@ -489,12 +489,18 @@ fn product_classes(
     Ok(Some(Classes { order: order * if transposed { 2 } else { 1 }, classes, transposed, beyond_lines: 0 }))
 }
 
-/// A factor of [`product_classes`]: its order, its classes (a
-/// representative and the size of each), and each motion's class.
+/// A factor of [`product_classes`]: its classes (a representative and
+/// the size of each), and each motion's class.
 struct Factor {
-    order: usize,
     classes: Vec<(Packed, usize)>,
     class_of: HashMap<Packed, usize>,
+}
+
+impl Factor {
+    /// The number of motions.
+    fn order(&self) -> usize {
+        self.class_of.len()
+    }
 }
 
 /// The group `generators` make (packed motions that commute with the
@@ -527,7 +533,7 @@ fn factor_classes(
     let by_root: HashMap<usize, usize> =
         classes.iter().enumerate().map(|(i, &(p, _))| (sets.find(place[&p]), i)).collect();
     let class_of = elements.iter().enumerate().map(|(e, &p)| (p, by_root[&sets.find(e)])).collect();
-    Ok(Some(Factor { order: elements.len(), classes, class_of }))
+    Ok(Some(Factor { classes, class_of }))
 }
 
 /// The group `generators` make, as permutations of the cells, and its
