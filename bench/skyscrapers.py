@@ -6,9 +6,10 @@ renban lines and the givens `satsudoku generate` adds until each is unique
 `satsudoku unique` (whole process) with each binary given, RUNS times
 each, taking turns; median wall times and their ratio.
 
-usage: python3 bench/skyscrapers.py OLD_BINARY NEW_BINARY [RUNS]
-(OLD: a build of the commit before the automaton encoding, c9a1383, whose
-skyscraper clauses propagate forwards only)
+usage: python3 bench/skyscrapers.py OLD_BINARY NEW_BINARY [RUNS [OLD_COMMIT]]
+(OLD: by default a build of the commit before the automaton encoding,
+c9a1383, whose skyscraper clauses propagate forwards only; with OLD_COMMIT,
+a build of that commit, and the columns are named by the commits)
 """
 import glob
 import os
@@ -31,12 +32,20 @@ def timed(binary, path):
 def main():
     old, new = sys.argv[1], sys.argv[2]
     runs = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+    base = sys.argv[4] if len(sys.argv) > 4 else None
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    print("# Skyscrapers: the automaton encoding against the forward one\n")
+    if base is None:
+        print("# Skyscrapers: the automaton encoding against the forward one\n")
+        names = ("forward", "automaton")
+    else:
+        print(f"# Skyscrapers: commit {commit} against {base}\n")
+        names = (base, commit)
     print(f"Machine: {machine()}. Commit {commit}, {time.strftime('%Y-%m-%d')}.")
-    print(f"Command: `python3 bench/skyscrapers.py OLD NEW {runs}` (OLD built from c9a1383)\n")
+    old_from = base or "c9a1383"
+    extra = f" {base}" if base else ""
+    print(f"Command: `python3 bench/skyscrapers.py OLD NEW {runs}{extra}` (OLD built from {old_from})\n")
     print(f"`unique -j1`, whole process, median of {runs} runs taking turns; both say `unique` for every puzzle.\n")
-    print("| puzzle | forward (ms) | automaton (ms) | forward / automaton |")
+    print(f"| puzzle | {names[0]} (ms) | {names[1]} (ms) | {names[0]} / {names[1]} |")
     print("|---|---|---|---|")
     totals = [0.0, 0.0]
     for path in sorted(glob.glob("bench/instances/skyscrapers/*.puzzle")):

@@ -1157,6 +1157,27 @@ fn counting_circles_keep_a_groups_digit_from_the_cells_that_see_the_group() {
     }
 }
 
+/// A skyscraper clue of 1 left of row 1 puts 9 in r1c1 by unit
+/// propagation at the root, and one of 2 keeps 9 out of it and 8 out of
+/// r1c2 (the row holds every digit once, so its tallest is 9 and comes
+/// second); a hidden skyscraper clue of 1 keeps 1 out of the first cell
+/// (seen there, it can never be hidden later). The rules alone, lines
+/// where a digit may repeat or be left out, allow all of those (before
+/// 2026-12-06 the root kept every digit).
+#[test]
+fn skyscrapers_on_a_row_read_that_every_digit_comes_once() {
+    let blank = ".........\n".repeat(9);
+    let value = at_the_root(&format!("size 9\nskyscraper r1c0 = 1\ngivens\n{blank}"));
+    assert_eq!(value(Cell::new(0, 0), 9), Some(true));
+    let value = at_the_root(&format!("size 9\nskyscraper r1c0 = 2\ngivens\n{blank}"));
+    assert_eq!(value(Cell::new(0, 0), 9), Some(false));
+    assert_eq!(value(Cell::new(0, 1), 8), Some(false));
+    assert_eq!(value(Cell::new(0, 1), 9), None);
+    let value = at_the_root(&format!("size 9\nhidden-skyscraper r1c0 = 1\ngivens\n{blank}"));
+    assert_eq!(value(Cell::new(0, 0), 1), Some(false));
+    assert_eq!(value(Cell::new(0, 1), 1), None);
+}
+
 /// A renban line r1c1-r1c2-r1c3 with r1c1 given 1: its window is 1-3, so
 /// 2 and 3 are on the line, and the cells that see the whole line (the
 /// rest of row 1 and of box 1) lose them by unit propagation; which line

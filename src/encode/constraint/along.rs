@@ -13,10 +13,12 @@ use crate::model::nfa::{Nfa, Subsets};
 use crate::model::{Cell, Digit, LineRule};
 
 /// A hidden skyscraper line's state: still visible with the tallest so
-/// far, or past the first hidden cell.
+/// far (and, on a line of different digits, the clue's digits read so
+/// far: each can be hidden only if it has not been seen), or past the
+/// first hidden cell.
 #[derive(Clone, PartialEq, Eq, Hash)]
 enum Sight {
-    Visible(Digit),
+    Visible(Digit, u64),
     Found,
 }
 
@@ -224,19 +226,35 @@ pub(super) fn encode_along(
         LineRule::Skyline(target) => {
             // State: the tallest so far (from digit 1, the ground) and the
             // buildings seen.
+            // On a whole row of different digits, as for skyscrapers
+            // (`visible::encode_visible`): the tallest ends at `n`, and no
+            // building equals the tallest before it (the ground, digit 1,
+            // comes once too, but it is no building).
+            let whole = distinct && cells.len() == n;
             let step = |&(tallest, seen): &(Digit, u8), d: Digit| match d > tallest {
                 true => (seen < target).then_some((d, seen + 1)),
+                false if whole && d == tallest && d > 1 => None,
                 false => Some((tallest, seen)),
             };
-            automaton::encode_line(cells, n, (1, 0), step, |&(_, seen)| seen == target, spelling, out);
+            let accept = |&(tallest, seen): &(Digit, u8)| seen == target && (!whole || usize::from(tallest) == n);
+            automaton::encode_line(cells, n, (1, 0), step, accept, spelling, out);
         }
         LineRule::FirstHidden(targets) => {
+            // On a line of different digits a clue's digit read while still
+            // visible cannot come again to be hidden (the ones read are
+            // kept, the clue's digits only), nor can the tallest repeat.
             let step = |sight: &Sight, d: Digit| match *sight {
                 Sight::Found => Some(Sight::Found),
-                Sight::Visible(tallest) if d < tallest => (targets >> (d - 1) & 1 == 1).then_some(Sight::Found),
-                Sight::Visible(_) => Some(Sight::Visible(d)),
+                Sight::Visible(tallest, read) if d < tallest => {
+                    let bit = 1u64 << (d - 1);
+                    (targets & bit != 0 && read & bit == 0).then_some(Sight::Found)
+                }
+                Sight::Visible(tallest, _) if distinct && d == tallest => None,
+                Sight::Visible(_, read) => {
+                    Some(Sight::Visible(d, if distinct { read | targets & 1u64 << (d - 1) } else { read }))
+                }
             };
-            automaton::encode_line(cells, n, Sight::Visible(0), step, |s| *s == Sight::Found, spelling, out);
+            automaton::encode_line(cells, n, Sight::Visible(0, 0), step, |s| *s == Sight::Found, spelling, out);
         }
     }
 }

@@ -43,8 +43,8 @@ pub struct Differ {
 
 impl Differ {
     /// The differences `puzzle` states (none kept when it has no sum, x-sum,
-    /// sandwich, counting circles, renban, equal sums, connected values, or
-    /// line rule that reads its digits: `reads_digits`). The rules inside
+    /// sandwich, counting circles, renban, equal sums, connected values,
+    /// skyscraper, or line rule that reads its digits: `reads_digits`). The rules inside
     /// an alternative are not looked at: their sums stay without their
     /// differences, which measured slower (bench/results/design-notes.md).
     pub fn new(puzzle: &Puzzle) -> Differ {
@@ -58,6 +58,7 @@ impl Differ {
                     | Constraint::Consecutive { .. }
                     | Constraint::EqualSums { .. }
                     | Constraint::ConnectedValues { .. }
+                    | Constraint::Visible { .. }
             ) || matches!(c, Constraint::Along { rule, .. } if super::reads_digits(rule))
         };
         if !puzzle.constraints().iter().any(sums) {

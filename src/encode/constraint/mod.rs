@@ -616,11 +616,17 @@ fn across_houses(
 /// exponentially past that.
 const MOST_SET_DIGITS: usize = 10;
 
-/// Whether `rule`'s automaton also reads the set of digits its cells hold,
-/// when they must differ (the rellik cage's and the lunchbox's own group):
-/// then [`grouped::Differ`] keeps the puzzle's differences for it to see.
+/// Whether `rule`'s automaton also reads that its cells hold different
+/// digits, when they must (the rellik cage's and the lunchbox's own group,
+/// a skyscraper's row): then [`grouped::Differ`] keeps the puzzle's
+/// differences for it to see. The rellik cage and the lunchbox read the
+/// set of digits used; the skyscrapers only what their rule needs of it
+/// (`along::encode_along`).
 fn reads_digits(rule: &LineRule) -> bool {
-    matches!(rule, LineRule::Rellik { .. } | LineRule::Lunchbox { .. })
+    matches!(
+        rule,
+        LineRule::Rellik { .. } | LineRule::Lunchbox { .. } | LineRule::Skyline(_) | LineRule::FirstHidden(_)
+    )
 }
 
 /// Pairwise at most one of `lits`.
@@ -793,7 +799,9 @@ pub(super) fn encode_constraint(
         }
         Constraint::Visible { cells, target } => match lines {
             LineEncoding::Automaton | LineEncoding::Cliques => {
-                visible::encode_visible(cells, *target, n, spelling, out)
+                // Every digit once on the line: the tallest is `n`.
+                let whole = cells.len() == n && differ.all_differ(cells);
+                visible::encode_visible(cells, *target, n, whole, spelling, out)
             }
             LineEncoding::Forward => visible::encode_visible_forward(cells, *target, n, spelling, out),
         },

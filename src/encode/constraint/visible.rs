@@ -18,13 +18,26 @@ use crate::model::{Cell, Digit};
 /// The rule as an automaton over the line: the state is the tallest digit
 /// so far and the cells seen; a taller digit is one more seen, more than
 /// `target` is a dead end; the line is accepted with exactly `target` seen.
-pub(super) fn encode_visible(cells: &[Cell], target: u8, n: usize, spelling: &mut Spelling, out: &mut dyn ClauseSink) {
+/// On a `whole` line (`n` cells of different digits, a row of the grid)
+/// every digit comes once, so the tallest read last is `n` and none equals
+/// the tallest before it: a clue of 1 puts `n` first, which the rule alone
+/// does not (its lines may repeat a digit and leave `n` out).
+pub(super) fn encode_visible(
+    cells: &[Cell],
+    target: u8,
+    n: usize,
+    whole: bool,
+    spelling: &mut Spelling,
+    out: &mut dyn ClauseSink,
+) {
     let step = |&(tallest, seen): &(Digit, u8), d: Digit| match d > tallest {
         true if seen < target => Some((d, seen + 1)),
         true => None,
+        false if whole && d == tallest => None,
         false => Some((tallest, seen)),
     };
-    super::automaton::encode_line(cells, n, (0, 0), step, |&(_, seen)| seen == target, spelling, out);
+    let accept = |&(tallest, seen): &(Digit, u8)| seen == target && (!whole || usize::from(tallest) == n);
+    super::automaton::encode_line(cells, n, (0, 0), step, accept, spelling, out);
 }
 
 /// The forward-only decomposition (the encoding before the automaton):
