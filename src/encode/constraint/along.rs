@@ -224,20 +224,10 @@ pub(super) fn encode_along(
             automaton::encode_line(cells, n, (false, false), step, |&(_, waiting)| !waiting, spelling, out);
         }
         LineRule::Skyline(target) => {
-            // State: the tallest so far (from digit 1, the ground) and the
-            // buildings seen.
-            // On a whole row of different digits, as for skyscrapers
-            // (`visible::encode_visible`): the tallest ends at `n`, and no
-            // building equals the tallest before it (the ground, digit 1,
-            // comes once too, but it is no building).
+            // The skyscrapers' automaton from the ground at digit 1, on a
+            // whole row reading its differences as theirs do.
             let whole = distinct && cells.len() == n;
-            let step = |&(tallest, seen): &(Digit, u8), d: Digit| match d > tallest {
-                true => (seen < target).then_some((d, seen + 1)),
-                false if whole && d == tallest && d > 1 => None,
-                false => Some((tallest, seen)),
-            };
-            let accept = |&(tallest, seen): &(Digit, u8)| seen == target && (!whole || usize::from(tallest) == n);
-            automaton::encode_line(cells, n, (1, 0), step, accept, spelling, out);
+            super::visible::encode_visible(cells, target, n, 1, whole, spelling, out);
         }
         LineRule::FirstHidden(targets) => {
             // On a line of different digits a clue's digit read while still

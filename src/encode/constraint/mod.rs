@@ -801,7 +801,7 @@ pub(super) fn encode_constraint(
             LineEncoding::Automaton | LineEncoding::Cliques => {
                 // Every digit once on the line: the tallest is `n`.
                 let whole = cells.len() == n && differ.all_differ(cells);
-                visible::encode_visible(cells, *target, n, whole, spelling, out)
+                visible::encode_visible(cells, *target, n, 0, whole, spelling, out)
             }
             LineEncoding::Forward => visible::encode_visible_forward(cells, *target, n, spelling, out),
         },

@@ -18,14 +18,17 @@ use crate::model::{Cell, Digit};
 /// The rule as an automaton over the line: the state is the tallest digit
 /// so far and the cells seen; a taller digit is one more seen, more than
 /// `target` is a dead end; the line is accepted with exactly `target` seen.
+/// The tallest starts at `ground`: 0, or 1 on a grid of values from 0,
+/// whose digit 1 (the value 0) is no building (`LineRule::Skyline`).
 /// On a `whole` line (`n` cells of different digits, a row of the grid)
-/// every digit comes once, so the tallest read last is `n` and none equals
-/// the tallest before it: a clue of 1 puts `n` first, which the rule alone
-/// does not (its lines may repeat a digit and leave `n` out).
+/// every digit comes once, so the tallest read last is `n` and no building
+/// equals the tallest before it: a clue of 1 puts `n` first, which the rule
+/// alone does not (its lines may repeat a digit and leave `n` out).
 pub(super) fn encode_visible(
     cells: &[Cell],
     target: u8,
     n: usize,
+    ground: Digit,
     whole: bool,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
@@ -33,11 +36,11 @@ pub(super) fn encode_visible(
     let step = |&(tallest, seen): &(Digit, u8), d: Digit| match d > tallest {
         true if seen < target => Some((d, seen + 1)),
         true => None,
-        false if whole && d == tallest => None,
+        false if whole && d == tallest && d > ground => None,
         false => Some((tallest, seen)),
     };
     let accept = |&(tallest, seen): &(Digit, u8)| seen == target && (!whole || usize::from(tallest) == n);
-    super::automaton::encode_line(cells, n, (0, 0), step, accept, spelling, out);
+    super::automaton::encode_line(cells, n, (ground, 0), step, accept, spelling, out);
 }
 
 /// The forward-only decomposition (the encoding before the automaton):
