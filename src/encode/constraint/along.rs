@@ -226,8 +226,7 @@ pub(super) fn encode_along(
         LineRule::Skyline(target) => {
             // The skyscrapers' automaton from the ground at digit 1, on a
             // whole row reading its differences as theirs do.
-            let whole = distinct && cells.len() == n;
-            super::visible::encode_visible(cells, target, n, 1, whole, spelling, out);
+            super::visible::encode_visible(cells, target, n, 1, distinct, spelling, out);
         }
         LineRule::FirstHidden(targets) => {
             // On a line of different digits a clue's digit read while still

@@ -799,9 +799,8 @@ pub(super) fn encode_constraint(
         }
         Constraint::Visible { cells, target } => match lines {
             LineEncoding::Automaton | LineEncoding::Cliques => {
-                // Every digit once on the line: the tallest is `n`.
-                let whole = cells.len() == n && differ.all_differ(cells);
-                visible::encode_visible(cells, *target, n, 0, whole, spelling, out)
+                let distinct = differ.all_differ(cells);
+                visible::encode_visible(cells, *target, n, 0, distinct, spelling, out)
             }
             LineEncoding::Forward => visible::encode_visible_forward(cells, *target, n, spelling, out),
         },

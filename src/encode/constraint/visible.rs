@@ -20,19 +20,21 @@ use crate::model::{Cell, Digit};
 /// `target` is a dead end; the line is accepted with exactly `target` seen.
 /// The tallest starts at `ground`: 0, or 1 on a grid of values from 0,
 /// whose digit 1 (the value 0) is no building (`LineRule::Skyline`).
-/// On a `whole` line (`n` cells of different digits, a row of the grid)
-/// every digit comes once, so the tallest read last is `n` and no building
-/// equals the tallest before it: a clue of 1 puts `n` first, which the rule
-/// alone does not (its lines may repeat a digit and leave `n` out).
+/// On a whole line of `distinct` cells (`n` cells of different digits, a
+/// row of the grid) every digit comes once, so the tallest read last is `n`
+/// and no building equals the tallest before it: a clue of 1 puts `n`
+/// first, which the rule alone does not (its lines may repeat a digit and
+/// leave `n` out).
 pub(super) fn encode_visible(
     cells: &[Cell],
     target: u8,
     n: usize,
     ground: Digit,
-    whole: bool,
+    distinct: bool,
     spelling: &mut Spelling,
     out: &mut dyn ClauseSink,
 ) {
+    let whole = distinct && cells.len() == n;
     let step = |&(tallest, seen): &(Digit, u8), d: Digit| match d > tallest {
         true if seen < target => Some((d, seen + 1)),
         true => None,
