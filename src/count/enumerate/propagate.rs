@@ -93,9 +93,20 @@ impl Propagator {
         if !branches.weights().is_empty() {
             clauses.retain(|&(start, len)| !branches.is_set_clause(&lits[start as usize..(start + len) as usize]));
         }
-        let watches = Watches::new(2 * var_count, &lits, &clauses);
+        // Each clause after a header holding its length, so that a watch
+        // names the clause by where its literals start and propagation reads
+        // the length beside them.
+        let mut arena = Vec::with_capacity(lits.len() + clauses.len());
+        let mut starts = Vec::with_capacity(clauses.len());
+        for &(start, len) in &clauses {
+            arena.push(Lit::from_code(len as usize));
+            starts.push(arena.len() as u32);
+            arena.extend_from_slice(&lits[start as usize..(start + len) as usize]);
+        }
+        drop(lits);
+        let watches = Watches::new(2 * var_count, &arena, &starts);
         let mut propagator = Propagator {
-            clauses: Clauses { implied, lits, spans: clauses, watches, learnt: Learnt::new(2 * var_count) },
+            clauses: Clauses { implied, lits: arena, watches, learnt: Learnt::new(2 * var_count) },
             state: Assignment {
                 values: vec![UNSET; var_count],
                 lit_values: vec![UNSET; 2 * var_count],
@@ -180,11 +191,10 @@ pub(super) struct Clauses {
     /// For each literal code, the literals binary clauses make true with it.
     implied: Csr<Lit>,
     /// Every other clause of two or more literals (those of three or more
-    /// in the formula, and the derived ones), one after another; the first
-    /// two literals of each are its watches.
+    /// in the formula, and the derived ones), one after another, each after
+    /// a header whose code is its length ([`Clauses::span`]); the first two
+    /// literals of each are its watches.
     lits: Vec<Lit>,
-    /// Start and length of each clause in `lits`.
-    spans: Vec<(u32, u32)>,
     /// The clauses watching each literal (looked at when it becomes false).
     watches: Watches,
     /// The clauses learnt from conflicts, with their own watches.
@@ -208,12 +218,20 @@ impl Clauses {
                 &binary[..]
             }
             Reason::Clause(c) => {
-                let (start, len) = self.spans[c as usize];
-                &self.lits[start as usize..(start + len) as usize]
+                let (start, end) = Clauses::span(&self.lits, c);
+                &self.lits[start..end]
             }
             Reason::Set(set) => branches.set(set as usize),
             Reason::Learnt(c) => self.learnt.clause(c),
         }
+    }
+
+    /// Where the clause whose literals start at `c` in `lits` starts and
+    /// ends (its header, just before, holds its length).
+    #[inline]
+    fn span(lits: &[Lit], c: u32) -> (usize, usize) {
+        let start = c as usize;
+        (start, start + lits[start - 1].code())
     }
 
     /// Unit propagation of `state`'s trail from position `head`; false on
@@ -228,7 +246,7 @@ impl Clauses {
 
     /// [`Clauses::propagate`], leaving the pending branch sets after a conflict.
     fn propagate_all(&mut self, state: &mut Assignment, mut head: usize) -> bool {
-        let Clauses { implied, lits, spans, watches, learnt } = self;
+        let Clauses { implied, lits, watches, learnt } = self;
         loop {
             // A branch set with one open literal left makes it true; with
             // none, it is a conflict (its clause "at least one" is not watched).
@@ -278,8 +296,8 @@ impl Clauses {
                     i += 1;
                     continue;
                 }
-                let (start, len) = spans[c as usize];
-                let clause = &mut lits[start as usize..(start + len) as usize];
+                let (from, to) = Clauses::span(lits, c);
+                let clause = &mut lits[from..to];
                 if clause[0] == falsified {
                     clause.swap(0, 1);
                 }
@@ -335,17 +353,21 @@ struct Watches {
 }
 
 impl Watches {
-    /// Each clause (start and length in `lits`, at least two distinct
-    /// literals) watching its first two literals.
-    fn new(codes: usize, lits: &[Lit], clauses: &[(u32, u32)]) -> Watches {
-        let held = clauses.iter().flat_map(|&(start, len)| &lits[start as usize..(start + len) as usize]);
+    /// Each clause (starting at one of `clauses` in `lits`, after its
+    /// header; at least two distinct literals) watching its first two
+    /// literals.
+    fn new(codes: usize, lits: &[Lit], clauses: &[u32]) -> Watches {
+        let held = clauses.iter().flat_map(|&c| {
+            let (start, end) = Clauses::span(lits, c);
+            &lits[start..end]
+        });
         let starts = starts_of(codes, held.map(|lit| lit.code()));
         let none = Watch { clause: 0, blocker: Lit::from_index(0, true) };
         let mut watches = Watches { list: vec![none; starts[codes] as usize], starts, lens: vec![0; codes] };
-        for (index, &(start, _)) in clauses.iter().enumerate() {
-            let (a, b) = (lits[start as usize], lits[start as usize + 1]);
-            watches.push(a.code(), Watch { clause: index as u32, blocker: b });
-            watches.push(b.code(), Watch { clause: index as u32, blocker: a });
+        for &c in clauses {
+            let (a, b) = (lits[c as usize], lits[c as usize + 1]);
+            watches.push(a.code(), Watch { clause: c, blocker: b });
+            watches.push(b.code(), Watch { clause: c, blocker: a });
         }
         watches
     }
