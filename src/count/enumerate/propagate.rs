@@ -48,7 +48,10 @@ impl Propagator {
     pub(super) fn with_branches(encoded: &Encoded, strength: Strength, branches: Branches) -> Propagator {
         let var_count = encoded.formula.var_count();
         // Room for the derived support clauses too, which add up to a third
-        // to the forbidden-pairs encoding's literals.
+        // to the forbidden-pairs encoding's literals. Each clause goes after
+        // a header holding its length ([`Clauses::span`]), so that a watch
+        // names the clause by where its literals start and propagation
+        // reads the length beside them.
         let mut lits = Vec::with_capacity(encoded.literal_count() * 3 / 2);
         let mut clauses = Vec::with_capacity(encoded.formula.len());
         let mut units = Vec::new();
@@ -63,6 +66,8 @@ impl Propagator {
                     continue;
                 } // else x ∨ x or x ∨ ¬x, dealt with below
             }
+            let at = lits.len();
+            lits.push(header(0));
             let start = lits.len();
             lits.extend_from_slice(clause);
             let len = sort_and_dedup(&mut lits[start..]);
@@ -74,10 +79,13 @@ impl Propagator {
                 (0, _) => unsat = true,
                 (1, Some(unit)) => units.push(unit),
                 (2, _) => binaries.push((lits[start], lits[start + 1])),
-                _ => clauses.push((start as u32, len as u32)),
+                _ => {
+                    lits[at] = header(len);
+                    clauses.push((start as u32, len as u32));
+                }
             }
             // Only clauses of three or more literals stay in the arena.
-            lits.truncate(if tautology || len < 3 { start } else { start + len });
+            lits.truncate(if tautology || len < 3 { at } else { start + len });
         }
         // A pair of cells in one row and one box has its clauses twice; once is enough.
         let implications = || binaries.iter().flat_map(|&(a, b)| [((!a).code(), b), ((!b).code(), a)]);
@@ -93,20 +101,9 @@ impl Propagator {
         if !branches.weights().is_empty() {
             clauses.retain(|&(start, len)| !branches.is_set_clause(&lits[start as usize..(start + len) as usize]));
         }
-        // Each clause after a header holding its length, so that a watch
-        // names the clause by where its literals start and propagation reads
-        // the length beside them.
-        let mut arena = Vec::with_capacity(lits.len() + clauses.len());
-        let mut starts = Vec::with_capacity(clauses.len());
-        for &(start, len) in &clauses {
-            arena.push(Lit::from_code(len as usize));
-            starts.push(arena.len() as u32);
-            arena.extend_from_slice(&lits[start as usize..(start + len) as usize]);
-        }
-        drop(lits);
-        let watches = Watches::new(2 * var_count, &arena, &starts);
+        let watches = Watches::new(2 * var_count, &lits, &clauses);
         let mut propagator = Propagator {
-            clauses: Clauses { implied, lits: arena, watches, learnt: Learnt::new(2 * var_count) },
+            clauses: Clauses { implied, lits, watches, learnt: Learnt::new(2 * var_count) },
             state: Assignment {
                 values: vec![UNSET; var_count],
                 lit_values: vec![UNSET; 2 * var_count],
@@ -353,21 +350,17 @@ struct Watches {
 }
 
 impl Watches {
-    /// Each clause (starting at one of `clauses` in `lits`, after its
-    /// header; at least two distinct literals) watching its first two
-    /// literals.
-    fn new(codes: usize, lits: &[Lit], clauses: &[u32]) -> Watches {
-        let held = clauses.iter().flat_map(|&c| {
-            let (start, end) = Clauses::span(lits, c);
-            &lits[start..end]
-        });
+    /// Each clause (start and length in `lits`, at least two distinct
+    /// literals) watching its first two literals, named by its start.
+    fn new(codes: usize, lits: &[Lit], clauses: &[(u32, u32)]) -> Watches {
+        let held = clauses.iter().flat_map(|&(start, len)| &lits[start as usize..(start + len) as usize]);
         let starts = starts_of(codes, held.map(|lit| lit.code()));
         let none = Watch { clause: 0, blocker: Lit::from_index(0, true) };
         let mut watches = Watches { list: vec![none; starts[codes] as usize], starts, lens: vec![0; codes] };
-        for &c in clauses {
-            let (a, b) = (lits[c as usize], lits[c as usize + 1]);
-            watches.push(a.code(), Watch { clause: c, blocker: b });
-            watches.push(b.code(), Watch { clause: c, blocker: a });
+        for &(start, _) in clauses {
+            let (a, b) = (lits[start as usize], lits[start as usize + 1]);
+            watches.push(a.code(), Watch { clause: start, blocker: b });
+            watches.push(b.code(), Watch { clause: start, blocker: a });
         }
         watches
     }
@@ -389,6 +382,12 @@ impl Watches {
         self.list[at as usize] = watch;
         self.lens[code] += 1;
     }
+}
+
+/// The header before a clause's literals: its length (0 until known), as
+/// [`Clauses::span`] reads it.
+pub(super) fn header(len: usize) -> Lit {
+    Lit::from_code(len)
 }
 
 /// Sorts `lits` by code and moves the distinct ones to the front; their count.

@@ -3,6 +3,7 @@
 
 use varisat::{Lit, Var};
 
+use super::propagate::header;
 use crate::count::csr::Csr;
 use crate::encode::{DigitEncoding, Encoded, Slot};
 use crate::model::{Cell, Digit};
@@ -12,7 +13,8 @@ use crate::model::{Cell, Digit};
 /// `y1 ∨ ... ∨ yn` and each variable `x` of another cell with binary clauses
 /// `¬x ∨ ¬yi` for a set `S` of two or more of the `yi`: the resolvent
 /// `¬x ∨ OR_{i∉S} yi` (the support clause of `x`), or the unit `¬x` when `S`
-/// is every `yi`. Resolvents only, so the models stay the same; with the
+/// is every `yi`; each clause after its [`header`], as the arena holds
+/// them. Resolvents only, so the models stay the same; with the
 /// forbidden-pairs encoding they are the support encoding's clauses. (A
 /// single conflict is a peer's digit, whose resolvent propagates nothing
 /// new; across all positive clauses the resolvents outnumbered the formula.)
@@ -56,6 +58,7 @@ pub(super) fn derive_supports(
             if hit & (hit - 1) == 0 {
                 continue; // a single conflict
             }
+            lits.push(header(0));
             let at = lits.len();
             lits.push(Var::from_index(x).negative());
             for (bit, i) in range.clone().enumerate() {
@@ -64,8 +67,14 @@ pub(super) fn derive_supports(
                 }
             }
             match lits.len() - at {
-                1 => units.push(lits.pop().expect("just pushed")),
-                n => clauses.push((at as u32, n as u32)),
+                1 => {
+                    units.push(lits.pop().expect("just pushed"));
+                    lits.pop(); // its header
+                }
+                n => {
+                    lits[at - 1] = header(n);
+                    clauses.push((at as u32, n as u32));
+                }
             }
         }
     }
