@@ -22,7 +22,8 @@ pub(super) enum Reason {
     Unit,
     /// The binary clause `¬p ∨ l`, with `p` the literal held here (true).
     Binary(Lit),
-    /// A clause of the formula or a derived support (its index in `Clauses`).
+    /// A clause of the formula or a derived support (where its literals
+    /// start in `Clauses`'s arena).
     Clause(u32),
     /// A branch set whose other literals are false (see `Branches`).
     Set(u32),

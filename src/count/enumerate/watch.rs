@@ -8,6 +8,8 @@ use varisat::Lit;
 /// that one is true, the clause is satisfied.
 #[derive(Clone, Copy)]
 pub(super) struct Watch {
+    /// The clause: where its literals start in the formula's arena
+    /// (`propagate.rs`), its index among the learnt ones (`learn.rs`).
     pub(super) clause: u32,
     pub(super) blocker: Lit,
 }
