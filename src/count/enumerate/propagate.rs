@@ -10,7 +10,7 @@ use super::assignment::{Assignment, Reason, UNSET};
 use super::branch::Branches;
 use super::learn::Learnt;
 use super::supports::{cell_of, derive_supports};
-use super::watch::Watch;
+use super::watch::{header, Watch};
 use crate::count::csr::{starts_of, Csr};
 use crate::encode::{Encoded, VarMap};
 use crate::model::{Cell, Digit};
@@ -382,12 +382,6 @@ impl Watches {
         self.list[at as usize] = watch;
         self.lens[code] += 1;
     }
-}
-
-/// The header before a clause's literals: its length (0 until known), as
-/// [`Clauses::span`] reads it.
-pub(super) fn header(len: usize) -> Lit {
-    Lit::from_code(len)
 }
 
 /// Sorts `lits` by code and moves the distinct ones to the front; their count.

@@ -3,7 +3,7 @@
 
 use varisat::{Lit, Var};
 
-use super::propagate::header;
+use super::watch::header;
 use crate::count::csr::Csr;
 use crate::encode::{DigitEncoding, Encoded, Slot};
 use crate::model::{Cell, Digit};

@@ -1,5 +1,6 @@
 //! A watch: what the watch lists of the formula's clauses (`propagate.rs`)
-//! and of the learnt ones (`learn.rs`) hold.
+//! and of the learnt ones (`learn.rs`) hold, and the header a formula's
+//! clause keeps its length in.
 
 use varisat::Lit;
 
@@ -12,4 +13,11 @@ pub(super) struct Watch {
     /// (`propagate.rs`), its index among the learnt ones (`learn.rs`).
     pub(super) clause: u32,
     pub(super) blocker: Lit,
+}
+
+/// The header before a clause's literals in the formula's arena
+/// (`propagate.rs`): its length, 0 until known. A watch names such a clause
+/// by where its literals start, and the length is read just before them.
+pub(super) fn header(len: usize) -> Lit {
+    Lit::from_code(len)
 }
