@@ -1,8 +1,10 @@
 //! Alternatives the search branches on. An `AnyOf` (ISS's `Or`, the
-//! native `either`) is encoded with a selector per alternative, at least
-//! one of them true; left open, a selector prunes nothing until every
-//! cell has a digit (ISS's "Killer lunchboxes" took 1.7 s so on the enum
-//! engine, and "Ambiguous Arrows - composite" more than a minute). So the
+//! native `either`) over more cells than a table takes
+//! ([`crate::encode::has_selectors`]) is encoded with a selector per
+//! alternative, at least one of them true; left open, a selector prunes
+//! nothing until every cell has a digit (ISS's "Killer lunchboxes" took
+//! 1.7 s so on the enum engine, and "Ambiguous Arrows - composite", before
+//! its blocks were tables, more than a minute). So the
 //! enum engine makes the selectors of each top-level `AnyOf` a branch
 //! set, as a cell's digits are: it adds that at most one of them is true,
 //! and branches on which.
@@ -28,7 +30,7 @@ use std::sync::Arc;
 
 use varisat::{CnfFormula, ExtendFormula, Lit};
 
-use crate::encode::{DigitEncoding, Encoded};
+use crate::encode::{has_selectors, DigitEncoding, Encoded};
 use crate::model::{Alternative, Constraint, Grid, Puzzle};
 
 /// The selectors of each top-level `AnyOf` with its alternatives, in the
@@ -39,7 +41,8 @@ pub(crate) struct Choices {
 }
 
 impl Choices {
-    /// The puzzle's alternatives, when its digits are direct (whose
+    /// The puzzle's alternatives with selectors ([`has_selectors`]: not
+    /// the tables, which need none), when its digits are direct (whose
     /// branch sets the selectors join) and the encoding kept their
     /// selectors (it does unless reduced).
     pub(crate) fn new(puzzle: &Puzzle, encoded: &Encoded) -> Choices {
@@ -47,7 +50,7 @@ impl Choices {
             .constraints()
             .iter()
             .filter_map(|c| match c {
-                Constraint::AnyOf { alternatives } => Some(alternatives),
+                Constraint::AnyOf { alternatives } if has_selectors(c, puzzle.digits()) => Some(alternatives),
                 _ => None,
             })
             .collect();

@@ -29,7 +29,9 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
 use crate::model::{Digit, Puzzle};
 use crate::named::Named;
-pub use constraint::{combined_sums, crossing_sums, LineEncoding, SumEncoding};
+pub use constraint::{
+    combined_sums, crossing_sums, has_selectors, tabled, LineEncoding, SumEncoding, MOST_TABLE_TUPLES,
+};
 pub use vars::{DecodeError, DigitEncoding, Slot, VarMap};
 
 /// Anything that accepts clauses and hands out fresh variables: varisat's
@@ -279,7 +281,8 @@ pub struct Encoded {
     /// The encoding used.
     pub encoding: Encoding,
     /// The selectors of each [`crate::model::Constraint::AnyOf`] of the
-    /// puzzle, in the order of [`Puzzle::constraints`]: at least one of
+    /// puzzle that has them ([`has_selectors`]; the others are tables), in
+    /// the order of [`Puzzle::constraints`]: at least one of
     /// each list is true in every model, and each alternative's clauses
     /// hold under its selector (empty when the encoding is reduced, which
     /// numbers the auxiliary variables anew).
@@ -439,7 +442,7 @@ pub fn estimate(puzzle: &Puzzle, encoding: &Encoding) -> usize {
         clauses.saturating_mul(48).saturating_add(lits.saturating_mul(12)).saturating_add(vars.saturating_mul(96));
     // With alternatives the enum engine keeps a second copy of the formula
     // (`count/choices.rs`: "at most one selector" added to its own copy).
-    let any_of = puzzle.constraints().iter().any(|c| matches!(c, crate::model::Constraint::AnyOf { .. }));
+    let any_of = puzzle.constraints().iter().any(|c| has_selectors(c, digits));
     let copy = if any_of { clauses.saturating_mul(16).saturating_add(lits.saturating_mul(4)) } else { 0 };
     bytes.saturating_add(copy)
 }
@@ -485,6 +488,11 @@ fn constraint_size(constraint: &crate::model::Constraint, digits: usize) -> (usi
         }
         // Each alternative's rules, one literal longer each clause, and a
         // selector; its groups and relations as forbidden pairs.
+        // A table: an edge variable and a few clauses per tuple and cell.
+        C::AnyOf { .. } if tabled(constraint, digits) => {
+            let edges = (MOST_TABLE_TUPLES as usize).saturating_mul(n);
+            (edges, edges.saturating_mul(3), edges.saturating_mul(8))
+        }
         C::AnyOf { alternatives } => {
             // The selectors, "one of them" and, in the enum engine, "at
             // most one" for each pair.

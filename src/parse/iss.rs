@@ -234,7 +234,7 @@ pub const TYPES: &[(&str, Reading)] = &[
     ("BinaryX", Reading::Read("`PairX` with ISS's legacy key (`-` and `_` swapped)")),
     ("SearchPriority", Reading::Ignored("the solver's search order, not a rule")),
     ("Container", Reading::Refused("ISS's root, never written in a string")),
-    ("Or", Reading::Read("`either`: at least one of the items up to its `.End` holds (an `And`, or an item that stands for several rules, is one alternative); a selector variable per alternative, the count projected on the cells; an `Or` whose items are each one hidden skyscraper clue on the same line becomes one clue of all their values (the same grids, propagated as one automaton)")),
+    ("Or", Reading::Read("`either`: at least one of the items up to its `.End` holds (an `And`, or an item that stands for several rules, is one alternative); over cells that take at most 10,000 tuples of digits, a table of the tuples some alternative allows (docs/encodings.md), else a selector variable per alternative, the count projected on the cells; an `Or` whose items are each one hidden skyscraper clue on the same line becomes one clue of all their values (the same grids, propagated as one automaton)")),
     ("And", Reading::Read("all the items up to its `.End` hold: one alternative of an `Or` (at the root, the items themselves)")),
     ("Replicate", Reading::Read("the items up to its `.End`, shifted so that the origin (`R1C1` unless given) falls on each cell the bitset names, all holding (an `And` of the copies; ISS's builder); natively a `replicate ORIGIN : TARGETS` block")),
     ("End", Reading::Read("closes the innermost `Or` or `And`")),

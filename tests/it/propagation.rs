@@ -810,6 +810,29 @@ fn rules() -> Vec<(&'static str, f64, Make)> {
                 (puzzle, k, Box::new(accepts) as Accepts)
             }),
         ),
+        // Added 2026-12-06 (last, so that the seeds above stay).
+        (
+            "either: an arrow over the same cells, each circled in turn (a table)",
+            0.0,
+            Box::new(|rng: &mut Rng| {
+                // ISS's "Ambiguous Arrows": one of three or four cells
+                // is the sum of the others, whichever.
+                let k = 3 + rng.below(2);
+                let mut puzzle = Puzzle::blank(N).unwrap();
+                let arrow = |circle: usize| {
+                    let mut branch = puzzle.branch();
+                    let cells = row(k);
+                    let rest = cells.iter().enumerate().filter(|&(i, _)| i != circle).map(|(_, &c)| c).collect();
+                    let args = Args { cells: vec![cells[circle]], second: rest, ..Args::default() };
+                    (by_keyword("arrow").unwrap().build)(&mut branch, &args, &mut Context::new()).unwrap();
+                    Alternative { constraints: branch.constraints().to_vec(), ..Alternative::default() }
+                };
+                let alternatives = (0..k).map(arrow).collect();
+                puzzle.add_constraint(Constraint::AnyOf { alternatives }).unwrap();
+                let accepts = |l: &[u8]| (0..l.len()).any(|i| 2 * i32::from(l[i]) == sum(l));
+                (puzzle, k, Box::new(accepts) as Accepts)
+            }),
+        ),
     ]
 }
 

@@ -1324,7 +1324,8 @@ fn cubes_split_on_alternatives_add_up_whichever_engine_counts_them() {
 }
 
 /// Alternatives settled at the root before the search
-/// (`settle_alternatives`): puzzles of one to three `either` blocks, each
+/// (`settle_alternatives`): puzzles of one to three `either` blocks (each
+/// over more cells than a table takes, so with selectors to probe), each
 /// an alternative drawn from the grid the givens come from and one drawn
 /// from another grid (which the givens often contradict), counted through
 /// the plan and judged as `unique` judges, against the oracle; the settled
@@ -1362,10 +1363,19 @@ fn alternatives_settled_at_the_root_keep_the_oracle_count() {
         let blocks = 1 + rng.below(3);
         let mut rules = Vec::new();
         for _ in 0..blocks {
-            let mut both = vec![alternative(&mut rng, &grid), alternative(&mut rng, &other)];
-            if rng.below(2) == 0 {
-                both.reverse();
-            }
+            // Blocks over more cells than a table takes, whose selectors
+            // settling probes (a smaller block is a table: no selectors).
+            let both = loop {
+                let mut both = vec![alternative(&mut rng, &grid), alternative(&mut rng, &other)];
+                if rng.below(2) == 0 {
+                    both.reverse();
+                }
+                let alone = Spec { n, boxes, givens: vec![0; n * n], rules: vec![Rule::Either(both.clone())] };
+                let puzzle = parse(&alone.text(), "spec", Some(Format::Puzzle)).unwrap();
+                if puzzle.constraints().iter().any(|c| satsudoku::encode::has_selectors(c, n)) {
+                    break both;
+                }
+            };
             rules.push(Rule::Either(both));
         }
         let spec = Spec { n, boxes, givens: shown, rules };

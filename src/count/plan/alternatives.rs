@@ -10,6 +10,10 @@
 //! alternative it kept), so counts do not change; the fixpoint is
 //! repeated until nothing changes.
 //!
+//! Only the alternatives with selectors are settled so: an `Or` over few
+//! cells is a table (`encode/constraint/either.rs`), already domain
+//! consistent, with no selector to assume.
+//!
 //! A puzzle whose alternatives are all settled has none left, and the
 //! plan counts it on the enum engine instead of varisat with blocking
 //! clauses ([`super::Plan::engine_for`]); one with alternatives left is
@@ -18,7 +22,7 @@
 use varisat::Lit;
 
 use crate::count::enumerate::{Prober, Strength};
-use crate::encode::{check_fits, encode, Encoding};
+use crate::encode::{check_fits, encode, has_selectors, Encoding};
 use crate::model::{Alternative, Constraint, Digit, Puzzle};
 
 /// Rounds of the fixpoint at most: each makes a change, and a puzzle's
@@ -51,8 +55,7 @@ pub fn settle(puzzle: &Puzzle) -> Option<Settled> {
 /// [`settle`] with at most `probes` probes (a block's alternatives are
 /// probed all or none), keeping what is settled when they run out.
 pub fn settle_within(puzzle: &Puzzle, mut probes: usize) -> Option<Settled> {
-    let any_of = |c: &&Constraint| matches!(c, Constraint::AnyOf { .. });
-    let alternatives = puzzle.constraints().iter().filter(any_of).count();
+    let alternatives = puzzle.constraints().iter().filter(|c| has_selectors(c, puzzle.digits())).count();
     if alternatives == 0 {
         return None;
     }
@@ -146,9 +149,12 @@ fn rebuild(puzzle: &Puzzle, choices: &[Vec<Lit>], prober: &mut Prober) -> Option
     let mut forced: Vec<Alternative> = Vec::new();
     let mut choice = choices.iter();
     for constraint in puzzle.constraints() {
-        let Constraint::AnyOf { alternatives } = constraint else {
-            kept.push(constraint.clone());
-            continue;
+        let alternatives = match constraint {
+            Constraint::AnyOf { alternatives } if has_selectors(constraint, puzzle.digits()) => alternatives,
+            _ => {
+                kept.push(constraint.clone());
+                continue;
+            }
         };
         let selectors = choice.next().expect("one list of selectors for each");
         let values: Vec<Option<bool>> = selectors.iter().map(|&s| prober.value(s)).collect();

@@ -5,7 +5,8 @@
 //! this order:
 //!
 //! 0. Unless shortcuts are off (`compare`), a puzzle with alternatives
-//!    ([`Constraint::AnyOf`]) has them settled at the root where
+//!    that keep selectors ([`crate::model::Constraint::AnyOf`] over more
+//!    cells than a table takes) has them settled at the root where
 //!    propagation can (`alternatives.rs`): the same grids, fewer
 //!    alternatives, and none at all for many, which step 4 then counts on
 //!    the enum engine.
@@ -72,7 +73,7 @@ use super::symmetry::{self, Relabelling};
 use super::takuzu::Takuzu;
 use super::{CountError, EngineKind, Limits, Observer, Stop};
 use crate::encode::{encode, Encoding};
-use crate::model::{Cell, Constraint, Grid, Puzzle};
+use crate::model::{Cell, Grid, Puzzle};
 pub use alternatives::{settle as settle_alternatives, settle_within as settle_alternatives_within, Settled};
 pub use candidates::Candidates;
 pub use methods::BANDS_PROBE;
@@ -226,10 +227,12 @@ impl Plan {
     /// The engine that enumerates `puzzle`: the one asked for, else the
     /// grid engine for a puzzle it takes ([`super::grid::unfit`] says
     /// nothing; direct digits) and no given-aware reduction, else
-    /// `blocking` for a puzzle with alternatives ([`Constraint::AnyOf`])
-    /// whose digits are not direct or whose encoding is reduced (the enum
-    /// engine branches on the alternatives' selectors only with direct
-    /// digits, whose encoding keeps them: `enumerate/choices.rs`; left
+    /// `blocking` for a puzzle with alternatives that keep their
+    /// selectors ([`crate::encode::has_selectors`]: an `AnyOf` over more
+    /// cells than a table takes) whose digits are not direct or whose
+    /// encoding is reduced (the enum engine branches on the alternatives'
+    /// selectors only with direct digits, whose encoding keeps them:
+    /// `count/choices.rs`; left
     /// open, a selector prunes nothing until every cell has a digit,
     /// where varisat decides it: 1.7 s against 0.21 s with blocking on
     /// ISS's "Killer lunchboxes", and 0.06 s branched on), else `enum`;
@@ -248,7 +251,7 @@ impl Plan {
             }
             Some(kind) => Ok(kind),
             None if !self.encoding.reduce && unfit().is_none() && super::grid::plain(puzzle) => Ok(EngineKind::Grid),
-            None if puzzle.constraints().iter().any(|c| matches!(c, Constraint::AnyOf { .. }))
+            None if puzzle.constraints().iter().any(|c| crate::encode::has_selectors(c, puzzle.digits()))
                 && (self.encoding.digits != crate::encode::DigitEncoding::Direct || self.encoding.reduce) =>
             {
                 Ok(EngineKind::Blocking)

@@ -87,11 +87,13 @@
 //!   `e` for each `d` and at most one `d` for each `e`, and `image = d ∧
 //!   cell = e -> r(d, e)` for every cell and digits, with `r(d, e) ∧ image
 //!   = d -> cell = e` and `r(d, e) ∧ cell = e -> image = d` for propagation.
-//! - `AnyOf` (ISS's `Or`, the native `either`): a selector per
-//!   alternative, one of them true, and each alternative's clauses (groups
-//!   and relations as forbidden pairs) with its negated selector added; a
-//!   selector is no function of the digits, which no count sees (counts
-//!   project onto the cells).
+//! - `AnyOf` (ISS's `Or`, the native `either`): over few cells (`n` to
+//!   their number at most `MOST_TABLE_TUPLES`), a table of the digits
+//!   some alternative allows (`either.rs`), domain consistent; otherwise a
+//!   selector per alternative, one of them true, and each alternative's
+//!   clauses (groups and relations as forbidden pairs) with its negated
+//!   selector added; a selector is no function of the digits, which no
+//!   count sees (counts project onto the cells).
 //! - `ConnectedValues`: reachability from the first member unrolled over
 //!   steps, every member reached, and a sequential counter for the size
 //!   (`connected.rs`); every auxiliary variable fixed by the digits.
@@ -125,6 +127,8 @@ mod connected;
 // Which chaos constructions number their labels by first cells.
 pub(crate) use connected::first_cell_labels;
 mod crossing;
+mod either;
+pub use either::{has_selectors, tabled, MOST_TABLE_TUPLES};
 mod grouped;
 mod lines;
 mod outside;
@@ -1116,6 +1120,9 @@ pub(super) fn encode_constraint(
                     }
                 }
             }
+        }
+        Constraint::AnyOf { alternatives } if tabled(constraint, n) => {
+            either::encode_table(alternatives, &constraint.cells(), n, differ, spelling, out);
         }
         Constraint::AnyOf { alternatives } => {
             // A selector per alternative, one of them true, and each
