@@ -27,14 +27,28 @@ const MOST_CELLS: usize = 13;
 
 /// Whether `constraint` is an `AnyOf` the encoder writes as a table (see
 /// the module doc) on digits `1..=n`: it has an alternative and reads a
-/// cell, and `n` to the number of cells it reads is at most
-/// [`MOST_TABLE_TUPLES`].
+/// cell, `n` to the number of cells it reads is at most
+/// [`MOST_TABLE_TUPLES`], and no alternative holds a regular expression
+/// or a state machine, whose checker builds its automaton at every call
+/// (three blocks of two regular expressions over four cells took 44 ms
+/// to tabulate so, 2 ms with their selectors).
 pub fn tabled(constraint: &Constraint, n: usize) -> bool {
     let Constraint::AnyOf { alternatives } = constraint else { return false };
     let cells = constraint.cells().len();
     !alternatives.is_empty()
         && (1..=MOST_CELLS).contains(&cells)
         && (n as u64).checked_pow(cells as u32).is_some_and(|tuples| tuples <= MOST_TABLE_TUPLES)
+        && !builds_automata(constraint)
+}
+
+/// Whether `constraint` is, or has in an alternative, a rule whose checker
+/// builds an automaton ([`Constraint::Regular`], [`Constraint::Machine`]).
+fn builds_automata(constraint: &Constraint) -> bool {
+    match constraint {
+        Constraint::Regular { .. } | Constraint::Machine { .. } => true,
+        Constraint::AnyOf { alternatives } => alternatives.iter().flat_map(|a| &a.constraints).any(builds_automata),
+        _ => false,
+    }
 }
 
 /// Whether `constraint` is an `AnyOf` encoded with a selector per
@@ -100,5 +114,14 @@ mod tests {
         // No alternative (holds on no grid) and no cell keep their selectors.
         assert!(!tabled(&Constraint::AnyOf { alternatives: Vec::new() }, 9));
         assert!(!tabled(&Constraint::AnyOf { alternatives: vec![Alternative::default()] }, 9));
+        // A regular expression, even in a nested block, keeps them too.
+        let pattern = Constraint::Regular { cells: cells(2), pattern: "1.".into() };
+        let nested = Constraint::AnyOf {
+            alternatives: vec![Alternative { constraints: vec![pattern], ..Alternative::default() }],
+        };
+        let outer = Constraint::AnyOf {
+            alternatives: vec![Alternative { constraints: vec![nested.clone()], ..Alternative::default() }],
+        };
+        assert!(!tabled(&nested, 9) && !tabled(&outer, 9) && has_selectors(&outer, 9));
     }
 }
