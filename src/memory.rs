@@ -65,11 +65,17 @@ pub struct TooLarge {
 
 /// Whether `needs` bytes for `what` fit in the room left under the limit.
 pub fn check(what: impl FnOnce() -> String, needs: usize) -> Result<(), TooLarge> {
-    let (room, limit) = (room(), limit());
+    check_in(room(), what, needs)
+}
+
+/// [`check`] against `room` bytes, the room taken before the work began,
+/// so that the answer does not depend on what other threads have
+/// allocated since.
+pub fn check_in(room: usize, what: impl FnOnce() -> String, needs: usize) -> Result<(), TooLarge> {
     if needs <= room {
         return Ok(());
     }
-    Err(TooLarge { what: what(), needs, room, limit })
+    Err(TooLarge { what: what(), needs, room, limit: limit() })
 }
 
 /// The default limit: three quarters of the machine's memory (from

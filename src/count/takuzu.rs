@@ -246,7 +246,9 @@ impl Level {
     /// the keys that hash to it, so the threads' maps are disjoint and
     /// need no merging. `None` if stopped; an error if the states, as
     /// projected from the first ones made, would not fit under the memory
-    /// limit.
+    /// limit. The first thread alone projects, from its own share, against
+    /// the room left before any thread began: the same projection and the
+    /// same message on every run with as many threads.
     fn next(
         &self,
         k: usize,
@@ -257,6 +259,7 @@ impl Level {
     ) -> Result<Option<Vec<State>>, TooLarge> {
         let half = self.n / 2;
         let too_large: std::sync::Mutex<Option<TooLarge>> = std::sync::Mutex::new(None);
+        let room = memory::room();
         let (lane_8, too_many_ones) = (self.lane(8), self.lane((7 - half) as u64));
         // Every column needs at least `k + 1 - half` ones after this row.
         let least = (k + 1).saturating_sub(half);
@@ -268,15 +271,16 @@ impl Level {
                 if i % 4_096 == 0 && (stop() || too_large.lock().is_ok_and(|t| t.is_some())) {
                     return None;
                 }
-                // Every 65,536 new states, project the map's size from
-                // the share of the states read so far (an over-estimate
-                // as keys repeat), and every job keeps about as many.
-                if map.len() >= checked + 65_536 {
+                // Every 65,536 new states, the first job projects the
+                // maps' size from the share of the states read so far (an
+                // over-estimate as keys repeat), every job keeping about
+                // as many as it does.
+                if job == 0 && map.len() >= checked + 65_536 {
                     checked = map.len();
                     let projected = (map.len() * jobs).saturating_mul(states.len()) / (i + 1);
-                    let made = map.len() * jobs * ENTRY_BYTES;
-                    let needs = projected.saturating_mul(ENTRY_BYTES + STATE_BYTES).saturating_sub(made);
-                    if let Err(err) = memory::check(
+                    let needs = projected.saturating_mul(ENTRY_BYTES + STATE_BYTES);
+                    if let Err(err) = memory::check_in(
+                        room,
                         || format!("counting this Takuzu by rows: about {projected} states after row {}", k + 1),
                         needs,
                     ) {

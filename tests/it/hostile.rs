@@ -356,6 +356,32 @@ fn work_past_the_memory_limit_is_refused_with_the_estimate() {
         .stderr(contains("from 32M up"));
 }
 
+/// The refusal says the same on every run: the Takuzu's projection was
+/// made by whichever thread first had 65,536 states, from its own share
+/// (13,782,244 or 13,964,193 states, about half the runs each), against
+/// the room left at that moment, less what the other thread had made by
+/// then, so docs/commands.md's example failed its test now and then.
+/// Before the fix, eight runs all alike had odds of one in 128.
+#[test]
+fn a_refusal_past_the_memory_limit_is_the_same_on_every_run() {
+    let takuzu = vec![".".repeat(12); 12].join("\n") + "\n";
+    let message = || {
+        let out = satsudoku()
+            .args(["count", "--format", "takuzu", "--takuzu-rules", "no-distinct", "--memory", "1G", "-j2", "-"])
+            .write_stdin(takuzu.clone())
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let first = message();
+    assert!(first.contains("states after row 4"), "{first}");
+    for _ in 0..7 {
+        assert_eq!(message(), first);
+    }
+}
+
 /// `unique` stopped by a signal printed nothing for the puzzle it was
 /// judging; it now says `undecided` as on `--timeout` (exit 3). A 12x12
 /// with anti-knight, anti-king and nonconsecutive takes far longer than
