@@ -1,6 +1,8 @@
 //! Decoding: a model (variable values, engine bytes or solver literals)
 //! read back into a [`Grid`], or a [`DecodeError`] that names the cell.
 
+use std::borrow::Cow;
+
 use varisat::{Lit, Var};
 
 use super::vars::{DecodeError, DigitEncoding, Slot, VarMap};
@@ -57,6 +59,32 @@ impl VarMap {
             }
         }
         Grid::new(self.side, digits).expect("n * n digits")
+    }
+
+    /// `grid` as the formula spells it: where the formula numbers a chaos
+    /// construction's labels by their regions' first cells, each label
+    /// renumbered by the order its region's first cell comes in reading
+    /// order (the numbering the formula's models have, which [`VarMap::grid`]
+    /// replaced by the 1s'); any other grid as it is.
+    pub(super) fn formula_labels<'g>(&self, grid: &'g Grid) -> Cow<'g, Grid> {
+        if !self.first_cell_labels {
+            return Cow::Borrowed(grid);
+        }
+        let n = self.side / 2;
+        let mut digits: Vec<Digit> = grid.rows().flatten().copied().collect();
+        let mut by_first_cells = vec![0; n + 1];
+        let mut next = 0;
+        for (r, c) in itertools::iproduct!(0..n, 0..n) {
+            let l = &mut digits[(n + r) * self.side + c];
+            if let Some(k) = by_first_cells.get_mut(usize::from(*l)).filter(|_| *l > 0) {
+                if *k == 0 {
+                    next += 1;
+                    *k = next;
+                }
+                *l = *k;
+            }
+        }
+        Cow::Owned(Grid::new(self.side, digits).expect("the grid's own digits"))
     }
 
     /// [`VarMap::decode`] from one byte per primary variable, true when its
@@ -197,7 +225,8 @@ mod tests {
     /// cells gives them (regions {r1c1, r2c1} = 1 and {r1c2, r2c2} = 2,
     /// first cells r1c1 and r1c2) come out numbered by their 1s (row 1's 1
     /// is r1c2's, row 2's r2c1's): 2 and 1; labels that are not a layout
-    /// as they were, for the checker. Padding cells hold 1.
+    /// as they were, for the checker; and renumbered back by first cells
+    /// (`formula_labels`). Padding cells hold 1.
     #[test]
     fn first_cell_labels_are_renumbered_by_the_ones() {
         let map = VarMap { first_cell_labels: true, ..VarMap::new(4, 2, DigitEncoding::Direct) };
@@ -210,6 +239,10 @@ mod tests {
         assert_eq!(labels(&grid([1, 2, 1, 2])), [2, 1, 2, 1]);
         assert_eq!(labels(&grid([1, 1, 1, 1])), [1, 1, 1, 1]);
         assert_eq!(labels(&grid([0, 3, 1, 2])), [0, 3, 1, 2]);
+        // And back to the formula's numbering, as blocking clauses spell a model.
+        assert_eq!(labels(&map.formula_labels(&grid([1, 2, 1, 2]))), [1, 2, 1, 2]);
+        assert_eq!(labels(&map.formula_labels(&grid([1, 1, 1, 1]))), [1, 1, 1, 1]);
+        assert_eq!(labels(&map.formula_labels(&grid([0, 2, 2, 1]))), [0, 1, 1, 2]);
         let plain = VarMap::new(4, 2, DigitEncoding::Direct);
         let g = plain.grid(vec![2, 1, 1, 1, 1, 2, 1, 1, 1, 2, 1, 1, 1, 2, 1, 1]);
         assert_eq!(labels(&g), [1, 2, 1, 2]);

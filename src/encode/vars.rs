@@ -208,9 +208,13 @@ impl VarMap {
 
     /// The clause that excludes exactly this grid and no other: the negated
     /// primary literals that spell it. With one-hot digits the true ones suffice
-    /// (one digit per cell); variables the reduction fixed are left out.
+    /// (one digit per cell); variables the reduction fixed are left out. A
+    /// decoded grid's chaos labels are spelled as the formula numbers them
+    /// ([`VarMap::formula_labels`]), so that the clause excludes the model
+    /// the grid came from.
     pub fn blocking_clause(&self, grid: &Grid) -> Vec<Lit> {
         let n = self.side;
+        let grid = self.formula_labels(grid);
         let mut clause = Vec::with_capacity(n * n);
         for cell in (0..n).flat_map(|r| (0..n).map(move |c| Cell::new(r, c))) {
             for (k, value) in self.cell_values(grid.get(cell)).enumerate() {
