@@ -68,7 +68,7 @@ pub enum CountError {
     #[error("cannot start a counting thread")]
     /// A worker thread could not be started.
     Threads(#[source] std::io::Error),
-    #[error("the solver returned a model that is not a grid: {0}")]
+    #[error("the solver returned a model that is not a grid")]
     /// A model did not decode to a grid.
     Decode(#[from] crate::encode::DecodeError),
     #[error("the solver returned a grid that breaks the puzzle ({0}); this is a bug in satsudoku")]

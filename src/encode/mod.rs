@@ -70,7 +70,7 @@ impl<F: ExtendFormula> ClauseSink for F {
 crate::named_enum! {
     /// Which of the one-hot constraints are emitted (Lynce & Ouaknine 2006).
     pub enum ClauseSet = Extended {
-        /// Cell at-least-one and group at-most-one.
+        /// Cell at-least-one and group at-most-one (and a cell's at-most-one where no group of as many cells as values holds it).
         Minimal = "minimal",
         /// Minimal plus cell at-most-one.
         Efficient = "efficient",
@@ -533,14 +533,26 @@ fn encode_direct(puzzle: &Puzzle, encoding: &Encoding, vars: &VarMap, out: &mut 
     let amo = encoding.amo.encoder();
     let values = puzzle.digits();
     let digits = || (1..=values).map(|d| d as Digit);
-    let with_cell_amo = encoding.clause_set != ClauseSet::Minimal;
     let with_group_alo = encoding.clause_set == ClauseSet::Extended;
+    // `minimal` leaves out a cell's at-most-one where a group of as many
+    // cells as values holds it: the group's at-most-ones leave its cells
+    // one digit each then (as many digits as cells, each at most once, and
+    // each cell at least one). A cell in no such group (more values than
+    // the side, a group short of a line) keeps it, or a model may give it
+    // two digits.
+    let side = puzzle.side();
+    let mut in_full_group = vec![false; side * side];
+    for group in puzzle.groups().iter().filter(|g| g.cells.len() == values) {
+        for cell in &group.cells {
+            in_full_group[cell.row * side + cell.col] = true;
+        }
+    }
 
     for cell in puzzle.cells() {
         let lits: Vec<Lit> = digits().map(|d| vars.lit(cell, d)).collect();
         out.kind = ClauseKind::CellAtLeastOne;
         out.add_clause(&lits);
-        if with_cell_amo {
+        if encoding.clause_set != ClauseSet::Minimal || !in_full_group[cell.row * side + cell.col] {
             out.kind = ClauseKind::CellAtMostOne;
             amo.encode(&lits, out);
         }

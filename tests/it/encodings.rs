@@ -133,6 +133,56 @@ fn every_encoding_counts_the_samples() {
     }
 }
 
+/// Layouts where a cell is in no group of as many cells as there are
+/// values (more values than the side; a group short of a line), under
+/// every encoding and engine: `minimal`'s groups then leave a cell free to
+/// hold two digits, and its models were no grids (`count --engine
+/// blocking --clause-set minimal` on a 3x3 of values 1-4 stopped with
+/// "the model puts several digits in r2c1: 3, 4", exit 1; so did ISS's
+/// "Doppelganger" 9x9 of values 0-9 under the plan). Counted against a
+/// brute force here: arrays of `rows x cols` over `1..=values`, every row
+/// and column of different digits, with the givens.
+#[test]
+fn every_encoding_counts_layouts_with_more_values_than_cells_in_a_line() {
+    fn brute(rows: usize, cols: usize, values: u32, givens: &[(usize, u32)]) -> u128 {
+        let cells = rows * cols;
+        let mut grid = vec![0u32; cells];
+        fn fill(at: usize, grid: &mut Vec<u32>, cols: usize, values: u32, givens: &[(usize, u32)]) -> u128 {
+            if at == grid.len() {
+                return 1;
+            }
+            let (r, c) = (at / cols, at % cols);
+            let mut total = 0;
+            for d in 1..=values {
+                let clash = (0..c).any(|j| grid[r * cols + j] == d) || (0..r).any(|i| grid[i * cols + c] == d);
+                let given = givens.iter().find(|g| g.0 == at).is_none_or(|g| g.1 == d);
+                if !clash && given {
+                    grid[at] = d;
+                    total += fill(at + 1, grid, cols, values, givens);
+                }
+            }
+            grid[at] = 0;
+            total
+        }
+        fill(0, &mut grid, cols, values, givens)
+    }
+    for (text, expected) in [
+        ("size 3\nbox none\nvalues 1-4\ngivens\n1..\n...\n...\n", brute(3, 3, 4, &[(0, 1)])),
+        ("size 3\nbox none\nvalues 1-5\ngivens\n1..\n.2.\n..3\n", brute(3, 3, 5, &[(0, 1), (4, 2), (8, 3)])),
+        (
+            "size 4\nbox none\nvalues 1-5\ngivens\n12..\n.3..\n..4.\n5..1\n",
+            brute(4, 4, 5, &[(0, 1), (1, 2), (5, 3), (10, 4), (12, 5), (15, 1)]),
+        ),
+    ] {
+        let puzzle = parse(text, "t", None).unwrap();
+        for encoding in encodings() {
+            for engine in engines_for(&puzzle, encoding.digits) {
+                assert_eq!(count(&puzzle, &encoding, engine), expected, "{text} with {encoding} on {engine:?}");
+            }
+        }
+    }
+}
+
 /// A 4x4 (2x2 boxes) with two givens, both 1: (row 2, col 3) and (row 3, col 2),
 /// 1-based. Worked by hand:
 /// - `minimal` has no group at-least-one clause. Unit propagation only makes
