@@ -210,7 +210,7 @@ impl VarMap {
     /// primary literals that spell it. With one-hot digits the true ones suffice
     /// (one digit per cell); variables the reduction fixed are left out. A
     /// decoded grid's chaos labels are spelled as the formula numbers them
-    /// ([`VarMap::formula_labels`]), so that the clause excludes the model
+    /// (`VarMap::formula_labels`), so that the clause excludes the model
     /// the grid came from.
     pub fn blocking_clause(&self, grid: &Grid) -> Vec<Lit> {
         let n = self.side;
