@@ -534,17 +534,19 @@ fn encode_direct(puzzle: &Puzzle, encoding: &Encoding, vars: &VarMap, out: &mut 
     let values = puzzle.digits();
     let digits = || (1..=values).map(|d| d as Digit);
     let with_group_alo = encoding.clause_set == ClauseSet::Extended;
-    // `minimal` leaves out a cell's at-most-one where a group of as many
-    // cells as values holds it: the group's at-most-ones leave its cells
-    // one digit each then (as many digits as cells, each at most once, and
+    // Which cells get their at-most-one: all, but under `minimal` none a
+    // group of as many cells as values holds, whose at-most-ones leave its
+    // cells one digit each (as many digits as cells, each at most once, and
     // each cell at least one). A cell in no such group (more values than
     // the side, a group short of a line) keeps it, or a model may give it
     // two digits.
     let side = puzzle.side();
-    let mut in_full_group = vec![false; side * side];
-    for group in puzzle.groups().iter().filter(|g| g.cells.len() == values) {
-        for cell in &group.cells {
-            in_full_group[cell.row * side + cell.col] = true;
+    let mut cell_amo = vec![true; side * side];
+    if encoding.clause_set == ClauseSet::Minimal {
+        for group in puzzle.groups().iter().filter(|g| g.cells.len() == values) {
+            for cell in &group.cells {
+                cell_amo[cell.row * side + cell.col] = false;
+            }
         }
     }
 
@@ -552,7 +554,7 @@ fn encode_direct(puzzle: &Puzzle, encoding: &Encoding, vars: &VarMap, out: &mut 
         let lits: Vec<Lit> = digits().map(|d| vars.lit(cell, d)).collect();
         out.kind = ClauseKind::CellAtLeastOne;
         out.add_clause(&lits);
-        if encoding.clause_set != ClauseSet::Minimal || !in_full_group[cell.row * side + cell.col] {
+        if cell_amo[cell.row * side + cell.col] {
             out.kind = ClauseKind::CellAtMostOne;
             amo.encode(&lits, out);
         }
