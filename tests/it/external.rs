@@ -10,6 +10,9 @@ use std::path::Path;
 use std::process::Command as Process;
 
 use assert_cmd::Command;
+use satsudoku::count::plan::{Counter, Plan};
+use satsudoku::encode::Encoding;
+use satsudoku::parse::{parse, Format};
 
 /// A tool a cross-check needs, and how to tell whether it is installed.
 #[derive(Clone, Copy)]
@@ -268,14 +271,6 @@ fn minisat_models_of_family_puzzles_decode_in_their_shape() {
 /// the same puzzle to ISS.
 #[test]
 fn iss_counts_the_exported_strings_like_satsudoku() {
-    let run_iss = Path::new("../shared/peers/iss/run_iss.mjs");
-    if !available(Tool::Node, "iss_counts_the_exported_strings_like_satsudoku") || !run_iss.is_file() {
-        return;
-    }
-    // run_iss.mjs runs only when node is given its real path (it compares
-    // it with its own URL to know it is the main module): CI reaches
-    // ../shared through a link.
-    let run_iss = std::fs::canonicalize(run_iss).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut cases: Vec<(String, String)> = Vec::new();
     let index = std::fs::read_to_string("cnf-samples/family/COUNTS.tsv").unwrap();
@@ -290,24 +285,45 @@ fn iss_counts_the_exported_strings_like_satsudoku() {
         std::fs::write(&path, entry["puzzle"].as_str().unwrap()).unwrap();
         cases.push((path.to_str().unwrap().to_owned(), "1".to_owned()));
     }
-    let mut written = 0;
+    let mut written = Vec::new();
     for (input, expected) in cases {
         let out = Command::cargo_bin("satsudoku").unwrap().args(["export", "--as", "iss", &input]).output().unwrap();
         if !out.status.success() {
             continue; // a rule ISS has no type for (Takuzu): refused by name, tested in iss.rs
         }
-        written += 1;
-        let file = dir.path().join("puzzle.iss");
-        std::fs::write(&file, &out.stdout).unwrap();
-        let iss =
-            Process::new("node").arg(&run_iss).arg(&file).args(["--limit", "0", "--timeout", "120"]).output().unwrap();
-        let text = String::from_utf8_lossy(&iss.stdout);
-        let row = text.lines().nth(1).unwrap_or("");
-        assert!(!row.is_empty(), "ISS printed nothing for {input}: {}", String::from_utf8_lossy(&iss.stderr));
-        let count = row.split('\t').nth(3).unwrap_or("");
-        assert_eq!(count, expected, "ISS on the export of {input}: {row}\n{}", String::from_utf8_lossy(&iss.stderr));
+        written.push((input, expected, String::from_utf8(out.stdout).unwrap()));
     }
-    assert!(written >= 20, "{written} exported");
+    assert!(written.len() >= 20, "{} exported", written.len());
+    let strings: Vec<&str> = written.iter().map(|(_, _, string)| string.as_str()).collect();
+    let Some(counts) = iss_counts("iss_counts_the_exported_strings_like_satsudoku", &strings) else { return };
+    for ((input, expected, _), count) in written.iter().zip(counts) {
+        assert_eq!(&count, expected, "ISS on the export of {input}");
+    }
+}
+
+/// ISS's counts (`run_iss.mjs --limit 0`, ../shared/peers/iss) of the
+/// constraint strings, in order; `None` when node or the peer is missing
+/// (after [`available`]'s SKIPPED line, or its failure in CI).
+fn iss_counts(test: &str, strings: &[&str]) -> Option<Vec<String>> {
+    let run_iss = Path::new("../shared/peers/iss/run_iss.mjs");
+    if !available(Tool::Node, test) || !run_iss.is_file() {
+        return None;
+    }
+    // run_iss.mjs runs only when node is given its real path (it compares
+    // it with its own URL to know it is the main module): CI reaches
+    // ../shared through a link.
+    let run_iss = std::fs::canonicalize(run_iss).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("list.json");
+    let entries: Vec<_> = strings.iter().map(|string| serde_json::json!({ "iss": string })).collect();
+    std::fs::write(&list, serde_json::to_string(&entries).unwrap()).unwrap();
+    let iss =
+        Process::new("node").arg(&run_iss).arg(&list).args(["--limit", "0", "--timeout", "120"]).output().unwrap();
+    let text = String::from_utf8_lossy(&iss.stdout);
+    // A header, a row per string (index, name, verdict, count, ...), `#` lines.
+    let rows: Vec<&str> = text.lines().skip(1).filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), strings.len(), "ISS: {text}\n{}", String::from_utf8_lossy(&iss.stderr));
+    Some(rows.iter().map(|row| row.split('\t').nth(3).unwrap_or_else(|| panic!("ISS: {row}")).to_owned()).collect())
 }
 
 /// ISS's own examples with one rule taken away
@@ -333,28 +349,16 @@ fn iss_counts_its_examples_without_one_rule_like_satsudoku() {
         })
         .collect();
     assert_eq!(cases.len(), 32);
-    let mut counter = satsudoku::count::plan::Counter::new(satsudoku::count::plan::Plan::new(Default::default()));
+    let mut counter = Counter::new(Plan::new(Encoding::default()));
     for (text, expected) in &cases {
-        let puzzle = satsudoku::parse::parse(text, "t", Some(satsudoku::parse::Format::Iss)).unwrap();
+        let puzzle = parse(text, "t", Some(Format::Iss)).unwrap();
         let tally = counter.count(&puzzle, &mut ()).unwrap();
         assert_eq!(tally.count, (*expected).into(), "{text}");
     }
-    let run_iss = Path::new("../shared/peers/iss/run_iss.mjs");
-    if !available(Tool::Node, "iss_counts_its_examples_without_one_rule_like_satsudoku") || !run_iss.is_file() {
-        return;
-    }
-    let run_iss = std::fs::canonicalize(run_iss).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let list = dir.path().join("list.json");
-    let entries: Vec<_> = cases.iter().map(|(text, _)| serde_json::json!({ "iss": text })).collect();
-    std::fs::write(&list, serde_json::to_string(&entries).unwrap()).unwrap();
-    let iss =
-        Process::new("node").arg(&run_iss).arg(&list).args(["--limit", "0", "--timeout", "120"]).output().unwrap();
-    let text = String::from_utf8_lossy(&iss.stdout);
-    let rows: Vec<&str> = text.lines().skip(1).filter(|l| !l.starts_with('#')).collect();
-    assert_eq!(rows.len(), cases.len(), "{text}\n{}", String::from_utf8_lossy(&iss.stderr));
-    for (row, (puzzle, expected)) in rows.iter().zip(&cases) {
-        assert_eq!(row.split('\t').nth(3), Some(expected.to_string().as_str()), "ISS on {puzzle}: {row}");
+    let strings: Vec<&str> = cases.iter().map(|(text, _)| text.as_str()).collect();
+    let Some(counts) = iss_counts("iss_counts_its_examples_without_one_rule_like_satsudoku", &strings) else { return };
+    for ((text, expected), count) in cases.iter().zip(counts) {
+        assert_eq!(count, expected.to_string(), "ISS on {text}");
     }
 }
 
