@@ -39,26 +39,30 @@ impl VarMap {
     /// a layout stay as they are, for the checker to refuse.
     fn grid(&self, mut digits: Vec<Digit>) -> Grid {
         if self.first_cell_labels {
-            // The padded grid: `n` columns of digits, `n` rows of labels below.
             let n = self.side / 2;
-            let label = |r: usize, c: usize| (n + r) * self.side + c;
             let mut by_ones = vec![0; n + 1];
             for k in 0..n {
                 let one = (0..n).find(|&c| digits[k * self.side + c] == 1);
                 if let Some(&l) =
-                    one.and_then(|c| digits.get(label(k, c))).filter(|&&l| (1..=n).contains(&usize::from(l)))
+                    one.and_then(|c| digits.get(self.label_at(k, c))).filter(|&&l| (1..=n).contains(&usize::from(l)))
                 {
                     by_ones[usize::from(l)] = k as Digit + 1;
                 }
             }
             if by_ones[1..].iter().all(|&k| k > 0) {
                 for (r, c) in itertools::iproduct!(0..n, 0..n) {
-                    let l = &mut digits[label(r, c)];
+                    let l = &mut digits[self.label_at(r, c)];
                     *l = by_ones.get(usize::from(*l)).copied().filter(|&k| k > 0).unwrap_or(*l);
                 }
             }
         }
         Grid::new(self.side, digits).expect("n * n digits")
+    }
+
+    /// Where a chaos construction's label of (`r`, `c`) is in the padded
+    /// grid's digits: `n` columns of digits, `n` rows of labels below.
+    fn label_at(&self, r: usize, c: usize) -> usize {
+        (self.side / 2 + r) * self.side + c
     }
 
     /// `grid` as the formula spells it: where the formula numbers a chaos
@@ -75,7 +79,7 @@ impl VarMap {
         let mut by_first_cells = vec![0; n + 1];
         let mut next = 0;
         for (r, c) in itertools::iproduct!(0..n, 0..n) {
-            let l = &mut digits[(n + r) * self.side + c];
+            let l = &mut digits[self.label_at(r, c)];
             if let Some(k) = by_first_cells.get_mut(usize::from(*l)).filter(|_| *l > 0) {
                 if *k == 0 {
                     next += 1;

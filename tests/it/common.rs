@@ -387,6 +387,63 @@ pub fn count_layout(
     fill(n, &peers, allowed, keep, &mut g)
 }
 
+/// Counts the fillings of an `n x n` grid with values `1..=values` in
+/// which each row's, column's and group's cells differ, the `given` cells
+/// hold their values, and `keep` holds: plain backtracking in reading
+/// order, the oracle for grids of more values than their side.
+pub fn count_fillings(
+    n: usize,
+    values: u32,
+    groups: &[Vec<usize>],
+    given: &[(usize, u32)],
+    keep: fn(&[u32]) -> bool,
+) -> u64 {
+    count_with_outside(n, 0, values, groups, given, keep)
+}
+
+/// [`count_fillings`] with `extra` cells after the grid's (`n * n` on),
+/// in no row or column, each holding a value of `1..=values` too.
+pub fn count_with_outside(
+    n: usize,
+    extra: usize,
+    values: u32,
+    groups: &[Vec<usize>],
+    given: &[(usize, u32)],
+    keep: fn(&[u32]) -> bool,
+) -> u64 {
+    fn fill(
+        at: usize,
+        g: &mut Vec<u32>,
+        values: u32,
+        peers: &[Vec<usize>],
+        given: &[(usize, u32)],
+        keep: fn(&[u32]) -> bool,
+    ) -> u64 {
+        if at == g.len() {
+            return u64::from(keep(g));
+        }
+        let mut found = 0;
+        for v in 1..=values {
+            let fits = given.iter().all(|&(cell, w)| cell != at || w == v);
+            if fits && peers[at].iter().all(|&p| p >= at || g[p] != v) {
+                g[at] = v;
+                found += fill(at + 1, g, values, peers, given, keep);
+            }
+        }
+        g[at] = 0;
+        found
+    }
+    let mut peers = vec![Vec::new(); n * n + extra];
+    let lines =
+        (0..n).flat_map(|i| [(0..n).map(|j| i * n + j).collect::<Vec<_>>(), (0..n).map(|j| j * n + i).collect()]);
+    for group in lines.chain(groups.iter().cloned()) {
+        for &a in &group {
+            peers[a].extend(group.iter().copied().filter(|&b| b != a));
+        }
+    }
+    fill(0, &mut vec![0; n * n + extra], values, &peers, given, keep)
+}
+
 /// `satsudoku count --stats EXTRA` on `text`: its stdout and stderr, once
 /// it has exited 0.
 pub fn count_stats(text: &str, extra: &[&str]) -> (String, String) {

@@ -3,7 +3,7 @@
 //! both engines; the propagation figure on a case known by hand; and
 //! `compare` output parsed back.
 
-use crate::common::{engines_for, oracle_count, puzzle_of, rng, Draw, Spec, SumRel};
+use crate::common::{count_fillings, engines_for, oracle_count, puzzle_of, rng, Draw, Spec, SumRel};
 use assert_cmd::Command;
 use proptest::prelude::*;
 use satsudoku::count::enumerate::{Propagator, Strength};
@@ -139,45 +139,30 @@ fn every_encoding_counts_the_samples() {
 /// hold two digits, and its models were no grids (`count --engine
 /// blocking --clause-set minimal` on a 3x3 of values 1-4 stopped with
 /// "the model puts several digits in r2c1: 3, 4", exit 1; so did ISS's
-/// "Doppelganger" 9x9 of values 0-9 under the plan). Counted against a
-/// brute force here: arrays of `rows x cols` over `1..=values`, every row
-/// and column of different digits, with the givens.
+/// "Doppelganger" 9x9 of values 0-9 under the plan). Counted against
+/// `common::count_fillings`' backtracking over the grid's values, every
+/// row and column of different values, with the givens.
 #[test]
 fn every_encoding_counts_layouts_with_more_values_than_cells_in_a_line() {
-    fn brute(rows: usize, cols: usize, values: u32, givens: &[(usize, u32)]) -> u128 {
-        let cells = rows * cols;
-        let mut grid = vec![0u32; cells];
-        fn fill(at: usize, grid: &mut Vec<u32>, cols: usize, values: u32, givens: &[(usize, u32)]) -> u128 {
-            if at == grid.len() {
-                return 1;
-            }
-            let (r, c) = (at / cols, at % cols);
-            let mut total = 0;
-            for d in 1..=values {
-                let clash = (0..c).any(|j| grid[r * cols + j] == d) || (0..r).any(|i| grid[i * cols + c] == d);
-                let given = givens.iter().find(|g| g.0 == at).is_none_or(|g| g.1 == d);
-                if !clash && given {
-                    grid[at] = d;
-                    total += fill(at + 1, grid, cols, values, givens);
-                }
-            }
-            grid[at] = 0;
-            total
-        }
-        fill(0, &mut grid, cols, values, givens)
-    }
     for (text, expected) in [
-        ("size 3\nbox none\nvalues 1-4\ngivens\n1..\n...\n...\n", brute(3, 3, 4, &[(0, 1)])),
-        ("size 3\nbox none\nvalues 1-5\ngivens\n1..\n.2.\n..3\n", brute(3, 3, 5, &[(0, 1), (4, 2), (8, 3)])),
+        ("size 3\nbox none\nvalues 1-4\ngivens\n1..\n...\n...\n", count_fillings(3, 4, &[], &[(0, 1)], |_| true)),
+        (
+            "size 3\nbox none\nvalues 1-5\ngivens\n1..\n.2.\n..3\n",
+            count_fillings(3, 5, &[], &[(0, 1), (4, 2), (8, 3)], |_| true),
+        ),
         (
             "size 4\nbox none\nvalues 1-5\ngivens\n12..\n.3..\n..4.\n5..1\n",
-            brute(4, 4, 5, &[(0, 1), (1, 2), (5, 3), (10, 4), (12, 5), (15, 1)]),
+            count_fillings(4, 5, &[], &[(0, 1), (1, 2), (5, 3), (10, 4), (12, 5), (15, 1)], |_| true),
         ),
     ] {
         let puzzle = parse(text, "t", None).unwrap();
         for encoding in encodings() {
             for engine in engines_for(&puzzle, encoding.digits) {
-                assert_eq!(count(&puzzle, &encoding, engine), expected, "{text} with {encoding} on {engine:?}");
+                assert_eq!(
+                    count(&puzzle, &encoding, engine),
+                    u128::from(expected),
+                    "{text} with {encoding} on {engine:?}"
+                );
             }
         }
     }
