@@ -453,82 +453,89 @@ impl Deal {
 /// 9x9 Sudoku grids with the anti-knight rule: 3,080,888,939,520, which is
 /// 9! x 8,490,104 (no published count: issue 40). Counted two ways:
 /// `satsudoku count` (relabelling, the grid engine's search with its
-/// singles) and a plain backtracker written here, cell by cell in reading
-/// order on bitmasks, with row 1 fixed to 123456789 (the rule does not
-/// care which digit is which, so the grids are 9! times those), the
-/// subtrees at row 2's sixth cell dealt out in turn to two threads.
+/// singles) and an exact cover of digit patterns written here: each
+/// digit's nine cells are one per row, column and box with no two a
+/// knight's move apart (listed once, as 81-bit masks), and a grid is nine
+/// disjoint patterns. With row 1 fixed to 123456789 (the rule does not care
+/// which digit is which, so the grids are 9! times those) digit d's
+/// pattern starts in column d; the search gives the digit with the fewest
+/// patterns left each of them in turn, keeping only the patterns of the
+/// other digits that miss it, the first choices dealt out in turn to two
+/// threads.
 #[test]
-#[ignore = "release build, about 4 minutes: .ci/run runs it"]
-fn anti_knight_grids_count_as_a_plain_backtracker() {
-    struct Search {
-        grid: [u8; 81],
-        rows: [u16; 9],
-        cols: [u16; 9],
-        boxes: [u16; 9],
-        found: u64,
-        // The subtrees at cell `split` are dealt out among the threads.
-        split: usize,
-        deal: Deal,
-    }
-    impl Search {
-        fn go(&mut self, at: usize) {
-            if at == self.split && !self.deal.mine() {
-                return;
+#[ignore = "release build, about a minute: .ci/run runs it"]
+fn anti_knight_grids_count_as_an_exact_cover_of_digit_patterns() {
+    // Patterns as row -> column, extended row by row.
+    fn extend(columns: &mut Vec<usize>, patterns: &mut Vec<Vec<u128>>) {
+        let r = columns.len();
+        if r == 9 {
+            let mask = columns.iter().enumerate().fold(0u128, |mask, (r, &c)| mask | 1u128 << (r * 9 + c));
+            patterns[columns[0]].push(mask);
+            return;
+        }
+        for c in 0..9usize {
+            let clash = columns.iter().enumerate().any(|(pr, &pc)| {
+                let (dr, dc) = (r - pr, c.abs_diff(pc));
+                dc == 0 || (pr / 3 == r / 3 && pc / 3 == c / 3) || (dr, dc) == (1, 2) || (dr, dc) == (2, 1)
+            });
+            if !clash {
+                columns.push(c);
+                extend(columns, patterns);
+                columns.pop();
             }
-            if at == 81 {
-                self.found += 1;
-                return;
-            }
-            let (r, c) = (at / 9, at % 9);
-            let b = r / 3 * 3 + c / 3;
-            let mut taken = self.rows[r] | self.cols[c] | self.boxes[b];
-            // The cells a knight's move away that come earlier in reading order.
-            for (dr, dc) in [(1, -2), (1, 2), (2, -1), (2, 1)] {
-                let (pr, pc) = (r as i32 - dr, c as i32 + dc);
-                if pr >= 0 && (0..9).contains(&pc) {
-                    taken |= 1 << self.grid[pr as usize * 9 + pc as usize];
-                }
-            }
-            for d in 1..=9u8 {
-                let bit = 1u16 << d;
-                if taken & bit == 0 {
-                    self.grid[at] = d;
-                    self.rows[r] |= bit;
-                    self.cols[c] |= bit;
-                    self.boxes[b] |= bit;
-                    self.go(at + 1);
-                    self.rows[r] &= !bit;
-                    self.cols[c] &= !bit;
-                    self.boxes[b] &= !bit;
-                }
-            }
-            self.grid[at] = 0;
         }
     }
+    /// The grids completing the patterns chosen so far: `left` holds the
+    /// patterns of each digit still open that miss every chosen one, and
+    /// `below` a buffer for each level further down.
+    fn cover(left: &[&[u128]], open: u128, below: &mut [Vec<u128>], deal: &mut Option<Deal>) -> u64 {
+        let Some(fewest) = (0..left.len()).min_by_key(|&d| left[d].len()) else {
+            return 1;
+        };
+        let (rest, deeper) = below.split_first_mut().unwrap();
+        let mut found = 0;
+        'patterns: for &pattern in left[fewest] {
+            if let Some(deal) = deal.as_mut() {
+                if !deal.mine() {
+                    continue;
+                }
+            }
+            rest.clear();
+            let mut ends = Vec::with_capacity(left.len());
+            // The cells the patterns left can still fill: every open cell must be one.
+            let mut reach = 0;
+            for (d, patterns) in left.iter().enumerate() {
+                if d != fewest {
+                    let start = rest.len();
+                    for &other in patterns.iter().filter(|&&other| other & pattern == 0) {
+                        rest.push(other);
+                        reach |= other;
+                    }
+                    if rest.len() == start {
+                        continue 'patterns;
+                    }
+                    ends.push(rest.len());
+                }
+            }
+            if reach | pattern != open {
+                continue;
+            }
+            let starts = std::iter::once(0).chain(ends.iter().copied());
+            let lists: Vec<&[u128]> = starts.zip(&ends).map(|(start, &end)| &rest[start..end]).collect();
+            found += cover(&lists, open & !pattern, deeper, &mut None);
+        }
+        found
+    }
+    let mut patterns = vec![Vec::new(); 9];
+    extend(&mut Vec::new(), &mut patterns);
     let jobs = 2;
     let found: u64 = std::thread::scope(|scope| {
         let threads: Vec<_> = (0..jobs)
             .map(|me| {
+                let patterns = &patterns;
                 scope.spawn(move || {
-                    let mut search = Search {
-                        grid: [0; 81],
-                        rows: [0; 9],
-                        cols: [0; 9],
-                        boxes: [0; 9],
-                        found: 0,
-                        split: 14,
-                        deal: Deal { me, jobs, dealt: 0 },
-                    };
-                    // Row 1 is 123456789.
-                    for c in 0..9 {
-                        let bit = 1u16 << (c + 1);
-                        search.grid[c] = c as u8 + 1;
-                        search.rows[0] |= bit;
-                        search.cols[c] |= bit;
-                        search.boxes[c / 3] |= bit;
-                    }
-                    search.go(9);
-                    search.found
+                    let lists: Vec<&[u128]> = patterns.iter().map(Vec::as_slice).collect();
+                    cover(&lists, (1 << 81) - 1, &mut vec![Vec::new(); 9], &mut Some(Deal { me, jobs, dealt: 0 }))
                 })
             })
             .collect();
