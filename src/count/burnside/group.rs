@@ -864,10 +864,8 @@ mod tests {
     }
 
     /// 9x9: 3,359,232 symmetries in 275 conjugacy classes (Russell &
-    /// Jarvis 2006). Too slow for the debug build; `.ci/run` runs it in
-    /// release.
+    /// Jarvis 2006). About 7 s in the test profile (opt-level 1).
     #[test]
-    #[ignore]
     fn the_nine_by_nine_group_has_275_classes() {
         let puzzle = Puzzle::sudoku(3, 3).unwrap();
         let found = classes(&generators(&puzzle, true).unwrap(), &puzzle, &[], true, &|| false).unwrap().unwrap();
