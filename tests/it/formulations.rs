@@ -97,9 +97,61 @@ fn read_problem(text: &str) -> Problem {
     problem
 }
 
-/// Exact covers by plain Algorithm X on sets (no dancing links): the
-/// count, and the first cover's options.
+/// Exact covers by plain Algorithm X on arrays (no dancing links): the
+/// count, and the first cover's options. An option is blocked while one of
+/// its items is covered (`blocked` counts them), and `free` counts each
+/// item's options not blocked, so the item with the fewest is found
+/// without scanning the options.
 fn exact_covers(p: &Problem) -> (u128, Vec<usize>) {
+    struct Search<'a> {
+        p: &'a Problem,
+        by_item: Vec<Vec<usize>>,
+        covered: Vec<bool>,
+        blocked: Vec<u32>,
+        free: Vec<usize>,
+        chosen: Vec<usize>,
+        first: Vec<usize>,
+    }
+    impl Search<'_> {
+        /// Covers (`by` 1) or uncovers (`by` -1) the items of option `o`
+        /// (in any order: the counts come back as they were).
+        fn cover(&mut self, o: usize, by: i32) {
+            for &i in &self.p.options[o] {
+                self.covered[i] = by > 0;
+                for &other in &self.by_item[i] {
+                    let was = self.blocked[other];
+                    self.blocked[other] = was.checked_add_signed(by).unwrap();
+                    if (was == 0) != (self.blocked[other] == 0) {
+                        for &j in &self.p.options[other] {
+                            self.free[j] = self.free[j].checked_add_signed(-by as isize).unwrap();
+                        }
+                    }
+                }
+            }
+        }
+        fn go(&mut self) -> u128 {
+            let open = (0..self.p.primary).filter(|&i| !self.covered[i]);
+            let Some(item) = open.min_by_key(|&i| self.free[i]) else {
+                if self.first.is_empty() {
+                    self.first.clone_from(&self.chosen);
+                }
+                return 1;
+            };
+            let mut count = 0;
+            for k in 0..self.by_item[item].len() {
+                let o = self.by_item[item][k];
+                if self.blocked[o] > 0 {
+                    continue;
+                }
+                self.cover(o, 1);
+                self.chosen.push(o);
+                count += self.go();
+                self.chosen.pop();
+                self.cover(o, -1);
+            }
+            count
+        }
+    }
     let items = p.options.iter().flatten().max().map_or(0, |&m| m + 1).max(p.primary);
     let mut by_item = vec![Vec::new(); items];
     for (o, option) in p.options.iter().enumerate() {
@@ -107,37 +159,12 @@ fn exact_covers(p: &Problem) -> (u128, Vec<usize>) {
             by_item[i].push(o);
         }
     }
-    fn go(
-        p: &Problem,
-        by_item: &[Vec<usize>],
-        covered: &mut Vec<bool>,
-        chosen: &mut Vec<usize>,
-        first: &mut Vec<usize>,
-    ) -> u128 {
-        let free = |o: usize, covered: &Vec<bool>| p.options[o].iter().all(|&i| !covered[i]);
-        let open = (0..p.primary).filter(|&i| !covered[i]);
-        let Some(item) = open.min_by_key(|&i| by_item[i].iter().filter(|&&o| free(o, covered)).count()) else {
-            if first.is_empty() {
-                first.clone_from(chosen);
-            }
-            return 1;
-        };
-        let mut count = 0;
-        for &o in &by_item[item] {
-            if !free(o, covered) {
-                continue;
-            }
-            p.options[o].iter().for_each(|&i| covered[i] = true);
-            chosen.push(o);
-            count += go(p, by_item, covered, chosen, first);
-            chosen.pop();
-            p.options[o].iter().for_each(|&i| covered[i] = false);
-        }
-        count
-    }
-    let mut first = Vec::new();
-    let count = go(p, &by_item, &mut vec![false; items], &mut Vec::new(), &mut first);
-    (count, first)
+    let free = by_item.iter().map(Vec::len).collect();
+    let blocked = vec![0; p.options.len()];
+    let mut search =
+        Search { p, by_item, covered: vec![false; items], blocked, free, chosen: Vec::new(), first: Vec::new() };
+    let count = search.go();
+    (count, search.first)
 }
 
 /// The exact cover export of every sample it can express has the sample's
