@@ -115,8 +115,7 @@ fn only_blank_sudoku_grids_are_counted_by_bands() {
 /// 10x10 grids with 2x5 boxes, 1,903,816,047,972,624,930,994,913,280,000
 /// (Pettersen 2006, OEIS A291187), from the 355 classes of digit profiles
 /// (as github.com/linche89/sudoku-enumeration finds them), each band
-/// counted by matchings. About 10 s in release, minutes in the debug
-/// build: `.ci/run` runs it in release.
+/// counted by matchings. About 10 s on two cores: `.ci/run` runs it.
 #[test]
 #[ignore]
 fn ten_by_ten_grids_come_to_the_literature_number() {
@@ -452,9 +451,9 @@ fn crossing_bands_on_two_threads_count_as_the_oracle() {
 /// 789123456: 631,369,728 grids (enjoysudoku forum, "SudokuP - Analysis",
 /// 2018), counted by bands whose signatures take the groups' digits (the
 /// given band prunes the two others to the fillings that fit it). About
-/// 6 s in a release build on two cores, where enumeration took 4 minutes.
+/// 11 s on two cores, where enumeration took 4 minutes.
 #[test]
-#[ignore = "release build, about 20 s: .ci/run runs it"]
+#[ignore = "about 11 s: .ci/run runs it"]
 fn sudoku_p_under_a_given_top_band_has_the_forum_count() {
     let text = "size 9\ndisjoint\ngivens\n123456789\n456789123\n789123456\n.........\n.........\n.........\n.........\n.........\n.........\n";
     let (out, err) = count(text, &["--format", "puzzle"]);
@@ -467,10 +466,10 @@ fn sudoku_p_under_a_given_top_band_has_the_forum_count() {
 /// 744,603,884 for the same row and column without the groups, a figure
 /// that does not fit the plain rules: docs/counting-reach.md). The bands
 /// decline (1.8e11 pairs of signatures, found after 84 thousand of each
-/// larger band's), and the grid engine enumerates them: about 21 s in a
-/// release build on two cores.
+/// larger band's), and the grid engine enumerates them: about 30 s on two
+/// cores.
 #[test]
-#[ignore = "release build, about 21 s: .ci/run runs it"]
+#[ignore = "about 30 s: .ci/run runs it"]
 fn sudoku_p_under_a_given_row_and_column_has_the_forum_count() {
     // Column 1 below row 1, a row each.
     let rows: String = "45237689".chars().map(|d| format!("{d}........\n")).collect();
@@ -586,7 +585,7 @@ fn a_given_top_band_has_felgenhauer_and_jarviss_completions() {
 /// The top-left box given, or the first column: 9x9 grids divided by the
 /// 9! ways to name the digits, 18,383,222,420,692,992 (Felgenhauer &
 /// Jarvis), the given band's 2,612,736 fillings enumerated. A few seconds
-/// in release: `.ci/run` runs it there.
+/// in all: `.ci/run` runs it.
 #[test]
 #[ignore]
 fn a_given_box_or_column_leaves_the_grids_over_nine_factorial() {
@@ -601,8 +600,8 @@ fn a_given_box_or_column_leaves_the_grids_over_nine_factorial() {
 
 /// A puzzle whose bands have too many fillings goes on by enumeration,
 /// and `--stats` says why bands did not count it: 10 givens, each band
-/// far over 2^22 fillings by the estimate (about 1e9). Release only, as
-/// `.ci/run` runs it: the debug build is slow to get there.
+/// far over 2^22 fillings by the estimate (about 1e9). The enumeration is
+/// stopped at 10 s: `.ci/run` runs it.
 #[test]
 #[ignore]
 fn bands_past_their_bounds_leave_the_count_to_enumeration() {

@@ -463,7 +463,7 @@ impl Deal {
 /// other digits that miss it, the first choices dealt out in turn to two
 /// threads.
 #[test]
-#[ignore = "release build, about a minute: .ci/run runs it"]
+#[ignore = "about a minute: .ci/run runs it"]
 fn anti_knight_grids_count_as_an_exact_cover_of_digit_patterns() {
     // Patterns as row -> column, extended row by row.
     fn extend(columns: &mut Vec<usize>, patterns: &mut Vec<Vec<u128>>) {
@@ -765,7 +765,7 @@ fn the_nonconsecutive_search_finds_the_issues_6x6_count() {
 /// grid engine's enumeration takes most of an hour on two cores and this
 /// search several times that (docs/counting-reach.md).
 #[test]
-#[ignore = "release build, about a minute: .ci/run runs it"]
+#[ignore = "about 30 s: .ci/run runs it"]
 fn nonconsecutive_9x9_grids_under_a_start_of_row_1_count_as_the_search() {
     for (start, engines) in [
         ("5137", &[&[][..], &["--engine", "grid"]][..]),

@@ -390,7 +390,7 @@ fn comes_to(text: &str, more: &[&str], solutions: u64, classes: usize) -> String
 
 /// 9x9: 5,472,730,538 essentially different grids (Russell & Jarvis
 /// 2006), 275 classes, the transposition's counted from the first band's
-/// signatures: 17 s in release (26.5 minutes by the engine alone). Run by
+/// signatures: 16 s (26.5 minutes by the engine alone). Run by
 /// `.ci/run`.
 #[test]
 #[ignore]
@@ -404,7 +404,7 @@ fn nine_by_nine_comes_to_russell_and_jarvis() {
 /// 8x8 with 2x4 boxes: 1,673,187 essentially different grids (kjellfp,
 /// enjoysudoku.com forum, 2006), 400 classes, some counted by their four
 /// bands of two rows joined (`Local::count_cycles`, free first bands
-/// included): about 10 s in release. Run by `.ci/run`, the only check
+/// included): about 9 s. Run by `.ci/run`, the only check
 /// of that join on a whole count (`moved::tests` checks a free band's
 /// listing against every signature).
 #[test]
@@ -419,7 +419,7 @@ fn eight_by_eight_comes_to_the_forum_count() {
 /// 9x9 without transposition: 10,945,437,157 essentially different grids
 /// (kjellfp, enjoysudoku.com forum, 2006; the "T-classes" of the forum's
 /// enumeration, 2005), 484 classes, the largest counted by bands moved
-/// onto bands: 23 s in release (37 minutes by the engine alone). Run by
+/// onto bands: 21 s (37 minutes by the engine alone). Run by
 /// `.ci/run`.
 #[test]
 #[ignore]

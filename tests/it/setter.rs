@@ -553,8 +553,8 @@ fn fewest_counts_a_variant_by_the_pairwise_oracle() {
 
 /// 6x6 Sudoku needs 8 givens (the Sudoku Programmers forum, "minimum
 /// number of clues for sudoku 6*6", 2011), from its 49 essentially
-/// different grids; Latin squares of order 6, 9 (⌊36/4⌋). Seconds in a
-/// release build: `cargo test --release -- --ignored`.
+/// different grids; Latin squares of order 6, 9 (⌊36/4⌋). About 11 s:
+/// `.ci/run` runs it.
 #[test]
 #[ignore]
 fn fewest_for_6x6_sudoku_and_latin_squares() {
