@@ -352,14 +352,7 @@ pub fn count_layout(
     allowed: &[u64],
     keep: &dyn Fn(&[u32]) -> bool,
 ) -> u64 {
-    let mut peers = vec![Vec::new(); n * n];
-    let rows = (0..n).map(|r| (0..n).map(|c| r * n + c).collect::<Vec<_>>());
-    let cols = (0..n).map(|c| (0..n).map(|r| r * n + c).collect::<Vec<_>>());
-    for group in rows.chain(cols).chain(groups.iter().cloned()) {
-        for &a in &group {
-            peers[a].extend(group.iter().copied().filter(|&b| b != a));
-        }
-    }
+    let peers = peers_of(n, n * n, groups);
     fn fill(n: usize, peers: &[Vec<usize>], allowed: &[u64], keep: &dyn Fn(&[u32]) -> bool, g: &mut [u32]) -> u64 {
         if !keep(g) {
             return 0;
@@ -433,7 +426,14 @@ pub fn count_with_outside(
         g[at] = 0;
         found
     }
-    let mut peers = vec![Vec::new(); n * n + extra];
+    let peers = peers_of(n, n * n + extra, groups);
+    fill(0, &mut vec![0; n * n + extra], values, &peers, given, keep)
+}
+
+/// For each of `cells` cells (an `n x n` grid's first, in reading order),
+/// the cells sharing a row, a column or one of `groups` with it.
+fn peers_of(n: usize, cells: usize, groups: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut peers = vec![Vec::new(); cells];
     let lines =
         (0..n).flat_map(|i| [(0..n).map(|j| i * n + j).collect::<Vec<_>>(), (0..n).map(|j| j * n + i).collect()]);
     for group in lines.chain(groups.iter().cloned()) {
@@ -441,7 +441,7 @@ pub fn count_with_outside(
             peers[a].extend(group.iter().copied().filter(|&b| b != a));
         }
     }
-    fill(0, &mut vec![0; n * n + extra], values, &peers, given, keep)
+    peers
 }
 
 /// `satsudoku count --stats EXTRA` on `text`: its stdout and stderr, once
