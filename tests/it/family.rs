@@ -493,7 +493,7 @@ fn anti_knight_grids_count_as_an_exact_cover_of_digit_patterns() {
             return 1;
         };
         let (rest, deeper) = below.split_first_mut().unwrap();
-        let mut found = 0;
+        let (mut found, mut ends) = (0, Vec::with_capacity(left.len()));
         'patterns: for &pattern in left[fewest] {
             if let Some(deal) = deal.as_mut() {
                 if !deal.mine() {
@@ -501,7 +501,7 @@ fn anti_knight_grids_count_as_an_exact_cover_of_digit_patterns() {
                 }
             }
             rest.clear();
-            let mut ends = Vec::with_capacity(left.len());
+            ends.clear();
             // The cells the patterns left can still fill: every open cell must be one.
             let mut reach = 0;
             for (d, patterns) in left.iter().enumerate() {
