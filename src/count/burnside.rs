@@ -64,6 +64,7 @@ use crate::model::{Cell, Constraint, Puzzle};
 mod group;
 mod transposed;
 
+pub(crate) use group::coordinate_motions;
 use group::{banding, classes, compose, extra_groups, order, pack, Motion};
 pub use group::{generators, MAX_GROUP};
 

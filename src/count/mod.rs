@@ -11,6 +11,7 @@ mod disjoint;
 pub mod dlx;
 mod drive;
 pub mod enumerate;
+pub mod first_band;
 pub mod grid;
 mod halt;
 pub mod many;

@@ -870,3 +870,42 @@ fn blank_9x9_nonconsecutive_grids_count_as_the_grid_engine_found() {
     eprintln!("{} orbits of first rows: {total} grids, {:.1} s", orbits.len(), started.elapsed().as_secs_f64());
     assert_eq!(total, 5_287_048);
 }
+
+/// Blank layouts with extra all-different groups are counted by the
+/// orbits of their first band (`count/first_band.rs`): with diagonals
+/// (on 6x6, 4 motions: orbits of unequal sizes), disjoint groups (both 6x6 box shapes; their motions include the
+/// exchange of rows and boxes), each against the oracle (the first row
+/// fixed, times n!), with the method in `--stats`.
+#[test]
+fn blank_families_are_counted_by_their_first_bands_orbits() {
+    for (n, (h, w), rule, extras) in [
+        (4, (2, 2), "diagonal+\ndiagonal-", vec![vec![0, 5, 10, 15], vec![3, 6, 9, 12]]),
+        (
+            6,
+            (2, 3),
+            "disjoint",
+            (0..6).map(|p| (0..6).map(|b| (b / 2 * 2 + p / 3) * 6 + b % 2 * 3 + p % 3).collect()).collect(),
+        ),
+        (
+            6,
+            (3, 2),
+            "disjoint",
+            (0..6).map(|p| (0..6).map(|b| (b / 3 * 3 + p / 2) * 6 + b % 3 * 2 + p % 2).collect()).collect(),
+        ),
+        (6, (2, 3), "diagonal+\ndiagonal-", vec![(0..6).map(|i| i * 7).collect(), (1..=6).map(|i| i * 5).collect()]),
+    ] {
+        let boxes: Vec<Vec<usize>> =
+            (0..n).map(|b| (0..n).map(|k| (b / (n / w) * h + k / w) * n + b % (n / w) * w + k % w).collect()).collect();
+        let groups: Vec<Vec<usize>> = boxes.into_iter().chain(extras).collect();
+        let mut first_row = vec![0u32; n * n];
+        (0..n).for_each(|c| first_row[c] = c as u32 + 1);
+        let factorial: u64 = (1..=n as u64).product();
+        let oracle =
+            crate::common::count_layout(n, &groups, &first_row, &vec![u64::MAX; n * n], &|_: &[u32]| true) * factorial;
+        let text = format!("size {n}\nbox {h}x{w}\n{rule}\n");
+        let out = satsudoku().args(["count", "--stats"]).write_stdin(text.as_str()).output().unwrap();
+        let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(stdout, format!("solutions({oracle}).\n"), "{text}{stderr}");
+        assert!(stderr.contains("method: first-band"), "{text}{stderr}");
+    }
+}

@@ -651,7 +651,7 @@ fn identity(n: usize) -> Motion {
 /// transposition `(b, j, a, i)` and SudokuP's exchange of the rows with
 /// the boxes and the columns with the disjoint groups, `(a, b, i, j)`.
 /// Which of them keep a layout's groups is for the caller to check.
-fn coordinate_motions(n: usize, (h, w): (usize, usize)) -> Vec<Motion> {
+pub(crate) fn coordinate_motions(n: usize, (h, w): (usize, usize)) -> Vec<Motion> {
     use itertools::Itertools;
     let ranges = [n / h, h, n / w, w];
     let identity = identity(n);

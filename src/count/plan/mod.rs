@@ -22,6 +22,12 @@
 //!    band puzzle (or by perfect matchings, for two bands past the
 //!    table), the classes combined in big integers.
 //! 4. Otherwise the puzzle is reduced by the symmetry proven for it, if
+//!    any (below). But a blank Sudoku with extra all-different groups
+//!    whose first band's motions, times `n!`, reduce more than that would
+//!    (`first_band_pays`) is counted by its first band's orbits instead
+//!    (`count::first_band`, `symmetry auto` only): each orbit's
+//!    completions counted by this plan, on one thread each.
+//!    Reduced by the symmetry proven for it, if
 //!    any ([`symmetry`]: digit relabelling and line permutations, the count
 //!    multiplied by their number; not by line permutations when the grid
 //!    engine is asked for, since their order relations are not groups),
@@ -68,6 +74,7 @@ use num_bigint::BigUint;
 use varisat::Lit;
 
 use super::bands::{Bands, Blank};
+use super::first_band::FirstBand;
 use super::prepared::{Prepared, Until};
 use super::symmetry::{self, Relabelling};
 use super::takuzu::Takuzu;
@@ -283,6 +290,9 @@ pub enum Method {
     /// Essentially different grids, by Burnside's lemma
     /// ([`crate::count::burnside`]).
     Burnside,
+    /// A blank grid with extra groups, by the orbits of its first band's
+    /// fillings ([`crate::count::first_band`]).
+    FirstBand,
 }
 
 impl Method {
@@ -295,6 +305,7 @@ impl Method {
             Method::Transposition => "transposition",
             Method::Bands => "bands",
             Method::Burnside => "burnside",
+            Method::FirstBand => "first-band",
         }
     }
 }
@@ -385,6 +396,16 @@ impl Verdict {
     }
 }
 
+/// Whether a blank layout is counted by its first band's orbits rather
+/// than reduced and enumerated: both enumerate about the grids over their
+/// reduction, `n!` times the band's motions for the orbits (each orbit's
+/// completions), the relabelling's factor for the reduction (twice that
+/// where transposition's `2L - F` halves what is enumerated).
+fn first_band_pays(band: &FirstBand, n: usize, factor: u128, transposed: bool) -> bool {
+    let relabellings: u128 = (1..=n as u128).product();
+    relabellings.saturating_mul(band.motions() as u128) > factor.saturating_mul(if transposed { 2 } else { 1 })
+}
+
 /// Counts puzzles by the plan, one after another, keeping the engine of
 /// the last layout for the next puzzle that shares it.
 pub struct Counter {
@@ -431,13 +452,22 @@ impl Counter {
         }
         let reduced = self.reduce(puzzle, !every && plan.symmetry != SymmetryUse::None);
         let factor = reduced.factor();
-        let mut scaled = Scaled { inner: observer, factor, floor: 0 };
-        let rows = (!every && plan.engine.is_none()).then(|| Takuzu::recognize(&reduced.puzzle)).flatten();
         let transpose = matches!(plan.symmetry, SymmetryUse::Auto | SymmetryUse::NoBands);
         // The grid engine, asked for, counts no puzzle with an order
         // constraint: no transposition then.
         let transpose = transpose && !matches!(plan.engine, Some(EngineKind::Grid | EngineKind::Dlx));
         let transposed = (!every && transpose).then(|| reduced.transposition()).flatten();
+        if let Some(band) = (!every && plan.symmetry == SymmetryUse::Auto)
+            .then(|| FirstBand::recognize(puzzle, true))
+            .flatten()
+            .filter(|band| first_band_pays(band, puzzle.side(), factor, transposed.is_some()))
+        {
+            if let Some(found) = self.first_band(puzzle, &band, start)? {
+                return Ok(self.whole(Method::FirstBand, found, start));
+            }
+        }
+        let mut scaled = Scaled { inner: observer, factor, floor: 0 };
+        let rows = (!every && plan.engine.is_none()).then(|| Takuzu::recognize(&reduced.puzzle)).flatten();
         let (counted, stop, method, mut details) = if let Some(takuzu) = rows {
             self.rows(&takuzu, start)?
         } else if let Some(transposition) = transposed {
