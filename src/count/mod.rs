@@ -2,6 +2,7 @@
 //! (as grids); [`count_models`] drives it, checks every grid against the
 //! puzzle with the independent checker, and applies the limits.
 
+pub mod band_orbits;
 pub mod bands;
 pub mod blocking;
 pub mod burnside;
@@ -11,7 +12,6 @@ mod disjoint;
 pub mod dlx;
 mod drive;
 pub mod enumerate;
-pub mod first_band;
 pub mod grid;
 mod halt;
 pub mod many;

@@ -872,12 +872,12 @@ fn blank_9x9_nonconsecutive_grids_count_as_the_grid_engine_found() {
 }
 
 /// Blank layouts with extra all-different groups are counted by the
-/// orbits of their first band (`count/first_band.rs`): with diagonals
+/// orbits of a band (`count/band_orbits.rs`): with diagonals
 /// (on 6x6, 4 motions: orbits of unequal sizes), disjoint groups (both 6x6 box shapes; their motions include the
 /// exchange of rows and boxes), each against the oracle (the first row
 /// fixed, times n!), with the method in `--stats`.
 #[test]
-fn blank_families_are_counted_by_their_first_bands_orbits() {
+fn blank_families_are_counted_by_the_orbits_of_a_band() {
     for (n, (h, w), rule, extras) in [
         (4, (2, 2), "diagonal+\ndiagonal-", vec![vec![0, 5, 10, 15], vec![3, 6, 9, 12]]),
         (
@@ -906,6 +906,21 @@ fn blank_families_are_counted_by_their_first_bands_orbits() {
         let out = satsudoku().args(["count", "--stats"]).write_stdin(text.as_str()).output().unwrap();
         let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         assert_eq!(stdout, format!("solutions({oracle}).\n"), "{text}{stderr}");
-        assert!(stderr.contains("method: first-band"), "{text}{stderr}");
+        assert!(stderr.contains("method: band-orbits"), "{text}{stderr}");
     }
+}
+
+/// A count by a band's orbits stopped by `--timeout` (9x9 SudokuP, about
+/// 7 minutes in full) prints a lower bound and says so, whether it was
+/// still listing the band's fillings or counting their orbits; each
+/// orbit's count is held to what is left of the limit, not given a limit
+/// of its own.
+#[test]
+fn a_count_by_band_orbits_stopped_by_its_timeout_is_a_lower_bound() {
+    let begun = std::time::Instant::now();
+    let out = satsudoku().args(["count", "--timeout", "3"]).write_stdin("size 9\ndisjoint\n").output().unwrap();
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.starts_with("solutions_at_least("), "{stdout}{stderr}");
+    assert!(stderr.contains("stopped by --timeout"), "{stderr}");
+    assert!(begun.elapsed().as_secs() < 60, "{:?}", begun.elapsed());
 }

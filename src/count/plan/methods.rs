@@ -10,10 +10,10 @@ use num_bigint::BigUint;
 use varisat::Lit;
 
 use super::{Counter, Method, Plan, SymmetryUse, Tally, LEARN_BELOW, LEARN_MAX};
+use crate::count::band_orbits::Band;
 use crate::count::bands::{Bands, Blank, Local, Moved, Outcome, Pieces, Route, MAX_FILLINGS};
 use crate::count::burnside::{self, Counts};
 use crate::count::drive::{count_on, Resume};
-use crate::count::first_band::FirstBand;
 use crate::count::grid::unfit;
 use crate::count::prepared::{Prepared, Until};
 use crate::count::symmetry::Transposition;
@@ -638,32 +638,32 @@ impl Counter {
         Ok((orbits.orbits, Stop::Complete, details))
     }
 
-    /// Counts a blank Sudoku with extra groups by its first band's orbits
-    /// ([`FirstBand`]): each orbit's completions counted by the plan on
+    /// Counts a blank Sudoku with extra groups by a band's orbits
+    /// ([`Band`]): each orbit's completions counted by the plan on
     /// one thread, the orbits shared out between the threads, and summed
     /// times their sizes and the relabellings. `None` if the band has too
     /// many fillings to list (the caller counts another way). Stopped
     /// early, the sum so far is a lower bound.
-    pub(super) fn first_band(
+    pub(super) fn band_orbits(
         &self,
         puzzle: &Puzzle,
-        band: &FirstBand,
+        band: &Band,
         start: Instant,
     ) -> Result<Option<(BigUint, Stop, Vec<String>)>, CountError> {
         let plan = self.plan;
-        let stop = telling_stopper(&plan, start, "first band");
+        let stop = telling_stopper(&plan, start, "band orbits");
         let Some(orbits) = band.orbits(&stop) else {
             return Ok(stop().then(|| (BigUint::default(), stopped(&plan), Vec::new())));
         };
-        let left = plan.limits.timeout.map(|t| t.saturating_sub(start.elapsed()));
         let piece = Plan {
             up_to_symmetry: false,
             details: false,
             jobs: Some(1),
             report: None,
-            limits: Limits { max: None, timeout: left, ..plan.limits },
+            limits: Limits { max: None, ..plan.limits },
             ..plan
         };
+        let end = deadline(&plan, start);
         let next = AtomicUsize::new(0);
         let results = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..self.threads(&Quiet).min(orbits.orbits.len().max(1)))
@@ -673,17 +673,22 @@ impl Counter {
                         loop {
                             let k = next.fetch_add(1, AtomicOrdering::Relaxed);
                             let Some(&(filling, size)) = orbits.orbits.get(k) else { return Ok((sum, Stop::Complete)) };
+                            // Each count's time limit: what is left of this one's.
+                            counter.plan.limits.timeout = end.map(|end| end.saturating_duration_since(Instant::now()));
+                            if counter.plan.limits.timeout == Some(Duration::ZERO) {
+                                return Ok((sum, Stop::Timeout));
+                            }
                             let tally = counter.count(&band.given(puzzle, filling), &mut Quiet)?;
                             sum += tally.count * size;
                             if tally.stop != Stop::Complete {
                                 return Ok((sum, tally.stop));
                             }
-                            plan.tell("first band", Some(("orbits counted", k as u64 + 1)), start);
+                            plan.tell("band orbits", Some(("orbits counted", k as u64 + 1)), start);
                         }
                     })
                 })
                 .collect();
-            workers.into_iter().map(|w| w.join().expect("a first band worker panicked")).collect::<Vec<_>>()
+            workers.into_iter().map(|w| w.join().expect("a band orbits worker panicked")).collect::<Vec<_>>()
         });
         let (mut sum, mut why) = (BigUint::default(), Stop::Complete);
         for result in results {
@@ -698,10 +703,11 @@ impl Counter {
         let mut details = Vec::new();
         if plan.details {
             details.push(format!(
-                "first band: {} fillings of rows 1 to {} with box 1 fixed, {} motions keep the band and the groups, \
-                 {} orbits, each one's completions counted once, times its size and {n}! relabellings",
+                "band orbits: {} fillings of rows {} to {} with their first box fixed, {} motions keep the band and the \
+                 groups, {} orbits, each one's completions counted once, times its size and {n}! relabellings",
                 orbits.fillings,
-                band.rows(),
+                band.rows().0,
+                band.rows().1,
                 band.motions(),
                 orbits.orbits.len()
             ));

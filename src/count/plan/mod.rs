@@ -23,9 +23,9 @@
 //!    table), the classes combined in big integers.
 //! 4. Otherwise the puzzle is reduced by the symmetry proven for it, if
 //!    any (below). But a blank Sudoku with extra all-different groups
-//!    whose first band's motions, times `n!`, reduce more than that would
-//!    (`first_band_pays`) is counted by its first band's orbits instead
-//!    (`count::first_band`, `symmetry auto` only): each orbit's
+//!    whose band's motions, times `n!`, reduce more than that would
+//!    (`band_orbits_pay`) is counted by the orbits of a band's fillings
+//!    instead (`count::band_orbits`, `symmetry auto` only): each orbit's
 //!    completions counted by this plan, on one thread each.
 //!    Reduced by the symmetry proven for it, if
 //!    any ([`symmetry`]: digit relabelling and line permutations, the count
@@ -73,8 +73,8 @@ use std::time::{Duration, Instant};
 use num_bigint::BigUint;
 use varisat::Lit;
 
+use super::band_orbits::Band;
 use super::bands::{Bands, Blank};
-use super::first_band::FirstBand;
 use super::prepared::{Prepared, Until};
 use super::symmetry::{self, Relabelling};
 use super::takuzu::Takuzu;
@@ -290,9 +290,9 @@ pub enum Method {
     /// Essentially different grids, by Burnside's lemma
     /// ([`crate::count::burnside`]).
     Burnside,
-    /// A blank grid with extra groups, by the orbits of its first band's
-    /// fillings ([`crate::count::first_band`]).
-    FirstBand,
+    /// A blank grid with extra groups, by the orbits of a band's fillings
+    /// ([`crate::count::band_orbits`]).
+    BandOrbits,
 }
 
 impl Method {
@@ -305,7 +305,7 @@ impl Method {
             Method::Transposition => "transposition",
             Method::Bands => "bands",
             Method::Burnside => "burnside",
-            Method::FirstBand => "first-band",
+            Method::BandOrbits => "band-orbits",
         }
     }
 }
@@ -396,12 +396,12 @@ impl Verdict {
     }
 }
 
-/// Whether a blank layout is counted by its first band's orbits rather
+/// Whether a blank layout is counted by a band's orbits rather
 /// than reduced and enumerated: both enumerate about the grids over their
 /// reduction, `n!` times the band's motions for the orbits (each orbit's
 /// completions), the relabelling's factor for the reduction (twice that
 /// where transposition's `2L - F` halves what is enumerated).
-fn first_band_pays(band: &FirstBand, n: usize, factor: u128, transposed: bool) -> bool {
+fn band_orbits_pay(band: &Band, n: usize, factor: u128, transposed: bool) -> bool {
     let relabellings: u128 = (1..=n as u128).product();
     relabellings.saturating_mul(band.motions() as u128) > factor.saturating_mul(if transposed { 2 } else { 1 })
 }
@@ -458,12 +458,12 @@ impl Counter {
         let transpose = transpose && !matches!(plan.engine, Some(EngineKind::Grid | EngineKind::Dlx));
         let transposed = (!every && transpose).then(|| reduced.transposition()).flatten();
         if let Some(band) = (!every && plan.symmetry == SymmetryUse::Auto)
-            .then(|| FirstBand::recognize(puzzle, true))
+            .then(|| Band::recognize(puzzle, true))
             .flatten()
-            .filter(|band| first_band_pays(band, puzzle.side(), factor, transposed.is_some()))
+            .filter(|band| band_orbits_pay(band, puzzle.side(), factor, transposed.is_some()))
         {
-            if let Some(found) = self.first_band(puzzle, &band, start)? {
-                return Ok(self.whole(Method::FirstBand, found, start));
+            if let Some(found) = self.band_orbits(puzzle, &band, start)? {
+                return Ok(self.whole(Method::BandOrbits, found, start));
             }
         }
         let mut scaled = Scaled { inner: observer, factor, floor: 0 };
