@@ -33,7 +33,7 @@ use crate::model::{Cell, Puzzle};
 
 /// The most fillings of a band with its first box fixed that are listed
 /// (9x9 has 2,612,736; a visited set of 2^23 takes about 200 MB).
-pub const MAX_FILLINGS: usize = 1 << 23;
+const MAX_FILLINGS: usize = 1 << 23;
 
 /// The most pairs of a row order and a column order tried as motions
 /// (9x9: 432 row orders keep a band, 1,296 column orders).

@@ -3,7 +3,7 @@
 //! count through.
 
 use std::ops::ControlFlow;
-use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
 use std::time::{Duration, Instant};
 
 use num_bigint::BigUint;
@@ -664,7 +664,9 @@ impl Counter {
             ..plan
         };
         let end = deadline(&plan, start);
-        let next = AtomicUsize::new(0);
+        // The next orbit to count, the orbits counted, and whether a worker
+        // has stopped (the others stop at their next orbit).
+        let (next, done, halt) = (AtomicUsize::new(0), AtomicUsize::new(0), AtomicBool::new(false));
         let results = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..self.threads(&Quiet).min(orbits.orbits.len().max(1)))
                 .map(|_| {
@@ -675,15 +677,19 @@ impl Counter {
                             let Some(&(filling, size)) = orbits.orbits.get(k) else { return Ok((sum, Stop::Complete)) };
                             // Each count's time limit: what is left of this one's.
                             counter.plan.limits.timeout = end.map(|end| end.saturating_duration_since(Instant::now()));
-                            if counter.plan.limits.timeout == Some(Duration::ZERO) {
-                                return Ok((sum, Stop::Timeout));
+                            if counter.plan.limits.timeout == Some(Duration::ZERO) || halt.load(AtomicOrdering::Relaxed)
+                            {
+                                return Ok((sum, stopped(&plan)));
                             }
-                            let tally = counter.count(&band.given(puzzle, filling), &mut Quiet)?;
+                            let tally = counter.count(&band.given(puzzle, filling), &mut Quiet);
+                            let tally = tally.inspect_err(|_| halt.store(true, AtomicOrdering::Relaxed))?;
                             sum += tally.count * size;
                             if tally.stop != Stop::Complete {
+                                halt.store(true, AtomicOrdering::Relaxed);
                                 return Ok((sum, tally.stop));
                             }
-                            plan.tell("band orbits", Some(("orbits counted", k as u64 + 1)), start);
+                            let counted = done.fetch_add(1, AtomicOrdering::Relaxed) + 1;
+                            plan.tell("band orbits", Some(("orbits counted", counted as u64)), start);
                         }
                     })
                 })
