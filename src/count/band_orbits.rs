@@ -120,7 +120,7 @@ impl Band {
 
     /// The band's fillings with its first box fixed, in orbits; `None` if `stop`
     /// (asked every 2^16 fillings) came first or the fillings pass
-    /// [`MAX_FILLINGS`].
+    /// 2^23 fillings.
     pub fn orbits(&self, stop: &dyn Fn() -> bool) -> Option<Orbits> {
         let (n, (h, w)) = (self.side, self.boxes);
         let box1: Vec<usize> = (0..h).flat_map(|r| (0..w).map(move |c| r * n + c)).collect();
