@@ -119,8 +119,8 @@ impl Band {
     }
 
     /// The band's fillings with its first box fixed, in orbits; `None` if `stop`
-    /// (asked every 2^16 fillings) came first or the fillings pass
-    /// 2^23 fillings.
+    /// (asked every 2^16 fillings met or images made) came first or the
+    /// fillings pass 2^23.
     pub fn orbits(&self, stop: &dyn Fn() -> bool) -> Option<Orbits> {
         let (n, (h, w)) = (self.side, self.boxes);
         let box1: Vec<usize> = (0..h).flat_map(|r| (0..w).map(move |c| r * n + c)).collect();
@@ -132,12 +132,19 @@ impl Band {
         let mut visited: HashSet<u128> = HashSet::new();
         let mut found = Orbits { fillings: 0, orbits: Vec::new() };
         let mut images = Vec::with_capacity(self.motions.len());
-        let mut stopped = false;
+        // Work done (a filling met, an image made) and when to poll `stop`
+        // next: most orbits are met among the first fillings, each with
+        // its images, so fillings alone poll too seldom there.
+        let (mut work, mut poll, mut stopped) = (0u64, 1u64 << 16, false);
         let mut visit = |digits: &[u8]| {
             found.fillings += 1;
-            if found.fillings % (1 << 16) == 0 && (stop() || found.fillings > MAX_FILLINGS as u64) {
-                stopped = true;
-                return false;
+            work += 1;
+            if work >= poll {
+                poll = work + (1 << 16);
+                if stop() || found.fillings > MAX_FILLINGS as u64 {
+                    stopped = true;
+                    return false;
+                }
             }
             let filling = pack(digits);
             if visited.contains(&filling) {
@@ -157,6 +164,7 @@ impl Band {
             }
             images.sort_unstable();
             images.dedup();
+            work += self.motions.len() as u64;
             found.orbits.push((filling, images.len() as u64));
             visited.extend(images.iter().copied());
             true
