@@ -29,6 +29,7 @@
 
 use std::collections::HashSet;
 
+use super::bits;
 use crate::model::{Cell, Puzzle};
 
 /// The most fillings of a band with its first box fixed that are listed
@@ -77,7 +78,7 @@ impl Band {
         let (h, w) = puzzle.boxes()?;
         let n = puzzle.side();
         puzzle.blank_sudoku_extras().filter(|_| puzzle.relations().is_empty())?;
-        if n * n > 128 || h * n > 32 || n / h < 2 || n > 15 {
+        if n * n > 128 || h * n > 32 || n / h < 2 {
             return None;
         }
         let mask = |cells: &mut dyn Iterator<Item = &Cell>| cells.fold(0u128, |m, c| m | 1 << (c.row * n + c.col));
@@ -131,7 +132,7 @@ impl Band {
         let open: Vec<usize> = (0..h * n).filter(|&k| k % n >= w).collect();
         let mut visited: HashSet<u128> = HashSet::new();
         let mut found = Orbits { fillings: 0, orbits: Vec::new() };
-        let mut images = Vec::with_capacity(self.motions.len());
+        let (mut images, mut image) = (Vec::with_capacity(self.motions.len()), vec![0u8; h * n]);
         // Work done (a filling met, an image made) and when to poll `stop`
         // next: most orbits are met among the first fillings, each with
         // its images, so fillings alone poll too seldom there.
@@ -151,7 +152,6 @@ impl Band {
                 return true;
             }
             images.clear();
-            let mut image = vec![0u8; digits.len()];
             let mut name = [0u8; 16];
             for motion in &self.motions {
                 for (k, &to) in motion.iter().enumerate() {
@@ -229,17 +229,6 @@ fn band_motions(
         }
     }
     Some(closure(lines, &beyond, cells))
-}
-
-/// The cells of `set`, in order.
-fn bits(mut set: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (set != 0).then(|| {
-            let k = set.trailing_zeros() as usize;
-            set &= set - 1;
-            k
-        })
-    })
 }
 
 /// Cell `k`'s digit at bits `4k`.

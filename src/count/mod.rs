@@ -215,6 +215,17 @@ pub struct Search {
     pub jobs: usize,
 }
 
+/// The set bits of a word, lowest first (cells of a grid of up to 128).
+pub(crate) fn bits(mut word: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (word != 0).then(|| {
+            let at = word.trailing_zeros() as usize;
+            word &= word - 1;
+            at
+        })
+    })
+}
+
 /// The threads the machine can run at once (1 if it cannot say).
 pub fn all_cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)

@@ -444,6 +444,12 @@ fn peers_of(n: usize, cells: usize, groups: &[Vec<usize>]) -> Vec<Vec<usize>> {
     peers
 }
 
+/// The boxes of an `n x n` grid with `h x w` boxes, in reading order, each
+/// as its cell indices in reading order.
+pub fn boxes(n: usize, (h, w): (usize, usize)) -> Vec<Vec<usize>> {
+    (0..n).map(|b| (0..n).map(|k| (b / (n / w) * h + k / w) * n + b % (n / w) * w + k % w).collect()).collect()
+}
+
 /// `satsudoku count --stats EXTRA` on `text`: its stdout and stderr, once
 /// it has exited 0.
 pub fn count_stats(text: &str, extra: &[&str]) -> (String, String) {

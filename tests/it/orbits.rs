@@ -214,8 +214,7 @@ fn orbits_by_motions(
 fn sudoku_groups(n: usize, h: usize, w: usize) -> Vec<Vec<usize>> {
     let rows = (0..n).map(|r| (0..n).map(|c| r * n + c).collect());
     let cols = (0..n).map(|c| (0..n).map(|r| r * n + c).collect());
-    let boxes = (0..n).map(|b| (0..n).map(|k| (b / (n / w) * h + k / w) * n + b % (n / w) * w + k % w).collect());
-    rows.chain(cols).chain(boxes).collect()
+    rows.chain(cols).chain(crate::common::boxes(n, (h, w))).collect()
 }
 
 /// Layouts with extra groups (diagonals, disjoint groups): their

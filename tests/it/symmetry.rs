@@ -242,8 +242,7 @@ fn layouts_with_extra_groups_count_as_the_oracle() {
     let (mut implied, mut kept, mut both, mut orbits) = (0, 0, 0, 0);
     for case in 0..36 {
         let (n, h, w) = [(4, 2, 2), (6, 2, 3), (6, 3, 2)][case % 3];
-        let boxes: Vec<Vec<usize>> =
-            (0..n).map(|b| (0..n).map(|k| (b / (n / w) * h + k / w) * n + b % (n / w) * w + k % w).collect()).collect();
+        let boxes = crate::common::boxes(n, (h, w));
         let mut extras: Vec<Vec<usize>> = Vec::new();
         for _ in 0..1 + random.below(3) {
             let group: Vec<usize> = match random.below(5) {

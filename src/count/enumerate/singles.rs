@@ -27,6 +27,7 @@
 //! on the same refutation; a rating never mixes the two (a layout either
 //! fits the bitboards or not).
 
+use crate::count::bits;
 use crate::model::{Constraint, Predicate, Puzzle};
 
 /// The most digits (and grid side) the words take: 11 x 11 = 121 cells.
@@ -585,15 +586,4 @@ impl Singles {
         self.stack = stack;
         (size <= cap).then_some(size)
     }
-}
-
-/// The set bits of a word, lowest first.
-fn bits(mut word: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        (word != 0).then(|| {
-            let at = word.trailing_zeros() as usize;
-            word &= word - 1;
-            at
-        })
-    })
 }
