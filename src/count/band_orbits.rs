@@ -1,12 +1,14 @@
-//! A blank Sudoku with extra all-different groups counted by the orbits of
+//! A blank Sudoku with extra all-different groups (and pairs of cells
+//! whose digits differ: anti-king, anti-knight) counted by the orbits of
 //! one band: every grid is that band's filling (`h` rows, one band of
 //! boxes) with a completion around it, and the completions of a filling
 //! depend only on what the layout's symmetries make of it.
 //!
 //! Let `P(B)` be the completions of a filling `B` of the band. The grids
 //! are `sum over B of P(B)`. Relabelling the digits maps grids onto grids
-//! (the rules are all-different groups), and so does each motion of the
-//! cells that maps every group onto a group; one that also maps the band
+//! (the rules are all-different groups and pairs of different cells), and
+//! so does each motion of the cells that maps every group onto a group and
+//! every pair onto a pair; one that also maps the band
 //! onto itself maps the completions of `B` one to one onto those of its
 //! image. So with `G` such motions and the relabellings, `P` is the same
 //! on each orbit of the band's fillings, and every filling is the
@@ -23,9 +25,12 @@
 //! permute a cell's coordinates, [`super::burnside`]'s, that keep every
 //! group and the band), lists the band's fillings with its first box fixed,
 //! and puts them in orbits; the plan counts one completion count per orbit
-//! (`Counter::band_orbits`). 9x9 SudokuP: 2,612,736 fillings, 432
-//! motions, 6,585 orbits, where relabelling and line orders leave 1.4e11
-//! grids to enumerate. docs/counting-reach.md has the measurements.
+//! (`Counter::band_orbits`), by joining the outer bands' fillings where
+//! that pays ([`super::band_join`]: 9x9 anti-king and anti-knight). 9x9
+//! SudokuP: 2,612,736 fillings, 432 motions, 6,585 orbits, where
+//! relabelling and line orders leave 1.4e11 grids to enumerate; anti-king:
+//! 543,744 fillings of the middle band, 4 motions (the two mirrors and the
+//! half turn), 136,128 orbits. docs/counting-reach.md has the measurements.
 
 use std::collections::HashSet;
 
@@ -70,25 +75,28 @@ pub struct Orbits {
 impl Band {
     /// The band of `puzzle` that the most motions keep (the first of
     /// those), if `puzzle` is a blank Sudoku with boxes whose extra rules
-    /// are all-different groups (`blank_sudoku_extras`), of at most 128
+    /// are all-different groups (`blank_sudoku_extras`) and pairs of
+    /// different cells (kept as groups of two), of at most 128
     /// cells, bands of at most 32, and two bands or more; with
     /// `beyond_lines`, the motions that move no lines as wholes are taken
     /// too. `None` past 2^22 line motions to try a band.
     pub fn recognize(puzzle: &Puzzle, beyond_lines: bool) -> Option<Band> {
         let (h, w) = puzzle.boxes()?;
         let n = puzzle.side();
-        puzzle.blank_sudoku_extras().filter(|_| puzzle.relations().is_empty())?;
-        if n * n > 128 || h * n > 32 || n / h < 2 {
+        puzzle.blank_sudoku_extras()?;
+        if n * n > 128 || h * n > 32 || n / h < 2 || !different_pairs(puzzle) {
             return None;
         }
         let mask = |cells: &mut dyn Iterator<Item = &Cell>| cells.fold(0u128, |m, c| m | 1 << (c.row * n + c.col));
-        let groups: HashSet<u128> = puzzle.groups().iter().map(|g| mask(&mut g.cells.iter())).collect();
-        let extras: Vec<u128> = puzzle
-            .groups()
-            .iter()
+        // A pair of cells whose digits differ is kept as a group of two.
+        let pairs = puzzle.relations().iter().map(|r| mask(&mut [r.a, r.b].iter()));
+        let extras: Vec<u128> = (puzzle.groups().iter())
             .filter(|g| g.kind == crate::model::GroupKind::Extra)
             .map(|g| mask(&mut g.cells.iter()))
+            .chain(pairs)
             .collect();
+        let groups: HashSet<u128> =
+            puzzle.groups().iter().map(|g| mask(&mut g.cells.iter())).chain(extras.iter().copied()).collect();
         let mut best: Option<Band> = None;
         for index in 0..n / h {
             let motions = band_motions(n, (h, w), index, &groups, &extras, beyond_lines)?;
@@ -111,6 +119,11 @@ impl Band {
     /// band (motions that differ only outside it counted once).
     pub fn motions(&self) -> usize {
         self.motions.len()
+    }
+
+    /// Which band: rows `index h` to `index h + h - 1` (from 0).
+    pub fn index(&self) -> usize {
+        self.index
     }
 
     /// The band's rows, the first and the last (from 1).
@@ -231,6 +244,12 @@ fn band_motions(
     Some(closure(lines, &beyond, cells))
 }
 
+/// Whether every relation of `puzzle` says that two cells' digits differ
+/// (anti-king, anti-knight): a rule relabelling keeps, as it keeps groups.
+pub(crate) fn different_pairs(puzzle: &Puzzle) -> bool {
+    puzzle.relations().iter().all(|r| r.predicate == crate::model::Predicate::NotEqual && r.a != r.b)
+}
+
 /// Cell `k`'s digit at bits `4k`.
 fn pack(digits: &[u8]) -> u128 {
     digits.iter().rev().fold(0u128, |p, &d| p << 4 | u128::from(d))
@@ -329,7 +348,11 @@ mod tests {
 
     #[test]
     fn a_layout_with_givens_or_other_rules_has_no_band_here() {
-        assert!(Band::recognize(&layout("size 9\nantiknight\n"), true).is_none());
+        // Pairs of different cells are kept: anti-king's middle band, kept
+        // by the two mirrors; consecutive digits are not relabelled.
+        let band = Band::recognize(&layout("size 9\nantiking\n"), true).unwrap();
+        assert_eq!((band.motions(), band.rows()), (4, (4, 6)));
+        assert!(Band::recognize(&layout("size 9\nnonconsecutive\n"), true).is_none());
         assert!(Band::recognize(&layout("size 4\ngivens\n1...\n....\n....\n....\n"), true).is_none());
     }
 }

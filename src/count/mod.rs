@@ -2,6 +2,7 @@
 //! (as grids); [`count_models`] drives it, checks every grid against the
 //! puzzle with the independent checker, and applies the limits.
 
+pub mod band_join;
 pub mod band_orbits;
 pub mod bands;
 pub mod blocking;

@@ -381,8 +381,13 @@ fn small_variant_grid_counts_match_the_oracle_and_the_issue() {
                 crate::common::count_layout(n, &groups, &vec![0; n * n], &every, &*keep)
             };
             let box_line = if n == 6 { "box 2x3\n" } else { "" };
-            let counted = count_text(&format!("size {n}\n{box_line}{rule}\n"));
+            let (counted, stats) = crate::common::count_stats(&format!("size {n}\n{box_line}{rule}\n"), &[]);
             assert_eq!(counted, format!("solutions({oracle}).\n"), "{n}x{n} {rule}");
+            // 6x6 anti-king and anti-knight: the middle band's orbits, the
+            // outer bands joined (`count::band_join`).
+            if n == 6 && rule.starts_with("anti") {
+                assert!(stats.contains("by joining the outer bands' fillings"), "{rule}: {stats}");
+            }
             if let Some(expected) = issue {
                 assert_eq!(oracle, expected, "{n}x{n} {rule}: the issue's number");
             }
@@ -542,7 +547,10 @@ fn anti_knight_grids_count_as_an_exact_cover_of_digit_patterns() {
     });
     let oracle = found * 362_880;
     assert_eq!(oracle, 3_080_888_939_520);
-    assert_eq!(count_text("size 9\nantiknight\n"), format!("solutions({oracle}).\n"));
+    // By the middle band's 11,906 orbits, the outer bands joined.
+    let (counted, stats) = crate::common::count_stats("size 9\nantiknight\n", &[]);
+    assert_eq!(counted, format!("solutions({oracle}).\n"));
+    assert!(stats.contains("11906 orbits") && stats.contains("by joining the outer bands' fillings"), "{stats}");
 }
 
 /// A search for Sudoku grids whose orthogonal neighbours never hold
@@ -915,6 +923,7 @@ fn a_count_by_band_orbits_stopped_by_its_timeout_is_a_lower_bound() {
         "size 9\ndisjoint\n",
         std::time::Duration::from_secs(60),
     );
-    assert!(stdout.starts_with("solutions_at_least("), "{stdout}{stderr}");
+    // Stopped while listing (a slow or busy machine), nothing is counted yet.
+    assert!(stdout.starts_with("solutions_at_least(") || stdout == "solutions_unknown.\n", "{stdout}{stderr}");
     assert!(stderr.contains("stopped by --timeout"), "{stderr}");
 }

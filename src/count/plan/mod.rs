@@ -21,11 +21,13 @@
 //!    `no-bands`: each class of band signatures counted by the engine on a
 //!    band puzzle (or by perfect matchings, for two bands past the
 //!    table), the classes combined in big integers.
-//! 4. Otherwise a blank Sudoku with extra all-different groups whose
-//!    band's motions, times `n!`, reduce more than the reduction below
-//!    would (`band_orbits_pay`) is counted by the orbits of that band's
-//!    fillings (`count::band_orbits`, `symmetry auto` only), each orbit's
-//!    completions counted by this plan on one thread. Any other puzzle is
+//! 4. Otherwise a blank Sudoku with extra all-different groups (or pairs
+//!    of different cells) whose band's motions, times `n!`, reduce more
+//!    than the reduction below would (`band_orbits_pay`) is counted by the
+//!    orbits of that band's fillings (`count::band_orbits`, `symmetry
+//!    auto` only), each orbit's completions counted by this plan on one
+//!    thread, or by joining the outer bands where that pays
+//!    (`count::band_join`; pairs of different cells only so). Any other puzzle is
 //!    reduced by the symmetry proven for it, if
 //!    any ([`symmetry`]: digit relabelling and line permutations, the count
 //!    multiplied by their number; not by line permutations when the grid
