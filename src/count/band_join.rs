@@ -65,8 +65,8 @@ struct Outer {
     pairs: Vec<(usize, usize)>,
 }
 
-/// A box's filling: its digits (the box's cells in reading order), its
-/// rows' digits and its part of the key.
+/// A box's filling: its digits (the box's cells in reading order) and its
+/// part of the key.
 #[derive(Clone, Copy, Debug)]
 struct BoxFilling {
     digits: [u8; 16],
@@ -91,7 +91,8 @@ impl Join {
     pub fn new(puzzle: &Puzzle, middle: usize) -> Option<Join> {
         let (h, w) = puzzle.boxes()?;
         let n = puzzle.side();
-        if n / h != 3 || middle != 1 || n > 16 || h * n > 32 || !super::band_orbits::different_pairs(puzzle) {
+        // (Bands of at most 32 cells: `n = 3h` is at most 9.)
+        if n / h != 3 || middle != 1 || h * n > 32 || !super::band_orbits::different_pairs(puzzle) {
             return None;
         }
         puzzle.blank_sudoku_extras()?;
@@ -99,15 +100,8 @@ impl Join {
         let at = |cell: Cell| (cell.row % h) * n + cell.col;
         let mut outer =
             [0, 2].map(|_| Outer { avoid: vec![0; h * n], crossing: vec![Vec::new(); h * n], pairs: Vec::new() });
-        let side_of = |b: usize| {
-            if b == 0 {
-                Some(0)
-            } else if b == 2 {
-                Some(1)
-            } else {
-                None
-            }
-        };
+        // The band above is `outer[0]`, the band below `outer[1]`.
+        let side_of = |b: usize| (b != 1).then_some(b / 2);
         let mut crossing = Vec::new();
         let mut bits_used = 0;
         // Every pair of cells that must differ, by group or relation.
