@@ -50,6 +50,9 @@ pub struct Join {
     /// For each crossing group, its cells in the middle band (`row * side
     /// + col`, rows counted from the band's first) and its key's first bit.
     crossing: Vec<(Vec<usize>, usize)>,
+    /// Every crossing group's digits that the outer bands share, as key
+    /// bits: the key below that a key above needs is this one's complement.
+    need: u64,
 }
 
 /// An outer band: what each of its cells must differ from.
@@ -60,9 +63,10 @@ struct Outer {
     avoid: Vec<u32>,
     /// For each cell, the crossing groups it is in.
     crossing: Vec<Vec<usize>>,
-    /// Pairs of cells in different boxes that must differ, other than
-    /// along a row: `(earlier cell, later cell)`, the earlier one's box first.
-    pairs: Vec<(usize, usize)>,
+    /// For each box, the pairs `(earlier box, its cell, this box's cell)`
+    /// (cells as places in their boxes) whose digits must differ, other
+    /// than along a row.
+    ties: Vec<Vec<(usize, usize, usize)>>,
 }
 
 /// A box's filling: its digits (the box's cells in reading order) and its
@@ -98,12 +102,15 @@ impl Join {
         puzzle.blank_sudoku_extras()?;
         let band = |cell: Cell| cell.row / h;
         let at = |cell: Cell| (cell.row % h) * n + cell.col;
-        let mut outer =
-            [0, 2].map(|_| Outer { avoid: vec![0; h * n], crossing: vec![Vec::new(); h * n], pairs: Vec::new() });
+        let mut outer = [0, 2].map(|_| Outer {
+            avoid: vec![0; h * n],
+            crossing: vec![Vec::new(); h * n],
+            ties: vec![Vec::new(); n / w],
+        });
         // The band above is `outer[0]`, the band below `outer[1]`.
         let side_of = |b: usize| (b != 1).then_some(b / 2);
         let mut crossing = Vec::new();
-        let mut bits_used = 0;
+        let (mut bits_used, mut need) = (0, 0);
         // Every pair of cells that must differ, by group or relation.
         let mut differ: Vec<(Cell, Cell)> = puzzle.relations().iter().map(|r| (r.a, r.b)).collect();
         for group in puzzle.groups() {
@@ -118,11 +125,13 @@ impl Join {
                 for &cell in group.cells.iter().filter(|&&c| band(c) != 1) {
                     outer[side_of(band(cell))?].crossing[at(cell)].push(index);
                 }
-                crossing.push((inside.clone(), bits_used));
-                bits_used += n - inside.len();
-                if bits_used > KEY_BITS {
+                let width = n - inside.len();
+                if bits_used + width > KEY_BITS {
                     return None;
                 }
+                crossing.push((inside, bits_used));
+                need |= (u64::MAX >> (64 - width)) << bits_used;
+                bits_used += width;
             }
             // A row's cells in different boxes are kept apart by the
             // buckets, a crossing group's across the outer bands by the keys.
@@ -142,16 +151,18 @@ impl Join {
                 (1, y) if y != 1 => outer[side_of(y)?].avoid[at(b)] |= 1 << at(a),
                 (x, y) if x == y && x != 1 && a.col / w != b.col / w => {
                     let (a, b) = if a.col / w < b.col / w { (a, b) } else { (b, a) };
-                    outer[side_of(x)?].pairs.push((at(a), at(b)));
+                    // A cell's place in its box, in reading order.
+                    let place = |c: Cell| (c.row % h) * w + c.col % w;
+                    outer[side_of(x)?].ties[b.col / w].push((a.col / w, place(a), place(b)));
                 }
                 _ => {}
             }
         }
-        for side in &mut outer {
-            side.pairs.sort_unstable();
-            side.pairs.dedup();
+        for ties in outer.iter_mut().flat_map(|side| side.ties.iter_mut()) {
+            ties.sort_unstable();
+            ties.dedup();
         }
-        Some(Join { side: n, boxes: (h, w), outer, crossing })
+        Some(Join { side: n, boxes: (h, w), outer, crossing, need })
     }
 
     /// The completions of the middle band's `filling` (4 bits a cell, cell
@@ -163,15 +174,12 @@ impl Join {
         let held: Vec<u32> =
             self.crossing.iter().map(|(cells, _)| cells.iter().fold(0, |m, &k| m | 1 << digit(k))).collect();
         let full = ((1u32 << self.side) - 1) << 1;
-        let need = self.crossing.iter().fold(0u64, |m, (cells, first)| {
-            let width = self.side - cells.len();
-            m | (u64::MAX >> (64 - width)) << first
-        });
         let listed = self.outer.each_ref().map(|side| self.list(side, &digit, &held, full));
         table.clear();
         let below = self.join(&self.outer[1], &listed[1], full, &mut |key| table.add(key));
         let mut sum = 0u128;
-        let above = self.join(&self.outer[0], &listed[0], full, &mut |key| sum += u128::from(table.get(key ^ need)));
+        let above =
+            self.join(&self.outer[0], &listed[0], full, &mut |key| sum += u128::from(table.get(key ^ self.need)));
         (sum, above + below)
     }
 
@@ -214,16 +222,9 @@ impl Join {
     /// to `leaf`; the fillings met.
     fn join(&self, side: &Outer, listed: &Listed, full: u32, leaf: &mut impl FnMut(u64)) -> u64 {
         let (n, (h, w)) = (self.side, self.boxes);
-        let cell_box = |k: usize| k % n / w;
-        let place = |k: usize| (k / n) * w + k % n % w;
-        // For each box, the pairs that tie it to an earlier box.
-        let mut ties: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new(); n / w];
-        for &(a, b) in &side.pairs {
-            ties[cell_box(b)].push((cell_box(a), place(a), place(b)));
-        }
         let mut join = Joining {
             listed,
-            ties,
+            ties: &side.ties,
             all_rows: (0..h).fold(0u64, |m, r| m | u64::from(full) << (16 * r)),
             chosen: Vec::with_capacity(n / w),
             met: 0,
@@ -236,9 +237,8 @@ impl Join {
 /// An outer band's boxes being joined.
 struct Joining<'a> {
     listed: &'a Listed,
-    /// For each box, the pairs `(earlier box, its cell, this box's cell)`
-    /// (cells as places in their boxes) whose digits must differ.
-    ties: Vec<Vec<(usize, usize, usize)>>,
+    /// The band's [`Outer::ties`].
+    ties: &'a [Vec<(usize, usize, usize)>],
     /// Every digit in every row of the band (16 bits a row).
     all_rows: u64,
     /// The boxes joined so far.
