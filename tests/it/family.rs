@@ -948,12 +948,9 @@ fn anti_king_middle_bands_join_to_what_enumeration_counts() {
     let mut table = Table::default();
     for k in 0..6 {
         let (filling, _) = orbits.orbits[k * orbits.orbits.len() / 6];
-        let rows: Vec<String> = (0..9)
-            .map(|r| match r {
-                3..=5 => (0..9).map(|c| char::from(b'0' + (filling >> (4 * ((r - 3) * 9 + c)) & 15) as u8)).collect(),
-                _ => ".".repeat(9),
-            })
-            .collect();
+        let givens: Vec<_> = band.given(&layout, filling).givens().collect();
+        let line = satsudoku::report::givens_line(9, &givens, satsudoku::report::PrintStyle::Grid);
+        let rows: Vec<&str> = (0..9).map(|r| &line[9 * r..9 * r + 9]).collect();
         let text = format!("size 9\nantiking\ngivens\n{}\n", rows.join("\n"));
         let (joined, _) = join.count(filling, &mut table);
         assert_eq!(count_text(&text), format!("solutions({joined}).\n"), "{text}");
