@@ -27,7 +27,7 @@
 //!    orbits of that band's fillings (`count::band_orbits`, `symmetry
 //!    auto` only), each orbit's completions counted by this plan on one
 //!    thread, or by joining the outer bands where that pays
-//!    (`count::band_join`; pairs of different cells only so). Any other puzzle is
+//!    (`count::band_join`). Any other puzzle is
 //!    reduced by the symmetry proven for it, if
 //!    any ([`symmetry`]: digit relabelling and line permutations, the count
 //!    multiplied by their number; not by line permutations when the grid
