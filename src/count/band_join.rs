@@ -178,25 +178,29 @@ impl Join {
             self.crossing.iter().map(|(cells, _)| cells.iter().fold(0, |m, &k| m | 1 << digit(k))).collect();
         let full = ((1u32 << self.side) - 1) << 1;
         let listed = self.outer.each_ref().map(|side| self.list(side, &digit, &held, full));
-        let mut sum = 0u128;
-        let (above, below) = if self.need >> 64 == 0 {
-            let table = &mut table.narrow;
-            table.clear();
-            let below = self.join(&self.outer[1], &listed[1], full, stop, &mut |key| table.add(key as u64))?;
-            let need = self.need as u64;
-            let above = self.join(&self.outer[0], &listed[0], full, stop, &mut |key| {
-                sum += u128::from(table.get(key as u64 ^ need));
-            })?;
-            (above, below)
+        if self.need >> 64 == 0 {
+            self.tally(&listed, full, &mut table.narrow, stop)
         } else {
-            let table = &mut table.wide;
-            table.clear();
-            let below = self.join(&self.outer[1], &listed[1], full, stop, &mut |key| table.add(key))?;
-            let above = self.join(&self.outer[0], &listed[0], full, stop, &mut |key| {
-                sum += u128::from(table.get(key ^ self.need));
-            })?;
-            (above, below)
-        };
+            self.tally(&listed, full, &mut table.wide, stop)
+        }
+    }
+
+    /// The join through `table`: the band below tallied by key, the band
+    /// above looked up; the completions and the fillings met, `None` if
+    /// `stop` came first.
+    fn tally<K: Key>(
+        &self,
+        listed: &[Listed; 2],
+        full: u32,
+        table: &mut Slots<K>,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<(u128, u64)> {
+        table.clear();
+        let below = self.join(&self.outer[1], &listed[1], full, stop, &mut |key| table.add(K::of(key)))?;
+        let mut sum = 0u128;
+        let above = self.join(&self.outer[0], &listed[0], full, stop, &mut |key| {
+            sum += u128::from(table.get(K::of(key ^ self.need)));
+        })?;
         Some((sum, above + below))
     }
 
@@ -349,12 +353,17 @@ trait Key: Copy + Eq {
     /// A slot no key takes (a key with every bit set would need every
     /// digit of every crossing group in one band).
     const EMPTY: Self;
+    /// The key of a join's 128 bits (which fit it).
+    fn of(key: u128) -> Self;
     /// Where the key's search starts, before the table's size is applied.
     fn spread(self) -> usize;
 }
 
 impl Key for u64 {
     const EMPTY: u64 = u64::MAX;
+    fn of(key: u128) -> u64 {
+        key as u64
+    }
     fn spread(self) -> usize {
         (self.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 24) as usize
     }
@@ -362,6 +371,9 @@ impl Key for u64 {
 
 impl Key for u128 {
     const EMPTY: u128 = u128::MAX;
+    fn of(key: u128) -> u128 {
+        key
+    }
     fn spread(self) -> usize {
         (self as u64 ^ (self >> 64) as u64).spread()
     }
