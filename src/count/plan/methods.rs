@@ -35,8 +35,9 @@ pub const BANDS_AT_ONCE: u128 = 1 << 16;
 
 /// A band's orbits are each counted by joining the outer bands'
 /// fillings ([`Join`]) where, on the orbits [`join_trials`] names, the
-/// fillings the join meets are at most this many times the completions: a filling met costs
-/// about 35 ns with keys of 64 bits and up to 130 ns with more, a
+/// fillings the join meets are at most this many times the completions:
+/// a filling met costs about 35 ns with keys of 64 bits and up to 130 ns
+/// with more, a
 /// completion the grid engine enumerates 0.75 µs (9x9 anti-king: 1.15
 /// million fillings for 2.8 million completions, 42 ms against 2.1 s;
 /// SudokuP: 0.4 to 3 fillings a completion; Sudoku X: 3.7 million for 118
@@ -52,7 +53,8 @@ fn join_trials(len: usize) -> Vec<usize> {
     if len == 0 {
         return Vec::new();
     }
-    let mut trials: Vec<usize> = (0..8).filter_map(|k| (len - 1).checked_sub(k * len / 8)).collect();
+    // `k len / 8 <= 7 len / 8 <= len - 1`: no index below 0.
+    let mut trials: Vec<usize> = (0..8).map(|k| len - 1 - k * len / 8).collect();
     trials.dedup();
     trials
 }
@@ -685,9 +687,9 @@ impl Counter {
         // `JOIN_PAYS`), their counts kept.
         let (mut join, mut tried) = (Join::new(puzzle, band.index()), Vec::new());
         if let Some(joined) = &join {
-            let (mut met, mut completions) = (0u128, 0u128);
+            let (mut met, mut completions, mut table) = (0u128, 0u128, Table::default());
             for k in join_trials(orbits.orbits.len()) {
-                let Some(count) = joined.count(orbits.orbits[k].0, &mut Table::default(), &stop) else {
+                let Some(count) = joined.count(orbits.orbits[k].0, &mut table, &stop) else {
                     return Ok(Some((BigUint::default(), stopped(&plan), Vec::new())));
                 };
                 (completions, met) = (completions + count.0, met + u128::from(count.1));
