@@ -178,8 +178,8 @@ pub fn count(
     let n = puzzle.side();
     if let Some(order) = order(puzzle, transposed).filter(|&o| o > MAX_GROUP as u128) {
         return Err(CountError::Unsupported(format!(
-            "--up-to-symmetry builds the geometric group element by element, up to {MAX_GROUP} elements; \
-             this layout has {order}"
+            "--up-to-symmetry takes geometric groups of up to {MAX_GROUP} motions; this layout's has {order} \
+             (docs/counting-reach.md says what larger ones would need)"
         )));
     }
     // Extra groups may keep transposition from the layout's own group.

@@ -270,6 +270,8 @@ fn only_blank_sudoku_grids_are_counted_up_to_symmetry() {
         ("size 4\nbox none\n", &[], "no boxes"),
         ("size 4\nantiknight\n", &[], "blank Sudoku grids"),
         ("size 4\n", &["--symmetry", "none"], "--symmetry none"),
+        // 3,840 row orders times 28,800 column orders (docs/counting-reach.md).
+        ("size 10\nbox 2x5\n", &[], "this layout's has 110592000"),
     ] {
         Command::cargo_bin("satsudoku")
             .unwrap()
