@@ -519,6 +519,43 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(32))]
+        /// Random rules on 6x6: pairs of different cells (inside a band,
+        /// between the middle band and an outer one, or between the outer
+        /// bands, which no join takes) and a group of six cells, two in
+        /// each band (which meets both outer bands with all its digits):
+        /// each middle band's orbit joins to its completions by
+        /// backtracking.
+        #[test]
+        fn random_rules_join_to_their_completions_by_backtracking(
+            pairs in proptest::collection::vec((0usize..36, 0usize..36), 0..5),
+            group in proptest::option::of([0usize, 1, 2].map(|_| proptest::sample::subsequence((0..12).collect::<Vec<usize>>(), 2))),
+        ) {
+            let mut puzzle = layout("size 6\nbox 2x3\n");
+            let cell = |k: usize| Cell::new(k / 6, k % 6);
+            let mut outer_pair = false;
+            for &(a, b) in pairs.iter().filter(|(a, b)| a != b) {
+                puzzle.add_relation(cell(a), cell(b), Predicate::NotEqual).unwrap();
+                outer_pair |= (a / 12).abs_diff(b / 12) == 2;
+            }
+            if let Some(group) = &group {
+                let cells = group.iter().enumerate().flat_map(|(band, two)| two.iter().map(move |&k| cell(12 * band + k)));
+                puzzle.add_group(cells.collect()).unwrap();
+            }
+            let band = Band::recognize(&puzzle, true).unwrap();
+            let join = Join::new(&puzzle, band.index());
+            proptest::prop_assert_eq!(join.is_some(), band.index() == 1 && !outer_pair);
+            if let Some(join) = join {
+                let mut table = Table::default();
+                for &(filling, _) in &band.orbits(&|| false).unwrap().orbits {
+                    let (joined, _) = join.count(filling, &mut table, &|| false).unwrap();
+                    proptest::prop_assert_eq!(joined, u128::from(completions(&puzzle, filling)));
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_9x9_middle_band_joins_to_the_grid_engines_count() {
         // Counted by the grid engine (`satsudoku count --engine grid` with
