@@ -136,6 +136,8 @@ pub struct Blocking<'a> {
     sat_calls: u64,
     /// The alternatives whose selectors a cube may fix.
     choices: Choices,
+    /// The last model found ([`Engine::step`] lends it).
+    model: Option<Grid>,
 }
 
 impl<'a> Blocking<'a> {
@@ -151,6 +153,7 @@ impl<'a> Blocking<'a> {
             stop: None,
             sat_calls: 0,
             choices,
+            model: None,
         }
     }
 
@@ -206,30 +209,11 @@ impl Blocking<'_> {
             }
         }
     }
-}
 
-impl Engine for Blocking<'_> {
-    fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError> {
-        if self.abandoned() {
-            return Ok(()); // stopped: step finds nothing
-        }
-        if let Some(done) = self.activation.take() {
-            self.ask(Ask::Clause(vec![done.negative()]))?;
-        }
-        self.assumptions.clear();
-        if !cube.is_empty() {
-            self.ask(Ask::NewVar)?;
-            let Some(Answer::Var(activation)) = self.answer()? else {
-                return Ok(()); // stopped: step finds nothing
-            };
-            self.activation = Some(activation);
-            self.assumptions.push(activation.positive());
-            self.assumptions.extend_from_slice(cube);
-        }
-        Ok(())
-    }
-
-    fn step(&mut self) -> Result<Option<Grid>, CountError> {
+    /// The next model of the cube: a SAT call, then its blocking clause;
+    /// a model whose alternatives the cube does not own is blocked and
+    /// passed over.
+    fn next_model(&mut self) -> Result<Option<Grid>, CountError> {
         loop {
             if self.abandoned() || self.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
                 return Ok(None);
@@ -258,6 +242,33 @@ impl Engine for Blocking<'_> {
                 return Ok(Some(grid));
             }
         }
+    }
+}
+
+impl Engine for Blocking<'_> {
+    fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError> {
+        if self.abandoned() {
+            return Ok(()); // stopped: step finds nothing
+        }
+        if let Some(done) = self.activation.take() {
+            self.ask(Ask::Clause(vec![done.negative()]))?;
+        }
+        self.assumptions.clear();
+        if !cube.is_empty() {
+            self.ask(Ask::NewVar)?;
+            let Some(Answer::Var(activation)) = self.answer()? else {
+                return Ok(()); // stopped: step finds nothing
+            };
+            self.activation = Some(activation);
+            self.assumptions.push(activation.positive());
+            self.assumptions.extend_from_slice(cube);
+        }
+        Ok(())
+    }
+
+    fn step(&mut self) -> Result<Option<&Grid>, CountError> {
+        self.model = self.next_model()?;
+        Ok(self.model.as_ref())
     }
 
     fn stats(&self) -> SearchStats {

@@ -162,6 +162,8 @@ pub struct Dlx<'a> {
     stats: SearchStats,
     stop: Option<&'a AtomicBool>,
     halted: bool,
+    /// The last model found ([`Engine::step`] lends it).
+    model: Option<Grid>,
 }
 
 impl<'a> Dlx<'a> {
@@ -187,6 +189,7 @@ impl<'a> Dlx<'a> {
             stats: SearchStats { decisions: Some(0), conflicts: Some(0), ..SearchStats::default() },
             stop: None,
             halted: false,
+            model: None,
         };
         if let Ok(cover) = &engine.cover {
             let (links, nodes, of) = build(cover);
@@ -337,7 +340,8 @@ impl Engine for Dlx<'_> {
         Ok(())
     }
 
-    fn step(&mut self) -> Result<Option<crate::model::Grid>, CountError> {
+    fn step(&mut self) -> Result<Option<&Grid>, CountError> {
+        self.model = None;
         let Some(mut links) = self.links.take() else { return Ok(None) };
         let mut polls = 0u32;
         let found = loop {
@@ -392,7 +396,8 @@ impl Engine for Dlx<'_> {
             }
         };
         self.links = Some(links);
-        found.map(|grid| grid.map(Some)).unwrap_or(Ok(None))
+        self.model = found.transpose()?;
+        Ok(self.model.as_ref())
     }
 
     fn stats(&self) -> SearchStats {

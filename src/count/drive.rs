@@ -76,8 +76,8 @@ fn work(shared: &Shared, kind: EngineKind, models: Option<&SyncSender<Grid>>) ->
         finished = true;
         engine.start_cube(&cube)?;
         while let Some(grid) = engine.step()? {
-            if !shared.checker.solves(&grid) {
-                let violations = shared.checker.violations(&grid);
+            if !shared.checker.solves(grid) {
+                let violations = shared.checker.violations(grid);
                 return Err(CountError::NotASolution(
                     violations.first().map_or_else(|| "a violation the checker did not name".into(), |v| v.to_string()),
                 ));
@@ -92,7 +92,7 @@ fn work(shared: &Shared, kind: EngineKind, models: Option<&SyncSender<Grid>>) ->
                 shared.first.fetch_min(nanos, Ordering::Relaxed);
             }
             if let Some(models) = models {
-                if models.send(grid).is_err() {
+                if models.send(grid.clone()).is_err() {
                     remaining = None; // the caller stopped listening
                     shared.stop.store(true, Ordering::Relaxed);
                     break 'cubes;

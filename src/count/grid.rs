@@ -148,6 +148,8 @@ pub struct GridSearch<'a> {
     rare_conflicts: bool,
     stack: Vec<Frame>,
     cube: Cube,
+    /// The last model found, written in place.
+    model: Grid,
     /// The current cube has no model (found while it was set).
     dead: bool,
     started: bool,
@@ -286,6 +288,7 @@ impl<'a> GridSearch<'a> {
             rare_conflicts: false,
             stack: Vec::new(),
             cube: Vec::new(),
+            model: Grid::new(side, vec![0; cells]).expect("side x side digits"),
             dead: true,
             started: false,
             queue: Vec::new(),
@@ -449,10 +452,13 @@ impl<'a> GridSearch<'a> {
         (best.0 != u32::MAX).then_some(best.1)
     }
 
-    fn grid(&self, depth: usize) -> Grid {
+    /// Writes the grid of the node at `depth` (every cell placed) into
+    /// `self.model`.
+    fn grid(&mut self, depth: usize) {
         let node = &self.states[depth * self.cells..(depth + 1) * self.cells];
-        let digits = node.iter().map(|&m| m.trailing_zeros() as Digit + 1).collect();
-        Grid::new(self.side, digits).expect("a node has a digit for every cell")
+        for (digit, &m) in self.model.digits_mut().iter_mut().zip(node) {
+            *digit = m.trailing_zeros() as Digit + 1;
+        }
     }
 
     /// The literal that says `cell` holds the digit of `bit`.
@@ -510,15 +516,17 @@ impl<'a> GridSearch<'a> {
         cubes
     }
 
-    fn next_model(&mut self) -> Option<Grid> {
+    /// Finds the next model, written into `self.model`; false when there
+    /// are no more (or the search stopped).
+    fn next_model(&mut self) -> bool {
         self.halt.halted = false;
         if self.dead {
-            return None;
+            return false;
         }
         if !self.started {
             self.started = true;
-            if let Some(grid) = self.descend(0) {
-                return Some(grid);
+            if self.descend(0) {
+                return true;
             }
         }
         while let Some(frame) = self.stack.last() {
@@ -529,7 +537,7 @@ impl<'a> GridSearch<'a> {
             if self.decisions % CHECK_INTERVAL == CHECK_INTERVAL - 1 {
                 if self.stopped() {
                     self.halt.halted = true;
-                    return None;
+                    return false;
                 }
                 if let Some(pool) = self.pool.filter(|pool| pool.wanted()) {
                     self.give_work(pool);
@@ -564,24 +572,26 @@ impl<'a> GridSearch<'a> {
                 self.conflicts += 1;
                 continue;
             }
-            if let Some(grid) = self.descend(depth + 1) {
-                return Some(grid);
+            if self.descend(depth + 1) {
+                return true;
             }
         }
-        None
+        false
     }
 
     /// After the node at `depth` is propagated (its open cells in
-    /// `self.open`): its grid when no cell is open, else `None` with a
-    /// frame on the stack for the cell to branch on.
-    fn descend(&mut self, depth: usize) -> Option<Grid> {
+    /// `self.open`): true with its grid in `self.model` when no cell is
+    /// open, else false with a frame on the stack for the cell to branch
+    /// on.
+    fn descend(&mut self, depth: usize) -> bool {
         if self.open == 0 {
-            return Some(self.grid(depth));
+            self.grid(depth);
+            return true;
         }
         let cell = self.choose(depth).expect("an open cell");
         let rest = self.states[depth * self.cells + cell as usize];
         self.stack.push(Frame { cell, taken: 0, rest, open: self.open });
-        None
+        false
     }
 }
 
@@ -627,8 +637,8 @@ impl Engine for GridSearch<'_> {
         Ok(())
     }
 
-    fn step(&mut self) -> Result<Option<Grid>, CountError> {
-        Ok(self.next_model())
+    fn step(&mut self) -> Result<Option<&Grid>, CountError> {
+        Ok(self.next_model().then_some(&self.model))
     }
 
     fn remaining(&self) -> Option<Vec<Cube>> {

@@ -104,8 +104,10 @@ pub trait Engine {
     /// `cube` true (the empty cube: every model). Cubes come from
     /// [`enumerate::Enumerate::split`].
     fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError>;
-    /// The next model of the current cube, `None` when there are no more (or the engine was told to stop).
-    fn step(&mut self) -> Result<Option<Grid>, CountError>;
+    /// The next model of the current cube, `None` when there are no more
+    /// (or the engine was told to stop); the engine keeps it until the
+    /// next step, so that a model found costs no allocation.
+    fn step(&mut self) -> Result<Option<&Grid>, CountError>;
     /// After [`Engine::step`] returned `None` because of the stop flag: the
     /// rest of the current cube as disjoint cubes, so that the count can go
     /// on elsewhere; `None` if the engine cannot say.

@@ -180,20 +180,8 @@ impl Prepared {
         self.engine.halt_at(until.deadline, until.decisions);
         let wants = observer.wants_models();
         loop {
-            if until.max.is_some_and(|max| self.found >= max) {
-                // One more model decides whether the count is exact.
-                return Ok(match self.engine.engine().step()? {
-                    None if !self.engine.view().halted() => {
-                        self.done = true;
-                        Stop::Complete
-                    }
-                    None => self.why_halted(until),
-                    Some(grid) => {
-                        self.check(&grid)?;
-                        Stop::MaxReached
-                    }
-                });
-            }
+            // One more model past `max` decides whether the count is exact.
+            let past_max = until.max.is_some_and(|max| self.found >= max);
             let Some(grid) = self.engine.engine().step()? else {
                 if self.engine.view().halted() {
                     return Ok(self.why_halted(until));
@@ -201,9 +189,12 @@ impl Prepared {
                 self.done = true;
                 return Ok(Stop::Complete);
             };
-            self.check(&grid)?;
+            check(&self.checker, &self.givens, grid)?;
+            if past_max {
+                return Ok(Stop::MaxReached);
+            }
             self.found += 1;
-            if wants && observer.model(self.found, &grid).is_break() {
+            if wants && observer.model(self.found, grid).is_break() {
                 return Ok(Stop::Caller);
             }
             if self.found % 4096 == 0 {
@@ -241,24 +232,25 @@ impl Prepared {
             Stop::Timeout
         }
     }
+}
 
-    /// The independent checker's verdict on a model: it must solve the
-    /// layout and keep the givens.
-    fn check(&self, grid: &Grid) -> Result<(), CountError> {
-        let givens_kept = self.givens.iter().all(|&(cell, digit)| grid.get(cell) == digit);
-        if givens_kept && self.checker.solves(grid) {
-            return Ok(());
-        }
-        let mut violations = self.checker.violations(grid);
-        let changed = self.givens.iter().filter(|&&(cell, digit)| grid.get(cell) != digit);
-        violations.extend(changed.map(|&(cell, given)| crate::model::check::Violation::GivenChanged {
-            cell,
-            given,
-            found: grid.get(cell),
-        }));
-        let named = violations.first().map_or_else(|| "a violation the checker did not name".into(), |v| v.to_string());
-        Err(CountError::NotASolution(named))
+/// The independent checker's verdict on a model: it must solve the layout
+/// and keep the givens. (Apart from [`Prepared`], whose engine lends the
+/// model while it is checked.)
+fn check(checker: &Checker, givens: &[(Cell, Digit)], grid: &Grid) -> Result<(), CountError> {
+    let givens_kept = givens.iter().all(|&(cell, digit)| grid.get(cell) == digit);
+    if givens_kept && checker.solves(grid) {
+        return Ok(());
     }
+    let mut violations = checker.violations(grid);
+    let changed = givens.iter().filter(|&&(cell, digit)| grid.get(cell) != digit);
+    violations.extend(changed.map(|&(cell, given)| crate::model::check::Violation::GivenChanged {
+        cell,
+        given,
+        found: grid.get(cell),
+    }));
+    let named = violations.first().map_or_else(|| "a violation the checker did not name".into(), |v| v.to_string());
+    Err(CountError::NotASolution(named))
 }
 
 #[cfg(test)]

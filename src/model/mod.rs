@@ -940,6 +940,12 @@ impl Grid {
         self.side
     }
 
+    /// The digits in reading order, to be written in place (an engine's
+    /// model, filled anew for each one found).
+    pub(crate) fn digits_mut(&mut self) -> &mut [Digit] {
+        &mut self.digits
+    }
+
     /// The digit of `cell`.
     pub fn get(&self, cell: Cell) -> Digit {
         self.digits[cell.row * self.side + cell.col]

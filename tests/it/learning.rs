@@ -103,7 +103,7 @@ fn grids_by(spec: &Spec, puzzle: &Puzzle, mode: Learn) -> (u64, u64) {
     engine.start_cube(&[]).unwrap();
     let mut seen = HashSet::new();
     while let Some(grid) = engine.step().unwrap() {
-        let digits = digits_of(&grid);
+        let digits = digits_of(grid);
         assert!(satisfies(spec, &digits), "{mode:?}: not a solution: {digits:?}");
         assert!(seen.insert(digits), "{mode:?}: a grid found twice");
     }
@@ -194,7 +194,7 @@ fn clauses_learnt_in_one_cube_hold_in_the_next() {
                 engine.start_cube(cube).unwrap();
             }
             while let Some(grid) = engine.step().unwrap() {
-                assert!(satisfies(&spec, &digits_of(&grid)));
+                assert!(satisfies(&spec, &digits_of(grid)));
                 total += 1;
             }
         }

@@ -96,6 +96,8 @@ pub struct Enumerate<'a> {
     /// can live beside its encoding.
     vars: VarMap,
     formula: Arc<CnfFormula>,
+    /// The last model found ([`Engine::step`] lends it).
+    model: Option<Grid>,
     /// The alternatives branched on, checked at each leaf.
     choices: Choices,
     /// By variable, the literal that frees it at a leaf when true
@@ -160,6 +162,7 @@ impl<'a> Enumerate<'a> {
         let cube_end = prop.trail_len();
         let var_count = encoded.formula.var_count();
         Enumerate {
+            model: None,
             choices,
             guard,
             vars: encoded.vars.clone(),
@@ -507,10 +510,10 @@ impl Engine for Enumerate<'_> {
         self.halt.halted
     }
 
-    fn step(&mut self) -> Result<Option<Grid>, CountError> {
-        let model = self.next_model()?;
-        self.found_in_cube += u64::from(model.is_some());
-        Ok(model)
+    fn step(&mut self) -> Result<Option<&Grid>, CountError> {
+        self.model = self.next_model()?;
+        self.found_in_cube += u64::from(self.model.is_some());
+        Ok(self.model.as_ref())
     }
 
     fn stats(&self) -> SearchStats {
@@ -648,7 +651,7 @@ mod tests {
                 engine.start_cube(&cube).unwrap();
                 pool.want();
                 while let Some(grid) = engine.step().unwrap() {
-                    grids.push(grid);
+                    grids.push(grid.clone());
                     pool.want();
                 }
             }
