@@ -341,7 +341,6 @@ impl Engine for Dlx<'_> {
     }
 
     fn step(&mut self) -> Result<Option<&Grid>, CountError> {
-        self.model = None;
         let Some(mut links) = self.links.take() else { return Ok(None) };
         let mut polls = 0u32;
         let found = loop {

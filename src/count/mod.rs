@@ -106,7 +106,8 @@ pub trait Engine {
     fn start_cube(&mut self, cube: &[Lit]) -> Result<(), CountError>;
     /// The next model of the current cube, `None` when there are no more
     /// (or the engine was told to stop); the engine keeps it until the
-    /// next step, so that a model found costs no allocation.
+    /// next step, so that it may write every model into one grid (the
+    /// grid engine does).
     fn step(&mut self) -> Result<Option<&Grid>, CountError>;
     /// After [`Engine::step`] returned `None` because of the stop flag: the
     /// rest of the current cube as disjoint cubes, so that the count can go

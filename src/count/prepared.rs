@@ -235,8 +235,8 @@ impl Prepared {
 }
 
 /// The independent checker's verdict on a model: it must solve the layout
-/// and keep the givens. (Apart from [`Prepared`], whose engine lends the
-/// model while it is checked.)
+/// and keep the givens. Not a method of [`Prepared`]: its engine lends the
+/// model, and holds it while it is checked.
 fn check(checker: &Checker, givens: &[(Cell, Digit)], grid: &Grid) -> Result<(), CountError> {
     let givens_kept = givens.iter().all(|&(cell, digit)| grid.get(cell) == digit);
     if givens_kept && checker.solves(grid) {
