@@ -684,7 +684,7 @@ impl Counter {
             return Ok(stop().then(|| (BigUint::default(), stopped(&plan), Vec::new())));
         };
         // The outer bands joined where that pays on the orbits tried (see
-        // `JOIN_PAYS`), their counts kept.
+        // `JOIN_PAYS`), their counts kept either way.
         let (mut join, mut tried) = (Join::new(puzzle, band.index()), Vec::new());
         if let Some(joined) = &join {
             let (mut met, mut completions, mut table) = (0u128, 0u128, Table::default());
@@ -726,13 +726,13 @@ impl Counter {
                             {
                                 return Ok((sum, stopped(&plan)));
                             }
-                            if let Some(join) = &join {
+                            // An orbit the join was tried on is counted already,
+                            // whether the join was then kept or not.
+                            if let Some(&(_, completions)) = tried.iter().find(|t| t.0 == k) {
+                                sum += BigUint::from(completions) * size;
+                            } else if let Some(join) = &join {
                                 let stop = || halt.load(AtomicOrdering::Relaxed) || stopper(&plan, start)();
-                                let completions = match tried.iter().find(|t| t.0 == k) {
-                                    Some(&(_, completions)) => Some(completions),
-                                    None => join.count(filling, &mut table, &stop).map(|(completions, _)| completions),
-                                };
-                                let Some(completions) = completions else {
+                                let Some((completions, _)) = join.count(filling, &mut table, &stop) else {
                                     halt.store(true, AtomicOrdering::Relaxed);
                                     return Ok((sum, stopped(&plan)));
                                 };
