@@ -58,16 +58,14 @@ def main():
             routes.add(" ".join(re.findall(r"^(?:method|engine): (.*)$", run.stderr, re.M)))
             if "enumeration" not in run.stderr:
                 found = None
-            counted = found.group(1) if found else f"exit {run.returncode}"
-            same = counted == joined
+            same = bool(found) and found.group(1) == joined
             if found:
-                weighted.append(int(size) * int(counted))
+                weighted.append(int(size) * int(found.group(1)))
             differ += not same
+            shown = f"{int(found.group(1)):,}" if found else f"no enumeration (exit {run.returncode})"
             middle = " / ".join(r for r in band if r.strip("."))
-            rows.append(f"| {index} | {size} | `{middle}` | {int(joined):,} | "
-                        f"{int(counted):,} | {seconds:.2f} | {'yes' if same else '**no**'} |"
-                        if found else f"| {index} | {size} | `{middle}` | {int(joined):,} | {counted} | "
-                        f"{seconds:.2f} | **no** |")
+            rows.append(f"| {index} | {size} | `{middle}` | {int(joined):,} | {shown} | {seconds:.2f} | "
+                        f"{'yes' if same else '**no**'} |")
             print(rows[-1], file=sys.stderr)
     lines = [
         f"# The outer bands' join against enumeration, {len(rows)} orbits of `size 9` + `{rule}`",

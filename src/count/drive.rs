@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use super::enumerate::Enumerate;
 use super::pool::Pool;
+use super::prepared::check_model;
 use super::{engine, Count, CountError, Cube, EngineKind, Limits, Observer, Search, SearchStats, Stop};
 use crate::encode::Encoded;
 use crate::model::{check, Grid, Puzzle};
@@ -76,12 +77,7 @@ fn work(shared: &Shared, kind: EngineKind, models: Option<&SyncSender<Grid>>) ->
         finished = true;
         engine.start_cube(&cube)?;
         while let Some(grid) = engine.step()? {
-            if !shared.checker.solves(grid) {
-                let violations = shared.checker.violations(grid);
-                return Err(CountError::NotASolution(
-                    violations.first().map_or_else(|| "a violation the checker did not name".into(), |v| v.to_string()),
-                ));
-            }
+            check_model(&shared.checker, &[], grid)?;
             if !shared.admit() {
                 remaining = None; // this model is in no cube any more
                 break 'cubes;

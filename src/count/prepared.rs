@@ -189,7 +189,7 @@ impl Prepared {
                 self.done = true;
                 return Ok(Stop::Complete);
             };
-            check(&self.checker, &self.givens, grid)?;
+            check_model(&self.checker, &self.givens, grid)?;
             if past_max {
                 return Ok(Stop::MaxReached);
             }
@@ -235,9 +235,10 @@ impl Prepared {
 }
 
 /// The independent checker's verdict on a model: it must solve the layout
-/// and keep the givens. Not a method of [`Prepared`]: its engine lends the
-/// model, and holds it while it is checked.
-fn check(checker: &Checker, givens: &[(Cell, Digit)], grid: &Grid) -> Result<(), CountError> {
+/// and keep the givens (none for the drive's workers, whose formula holds
+/// them). Not a method of [`Prepared`]: its engine lends the model, and
+/// holds it while it is checked.
+pub(super) fn check_model(checker: &Checker, givens: &[(Cell, Digit)], grid: &Grid) -> Result<(), CountError> {
     let givens_kept = givens.iter().all(|&(cell, digit)| grid.get(cell) == digit);
     if givens_kept && checker.solves(grid) {
         return Ok(());
