@@ -1,14 +1,16 @@
 //! Many puzzles at a time (a batch of files, a collection's lines): worker
-//! threads take the puzzles in turn, one thread a puzzle, each with its own
-//! [`Counter`], so that consecutive puzzles of one layout share a prepared
-//! engine; the results come back in the order of the puzzles. One job
-//! runs on the calling thread, with no channel between the puzzles.
+//! threads take the puzzles in runs of consecutive ones, as many as take
+//! about two milliseconds at the pace the worker has seen (one puzzle at a
+//! time where each takes that long), each worker with its own [`Counter`],
+//! so that consecutive puzzles of one layout share a prepared engine; the
+//! results come back in the order of the puzzles. One job runs on the
+//! calling thread, with no channel between the puzzles.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
 
 use super::plan::{Counter, Plan};
-use super::pool::Pool;
 use super::CountError;
 
 /// Does `work` for each of the items `0..items` on `jobs` threads, each
@@ -43,17 +45,30 @@ where
         }
         return Ok(());
     }
-    let pool = Pool::new((0..items).collect());
+    let claims = Claims { next: AtomicUsize::new(0), items, jobs };
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::scope(|scope| {
-        for started in 0..jobs.clamp(1, items.max(1)) {
-            let (sender, pool, work) = (sender.clone(), &pool, &work);
+        for started in 0..jobs.min(items) {
+            let (sender, claims, work) = (sender.clone(), &claims, &work);
             let worker = move || {
                 let mut counter = Counter::new(plan);
-                let mut finished = false;
-                while let Some(index) = pool.take(finished, stop) {
-                    finished = true;
-                    if sender.send((index, work(&mut counter, index))).is_err() {
+                // Seconds an item, as this worker has found them so far.
+                let mut pace = None;
+                while let Some(range) = claims.take(pace) {
+                    let start = Instant::now();
+                    let mut done = Vec::with_capacity(range.len());
+                    for index in range {
+                        if stop.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        done.push((index, work(&mut counter, index)));
+                    }
+                    if done.is_empty() {
+                        return;
+                    }
+                    let each = start.elapsed().as_secs_f64() / done.len() as f64;
+                    pace = Some(pace.map_or(each, |pace: f64| (pace + each) / 2.0));
+                    if sender.send(done).is_err() {
                         return;
                     }
                 }
@@ -68,8 +83,8 @@ where
         }
         drop(sender);
         let (mut waiting, mut next) = (BTreeMap::new(), 0);
-        for (index, result) in receiver {
-            waiting.insert(index, result);
+        for done in receiver {
+            waiting.extend(done);
             while let Some(result) = waiting.remove(&next) {
                 report(next, result)?;
                 next += 1;
@@ -77,6 +92,43 @@ where
         }
         Ok(())
     })
+}
+
+/// How long a worker's run of items should take: long enough that the
+/// message that carries their results, and the wake-up of the thread that
+/// reports them, cost little beside it (a channel message a puzzle was
+/// half the time of 10,000 quick puzzles on two threads), short enough
+/// that the threads end together and results come back steadily.
+const RUN: f64 = 0.002;
+
+/// The most items a worker takes at once.
+const MOST: usize = 1024;
+
+/// The items not yet taken, handed out in runs: one item to a worker that
+/// has not timed any yet, then as many as take it about [`RUN`] at its
+/// pace, but never more than a share of those left, so that the last runs
+/// are short (as guided scheduling does).
+struct Claims {
+    next: AtomicUsize,
+    items: usize,
+    jobs: usize,
+}
+
+impl Claims {
+    /// The next run of items for a worker whose items took `pace` seconds
+    /// each (`None` before its first); `None` once every item is taken.
+    fn take(&self, pace: Option<f64>) -> Option<std::ops::Range<usize>> {
+        let wanted = pace.map_or(1, |pace| (RUN / pace.max(1e-9)).clamp(1.0, MOST as f64) as usize);
+        let mut start = self.next.load(Ordering::Relaxed);
+        loop {
+            let left = self.items.checked_sub(start).filter(|&left| left > 0)?;
+            let len = wanted.min(left.div_ceil(2 * self.jobs)).max(1);
+            match self.next.compare_exchange_weak(start, start + len, Ordering::Relaxed, Ordering::Relaxed) {
+                Ok(_) => return Some(start..start + len),
+                Err(now) => start = now,
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -114,5 +166,31 @@ mod tests {
         result.unwrap();
         let expected: Vec<(usize, String)> = (0..9).map(|i| (i, ["12", "288", "0"][i % 3].to_owned())).collect();
         assert_eq!(seen, expected);
+    }
+
+    /// Runs start at one item, grow with the pace to about [`RUN`] but
+    /// never past a share of what is left, and cover the items once.
+    #[test]
+    fn runs_cover_the_items_once_and_shrink_at_the_end() {
+        let claims = Claims { next: AtomicUsize::new(0), items: 10_000, jobs: 2 };
+        assert_eq!(claims.take(None), Some(0..1));
+        // 1 ms an item: two a run.
+        assert_eq!(claims.take(Some(0.001)), Some(1..3));
+        // A slow item: one at a time.
+        assert_eq!(claims.take(Some(1.0)), Some(3..4));
+        // Quick items: capped at the most a run takes.
+        assert_eq!(claims.take(Some(1e-9)), Some(4..4 + MOST));
+        let mut next = 4 + MOST;
+        let mut lens = Vec::new();
+        while let Some(run) = claims.take(Some(1e-9)) {
+            assert_eq!(run.start, next);
+            next = run.end;
+            lens.push(run.len());
+        }
+        assert_eq!(next, 10_000);
+        // The last runs are a quarter of what was left, down to one item.
+        assert!(lens.windows(2).all(|w| w[0] >= w[1]));
+        assert_eq!(lens.last(), Some(&1));
+        assert_eq!(claims.take(None), None);
     }
 }
