@@ -84,7 +84,7 @@ pub(super) fn encode(puzzle: &Puzzle, vars: &VarMap, out: &mut Recorder) {
 
 /// `¬[a = i] ∨ ¬[b = j]`.
 fn not_both(vars: &VarMap, a: Cell, i: Digit, b: Cell, j: Digit) -> Vec<Lit> {
-    vars.digit_lits(a, i).into_iter().chain(vars.digit_lits(b, j)).map(|l| !l).collect()
+    vars.digit_lits(a, i).chain(vars.digit_lits(b, j)).map(|l| !l).collect()
 }
 
 /// "`cell` >= `v`" in the order encoding: a literal, or a constant outside `2..=n`.

@@ -150,24 +150,21 @@ impl VarMap {
 
     /// The literals (full layout) whose conjunction says "`cell` holds `digit`":
     /// `x(d)`; `y(d) ∧ ¬y(d+1)` without the ends; or the bits of `d - 1`.
-    pub(crate) fn digit_lits(&self, cell: Cell, digit: Digit) -> Vec<Lit> {
+    pub(crate) fn digit_lits(&self, cell: Cell, digit: Digit) -> impl Iterator<Item = Lit> + '_ {
         let (n, d) = (self.values, usize::from(digit));
-        match self.digits {
-            DigitEncoding::Direct => vec![self.lit(cell, digit)],
-            DigitEncoding::Order => {
-                let mut lits = Vec::with_capacity(2);
-                if d >= 2 {
-                    lits.push(self.full_var(cell, d - 2).positive());
-                }
-                if d < n {
-                    lits.push(self.full_var(cell, d - 1).negative());
-                }
-                lits
-            }
-            DigitEncoding::Log => {
-                (0..self.per_cell()).map(|k| Lit::from_var(self.full_var(cell, k), (d - 1) >> k & 1 == 1)).collect()
-            }
-        }
+        // Which of the encoding's literals: for the order encoding, 0 is
+        // `y(d)` and 1 is `¬y(d+1)`, each where it exists.
+        let which = match self.digits {
+            DigitEncoding::Direct => 0..1,
+            DigitEncoding::Order => usize::from(d < 2)..1 + usize::from(d < n),
+            DigitEncoding::Log => 0..self.per_cell(),
+        };
+        which.map(move |k| match self.digits {
+            DigitEncoding::Direct => self.lit(cell, digit),
+            DigitEncoding::Order if k == 0 => self.full_var(cell, d - 2).positive(),
+            DigitEncoding::Order => self.full_var(cell, d - 1).negative(),
+            DigitEncoding::Log => Lit::from_var(self.full_var(cell, k), (d - 1) >> k & 1 == 1),
+        })
     }
 
     /// The value of each full-layout variable of `cell` when it holds `digit`.

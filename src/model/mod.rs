@@ -16,7 +16,9 @@ pub use constraint::{connected_members, orthogonal, readings, table_allows, Alte
 pub use line_rule::LineRule;
 pub use relation::{Predicate, Relation};
 
+use std::cell::RefCell;
 use std::fmt;
+use std::sync::Arc;
 
 use itertools::Itertools;
 
@@ -93,6 +95,43 @@ pub struct Group {
     pub cells: Vec<Cell>,
 }
 
+/// The rows, columns and boxes of a grid of `box_rows x box_cols` boxes,
+/// built once a thread for each box shape and shared by every puzzle of it
+/// until one adds a group of its own (a batch of 10,000 classic puzzles
+/// built them 10,000 times, 47 allocations a puzzle).
+fn classic_groups(box_rows: usize, box_cols: usize) -> Arc<Vec<Group>> {
+    /// A box shape's groups.
+    type Built = ((usize, usize), Arc<Vec<Group>>);
+    thread_local! {
+        static BUILT: RefCell<Vec<Built>> = const { RefCell::new(Vec::new()) };
+    }
+    BUILT.with_borrow_mut(|built| {
+        if let Some((_, groups)) = built.iter().find(|(shape, _)| *shape == (box_rows, box_cols)) {
+            return Arc::clone(groups);
+        }
+        let side = box_rows * box_cols;
+        let mut groups = Vec::with_capacity(3 * side);
+        for r in 0..side {
+            groups.push(Group { kind: GroupKind::Row, cells: (0..side).map(|c| Cell::new(r, c)).collect() });
+        }
+        for c in 0..side {
+            groups.push(Group { kind: GroupKind::Column, cells: (0..side).map(|r| Cell::new(r, c)).collect() });
+        }
+        // Boxes in reading order: `side / box_cols` box rows of `side / box_rows` boxes.
+        for br in 0..box_cols {
+            for bc in 0..box_rows {
+                let cells = (0..box_rows)
+                    .flat_map(|i| (0..box_cols).map(move |j| Cell::new(br * box_rows + i, bc * box_cols + j)))
+                    .collect();
+                groups.push(Group { kind: GroupKind::Box, cells });
+            }
+        }
+        let groups = Arc::new(groups);
+        built.push(((box_rows, box_cols), Arc::clone(&groups)));
+        groups
+    })
+}
+
 /// What can be wrong when a puzzle is built through the library API.
 /// (Each variant's message says what its fields hold.)
 #[allow(missing_docs)]
@@ -163,7 +202,10 @@ pub struct Puzzle {
     /// the model, and the cells below it hold its cells' region labels.
     chaos: bool,
     givens: Vec<Option<Digit>>,
-    groups: Vec<Group>,
+    /// Shared between the puzzles of one layout until one of them adds a
+    /// group (a batch of classic puzzles builds its rows, columns and boxes
+    /// once: [`Puzzle::sudoku`]).
+    groups: Arc<Vec<Group>>,
     relations: Vec<Relation>,
     constraints: Vec<Constraint>,
     /// Whether this is a copy of a puzzle to which an alternative's rules
@@ -192,22 +234,7 @@ impl Puzzle {
         if box_rows == 0 || box_cols == 0 || side > MAX_SIDE {
             return Err(ModelError::BoxSize(box_rows, box_cols));
         }
-        let mut groups = Vec::with_capacity(3 * side);
-        for r in 0..side {
-            groups.push(Group { kind: GroupKind::Row, cells: (0..side).map(|c| Cell::new(r, c)).collect() });
-        }
-        for c in 0..side {
-            groups.push(Group { kind: GroupKind::Column, cells: (0..side).map(|r| Cell::new(r, c)).collect() });
-        }
-        // Boxes in reading order: `side / box_cols` box rows of `side / box_rows` boxes.
-        for br in 0..box_cols {
-            for bc in 0..box_rows {
-                let cells = (0..box_rows)
-                    .flat_map(|i| (0..box_cols).map(move |j| Cell::new(br * box_rows + i, bc * box_cols + j)))
-                    .collect();
-                groups.push(Group { kind: GroupKind::Box, cells });
-            }
-        }
+        let groups = classic_groups(box_rows, box_cols);
         Ok(Puzzle {
             side,
             digits: side,
@@ -239,7 +266,7 @@ impl Puzzle {
             vars: 0,
             chaos: false,
             givens: vec![None; side * side],
-            groups: Vec::new(),
+            groups: Arc::default(),
             relations: Vec::new(),
             constraints: Vec::new(),
             branch: Branch::Root,
@@ -306,7 +333,7 @@ impl Puzzle {
             vars: 0,
             chaos: false,
             givens: vec![None; side * side],
-            groups,
+            groups: Arc::new(groups),
             relations: Vec::new(),
             constraints: Vec::new(),
             branch: Branch::Root,
@@ -334,11 +361,12 @@ impl Puzzle {
         }
         let mut p = Puzzle::blank(side)?;
         p.set_digits(values)?;
+        let groups = Arc::make_mut(&mut p.groups);
         for r in 0..rows {
-            p.groups.push(Group { kind: GroupKind::Row, cells: (0..cols).map(|c| Cell::new(r, c)).collect() });
+            groups.push(Group { kind: GroupKind::Row, cells: (0..cols).map(|c| Cell::new(r, c)).collect() });
         }
         for c in 0..cols {
-            p.groups.push(Group { kind: GroupKind::Column, cells: (0..rows).map(|r| Cell::new(r, c)).collect() });
+            groups.push(Group { kind: GroupKind::Column, cells: (0..rows).map(|r| Cell::new(r, c)).collect() });
         }
         for cell in p.cells().filter(|c| c.row >= rows || c.col >= cols).collect::<Vec<_>>() {
             p.constraints.push(Constraint::Digits { cell, allowed: 1 });
@@ -370,7 +398,7 @@ impl Puzzle {
         if let Some(&cell) = taken.filter(|c| cells.contains(c)).min() {
             return Err(ModelError::RegionsOverlap(cell));
         }
-        self.groups.push(Group { kind: GroupKind::Region, cells });
+        Arc::make_mut(&mut self.groups).push(Group { kind: GroupKind::Region, cells });
         Ok(())
     }
 
@@ -416,7 +444,7 @@ impl Puzzle {
             vars: self.vars,
             chaos: self.chaos,
             givens: self.givens.clone(),
-            groups: self.groups.iter().filter(layout).cloned().collect(),
+            groups: Arc::new(self.groups.iter().filter(layout).cloned().collect()),
             relations: Vec::new(),
             constraints: Vec::new(),
             branch: Branch::Open,
@@ -441,8 +469,8 @@ impl Puzzle {
         let side = self.side();
         let main = (0..side).map(|i| Cell::new(i, i)).collect();
         let anti = (0..side).map(|i| Cell::new(i, side - 1 - i)).collect();
-        self.groups.push(Group { kind: GroupKind::Extra, cells: main });
-        self.groups.push(Group { kind: GroupKind::Extra, cells: anti });
+        Arc::make_mut(&mut self.groups).push(Group { kind: GroupKind::Extra, cells: main });
+        Arc::make_mut(&mut self.groups).push(Group { kind: GroupKind::Extra, cells: anti });
         self
     }
 
@@ -450,7 +478,7 @@ impl Puzzle {
     /// forbids repeats; a group of `side` cells also holds every digit.
     pub fn add_group(&mut self, cells: Vec<Cell>) -> Result<(), ModelError> {
         self.check_group(&cells)?;
-        self.groups.push(Group { kind: GroupKind::Extra, cells });
+        Arc::make_mut(&mut self.groups).push(Group { kind: GroupKind::Extra, cells });
         Ok(())
     }
 
@@ -458,7 +486,7 @@ impl Puzzle {
     /// any, is a [`Constraint::Sum`] of its own).
     pub fn add_cage(&mut self, cells: Vec<Cell>) -> Result<(), ModelError> {
         self.check_group(&cells)?;
-        self.groups.push(Group { kind: GroupKind::Cage, cells });
+        Arc::make_mut(&mut self.groups).push(Group { kind: GroupKind::Cage, cells });
         Ok(())
     }
 
@@ -706,7 +734,7 @@ impl Puzzle {
         self.shape = Some((rows, cols));
         self.vars = total;
         self.boxes = None;
-        for group in self.groups.iter_mut().filter(|g| g.kind == GroupKind::Box) {
+        for group in Arc::make_mut(&mut self.groups).iter_mut().filter(|g| g.kind == GroupKind::Box) {
             group.kind = GroupKind::Region;
         }
         self.givens = vec![None; side * side];
@@ -754,14 +782,14 @@ impl Puzzle {
         };
         grid.digits = self.digits;
         grid.first_value = self.first_value;
-        grid.groups = self.groups.iter().filter(|g| inside(&g.cells)).cloned().collect();
+        grid.groups = Arc::new(self.groups.iter().filter(|g| inside(&g.cells)).cloned().collect());
         grid.constraints.extend(self.constraints.iter().filter(|c| inside(&c.cells())).cloned());
         grid.relations = self.relations.iter().filter(|r| inside(&[r.a, r.b])).cloned().collect();
         for (cell, d) in self.givens().filter(|&(c, _)| self.in_grid(c)) {
             grid.givens[cell.row * n + cell.col] = Some(d);
         }
         let mut rest = self.without_givens();
-        rest.groups = self.groups.iter().filter(|g| outside(&g.cells)).cloned().collect();
+        rest.groups = Arc::new(self.groups.iter().filter(|g| outside(&g.cells)).cloned().collect());
         rest.constraints = self.constraints.iter().filter(|c| outside(&c.cells())).cloned().collect();
         rest.relations = self.relations.iter().filter(|r| outside(&[r.a, r.b])).cloned().collect();
         for (cell, d) in self.givens().filter(|&(c, _)| self.is_var(c)) {
@@ -893,7 +921,7 @@ impl Puzzle {
     /// a solution, only that no rule is broken by the givens alone.
     pub fn given_conflicts(&self) -> Vec<String> {
         let mut found = Vec::new();
-        for group in &self.groups {
+        for group in self.groups.iter() {
             for (i, &a) in group.cells.iter().enumerate() {
                 for &b in &group.cells[i + 1..] {
                     if let (Some(x), Some(y)) = (self.given(a), self.given(b)) {
@@ -1008,5 +1036,27 @@ fn merged(constraint: Constraint) -> Constraint {
             Constraint::Along { rule: LineRule::FirstHidden(targets), cells: cells.clone() }
         }
         _ => constraint,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Puzzles of one box shape share their rows, columns and boxes until
+    /// one adds a group of its own: the others keep theirs, and each box
+    /// shape has its own.
+    #[test]
+    fn a_group_added_to_one_puzzle_is_in_no_other() {
+        let mut x = Puzzle::sudoku(3, 3).unwrap().with_diagonals();
+        x.add_group(vec![Cell::new(0, 0), Cell::new(8, 8)]).unwrap();
+        let plain = Puzzle::sudoku(3, 3).unwrap();
+        assert_eq!((x.groups().len(), plain.groups().len()), (30, 27));
+        let cells = |list: &[(usize, usize)]| list.iter().map(|&(r, c)| Cell::new(r, c)).collect::<Vec<_>>();
+        // The first box comes after the 6 rows and the 6 columns.
+        let wide = Puzzle::sudoku(2, 3).unwrap();
+        assert_eq!(wide.groups()[12].cells, cells(&[(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)]));
+        let tall = Puzzle::sudoku(3, 2).unwrap();
+        assert_eq!(tall.groups()[12].cells, cells(&[(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]));
     }
 }

@@ -217,7 +217,7 @@ impl<'a> Spelling<'a> {
 
     /// Literals whose disjunction says "`cell` does not hold `d`".
     pub(super) fn not(&self, cell: Cell, d: Digit) -> Vec<Lit> {
-        self.vars.digit_lits(cell, d).into_iter().map(|l| !l).collect()
+        self.vars.digit_lits(cell, d).map(|l| !l).collect()
     }
 
     /// One literal that is true exactly when `cell` holds `d`.
@@ -228,7 +228,7 @@ impl<'a> Spelling<'a> {
         if let Some(&lit) = self.defined.get(&(cell, d)) {
             return lit;
         }
-        let spelling = self.vars.digit_lits(cell, d);
+        let spelling: Vec<Lit> = self.vars.digit_lits(cell, d).collect();
         let e = out.new_var().positive();
         for &l in &spelling {
             out.add_clause(&[!e, l]);
