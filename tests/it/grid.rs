@@ -298,3 +298,39 @@ fn relations_of_every_kind_count_like_the_oracle_on_the_grid_engine() {
     assert_eq!(counted, 48);
     assert!(nonzero >= 16, "only {nonzero} rounds with solutions");
 }
+
+/// Knuth's estimate of the solutions on the grid engine, which weighs bands
+/// that groups cross against enumeration: the same for the same seed; 1
+/// where propagation alone finds the one solution, 0 where the givens
+/// clash; near the count on blank grids (4x4: 288; 6x6 with 2x3 boxes:
+/// 28,200,960, OEIS A107739), and on 4x4 and 6x6 puzzles with givens
+/// near the oracle's count.
+#[test]
+fn knuths_estimate_is_near_the_count() {
+    use satsudoku::count::grid::GridSearch;
+    use satsudoku::encode::encode;
+
+    let estimate = |puzzle: &Puzzle, dives: u32, seed: u64| {
+        GridSearch::new(puzzle, &encode(puzzle, &Encoding::default())).estimate(dives, seed)
+    };
+    let near = |estimate: f64, count: f64, within: f64| (estimate / count - 1.0).abs() <= within;
+    let four = puzzle((2, 2), &[0; 16]);
+    assert_eq!(estimate(&four, 500, 7), estimate(&four, 500, 7));
+    let e = estimate(&four, 20_000, 1);
+    assert!(near(e, 288.0, 0.05), "{e}");
+    let six = puzzle((2, 3), &[0; 36]);
+    let e = estimate(&six, 20_000, 1);
+    assert!(near(e, 28_200_960.0, 0.15), "{e}");
+    // A full grid less its last cell; two 1s in the first row.
+    let mut grid = vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 0];
+    assert_eq!(estimate(&puzzle((2, 2), &grid), 10, 1), 1.0);
+    grid[1] = 1;
+    assert_eq!(estimate(&puzzle((2, 2), &grid), 10, 1), 0.0);
+    let mut rng = rng(31);
+    for _ in 0..20 {
+        let givens = random_givens(&mut rng, (2, 3), 8);
+        let count = count_grids(6, (2, 3), &givens, &|_| true) as f64;
+        let e = estimate(&puzzle((2, 3), &givens), 20_000, 1);
+        assert!(count == 0.0 && e == 0.0 || near(e, count, 0.15), "{givens:?}: {e} for {count}");
+    }
+}

@@ -75,7 +75,11 @@ impl Local {
         let front = (1u128 << (stacks * n)) - 1;
         // Per band enumerated: its number, fillings and signatures.
         let mut report: Vec<(usize, (u128, usize))> = Vec::new();
-        let mut left = MAX_CROSSING_FILLINGS;
+        // At most a quarter of the solutions estimated, where they were (a
+        // float past the bound saturates).
+        let most_fillings =
+            self.solutions.map_or(MAX_CROSSING_FILLINGS, |s| ((s / 4.0) as u128).min(MAX_CROSSING_FILLINGS));
+        let mut left = most_fillings;
         let mut signatures = 0;
         // The cells of each band enumerated by `fill`, with its place in
         // `report` and `tallies`.
@@ -135,6 +139,8 @@ impl Local {
                     let why = format!("more than {} pairs of signatures to look at: {tallied}", self.max_pairs);
                     return Ok(Outcome::TooLarge(why));
                 }
+                // Its fillings took their time all the same.
+                left = left.saturating_sub(fillings);
                 deferred = true;
                 order.push_back(band);
                 continue;
@@ -142,7 +148,13 @@ impl Local {
             match done {
                 None => return Ok(Outcome::Stopped),
                 Some(false) => {
-                    let why = format!("the bands have more than {MAX_CROSSING_FILLINGS} fillings");
+                    let why = match self.solutions {
+                        Some(solutions) if most_fillings < MAX_CROSSING_FILLINGS => format!(
+                            "the bands have more than {most_fillings} fillings, and the solutions are \
+                             estimated at {solutions:.1e} (Knuth's estimator): enumerating them is quicker"
+                        ),
+                        _ => format!("the bands have more than {MAX_CROSSING_FILLINGS} fillings"),
+                    };
                     return Ok(Outcome::TooLarge(why));
                 }
                 Some(true) => {}
