@@ -636,7 +636,7 @@ fn the_estimate_of_a_given_box_is_exact() {
 /// estimate of the solutions: a Sudoku X with its middle band and two
 /// cells of row 1 given has 1,361 solutions (the oracle's), far fewer than
 /// its outer bands have fillings, so the bands decline once their
-/// fillings pass a quarter of the estimate, and the count goes on by
+/// fillings pass an eighth of the estimate, and the count goes on by
 /// enumeration. Before, they were tallied up to the bounds on pairs and
 /// fillings: with rows 4 and 5 and two cells of row 6 given instead, 38 s
 /// and 2.6 GB for the 1.9 million solutions enumeration counts in 2 s.

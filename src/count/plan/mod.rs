@@ -52,7 +52,7 @@
 //!      and is then counted by bands, unless its bands have too many
 //!      fillings, estimated or met, or more than a sixteenth of its
 //!      estimated solutions (`count::bands::local`), or, where groups
-//!      cross the bands, more than a quarter of its solutions as Knuth's
+//!      cross the bands, more than an eighth of its solutions as Knuth's
 //!      estimator on the grid engine puts them; one still going
 //!      after that is split into
 //!      the independent parts of its open cells where they fall apart

@@ -75,10 +75,10 @@ impl Local {
         let front = (1u128 << (stacks * n)) - 1;
         // Per band enumerated: its number, fillings and signatures.
         let mut report: Vec<(usize, (u128, usize))> = Vec::new();
-        // At most a quarter of the solutions estimated, where they were (a
+        // At most an eighth of the solutions estimated, where they were (a
         // float past the bound saturates).
         let most_fillings =
-            self.solutions.map_or(MAX_CROSSING_FILLINGS, |s| ((s / 4.0) as u128).min(MAX_CROSSING_FILLINGS));
+            self.solutions.map_or(MAX_CROSSING_FILLINGS, |s| ((s / 8.0) as u128).min(MAX_CROSSING_FILLINGS));
         let mut left = most_fillings;
         let mut signatures = 0;
         // The cells of each band enumerated by `fill`, with its place in
