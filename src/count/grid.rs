@@ -429,6 +429,18 @@ impl<'a> GridSearch<'a> {
         }
     }
 
+    /// The node below `depth`: its candidates with `cell` set to the
+    /// digit of `bit`, queued for propagation.
+    fn child(&mut self, depth: usize, cell: u32, bit: u32) {
+        let cells = self.cells;
+        self.node(depth + 1);
+        let (parent, child) = self.states.split_at_mut((depth + 1) * cells);
+        child[..cells].copy_from_slice(&parent[depth * cells..]);
+        child[cell as usize] = bit;
+        self.queue.push(cell);
+        self.dirty |= self.units_of[cell as usize];
+    }
+
     /// Knuth's estimate of the number of solutions (D. E. Knuth,
     /// "Estimating the efficiency of backtrack programs", Math. Comp. 29,
     /// 1975): `dives` paths from the root, each taking a candidate of the
@@ -436,10 +448,10 @@ impl<'a> GridSearch<'a> {
     /// of the candidates it chose among, 0 where it meets a conflict; their
     /// mean. Unbiased, and the same for the same `seed` on every machine;
     /// its spread is wide (a few times either way on a Sudoku's), so it
-    /// only weighs methods, never counts. The search is left to restart.
+    /// only weighs methods, never counts. The engine is left as
+    /// [`Engine::start_cube`] of no literal leaves it.
     pub fn estimate(&mut self, dives: u32, seed: u64) -> f64 {
         use rand::{Rng, SeedableRng};
-        self.started = false;
         if self.start_cube(&[]).is_err() || self.dead || dives == 0 {
             return 0.0;
         }
@@ -460,13 +472,7 @@ impl<'a> GridSearch<'a> {
                 for _ in 0..rng.gen_range(0..rest.count_ones()) {
                     rest &= rest - 1;
                 }
-                let bit = rest & rest.wrapping_neg();
-                self.node(depth + 1);
-                let (parent, child) = self.states.split_at_mut((depth + 1) * cells);
-                child[..cells].copy_from_slice(&parent[depth * cells..]);
-                child[cell as usize] = bit;
-                self.queue.push(cell);
-                self.dirty |= self.units_of[cell as usize];
+                self.child(depth, cell, rest & rest.wrapping_neg());
                 self.open -= 1;
                 depth += 1;
                 if !self.propagate::<false>(depth) {
@@ -474,8 +480,9 @@ impl<'a> GridSearch<'a> {
                 }
             }
         }
-        // The next step starts again from the root.
-        self.dead = self.start_cube(&[]).is_err() || self.dead;
+        // The paths wrote only the nodes below the root; a propagation
+        // leaves no queue and no dirty group behind.
+        self.open = root_open;
         sum / f64::from(dives)
     }
 
@@ -606,12 +613,7 @@ impl<'a> GridSearch<'a> {
             frame.taken = bit;
             let (cell, open) = (frame.cell, frame.open);
             self.decisions += 1;
-            self.node(depth + 1);
-            let (parent, child) = self.states.split_at_mut((depth + 1) * self.cells);
-            child[..self.cells].copy_from_slice(&parent[depth * self.cells..]);
-            child[cell as usize] = bit;
-            self.queue.push(cell);
-            self.dirty |= self.units_of[cell as usize];
+            self.child(depth, cell, bit);
             self.open = open - 1;
             let propagated = if self.rare_conflicts {
                 self.propagate::<true>(depth + 1)

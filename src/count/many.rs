@@ -96,8 +96,8 @@ where
 
 /// How long a worker's run of items should take: long enough that the
 /// message that carries their results, and the wake-up of the thread that
-/// reports them, cost little beside it (a channel message a puzzle was
-/// half the time of 10,000 quick puzzles on two threads), short enough
+/// reports them, cost little beside it (with a message a puzzle, 10,000
+/// quick puzzles took longer on two threads than on one), short enough
 /// that the threads end together and results come back steadily.
 const RUN: f64 = 0.002;
 
@@ -106,8 +106,8 @@ const MOST: usize = 1024;
 
 /// The items not yet taken, handed out in runs: one item to a worker that
 /// has not timed any yet, then as many as take it about [`RUN`] at its
-/// pace, but never more than a share of those left, so that the last runs
-/// are short (as guided scheduling does).
+/// pace, but never more than those left over twice the workers, so that
+/// the last runs are short (as guided scheduling does).
 struct Claims {
     next: AtomicUsize,
     items: usize,

@@ -1,5 +1,6 @@
-//! The work that waits for a worker thread: the cubes of a count, or the
-//! files of a batch. A worker takes one item, does it, and takes the next;
+//! The work that waits for a worker thread: the cubes of a count (a
+//! batch's puzzles are handed out by `count::many`). A worker takes one
+//! item, does it, and takes the next;
 //! when none is left but others are still busy, it waits, and says so
 //! through [`Pool::wanted`]: an engine that can split its search (the enum
 //! engine) then gives part of its cube back (see [`Pool::give`]). So the
@@ -16,22 +17,22 @@ use super::Cube;
 /// How long a waiting worker sleeps before it looks at the stop flag again.
 const NAP: Duration = Duration::from_millis(1);
 
-pub struct Pool<T = Cube> {
-    state: Mutex<State<T>>,
+pub struct Pool {
+    state: Mutex<State>,
     /// Signalled when cubes arrive or the last busy worker finishes.
     changed: Condvar,
     /// A worker is waiting for a cube.
     wanted: AtomicBool,
 }
 
-struct State<T> {
-    cubes: VecDeque<T>,
+struct State {
+    cubes: VecDeque<Cube>,
     /// Workers counting a cube they took.
     busy: usize,
 }
 
-impl<T> Pool<T> {
-    pub fn new(cubes: Vec<T>) -> Pool<T> {
+impl Pool {
+    pub fn new(cubes: Vec<Cube>) -> Pool {
         let state = State { cubes: cubes.into(), busy: 0 };
         Pool { state: Mutex::new(state), changed: Condvar::new(), wanted: AtomicBool::new(false) }
     }
@@ -49,7 +50,7 @@ impl<T> Pool<T> {
 
     /// Adds cubes split off a busy worker's cube: together with what that
     /// worker keeps, they must cover its models exactly once.
-    pub fn give(&self, cubes: impl IntoIterator<Item = T>) {
+    pub fn give(&self, cubes: impl IntoIterator<Item = Cube>) {
         let mut state = self.lock();
         state.cubes.extend(cubes);
         self.wanted.store(false, Ordering::Relaxed);
@@ -60,7 +61,7 @@ impl<T> Pool<T> {
     /// before (false on its first call). Waits while the pool is empty but
     /// other workers are busy, since they may give some; `None` once every
     /// cube is counted or `stop` is set.
-    pub fn take(&self, finished: bool, stop: &AtomicBool) -> Option<T> {
+    pub fn take(&self, finished: bool, stop: &AtomicBool) -> Option<Cube> {
         let mut state = self.lock();
         if finished {
             state.busy -= 1;
@@ -83,11 +84,11 @@ impl<T> Pool<T> {
     }
 
     /// Takes out the cubes no worker took.
-    pub fn take_left(&self) -> Vec<T> {
+    pub fn take_left(&self) -> Vec<Cube> {
         self.lock().cubes.drain(..).collect()
     }
 
-    fn lock(&self) -> MutexGuard<'_, State<T>> {
+    fn lock(&self) -> MutexGuard<'_, State> {
         self.state.lock().expect("no worker panics holding the pool")
     }
 }

@@ -265,9 +265,9 @@ impl Counter {
         }
         if let Some(local) = local.filter(|_| stop == Stop::Budget) {
             let probed = threaded.as_ref().map_or_else(|| self.prepared.as_ref().expect("prepared").found(), |t| t.0);
-            // Bands that groups cross enumerate at most the solutions
-            // estimated (`Local::with_solutions_estimate`), unless they are
-            // sure to be quick.
+            // Bands that groups cross enumerate at most an eighth of the
+            // solutions estimated (`Local::with_solutions_estimate`), unless
+            // they are sure to be quick.
             let estimate = (local.crosses() && !quick).then(|| self.solutions_estimate(puzzle)).flatten();
             let local = match estimate {
                 Some(solutions) => local.with_solutions_estimate(solutions),
@@ -555,10 +555,6 @@ impl Counter {
         self.blank.as_ref().filter(|blank| (blank.h, blank.w) == (local.h, local.w))
     }
 
-    /// Why counting `puzzle` by its bands is unlikely to pay, if it is:
-    /// estimated ([`Local::estimate`], from the blank layout's counts), its
-    /// bands have more fillings than they may, or more than a sixteenth of
-    /// its solutions. A layout without a table is left to the bounds.
     /// Knuth's estimate of `puzzle`'s solutions on the grid engine, where
     /// it takes the puzzle in the plan's encoding.
     fn solutions_estimate(&self, puzzle: &Puzzle) -> Option<f64> {
@@ -569,6 +565,10 @@ impl Counter {
         Some(GridSearch::new(puzzle, encoded).estimate(ESTIMATE_DIVES, 1))
     }
 
+    /// Why counting `puzzle` by its bands is unlikely to pay, if it is:
+    /// estimated ([`Local::estimate`], from the blank layout's counts), its
+    /// bands have more fillings than they may, or more than a sixteenth of
+    /// its solutions. A layout without a table is left to the bounds.
     fn bands_unlikely(&self, local: &Local, puzzle: &Puzzle) -> Option<String> {
         if local.crosses() {
             // Estimates from the blank layout know nothing of crossing
