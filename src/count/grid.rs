@@ -10,9 +10,12 @@
 //! the other cell; a count by bands moved onto bands asks for it on its
 //! bands, whose rules are such tables (`count::burnside`).
 //!
-//! Each cell keeps its candidates as a bitset of digits. A cell left with
-//! one digit removes it from every cell that shares a group with it (a
-//! naked single); a digit left with one cell in a full group (one of
+//! Each cell keeps its candidates as a bitset of digits, and on grids of
+//! up to 128 cells each digit also keeps the cells it may go in as one
+//! word. A cell left with one digit removes it from every cell that shares
+//! a group with it (a naked single), those that still hold it found from
+//! its peers' word and the digit's, not looked for; a digit left
+//! with one cell in a full group (one of
 //! `side` cells) goes there (a hidden single), and a digit with none in
 //! such a group, or a cell with no digit, is a conflict. That is what the
 //! enum engine's branch sets propagate on the CNF, done on words instead
@@ -134,6 +137,13 @@ pub struct GridSearch<'a> {
     root: Vec<u32>,
     /// Candidates, `cells` a node, one node per depth of the search.
     states: Vec<u32>,
+    /// On grids of at most 128 cells, each cell's peers as one word, and
+    /// per node, `side` words a node: the cells each digit is still a
+    /// candidate of. A placed digit is then taken only from the peers that
+    /// still hold it, found in two words, not looked for among all of them
+    /// (bench/results/design-notes.md).
+    peer_masks: Vec<u128>,
+    has: Vec<u128>,
     /// The cells with more than one candidate, counted for the node
     /// being propagated: at none, once the naked singles are removed, the
     /// node is a solution (every group's digits then differ), with no
@@ -161,6 +171,18 @@ pub struct GridSearch<'a> {
     pool: Option<&'a Pool>,
     decisions: u64,
     conflicts: u64,
+}
+
+/// Takes `cell` from the cells of each digit of `out` in `has` (empty on
+/// grids past 128 cells, which keep no such words).
+fn forget(has: &mut [u128], cell: u32, mut out: u32) {
+    if has.is_empty() {
+        return;
+    }
+    while out != 0 {
+        has[out.trailing_zeros() as usize] &= !(1u128 << cell);
+        out &= out - 1;
+    }
 }
 
 impl<'a> GridSearch<'a> {
@@ -235,6 +257,11 @@ impl<'a> GridSearch<'a> {
         }
         let peers =
             Csr::new(cells, || neighbours.iter().enumerate().flat_map(|(a, list)| list.iter().map(move |&b| (a, b))));
+        let peer_masks = if cells <= 128 {
+            neighbours.iter().map(|list| list.iter().fold(0u128, |mask, &b| mask | 1 << b)).collect()
+        } else {
+            Vec::new()
+        };
         // Hidden singles are looked for in the first 128 full groups (a
         // 32 x 32 grid has 96 lines and boxes); the others still remove
         // each placed digit from their cells.
@@ -284,6 +311,8 @@ impl<'a> GridSearch<'a> {
             lit_of,
             root,
             states: Vec::new(),
+            peer_masks,
+            has: Vec::new(),
             open: 0,
             rare_conflicts: false,
             stack: Vec::new(),
@@ -328,6 +357,9 @@ impl<'a> GridSearch<'a> {
         let end = (depth + 1) * self.cells;
         if self.states.len() < end {
             self.states.resize(end, 0);
+            if !self.peer_masks.is_empty() {
+                self.has.resize((depth + 1) * self.side, 0);
+            }
         }
         &mut self.states[depth * self.cells..end]
     }
@@ -341,6 +373,8 @@ impl<'a> GridSearch<'a> {
     fn propagate<const RARE: bool>(&mut self, depth: usize) -> bool {
         let (cells, all, side) = (self.cells, self.all, self.side);
         let node = &mut self.states[depth * cells..(depth + 1) * cells];
+        let masked = !self.peer_masks.is_empty();
+        let has: &mut [u128] = if masked { &mut self.has[depth * side..(depth + 1) * side] } else { &mut [] };
         let units_of = &self.units_of;
         let mut dirty = self.dirty;
         // Kept in registers, written back when it ends well.
@@ -353,9 +387,10 @@ impl<'a> GridSearch<'a> {
                 let queue = &mut self.queue;
                 // Takes `out`, digits `other` holds, from it: false when
                 // none is left.
-                let mut cut = |node: &mut [u32], other: u32, out: u32| {
+                let mut cut = |node: &mut [u32], has: &mut [u128], other: u32, out: u32| {
                     let after = node[other as usize] ^ out;
                     node[other as usize] = after;
+                    forget(has, other, out);
                     dirty |= units_of[other as usize];
                     if after & after.wrapping_sub(1) == 0 {
                         if after == 0 {
@@ -367,15 +402,26 @@ impl<'a> GridSearch<'a> {
                     true
                 };
                 let consistent = 'cuts: {
-                    for &peer in self.peers.of(cell as usize) {
-                        let out = node[peer as usize] & bit;
-                        if out != 0 && !cut(node, peer, out) {
-                            break 'cuts false;
+                    if masked {
+                        let mut hits = self.peer_masks[cell as usize] & has[digit];
+                        while hits != 0 {
+                            let peer = hits.trailing_zeros();
+                            hits &= hits - 1;
+                            if !cut(node, has, peer, bit) {
+                                break 'cuts false;
+                            }
+                        }
+                    } else {
+                        for &peer in self.peers.of(cell as usize) {
+                            let out = node[peer as usize] & bit;
+                            if out != 0 && !cut(node, has, peer, out) {
+                                break 'cuts false;
+                            }
                         }
                     }
                     for &(other, table) in self.links.of(cell as usize) {
                         let out = node[other as usize] & self.tables[table as usize][digit];
-                        if out != 0 && !cut(node, other, out) {
+                        if out != 0 && !cut(node, has, other, out) {
                             break 'cuts false;
                         }
                     }
@@ -421,6 +467,7 @@ impl<'a> GridSearch<'a> {
                     self.dirty = 0;
                     return false;
                 };
+                forget(has, cell, node[cell as usize] & !bit);
                 node[cell as usize] = bit;
                 dirty |= units_of[cell as usize];
                 self.queue.push(cell);
@@ -436,7 +483,14 @@ impl<'a> GridSearch<'a> {
         self.node(depth + 1);
         let (parent, child) = self.states.split_at_mut((depth + 1) * cells);
         child[..cells].copy_from_slice(&parent[depth * cells..]);
+        let out = child[cell as usize] & !bit;
         child[cell as usize] = bit;
+        if !self.peer_masks.is_empty() {
+            let side = self.side;
+            let (parent, child) = self.has.split_at_mut((depth + 1) * side);
+            child[..side].copy_from_slice(&parent[depth * side..]);
+            forget(&mut child[..side], cell, out);
+        }
         self.queue.push(cell);
         self.dirty |= self.units_of[cell as usize];
     }
@@ -680,6 +734,15 @@ impl Engine for GridSearch<'_> {
         dead |= self.states[..cells].contains(&0);
         if !dead {
             let node = &self.states[..cells];
+            if !self.peer_masks.is_empty() {
+                let has = &mut self.has[..side];
+                has.fill(0);
+                for (cell, &candidates) in node.iter().enumerate() {
+                    for digit in super::bits(u128::from(candidates)) {
+                        has[digit] |= 1 << cell;
+                    }
+                }
+            }
             self.queue.extend((0..cells as u32).filter(|&c| node[c as usize].count_ones() == 1));
             self.open = cells - self.queue.len();
             self.dirty = self.units_of.iter().fold(0, |all, &units| all | units);
