@@ -303,8 +303,8 @@ fn relations_of_every_kind_count_like_the_oracle_on_the_grid_engine() {
 /// that groups cross against enumeration: the same for the same seed; 1
 /// where propagation alone finds the one solution, 0 where the givens
 /// clash; near the count on blank grids (4x4: 288; 6x6 with 2x3 boxes:
-/// 28,200,960, OEIS A107739), and on 4x4 and 6x6 puzzles with givens
-/// near the oracle's count.
+/// 28,200,960, OEIS A107739), and on 6x6 puzzles with givens near the
+/// oracle's count.
 #[test]
 fn knuths_estimate_is_near_the_count() {
     use satsudoku::count::grid::GridSearch;
