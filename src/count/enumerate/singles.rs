@@ -40,6 +40,10 @@ struct Board {
     digits: [u128; MAX_SIDE],
     placed: u128,
     ruled: [u128; MAX_SIDE],
+    /// For each digit index, the full groups of the cells it is placed in
+    /// (one bit a group): while those cells keep it, such a group has no
+    /// hidden single of it and no conflict, and is not looked at.
+    done: [u128; MAX_SIDE],
 }
 
 /// Why a literal was set, for measuring refutations.
@@ -163,7 +167,7 @@ impl Singles {
                 peers[b.row * side + b.col] |= bit(a);
             }
         }
-        let mut board = Board { digits: [0; MAX_SIDE], placed: 0, ruled: [0; MAX_SIDE] };
+        let mut board = Board { digits: [0; MAX_SIDE], placed: 0, ruled: [0; MAX_SIDE], done: [0; MAX_SIDE] };
         board.digits[..side].fill(all);
         for constraint in layout.constraints() {
             if let &Constraint::Digits { cell, allowed } = constraint {
@@ -427,6 +431,7 @@ impl Singles {
             return true;
         }
         board.placed |= bit;
+        board.done[d] |= self.groups_of[cell];
         for (e, word) in board.digits[..self.side].iter_mut().enumerate() {
             let lost = if e == d { *word & self.peers[cell] } else { *word & bit };
             self.dirty[e] |= lost;
@@ -450,6 +455,9 @@ impl Singles {
                 ones |= word;
             }
             self.conflicts.extend(bits(self.all & !ones).map(Conflict::Cell));
+            // A placed cell that lost its digit (a conflict) leaves its
+            // groups to be looked at; otherwise they hold the digit there.
+            let keeps = self.board.placed & !ones == 0;
             let mut singles = std::mem::take(&mut self.singles);
             singles.clear();
             for cell in bits(ones & !twos & !self.board.placed) {
@@ -459,7 +467,10 @@ impl Singles {
             for d in 0..self.side {
                 // Only groups where the digit lost a cell can have changed.
                 let lost = std::mem::take(&mut self.dirty[d]);
-                let touched = bits(lost).fold(0u128, |groups, cell| groups | self.groups_of[cell]);
+                let mut touched = bits(lost).fold(0u128, |groups, cell| groups | self.groups_of[cell]);
+                if keeps {
+                    touched &= !self.board.done[d];
+                }
                 for g in bits(touched) {
                     let here = self.board.digits[d] & self.full[g];
                     if here == 0 {
