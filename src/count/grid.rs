@@ -385,43 +385,36 @@ impl<'a> GridSearch<'a> {
                 let bit = node[cell as usize];
                 let digit = bit.trailing_zeros() as usize;
                 let queue = &mut self.queue;
+                // Takes `out`, digits `other` holds, from it: false when
+                // none is left.
+                let mut cut = |node: &mut [u32], has: &mut [u128], other: u32, out: u32| {
+                    let after = node[other as usize] ^ out;
+                    node[other as usize] = after;
+                    forget(has, other, out);
+                    dirty |= units_of[other as usize];
+                    if after & after.wrapping_sub(1) == 0 {
+                        if after == 0 {
+                            return false;
+                        }
+                        queue.push(other);
+                        open -= 1;
+                    }
+                    true
+                };
                 let consistent = 'cuts: {
                     if masked {
-                        // The peers that hold the digit lose it, from its
-                        // word at once.
+                        // The peers that hold the digit lose it from its
+                        // word at once (so the cuts need not).
                         let mut hits = self.peer_masks[cell as usize] & has[digit];
                         has[digit] &= !hits;
                         while hits != 0 {
-                            let peer = hits.trailing_zeros() as usize;
+                            let peer = hits.trailing_zeros();
                             hits &= hits - 1;
-                            let after = node[peer] ^ bit;
-                            node[peer] = after;
-                            dirty |= units_of[peer];
-                            if after & after.wrapping_sub(1) == 0 {
-                                if after == 0 {
-                                    break 'cuts false;
-                                }
-                                queue.push(peer as u32);
-                                open -= 1;
+                            if !cut(node, &mut [], peer, bit) {
+                                break 'cuts false;
                             }
                         }
                     }
-                    // Takes `out`, digits `other` holds, from it: false when
-                    // none is left.
-                    let mut cut = |node: &mut [u32], has: &mut [u128], other: u32, out: u32| {
-                        let after = node[other as usize] ^ out;
-                        node[other as usize] = after;
-                        forget(has, other, out);
-                        dirty |= units_of[other as usize];
-                        if after & after.wrapping_sub(1) == 0 {
-                            if after == 0 {
-                                return false;
-                            }
-                            queue.push(other);
-                            open -= 1;
-                        }
-                        true
-                    };
                     if !masked {
                         for &peer in self.peers.of(cell as usize) {
                             let out = node[peer as usize] & bit;
