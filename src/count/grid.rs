@@ -414,8 +414,7 @@ impl<'a> GridSearch<'a> {
                                 break 'cuts false;
                             }
                         }
-                    }
-                    if !masked {
+                    } else {
                         for &peer in self.peers.of(cell as usize) {
                             let out = node[peer as usize] & bit;
                             if out != 0 && !cut(node, has, peer, out) {
