@@ -8,7 +8,8 @@
 //! dots, thermometer steps, tables of allowed pairs), each propagated from
 //! a cell's one digit left through a table of the digits it rules out of
 //! the other cell; a count by bands moved onto bands asks for it on its
-//! bands, whose rules are such tables (`count::burnside`).
+//! bands, whose rules are such tables (`count::burnside`), and a count by
+//! a box's orbits on each orbit's completions (`count::box_orbits`).
 //!
 //! Each cell keeps its candidates as a bitset of digits, and on grids of
 //! up to 128 cells each digit also keeps the cells it may go in as one

@@ -6,6 +6,7 @@ pub mod band_join;
 pub mod band_orbits;
 pub mod bands;
 pub mod blocking;
+pub mod box_orbits;
 pub mod burnside;
 mod choices;
 mod csr;

@@ -27,7 +27,11 @@
 //!    orbits of that band's fillings (`count::band_orbits`, `symmetry
 //!    auto` only), each orbit's completions counted by this plan on one
 //!    thread, or by joining the outer bands where that pays
-//!    (`count::band_join`). Any other puzzle is
+//!    (`count::band_join`). A blank layout that relabelling does not
+//!    keep (nonconsecutive) but at least eight motions of the square and
+//!    digit maps do is counted by the orbits of a box's fillings
+//!    (`count::box_orbits`), each orbit's completions by this plan on the
+//!    grid engine. Any other puzzle is
 //!    reduced by the symmetry proven for it, if
 //!    any ([`symmetry`]: digit relabelling and line permutations, the count
 //!    multiplied by their number; not by line permutations when the grid
@@ -78,6 +82,7 @@ use varisat::Lit;
 
 use super::band_orbits::Band;
 use super::bands::{Bands, Blank};
+use super::box_orbits::BoxOrbits;
 use super::prepared::{Prepared, Until};
 use super::symmetry::{self, Relabelling};
 use super::takuzu::Takuzu;
@@ -296,6 +301,9 @@ pub enum Method {
     /// A blank grid with extra groups, by the orbits of a band's fillings
     /// ([`crate::count::band_orbits`]).
     BandOrbits,
+    /// A blank grid that relabelling does not keep, by the orbits of a
+    /// box's fillings under its symmetries ([`crate::count::box_orbits`]).
+    BoxOrbits,
 }
 
 impl Method {
@@ -309,6 +317,7 @@ impl Method {
             Method::Bands => "bands",
             Method::Burnside => "burnside",
             Method::BandOrbits => "band-orbits",
+            Method::BoxOrbits => "box-orbits",
         }
     }
 }
@@ -467,6 +476,14 @@ impl Counter {
         {
             if let Some(found) = self.band_orbits(puzzle, &band, start)? {
                 return Ok(self.whole(Method::BandOrbits, found, start));
+            }
+        }
+        if let Some(found) = (!every && plan.symmetry == SymmetryUse::Auto && factor == 1)
+            .then(|| BoxOrbits::recognize(puzzle))
+            .flatten()
+        {
+            if let Some(found) = self.box_orbits(puzzle, &found, start)? {
+                return Ok(self.whole(Method::BoxOrbits, found, start));
             }
         }
         let mut scaled = Scaled { inner: observer, factor, floor: 0 };
