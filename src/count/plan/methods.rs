@@ -728,14 +728,6 @@ impl Counter {
                 join = None;
             }
         }
-        let piece = Plan {
-            up_to_symmetry: false,
-            details: false,
-            jobs: Some(1),
-            report: None,
-            limits: Limits { max: None, ..plan.limits },
-            ..plan
-        };
         let each = |counter: &mut Counter, table: &mut Table, k: usize, stop: &dyn Fn() -> bool| {
             let (filling, size) = orbits.orbits[k];
             // An orbit the join was tried on is counted already, whether
@@ -752,7 +744,7 @@ impl Counter {
                 Ok((tally.count * size, tally.stop))
             }
         };
-        let (sum, why) = self.share_out(orbits.orbits.len(), piece, start, "band orbits", &each)?;
+        let (sum, why) = self.share_out(orbits.orbits.len(), plan.engine, start, "band orbits", &each)?;
         let n = puzzle.side();
         let relabellings: BigUint = (1..=n as u32).product();
         let mut details = Vec::new();
@@ -773,20 +765,30 @@ impl Counter {
     }
 
     /// Counts `pieces` pieces on the threads, piece `k` by `each` (its
-    /// share of the count and how its count ended, given a counter by
-    /// `piece` with the time left, the worker's own state and what says
-    /// stop), each worker taking the next piece; the sum, and the first
-    /// way a piece's count stopped short (the other workers stop at their
-    /// next piece). `method` names the progress it reports.
+    /// share of the count and how its count ended, given a counter of the
+    /// plan on one thread with `engine` and the time left, the worker's
+    /// own state and what says stop), each worker taking the next piece;
+    /// the sum, and the first way a piece's count stopped short (the other
+    /// workers stop at their next piece). `method` names the progress it
+    /// reports.
     fn share_out<S: Default>(
         &self,
         pieces: usize,
-        piece: Plan,
+        engine: Option<EngineKind>,
         start: Instant,
         method: &'static str,
         each: &Piece<S>,
     ) -> Result<(BigUint, Stop), CountError> {
         let plan = self.plan;
+        let piece = Plan {
+            up_to_symmetry: false,
+            details: false,
+            jobs: Some(1),
+            report: None,
+            limits: Limits { max: None, ..plan.limits },
+            engine,
+            ..plan
+        };
         let end = deadline(&plan, start);
         // The next piece to count, the pieces counted, and whether a worker
         // has stopped.
@@ -857,21 +859,13 @@ impl Counter {
         // times as fast as the enum engine (678 nonconsecutive 9x9 grids
         // around one middle box: 0.33 s against 0.98 s).
         let grid = plan.engine.is_none() && !plan.encoding.reduce && unfit(puzzle, plan.encoding.digits).is_none();
-        let piece = Plan {
-            up_to_symmetry: false,
-            details: false,
-            jobs: Some(1),
-            report: None,
-            limits: Limits { max: None, ..plan.limits },
-            engine: if grid { Some(EngineKind::Grid) } else { plan.engine },
-            ..plan
-        };
+        let engine = if grid { Some(EngineKind::Grid) } else { plan.engine };
         let each = |counter: &mut Counter, _: &mut (), k: usize, _: &dyn Fn() -> bool| {
             let (filling, size) = orbits.orbits[k];
             let tally = counter.count(&found.given(puzzle, filling), &mut Quiet)?;
             Ok((tally.count * size, tally.stop))
         };
-        let (sum, why) = self.share_out(orbits.orbits.len(), piece, start, "box orbits", &each)?;
+        let (sum, why) = self.share_out(orbits.orbits.len(), engine, start, "box orbits", &each)?;
         let mut details = Vec::new();
         if plan.details {
             let (first, last) = found.corners();
