@@ -125,17 +125,15 @@ impl BoxOrbits {
         let box_cells = |(band, stack): (usize, usize)| -> Vec<usize> {
             (0..h).flat_map(|r| (0..w).map(move |c| (band * h + r) * n + stack * w + c)).collect()
         };
-        let mask = |cells: &[usize]| cells.iter().fold(0u128, |m, &k| m | 1 << k);
-        let keeping = |cells: &[usize]| {
-            let set = mask(cells);
-            symmetries.iter().filter(|(to, _)| cells.iter().fold(0u128, |m, &k| m | 1 << to[k]) == set).count()
-        };
+        let mask = |cells: &mut dyn Iterator<Item = usize>| cells.fold(0u128, |m, k| m | 1 << k);
+        let kept =
+            |to: &[usize], cells: &[usize]| mask(&mut cells.iter().map(|&k| to[k])) == mask(&mut cells.iter().copied());
+        let keeping = |cells: &[usize]| symmetries.iter().filter(|(to, _)| kept(to, cells)).count();
         let best = boxes.map(box_cells).rev().max_by_key(|cells| keeping(cells))?;
-        let set = mask(&best);
         let position = |k: usize| best.iter().position(|&b| b == k);
         let group: Vec<(Vec<usize>, Vec<u8>)> = symmetries
             .iter()
-            .filter(|(to, _)| best.iter().fold(0u128, |m, &k| m | 1 << to[k]) == set)
+            .filter(|(to, _)| kept(to, &best))
             .map(|(to, digits)| (best.iter().filter_map(|&k| position(to[k])).collect(), digits.clone()))
             .collect();
         let inside =
